@@ -1,0 +1,49 @@
+# Two entry points for a fresh machine: `make demo` and `make test` (see README).
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync
+export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
+
+.PHONY: setup apt venv link twin demo test unit e2e sanity lint docs clean
+
+setup: apt venv link
+
+apt:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "== apt-get install $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+$(VENV)/.installed: requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -r requirements.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+# ansible-playbook finds this checkout as the collection gpufabric.pyramid through ansible.cfg.
+link:
+	@mkdir -p .collections/ansible_collections/gpufabric
+	@ln -sfn ../../.. .collections/ansible_collections/gpufabric/pyramid
+
+twin: setup
+	@twin/up
+
+demo: twin
+	@bash scripts/demo
+
+test: twin
+	@bash scripts/test
+
+unit: setup
+	$(PY) -m pytest -q tests/unit
+
+docs: setup
+	$(PY) scripts/gen_docs.py
+
+clean:
+	-twin/down
+	rm -rf .collections reports tests/output

@@ -1,0 +1,43 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Judge a layer's pod-scope checks (firmware drift, stragglers) across every device of the layer."""
+
+from __future__ import annotations
+
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _results
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _requires_connection = False
+    _VALID_ARGS = frozenset(("layer", "run_dir", "hosts", "device"))
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        args = self._task.args
+        layer, run_dir = int(args["layer"]), args["run_dir"]
+        catalog = _catalog.load_catalog()
+        checks = [c for c in _catalog.checks_at(catalog, layer, args.get("device", "gpu_node")) if c["scope"] == "pod"]
+        docs, facts_by_host, expect_by_host = {}, {}, {}
+        for host in args["hosts"]:
+            doc = _results.load(run_dir, host)
+            layer_facts = doc.get("facts", {}).get("layer%d" % layer)
+            if not layer_facts or "unreachable" in layer_facts:
+                continue  # blocked below, or already an ERROR for every check of this layer
+            docs[host] = doc
+            facts_by_host[host] = _engine.restore_facts(layer_facts)
+            expect_by_host[host] = doc["expect"]
+        summary = {}
+        for check in checks:
+            for host, record in _engine.judge_pod(check, catalog, facts_by_host, expect_by_host).items():
+                _results.record(docs[host], [record])
+                if record["status"] != "PASS":
+                    summary.setdefault(check["id"], []).append("%s=%s" % (host, record["status"]))
+        for doc in docs.values():
+            _results.save(run_dir, doc)
+        return dict(result, changed=False, judged_hosts=len(docs), not_passing=summary,
+                    msg="layer %d pod checks on %d hosts: %s" % (
+                        layer, len(docs), "; ".join("%s: %s" % item for item in sorted(summary.items())) or "all PASS"))

@@ -1,0 +1,47 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Before any host is touched: check the catalog and every host's expectations, open the run directory."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import secrets
+
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _requires_connection = False
+    _VALID_ARGS = frozenset(("hosts", "report_dir"))
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        try:
+            catalog = _catalog.load_catalog()
+        except (_catalog.CatalogError, OSError) as exc:
+            return dict(result, failed=True, msg=str(exc))
+        hosts = self._task.args.get("hosts") or []
+        if not hosts:
+            return dict(result, failed=True, msg="no devices to validate: the inventory has no hosts in the pyramid groups")
+        problems = []
+        for host in hosts:
+            variables = task_vars["hostvars"][host]
+            _, errors = host_expectations(self._templar, variables, catalog)
+            problems.extend("%s: %s" % (host, error) for error in errors)
+        if problems:
+            shown = problems[:20] + (["... and %d more" % (len(problems) - 20)] if len(problems) > 20 else [])
+            return dict(result, failed=True, problems=problems,
+                        msg="invalid expectations, no host was touched:\n" + "\n".join(shown))
+        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        run_dir = os.path.join(os.path.abspath(os.path.expanduser(self._task.args["report_dir"])),
+                               "%s-%s" % (stamp, secrets.token_hex(3)))
+        os.makedirs(os.path.join(run_dir, "devices"))
+        return dict(result, changed=True, run_dir=run_dir, hosts=len(hosts),
+                    ansible_facts={"pyramid_run_dir": run_dir},
+                    msg="expectations valid for %d hosts; reports go to %s" % (len(hosts), run_dir))

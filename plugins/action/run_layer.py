@@ -1,0 +1,88 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Run one layer's catalog checks on a device, behind the gate of the layers below."""
+
+from __future__ import annotations
+
+from ansible.errors import AnsibleError
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SKIP, SourceFailure
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
+
+COLLECT = "gpufabric.pyramid.collect"
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _requires_connection = False  # connects only through _execute_module, so failures are caught here
+    _VALID_ARGS = frozenset(("layer", "run_dir", "device"))
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        args = self._task.args
+        layer, run_dir = int(args["layer"]), args["run_dir"]
+        device = args.get("device", "gpu_node")
+        host = task_vars["inventory_hostname"]
+        catalog = _catalog.load_catalog()
+        checks = _catalog.checks_at(catalog, layer, device)
+        expect, errors = host_expectations(self._templar, task_vars, catalog, checks)
+        if errors:
+            return dict(result, failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
+
+        doc = _results.load(run_dir, host)
+        blocked = _results.blocker(doc["results"], layer)
+        if blocked:
+            below, failing = blocked
+            records = [_engine.result(host, check, catalog, expect, SKIP, "layer %d passed" % below,
+                                      "not run: blocked at layer %d (%s)" % (below, ", ".join(failing)))
+                       for check in checks]
+            _results.record(doc, records)
+            _results.save(run_dir, doc)
+            return dict(result, changed=False, skipped_checks=len(records),
+                        msg="layer %d not run: %s stopped at layer %d (%s)" % (layer, host, below, ", ".join(failing)))
+        if not checks:
+            return dict(result, changed=False, msg="layer %d: no %s checks in the catalog" % (layer, device))
+
+        collected, unreachable = self._collect(_engine.plan(checks, catalog, expect), expect["pyramid_command_timeout"], task_vars)
+        records = []
+        if unreachable:
+            failure = SourceFailure("ssh %s" % host, unreachable)
+            facts = {}
+            for check in checks:
+                records.append(_engine.error_result(host, check, catalog, expect, [
+                    SourceFailure(_engine.commands_of(check, catalog, expect), "host unreachable, nothing collected: " + unreachable)]))
+            doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts({"unreachable": failure})
+        else:
+            facts = _engine.parse_sources(checks, catalog, collected, expect)
+            for check in checks:
+                if check["scope"] == "host":
+                    records.append(_engine.judge_host(host, check, catalog, facts, expect))
+            doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts(facts)
+        doc.setdefault("expect", {}).update(expect)
+        _results.record(doc, records)
+        _results.save(run_dir, doc)
+        counts = {}
+        for record in records:
+            counts[record["status"]] = counts.get(record["status"], 0) + 1
+        failing = ["%s=%s" % (r["check"], r["status"]) for r in records if r["status"] not in ("PASS",)]
+        return dict(result, changed=False, counts=counts,
+                    msg="layer %d: %s%s" % (layer, ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())),
+                                            (" (" + ", ".join(failing) + ")") if failing else ""))
+
+    def _collect(self, planned, timeout, task_vars):
+        """Raw outputs by source id, or (None, reason) when the host could not be reached."""
+        try:
+            raw = self._execute_module(module_name=COLLECT, module_args={"sources": planned, "timeout": timeout},
+                                       task_vars=task_vars)
+        except AnsibleError as exc:
+            return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if raw.get("unreachable"):
+            return None, raw.get("msg", "unreachable")
+        if raw.get("failed"):
+            message = raw.get("msg") or raw.get("module_stderr") or "module failed"
+            return {source["id"]: {"status": "failed", "command": COLLECT, "msg": message.strip().splitlines()[-1] if message.strip() else message,
+                                   "attempts": ["%s: %s" % (COLLECT, message.strip()[:300])]} for source in planned}, None
+        return raw["sources"], None

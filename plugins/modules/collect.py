@@ -1,0 +1,199 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: collect
+short_description: Run read-only commands and read files on a host, raw output back to the controller
+version_added: 0.1.0
+description:
+  - Runs each source's ways in order (a command as an argv list, a file to read or a
+    directory to list) and returns the first one that works, raw.
+  - Parsing happens on the controller (see M(gpufabric.pyramid.run_layer)); the host needs only
+    Python 3 and its vendor tools.
+  - Commands run with C(LC_ALL=C) under coreutils C(timeout), never through a shell.
+  - Nothing on the host is changed.
+author:
+  - gpufabric.pyramid contributors
+options:
+  sources:
+    description: The sources to collect.
+    type: list
+    elements: dict
+    required: true
+    suboptions:
+      id:
+        description: Name of the source in the result.
+        type: str
+        required: true
+      ways:
+        description:
+          - Ways to get the source, tried in order until one succeeds.
+          - Each way has exactly one of V(run) (argv list), V(read) (file path) or V(list) (directory path).
+        type: list
+        elements: dict
+        required: true
+  timeout:
+    description: Seconds each command may run before it is killed and reported as C(timeout).
+    type: int
+    default: 60
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: none
+"""
+
+EXAMPLES = r"""
+- name: Collect ibstat and the loaded modules
+  gpufabric.pyramid.collect:
+    sources:
+      - id: ibstat
+        ways:
+          - run: [ibstat]
+      - id: kernel_modules
+        ways:
+          - run: [lsmod]
+          - read: /proc/modules
+    timeout: 30
+  register: raw
+"""
+
+RETURN = r"""
+sources:
+  description: One entry per source id.
+  returned: always
+  type: dict
+  contains:
+    status:
+      description: C(ok), C(missing) (tool or file absent), C(timeout), C(failed) (non-zero exit) or C(unreadable).
+      type: str
+    way:
+      description: Index of the way that produced the output (the last one tried when none worked).
+      type: int
+    command:
+      description: The command line or path of that way.
+      type: str
+    rc:
+      description: Exit code of the command (0 for files).
+      type: int
+    stdout:
+      description: Raw output (file content, or one directory entry per line).
+      type: str
+    stderr:
+      description: Standard error of the command.
+      type: str
+    msg:
+      description: Why the source did not work, when it did not.
+      type: str
+    attempts:
+      description: What happened with each way tried, in order.
+      type: list
+      elements: str
+  sample:
+    ibstat:
+      status: ok
+      way: 0
+      command: ibstat
+      rc: 0
+      stdout: "CA 'mlx5_0'\n\tCA type: MT4129\n..."
+      stderr: ""
+      msg: ""
+      attempts: ["ibstat: ok"]
+"""
+
+import os
+import shlex
+
+from ansible.module_utils.basic import AnsibleModule
+
+TIMEOUT_RC = 124  # coreutils timeout's exit code when the command ran out of time
+
+
+def _run(module, argv, timeout):
+    binary = module.get_bin_path(argv[0])
+    command = shlex.join(argv)
+    if binary is None:
+        return {"status": "missing", "command": command, "rc": 127, "stdout": "", "stderr": "",
+                "msg": "command not found"}
+    full = [binary] + list(argv[1:])
+    timeout_bin = module.get_bin_path("timeout")
+    if timeout_bin:
+        full = [timeout_bin, "--kill-after=5", str(timeout)] + full
+    rc, out, err = module.run_command(full, environ_update={"LC_ALL": "C", "LANG": "C"}, check_rc=False)
+    result = {"command": command, "rc": rc, "stdout": out, "stderr": err, "msg": ""}
+    if timeout_bin and rc in (TIMEOUT_RC, 128 + 9):
+        result.update(status="timeout", msg="did not finish within %ss (hung?)" % timeout)
+    elif rc != 0:
+        last = (err.strip() or out.strip()).splitlines()
+        result.update(status="failed", msg="exited %d%s" % (rc, (": " + last[-1]) if last else ""))
+    else:
+        result["status"] = "ok"
+    return result
+
+
+def _read(path):
+    result = {"command": "cat %s" % path, "rc": 0, "stdout": "", "stderr": "", "msg": ""}
+    try:
+        with open(path, "r", errors="replace") as handle:
+            result.update(status="ok", stdout=handle.read())
+    except FileNotFoundError:
+        result.update(status="missing", rc=1, msg="does not exist")
+    except OSError as exc:
+        result.update(status="unreadable", rc=1, msg=exc.strerror)
+    return result
+
+
+def _list(path):
+    result = {"command": "ls %s" % path, "rc": 0, "stdout": "", "stderr": "", "msg": ""}
+    try:
+        result.update(status="ok", stdout="".join(entry + "\n" for entry in sorted(os.listdir(path))))
+    except FileNotFoundError:
+        result.update(status="missing", rc=1, msg="does not exist")
+    except OSError as exc:
+        result.update(status="unreadable", rc=1, msg=exc.strerror)
+    return result
+
+
+def collect_source(module, ways, timeout):
+    attempts = []
+    result = None
+    for index, way in enumerate(ways):
+        if "run" in way:
+            result = _run(module, [str(arg) for arg in way["run"]], timeout)
+        elif "read" in way:
+            result = _read(way["read"])
+        elif "list" in way:
+            result = _list(way["list"])
+        else:
+            module.fail_json(msg="way %r has none of run, read or list" % (way,))
+        result["way"] = index
+        attempts.append("%s: %s" % (result["command"], result["msg"] or result["status"]))
+        if result["status"] == "ok":
+            break
+    result["attempts"] = attempts
+    return result
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec={
+            "sources": {"type": "list", "elements": "dict", "required": True, "options": {
+                "id": {"type": "str", "required": True},
+                "ways": {"type": "list", "elements": "dict", "required": True},
+            }},
+            "timeout": {"type": "int", "default": 60},
+        },
+        supports_check_mode=True,
+    )
+    collected = {}
+    for source in module.params["sources"]:
+        collected[source["id"]] = collect_source(module, source["ways"], module.params["timeout"])
+    module.exit_json(changed=False, sources=collected)
+
+
+if __name__ == "__main__":
+    main()

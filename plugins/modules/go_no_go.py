@@ -1,0 +1,63 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# The work happens on the controller in plugins/action/go_no_go.py; this file carries its documentation.
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: go_no_go
+short_description: Write the go/no-go report of a run
+version_added: 0.1.0
+description:
+  - Reads every device's results file in O(run_dir) and writes C(report.json), C(report.md) and
+    C(junit.xml) (one testcase per device and check) there.
+  - A device is GO only when every catalog check of its type passed; a check that did not run, a
+    SKIP or an ERROR is NO-GO. The pod is GO only when every device is.
+  - The report schema is documented in docs/report.md.
+author:
+  - gpufabric.pyramid contributors
+options:
+  run_dir:
+    description: The run directory.
+    type: path
+    required: true
+  devices:
+    description: Device type to the inventory hosts of that type.
+    type: dict
+    required: true
+attributes:
+  check_mode:
+    support: none
+  action:
+    support: full
+"""
+
+EXAMPLES = r"""
+- name: Write the go/no-go report
+  gpufabric.pyramid.go_no_go:
+    run_dir: "{{ pyramid_run_dir }}"
+    devices:
+      gpu_node: "{{ groups['gpu_nodes'] }}"
+  register: pyramid_report
+"""
+
+RETURN = r"""
+verdict:
+  description: C(GO) or C(NO-GO).
+  returned: always
+  type: str
+summary:
+  description: Hosts, GO and NO-GO counts, results per status.
+  returned: always
+  type: dict
+checklist:
+  description: The go/no-go checklist as text, each row ticked or crossed with its failing hosts.
+  returned: always
+  type: str
+run_dir:
+  description: Where the reports were written.
+  returned: always
+  type: str
+"""

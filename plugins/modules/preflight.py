@@ -1,0 +1,56 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# The work happens on the controller in plugins/action/preflight.py; this file carries its documentation.
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: preflight
+short_description: Check the catalog and every device's expectations before any host is touched
+version_added: 0.1.0
+description:
+  - Loads the check catalog and validates it (sources, parsers, judges and expectations exist).
+  - Validates every expectation variable (type, choices, minimum) of every device given, using the
+    documented defaults for those not set, and fails with one line per bad value.
+  - Opens a new run directory under O(report_dir) and sets the fact C(pyramid_run_dir).
+author:
+  - gpufabric.pyramid contributors
+options:
+  hosts:
+    description: The devices to validate.
+    type: list
+    elements: str
+    required: true
+  report_dir:
+    description: Parent directory of the run directories.
+    type: path
+    required: true
+attributes:
+  check_mode:
+    support: none
+  action:
+    support: full
+"""
+
+EXAMPLES = r"""
+- name: Pre-flight
+  gpufabric.pyramid.preflight:
+    hosts: "{{ groups['gpu_nodes'] }}"
+    report_dir: reports
+"""
+
+RETURN = r"""
+run_dir:
+  description: The new run directory.
+  returned: success
+  type: str
+  sample: /srv/pyramid/reports/20261122T201500Z-a1b2c3
+problems:
+  description: One line per invalid expectation.
+  returned: failure
+  type: list
+  elements: str
+  sample: ["node-007: pyramid_rail_rate_gbps must be at least 1, got 0"]
+"""

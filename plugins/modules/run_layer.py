@@ -1,0 +1,67 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# The work happens on the controller in plugins/action/run_layer.py; this file carries its documentation.
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: run_layer
+short_description: Run one layer of the validation pyramid on a device, behind the gate of the layers below
+version_added: 0.1.0
+description:
+  - Reads the check catalog (C(catalog/checks.yml)) for the layer and device type, collects every
+    source the checks need in one M(gpufabric.pyramid.collect) call, parses the raw output on the
+    controller with the collection's TextFSM templates, judges the facts against the device's
+    expectations and writes the results into the device's results file in O(run_dir).
+  - A device with a FAIL or ERROR on a lower layer is not run; its checks are recorded as SKIP,
+    naming the layer and the checks that stopped it.
+  - Missing tools, timeouts, unparseable output and unreachable hosts are ERROR results naming the
+    host and the command, never a PASS and never a failed task.
+author:
+  - gpufabric.pyramid contributors
+options:
+  layer:
+    description: Layer number (0 = host prerequisites).
+    type: int
+    required: true
+  run_dir:
+    description: The run directory opened by M(gpufabric.pyramid.preflight).
+    type: path
+    required: true
+  device:
+    description: Device type whose checks run (the catalog's C(device) field).
+    type: str
+    default: gpu_node
+attributes:
+  check_mode:
+    support: full
+    details: Checks only read; check mode changes nothing.
+  action:
+    support: full
+"""
+
+EXAMPLES = r"""
+- name: Layer 0 on the GPU nodes
+  gpufabric.pyramid.run_layer:
+    layer: 0
+    run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
+"""
+
+RETURN = r"""
+counts:
+  description: Number of results per status.
+  returned: when the layer ran
+  type: dict
+  sample: {PASS: 10, FAIL: 1}
+skipped_checks:
+  description: Checks recorded as SKIP because a lower layer failed.
+  returned: when the device is blocked
+  type: int
+msg:
+  description: One-line summary naming the checks that did not pass.
+  returned: always
+  type: str
+  sample: "layer 0: 1 FAIL, 10 PASS (gpudirect=FAIL)"
+"""

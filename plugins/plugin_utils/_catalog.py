@@ -1,0 +1,94 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Load and check the check catalog (catalog/checks.yml): the one list every part reads."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import yaml
+
+CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "catalog", "checks.yml")
+CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device"}
+WAY_KINDS = ("run", "read", "list")
+
+
+class CatalogError(ValueError):
+    """The catalog contradicts itself."""
+
+
+@functools.lru_cache(maxsize=4)
+def load_catalog(path=CATALOG_PATH):
+    with open(path, encoding="utf-8") as handle:
+        catalog = yaml.safe_load(handle)
+    _check(catalog)
+    for check in catalog["checks"]:
+        check.setdefault("scope", "host")
+        check.setdefault("device", "gpu_node")
+    return catalog
+
+
+def _check(catalog):
+    from . import _judges, _parsers  # late import: the catalog is also read by docs tooling
+
+    rows = {row["id"] for row in catalog["rows"]}
+    problems = []
+    for name, source in catalog["sources"].items():
+        for way in source["ways"]:
+            kinds = [kind for kind in WAY_KINDS if kind in way]
+            if len(kinds) != 1:
+                problems.append("source %s: each way needs exactly one of %s" % (name, ", ".join(WAY_KINDS)))
+            if way.get("parser") not in _parsers.PARSERS:
+                problems.append("source %s: unknown parser %r" % (name, way.get("parser")))
+        if source.get("foreach") and source["foreach"] not in catalog["expectations"]:
+            problems.append("source %s: foreach %r is not an expectation" % (name, source["foreach"]))
+    seen = set()
+    for check in catalog["checks"]:
+        cid = check.get("id")
+        unknown = set(check) - CHECK_FIELDS
+        if unknown:
+            problems.append("check %s: unknown fields %s" % (cid, sorted(unknown)))
+        if cid in seen:
+            problems.append("check %s: duplicate id" % cid)
+        seen.add(cid)
+        if check.get("row") not in rows:
+            problems.append("check %s: unknown row %r" % (cid, check.get("row")))
+        for source in check.get("sources", []):
+            if source not in catalog["sources"]:
+                problems.append("check %s: unknown source %r" % (cid, source))
+        for name in check.get("expect", []):
+            if name not in catalog["expectations"]:
+                problems.append("check %s: unknown expectation %r" % (cid, name))
+        registry = _judges.POD_JUDGES if check.get("scope") == "pod" else _judges.JUDGES
+        if check.get("judge") not in registry:
+            problems.append("check %s: unknown %s judge %r" % (cid, check.get("scope", "host"), check.get("judge")))
+        for field in ("layer", "title", "cause", "go_back_to"):
+            if field not in check:
+                problems.append("check %s: missing %s" % (cid, field))
+    if problems:
+        raise CatalogError("catalog %s: %s" % (CATALOG_PATH, "; ".join(problems)))
+
+
+def checks_at(catalog, layer, device="gpu_node"):
+    return [c for c in catalog["checks"] if c["layer"] == layer and c["device"] == device]
+
+
+def checks_for(catalog, device="gpu_node"):
+    return [c for c in catalog["checks"] if c["device"] == device]
+
+
+def row_titles(catalog):
+    return {row["id"]: row["title"] for row in catalog["rows"]}
+
+
+def expectation_names(checks, catalog):
+    names = {"pyramid_command_timeout"}
+    for check in checks:
+        names.update(check.get("expect", []))
+        for source in check["sources"]:
+            foreach = catalog["sources"][source].get("foreach")
+            if foreach:
+                names.add(foreach)
+    return sorted(names)

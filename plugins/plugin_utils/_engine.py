@@ -1,0 +1,197 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The one path of every check: collected output -> parser -> facts -> judge -> result."""
+
+from __future__ import annotations
+
+from . import _judges, _parsers
+from ._judges import ERROR, SKIP, SourceFailure
+
+NO_DATA_GO_BACK = "Fix data collection on the host (tool installed, host reachable), then re-run"
+
+
+def _expanded(name, source, expect):
+    """(collected id, item) pairs of a source: one per foreach item."""
+    if source.get("foreach"):
+        return [("%s[%s]" % (name, item), item) for item in expect[source["foreach"]]]
+    return [(name, None)]
+
+
+def plan(checks, catalog, expect):
+    """The collect module's ``sources`` argument for these checks: each command once per host."""
+    planned, seen = [], set()
+    for check in checks:
+        for name in check["sources"]:
+            source = catalog["sources"][name]
+            for collected_id, item in _expanded(name, source, expect):
+                if collected_id in seen:
+                    continue
+                seen.add(collected_id)
+                ways = []
+                for way in source["ways"]:
+                    kind = next(k for k in ("run", "read", "list") if k in way)
+                    value = way[kind]
+                    if item is not None:
+                        value = [arg.replace("{item}", item) for arg in value] if kind == "run" else value.replace("{item}", item)
+                    ways.append({kind: value})
+                planned.append({"id": collected_id, "ways": ways})
+    return planned
+
+
+def _parse_one(raw, source):
+    """Facts of one collected source, or a SourceFailure saying why there are none."""
+    if raw is None:
+        return SourceFailure("(not collected)", "no output was collected")
+    command = raw.get("command", "?")
+    if raw.get("status") != "ok":
+        return SourceFailure(command, "; ".join(raw.get("attempts") or [raw.get("msg", "failed")]))
+    parser = source["ways"][raw.get("way", 0)]["parser"]
+    try:
+        return _parsers.parse(parser, raw.get("stdout", ""))
+    except _parsers.ParseError as exc:
+        return SourceFailure(command, "%s: unparseable output (%s): %s" % (command, parser, exc))
+
+
+def parse_sources(checks, catalog, collected, expect):
+    """Source name -> facts | SourceFailure | {item: facts | SourceFailure} for foreach sources."""
+    facts = {}
+    for check in checks:
+        for name in check["sources"]:
+            if name in facts:
+                continue
+            source = catalog["sources"][name]
+            if source.get("foreach"):
+                facts[name] = {item: _parse_one(collected.get(cid), source)
+                               for cid, item in _expanded(name, source, expect)}
+            else:
+                facts[name] = _parse_one(collected.get(name), source)
+    return facts
+
+
+def commands_of(check, catalog, expect):
+    commands = []
+    for name in check["sources"]:
+        source = catalog["sources"][name]
+        for way in source["ways"][:1]:
+            kind = next(k for k in ("run", "read", "list") if k in way)
+            text = " ".join(way["run"]) if kind == "run" else "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
+            if source.get("foreach"):
+                text = text.replace("{item}", "<%s>" % source["foreach"])
+            commands.append(text)
+    return "; ".join(commands)
+
+
+def check_inputs(check, catalog, facts):
+    """The facts a check's judge reads, or the failures that stop it from judging."""
+    inputs, failures = {}, []
+    for name in check["sources"]:
+        value = facts[name]
+        optional = catalog["sources"][name].get("optional", False)
+        if isinstance(value, SourceFailure):
+            if optional:
+                inputs[name] = None
+            else:
+                failures.append(value)
+            continue
+        if isinstance(value, dict) and catalog["sources"][name].get("foreach"):
+            if all(isinstance(item, SourceFailure) for item in value.values()) and value and not optional:
+                # every item failed: no data at all (the tool is missing, say); judge nothing
+                first = next(iter(value.values()))
+                failures.append(SourceFailure(first.command, first.reason))
+                continue
+        inputs[name] = value
+    return inputs, failures
+
+
+def result(host, check, catalog, expect, status, expected, actual, cause=None, command=None, detail=None):
+    record = {
+        "host": host,
+        "layer": check["layer"],
+        "check": check["id"],
+        "title": check["title"],
+        "row": check["row"],
+        "status": status,
+        "expected": expected,
+        "actual": actual,
+        "command": command or commands_of(check, catalog, expect),
+        "cause": None,
+        "go_back_to": None,
+    }
+    if status == ERROR:
+        record["cause"] = cause or "No data: the check could not be judged"
+        record["go_back_to"] = NO_DATA_GO_BACK
+    elif status not in ("PASS", SKIP):
+        record["cause"] = cause or check["cause"]
+        record["go_back_to"] = check["go_back_to"]
+    if detail:
+        record["detail"] = detail
+    return record
+
+
+def expected_of_error(check, expect):
+    return "parseable output from every source of %s" % check["id"]
+
+
+def error_result(host, check, catalog, expect, failures):
+    reason = "; ".join(failure.reason for failure in failures)
+    return result(host, check, catalog, expect, ERROR, expected_of_error(check, expect), reason,
+                  cause="No data from %s on %s" % (", ".join("`%s`" % f.command for f in failures), host),
+                  command="; ".join(f.command for f in failures))
+
+
+def judge_host(host, check, catalog, facts, expect):
+    inputs, failures = check_inputs(check, catalog, facts)
+    if failures:
+        return error_result(host, check, catalog, expect, failures)
+    try:
+        outcome = _judges.JUDGES[check["judge"]](inputs, expect)
+    except (KeyError, TypeError, ValueError) as exc:
+        # Facts lacked what the judge needs: an ERROR naming the check, never a traceback or a PASS.
+        return result(host, check, catalog, expect, ERROR, expected_of_error(check, expect),
+                      "facts incomplete for %s: %s: %s" % (check["judge"], type(exc).__name__, exc))
+    return result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
+                  cause=outcome.get("cause"), command=outcome.get("command"))
+
+
+def judge_pod(check, catalog, facts_by_host, expect_by_host):
+    """Results per host of a pod-scope check; hosts whose sources failed get an ERROR."""
+    results, judged = {}, {}
+    for host, facts in facts_by_host.items():
+        inputs, failures = check_inputs(check, catalog, facts)
+        if failures:
+            results[host] = error_result(host, check, catalog, expect_by_host[host], failures)
+        else:
+            judged[host] = inputs
+    if judged:
+        try:
+            outcomes = _judges.POD_JUDGES[check["judge"]](judged, {h: expect_by_host[h] for h in judged})
+        except (KeyError, TypeError, ValueError) as exc:
+            outcomes = {host: {"status": ERROR, "expected": expected_of_error(check, None),
+                               "actual": "facts incomplete for %s: %s: %s" % (check["judge"], type(exc).__name__, exc)}
+                        for host in judged}
+        for host, outcome in outcomes.items():
+            results[host] = result(host, check, catalog, expect_by_host[host], outcome["status"], outcome["expected"],
+                                   outcome["actual"], cause=outcome.get("cause"))
+    return results
+
+
+def serializable_facts(value):
+    """Facts as JSON: failures become {"error": ...} so pod judges and reports can read them back."""
+    if isinstance(value, SourceFailure):
+        return {"__source_failure__": True, "command": value.command, "reason": value.reason}
+    if isinstance(value, dict):
+        return {key: serializable_facts(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [serializable_facts(item) for item in value]
+    return value
+
+
+def restore_facts(value):
+    if isinstance(value, dict):
+        if value.get("__source_failure__"):
+            return SourceFailure(value["command"], value["reason"])
+        return {key: restore_facts(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [restore_facts(item) for item in value]
+    return value

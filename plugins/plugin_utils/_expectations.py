@@ -1,0 +1,47 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Expectations are inventory variables; check them all before any host is touched."""
+
+from __future__ import annotations
+
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+
+_SPEC_KEYS = ("type", "elements", "choices", "default")
+
+
+def argument_spec(catalog, names=None):
+    spec = {}
+    for name, definition in catalog["expectations"].items():
+        if names is None or name in names:
+            spec[name] = {key: definition[key] for key in _SPEC_KEYS if key in definition and definition[key] is not None}
+    return spec
+
+
+def resolve(catalog, raw_values, names=None):
+    """Validate inventory values (missing ones take the catalog default).
+
+    Returns (values, errors): typed values, and one message per bad variable.
+    """
+    spec = argument_spec(catalog, names)
+    given = {name: raw_values[name] for name in spec if raw_values.get(name) is not None}
+    result = ArgumentSpecValidator(spec).validate(given)
+    errors = [str(message) for message in result.error_messages]
+    values = dict(result.validated_parameters)
+    for name, definition in catalog["expectations"].items():
+        if name not in spec:
+            continue
+        value = values.get(name)
+        if value is None:
+            continue
+        if "min" in definition and isinstance(value, int) and value < definition["min"]:
+            errors.append("%s must be at least %s, got %s" % (name, definition["min"], value))
+        if definition.get("type") == "list" and not value and definition.get("default"):
+            errors.append("%s must not be empty" % name)
+        if definition.get("type") == "dict":
+            for key, item in value.items():
+                if not isinstance(item, (str, int)) or isinstance(item, bool):
+                    errors.append("%s.%s must be a string or an integer, got %r" % (name, key, item))
+                else:
+                    value[key] = str(item)
+    return values, errors

@@ -1,0 +1,271 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Judges: compare normalized facts with expectations, one verdict per check.
+
+A host judge gets ``facts`` (source id -> parsed facts; for a ``foreach`` source a dict
+item -> facts or SourceFailure; None for an optional source that failed) and ``expect``
+(expectation name -> typed value) and returns a Verdict. A pod judge gets those per host
+and returns a Verdict per host. Judges never see raw text and never pass on missing data.
+"""
+
+from __future__ import annotations
+
+import collections
+
+JUDGES = {}
+POD_JUDGES = {}
+
+PASS, FAIL, ERROR, SKIP = "PASS", "FAIL", "ERROR", "SKIP"
+STATUS_ORDER = {PASS: 0, SKIP: 1, FAIL: 2, ERROR: 3}
+
+
+class SourceFailure:
+    """A source gave no usable facts: missing tool, timeout, bad exit, unparseable output."""
+
+    def __init__(self, command, reason):
+        self.command = command
+        self.reason = reason
+
+    def __repr__(self):
+        return "SourceFailure(%r, %r)" % (self.command, self.reason)
+
+
+def verdict(status, expected, actual, cause=None, command=None):
+    result = {"status": status, "expected": expected, "actual": actual}
+    if cause:
+        result["cause"] = cause  # overrides the catalog's cause for this sub-case
+    if command:
+        result["command"] = command
+    return result
+
+
+def judge(name, pod=False):
+    def register(function):
+        (POD_JUDGES if pod else JUDGES)[name] = function
+        return function
+    return register
+
+
+def _summary(problems, limit=8):
+    text = "; ".join(problems[:limit])
+    if len(problems) > limit:
+        text += "; and %d more" % (len(problems) - limit)
+    return text
+
+
+# --- Layer 0 ----------------------------------------------------------------------------
+
+@judge("iommu_enabled")
+def iommu_enabled(facts, expect):
+    units = facts["iommu_sysfs"]["units"]
+    if units:
+        return verdict(PASS, "IOMMU units in /sys/class/iommu", "%d units (%s)" % (len(units), ", ".join(units[:4])))
+    return verdict(FAIL, "IOMMU units in /sys/class/iommu", "none: IOMMU off")
+
+
+@judge("kernel_params")
+def kernel_params(facts, expect):
+    mem, args = facts["meminfo"], facts["cmdline"]["args"]
+    want_total, want_size = expect["pyramid_hugepages_total"], expect["pyramid_hugepage_size_kb"]
+    expected = "HugePages_Total %d x %d kB%s" % (want_total, want_size, ", iommu=pt" if expect["pyramid_iommu_passthrough"] else "")
+    actual = "HugePages_Total %d x %d kB, iommu=%s" % (mem["hugepages_total"], mem["hugepagesize_kb"], args.get("iommu", "(unset)"))
+    problems = []
+    if mem["hugepages_total"] != want_total:
+        problems.append("HugePages_Total %d, want %d" % (mem["hugepages_total"], want_total))
+    if mem["hugepagesize_kb"] != want_size:
+        problems.append("Hugepagesize %d kB, want %d kB" % (mem["hugepagesize_kb"], want_size))
+    if expect["pyramid_iommu_passthrough"] and args.get("iommu") != "pt":
+        problems.append("iommu=pt missing from /proc/cmdline")
+    if problems:
+        return verdict(FAIL, expected, actual + " (" + "; ".join(problems) + ")")
+    return verdict(PASS, expected, actual)
+
+
+@judge("modules_loaded")
+def modules_loaded(facts, expect):
+    loaded = facts["kernel_modules"]["modules"]
+    wanted = expect["pyramid_rdma_modules"]
+    missing = [name for name in wanted if name not in loaded]
+    expected = "loaded: " + ", ".join(wanted)
+    if missing:
+        return verdict(FAIL, expected, "not loaded: " + ", ".join(missing))
+    return verdict(PASS, expected, "all loaded")
+
+
+def _declared_ports(facts, expect):
+    """(rail, port facts) for every declared rail ibstat shows; absent rails are rails_present's job."""
+    devices = facts["ibstat"]["devices"]
+    for rail in expect["pyramid_rails"]:
+        if rail in devices:
+            for port, port_facts in sorted(devices[rail]["ports"].items()):
+                yield "%s/%s" % (rail, port), port_facts
+
+
+@judge("rails_present")
+def rails_present(facts, expect):
+    devices = facts["ibstat"]["devices"]
+    missing = [rail for rail in expect["pyramid_rails"] if rail not in devices]
+    expected = "%d rails: %s" % (len(expect["pyramid_rails"]), ", ".join(expect["pyramid_rails"]))
+    if missing:
+        return verdict(FAIL, expected, "missing: " + ", ".join(missing))
+    return verdict(PASS, expected, "%d rails present" % len(expect["pyramid_rails"]))
+
+
+@judge("rails_active")
+def rails_active(facts, expect):
+    bad, count = [], 0
+    for name, port in _declared_ports(facts, expect):
+        count += 1
+        if port["state"] != "Active" or port["phys_state"] != "LinkUp":
+            bad.append("%s %s/%s" % (name, port["state"], port["phys_state"]))
+    if bad:
+        return verdict(FAIL, "every rail port Active/LinkUp", _summary(bad))
+    return verdict(PASS, "every rail port Active/LinkUp", "%d ports Active/LinkUp" % count)
+
+
+@judge("rails_rate")
+def rails_rate(facts, expect):
+    want = expect["pyramid_rail_rate_gbps"]
+    bad, count = [], 0
+    for name, port in _declared_ports(facts, expect):
+        count += 1
+        if port["rate_gbps"] != want:
+            bad.append("%s at %dG" % (name, port["rate_gbps"]))
+    if bad:
+        return verdict(FAIL, "every rail port at %dG" % want, _summary(bad))
+    return verdict(PASS, "every rail port at %dG" % want, "%d ports at %dG" % (count, want))
+
+
+PEERMEM_MODULES = ("nvidia_peermem", "amd_peer_mem")
+DMABUF_MIN_KERNEL = (5, 12)
+
+
+@judge("gpudirect")
+def gpudirect(facts, expect):
+    accepted = expect["pyramid_gpudirect_paths"]
+    expected = "GPUDirect RDMA path active: " + " or ".join(
+        {"peermem": "nvidia_peermem loaded", "dmabuf": "DMA-BUF (open kernel module, kernel >= 5.12)"}[p] for p in accepted)
+    loaded = facts["kernel_modules"]["modules"]
+    peer = [name for name in PEERMEM_MODULES if name in loaded]
+    if peer and "peermem" in accepted:
+        return verdict(PASS, expected, "path peermem: %s loaded" % peer[0])
+    nvidia, release = facts.get("nvidia_module"), facts["osrelease"]
+    if nvidia is None:
+        dmabuf = "DMA-BUF unknown (modinfo nvidia gave nothing: is the NVIDIA driver installed?)"
+    else:
+        kernel_ok = (release["major"], release["minor"]) >= DMABUF_MIN_KERNEL
+        if nvidia["open_kernel_module"] and kernel_ok and "dmabuf" in accepted:
+            return verdict(PASS, expected, "path dmabuf: open kernel module %s on Linux %s" % (nvidia["version"], release["release"]))
+        dmabuf = "no DMA-BUF: %s kernel module %s on Linux %s" % (
+            "open" if nvidia["open_kernel_module"] else "proprietary", nvidia["version"], release["release"])
+    return verdict(FAIL, expected, "nvidia_peermem not loaded; " + dmabuf)
+
+
+@judge("mlxconfig")
+def mlxconfig(facts, expect):
+    desired = expect["pyramid_mlxconfig"]
+    present = facts["ibstat"]["devices"]
+    expected = "on every rail, current and next boot: " + ", ".join("%s=%s" % kv for kv in sorted(desired.items()))
+    wrong, pending = collections.OrderedDict(), collections.OrderedDict()
+    errors, checked = [], 0
+    for rail in expect["pyramid_rails"]:
+        queried = facts["mlxconfig"].get(rail)
+        if rail not in present:
+            continue  # an absent rail is rails_present's finding, not a firmware one
+        if isinstance(queried, SourceFailure):
+            errors.append("%s: %s" % (rail, queried.reason))
+            continue
+        checked += 1
+        params = queried["params"]
+        for name, want in sorted(desired.items()):
+            if name not in params:
+                errors.append("%s: %s not reported by mlxconfig" % (rail, name))
+                continue
+            now, later = params[name]["current"], params[name]["next_boot"]
+            key = "%s=%s (next boot %s)" % (name, now, later)
+            if _mlx_value(now) != want and _mlx_value(later) == want:
+                pending.setdefault(key, []).append(rail)
+            elif _mlx_value(now) != want or _mlx_value(later) != want:
+                wrong.setdefault(key, []).append(rail)
+    if errors:
+        return verdict(ERROR, expected, _summary(errors))
+    if wrong:
+        return verdict(FAIL, expected, _grouped(wrong))
+    if pending:
+        return verdict(FAIL, expected, _grouped(pending),
+                       cause="mlxconfig set but not yet active: needs mlxfwreset or a reboot")
+    return verdict(PASS, expected, "%d rails as desired" % checked)
+
+
+def _grouped(findings):
+    return "; ".join("%s on %s" % (key, ", ".join(rails)) for key, rails in findings.items())
+
+
+def _mlx_value(text):
+    """mlxconfig prints enums as NAME(n) and booleans as True(1): compare by the number."""
+    text = str(text)
+    if text.endswith(")") and "(" in text:
+        return text[text.rindex("(") + 1:-1]
+    return text
+
+
+@judge("firmware_consistent", pod=True)
+def firmware_consistent(facts_by_host, expect_by_host):
+    versions = {}
+    for host, facts in facts_by_host.items():
+        rails = expect_by_host[host]["pyramid_rails"]
+        devices = facts["ibstat"]["devices"]
+        versions[host] = {rail: devices[rail]["firmware"] for rail in rails if rail in devices}
+    counts = collections.Counter(v for per_host in versions.values() for v in per_host.values())
+    majority = counts.most_common(1)[0][0] if counts else None
+    verdicts = {}
+    for host, per_host in versions.items():
+        want = expect_by_host[host]["pyramid_nic_firmware"] or majority
+        source = "pyramid_nic_firmware" if expect_by_host[host]["pyramid_nic_firmware"] else "the pod's majority"
+        expected = "firmware %s on every rail (%s)" % (want, source)
+        off = ["%s %s" % (rail, version) for rail, version in sorted(per_host.items()) if version != want]
+        if off:
+            verdicts[host] = verdict(FAIL, expected, _summary(off))
+        else:
+            verdicts[host] = verdict(PASS, expected, "%d rails on %s" % (len(per_host), want))
+    return verdicts
+
+
+@judge("gpus_present")
+def gpus_present(facts, expect):
+    gpus = sorted(facts["gpu_topology"]["gpus"])
+    want = expect["pyramid_gpus_per_node"]
+    expected = "%d GPUs in nvidia-smi topo -m" % want
+    if len(gpus) != want:
+        return verdict(FAIL, expected, "%d GPUs: %s" % (len(gpus), ", ".join(gpus) or "none"))
+    return verdict(PASS, expected, "%d GPUs" % len(gpus))
+
+
+@judge("gpu_nic_affinity")
+def gpu_nic_affinity(facts, expect):
+    topo, rails, allowed = facts["gpu_topology"], expect["pyramid_rails"], expect["pyramid_gpu_nic_paths"]
+    nic_by_device = {device: nic for nic, device in topo["nics"].items()}
+    expected = "GPU i to rail i via %s" % "/".join(allowed)
+    present = facts["ibstat"]["devices"]
+    bad, missing, count = [], [], 0
+    for gpu, info in sorted(topo["gpus"].items(), key=lambda item: int(item[0][3:])):
+        index = int(gpu[3:])
+        if index >= len(rails):
+            continue
+        nic = nic_by_device.get(rails[index])
+        if nic is None:
+            if rails[index] in present:  # an absent rail is rails_present's finding
+                missing.append(rails[index])
+            continue
+        count += 1
+        path = info["links"].get(nic)
+        if path not in allowed:
+            bad.append("%s-%s(%s) %s" % (gpu, nic, rails[index], path))
+    if bad:
+        return verdict(FAIL, expected, _summary(bad))
+    if missing:
+        return verdict(FAIL, expected, "rail NICs not in the topology: " + ", ".join(missing),
+                       cause="Rail NIC not visible to the GPU driver's topology: NIC missing or not bound")
+    return verdict(PASS, expected, "%d GPU-rail pairs within %s" % (count, "/".join(allowed)))
+

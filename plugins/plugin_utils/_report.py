@@ -1,0 +1,188 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The go/no-go report: report.json, report.md, junit.xml and the terminal checklist."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import xml.etree.ElementTree as ET
+
+from . import _catalog, _results
+
+SCHEMA_VERSION = 1
+MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}
+
+
+def build(catalog, run_dir, devices):
+    """devices: device type -> inventory hosts. Every catalog check of a host's type must PASS for GO."""
+    hosts = {}
+    for device, names in sorted(devices.items()):
+        expected_checks = _catalog.checks_for(catalog, device)
+        for host in names:
+            doc = _results.load(run_dir, host)
+            by_key = {(r["layer"], r["check"]): r for r in doc["results"]}
+            records = []
+            for check in expected_checks:
+                record = by_key.get((check["layer"], check["id"]))
+                if record is None:
+                    record = _missing(host, check, has_results=bool(doc["results"]))
+                records.append(record)
+            hosts[host] = {
+                "device": device,
+                "verdict": "GO" if all(r["status"] == "PASS" for r in records) else "NO-GO",
+                "stopped_at": _results.stopped_at(records),
+                "checks": records,
+            }
+    covered_layers = sorted({c["layer"] for c in catalog["checks"]})
+    checklist = _checklist(catalog, hosts)
+    go = sum(1 for h in hosts.values() if h["verdict"] == "GO")
+    counts = {}
+    for host in hosts.values():
+        for record in host["checks"]:
+            counts[record["status"]] = counts.get(record["status"], 0) + 1
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "verdict": "GO" if hosts and go == len(hosts) else "NO-GO",
+        "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "run_dir": run_dir,
+        "layers_in_catalog": covered_layers,
+        "summary": {"hosts": len(hosts), "go": go, "no_go": len(hosts) - go, "checks": counts},
+        "checklist": checklist,
+        "hosts": hosts,
+    }
+
+
+def _missing(host, check, has_results):
+    reason = "not run in this play" if has_results else "no results at all: the host left the play before its first check"
+    return {"host": host, "layer": check["layer"], "check": check["id"], "title": check["title"], "row": check["row"],
+            "status": "SKIP" if has_results else "ERROR", "expected": "a result", "actual": reason, "command": None,
+            "cause": None if has_results else "No data: the playbook failed on this host before any check ran",
+            "go_back_to": None if has_results else "Read the play output for this host, then re-run"}
+
+
+def _checklist(catalog, hosts):
+    rows = []
+    for row in catalog["rows"]:
+        check_ids = [c["id"] for c in catalog["checks"] if c["row"] == row["id"]]
+        entry = {"row": row["id"], "title": row["title"], "layer": row["layer"], "checks": check_ids,
+                 "failing_hosts": [], "not_run_hosts": []}
+        if not check_ids:
+            entry["status"] = "not_covered"
+        else:
+            for host, info in sorted(hosts.items()):
+                statuses = {r["status"] for r in info["checks"] if r["row"] == row["id"]}
+                if statuses & {"FAIL", "ERROR"}:
+                    entry["failing_hosts"].append(host)
+                elif statuses - {"PASS"}:
+                    entry["not_run_hosts"].append(host)
+            entry["status"] = "fail" if entry["failing_hosts"] or entry["not_run_hosts"] or not hosts else "pass"
+        rows.append(entry)
+    return rows
+
+
+def _names(hosts, limit=6):
+    return ", ".join(hosts[:limit]) + (" +%d more" % (len(hosts) - limit) if len(hosts) > limit else "")
+
+
+def problems(report):
+    for host, info in sorted(report["hosts"].items()):
+        for record in info["checks"]:
+            if record["status"] in ("FAIL", "ERROR"):
+                yield record
+
+
+def checklist_text(report):
+    summary = report["summary"]
+    lines = ["GO/NO-GO: %s  (%d of %d hosts GO)" % (report["verdict"], summary["go"], summary["hosts"]), ""]
+    for row in report["checklist"]:
+        line = "%s L%d  %s" % (MARK[row["status"]], row["layer"], row["title"])
+        if row["status"] == "not_covered":
+            line += "  (not checked: no catalog check yet)"
+        if row["failing_hosts"]:
+            line += "  FAILING: " + _names(row["failing_hosts"])
+        if row["not_run_hosts"]:
+            line += "  NOT RUN: " + _names(row["not_run_hosts"])
+        lines.append(line)
+    found = list(problems(report))
+    if found:
+        lines += ["", "Why (likely cause -> go back to):"]
+        for record in found[:40]:
+            lines.append("  %s L%d %s %s: %s" % (record["host"], record["layer"], record["check"], record["status"], record["actual"]))
+            lines.append("      cause: %s" % record["cause"])
+            lines.append("      go back to: %s" % record["go_back_to"])
+        if len(found) > 40:
+            lines.append("  ... %d more in report.md" % (len(found) - 40))
+    blocked = sorted(h for h, i in report["hosts"].items() if i["stopped_at"] is not None)
+    if blocked:
+        lines += ["", "Stopped (not climbed past the failing layer): " + ", ".join(
+            "%s@L%d" % (h, report["hosts"][h]["stopped_at"]) for h in blocked[:20]) + (" ..." if len(blocked) > 20 else "")]
+    lines += ["", "Reports: %s/report.md  report.json  junit.xml" % report["run_dir"]]
+    return "\n".join(lines)
+
+
+def _cell(value):
+    return str(value if value is not None else "").replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(report):
+    summary = report["summary"]
+    out = ["# Go/no-go: %s" % report["verdict"], "",
+           "%d of %d hosts GO. Generated %s. Layers in the catalog: %s." % (
+               summary["go"], summary["hosts"], report["generated_at"], ", ".join("L%d" % l for l in report["layers_in_catalog"])),
+           "", "## Checklist", "", "| | Layer | Check | Failing hosts | Not run |", "|---|---|---|---|---|"]
+    for row in report["checklist"]:
+        title = row["title"] + (" *(no catalog check yet)*" if row["status"] == "not_covered" else "")
+        out.append("| %s | L%d | %s | %s | %s |" % (MARK[row["status"]], row["layer"], _cell(title),
+                                                    _cell(", ".join(row["failing_hosts"])), _cell(", ".join(row["not_run_hosts"]))))
+    found = list(problems(report))
+    out += ["", "## Failures and their likely causes", ""]
+    if found:
+        out += ["| Host | Layer | Check | Status | Expected | Actual | Likely cause | Go back to |", "|---|---|---|---|---|---|---|---|"]
+        for r in found:
+            out.append("| %s |" % " | ".join(_cell(v) for v in (r["host"], "L%d" % r["layer"], r["check"], r["status"],
+                                                                   r["expected"], r["actual"], r["cause"], r["go_back_to"])))
+    else:
+        out.append("None.")
+    out += ["", "## Hosts", "", "| Host | Verdict | Stopped at | PASS | FAIL | ERROR | SKIP |", "|---|---|---|---|---|---|---|"]
+    for host, info in sorted(report["hosts"].items()):
+        counts = {s: sum(1 for r in info["checks"] if r["status"] == s) for s in ("PASS", "FAIL", "ERROR", "SKIP")}
+        stopped = "" if info["stopped_at"] is None else "L%d" % info["stopped_at"]
+        out.append("| %s | %s | %s | %d | %d | %d | %d |" % (host, info["verdict"], stopped, counts["PASS"], counts["FAIL"],
+                                                             counts["ERROR"], counts["SKIP"]))
+    return "\n".join(out) + "\n"
+
+
+def junit(report):
+    suite = ET.Element("testsuite", name="gpufabric.pyramid", timestamp=report["generated_at"])
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for host, info in sorted(report["hosts"].items()):
+        for r in info["checks"]:
+            totals["tests"] += 1
+            case = ET.SubElement(suite, "testcase", classname=host, name="L%d.%s" % (r["layer"], r["check"]))
+            text = "expected: %s\nactual: %s\ncommand: %s\ncause: %s\ngo back to: %s" % (
+                r["expected"], r["actual"], r["command"], r["cause"], r["go_back_to"])
+            if r["status"] == "FAIL":
+                totals["failures"] += 1
+                ET.SubElement(case, "failure", message=r["actual"]).text = text
+            elif r["status"] == "ERROR":
+                totals["errors"] += 1
+                ET.SubElement(case, "error", message=r["actual"]).text = text
+            elif r["status"] == "SKIP":
+                totals["skipped"] += 1
+                ET.SubElement(case, "skipped", message=r["actual"])
+    for key, value in totals.items():
+        suite.set(key, str(value))
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True)
+
+
+def write(report):
+    run_dir = report["run_dir"]
+    with open(os.path.join(run_dir, "report.json"), "w", encoding="utf-8") as handle:
+        json.dump(report, handle, indent=2, sort_keys=True)
+    with open(os.path.join(run_dir, "report.md"), "w", encoding="utf-8") as handle:
+        handle.write(markdown(report))
+    with open(os.path.join(run_dir, "junit.xml"), "w", encoding="utf-8") as handle:
+        handle.write(junit(report))

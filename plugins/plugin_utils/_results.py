@@ -1,0 +1,54 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""One results file per device in the run directory, and the layer gate read from it."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+NOT_PASSING = ("FAIL", "ERROR")
+
+
+def host_path(run_dir, host):
+    return os.path.join(run_dir, "devices", "%s.json" % host)
+
+
+def load(run_dir, host):
+    try:
+        with open(host_path(run_dir, host), encoding="utf-8") as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        return {"host": host, "results": [], "facts": {}}
+
+
+def save(run_dir, doc):
+    path = host_path(run_dir, doc["host"])
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    handle, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        json.dump(doc, out, indent=2, sort_keys=True)
+    os.replace(tmp, path)  # atomic: a reader never sees half a file
+
+
+def record(doc, results):
+    """Add results, replacing earlier ones of the same check (a re-run of a layer)."""
+    new = {(r["layer"], r["check"]) for r in results}
+    doc["results"] = [r for r in doc["results"] if (r["layer"], r["check"]) not in new] + list(results)
+
+
+def stopped_at(results):
+    """Lowest layer with a FAIL or ERROR, or None."""
+    layers = [r["layer"] for r in results if r["status"] in NOT_PASSING]
+    return min(layers) if layers else None
+
+
+def blocker(results, layer):
+    """Why a device may not climb to ``layer``: (failed layer, failing checks), or None."""
+    below = [r for r in results if r["layer"] < layer and r["status"] in NOT_PASSING]
+    if not below:
+        return None
+    lowest = min(r["layer"] for r in below)
+    return lowest, sorted({r["check"] for r in below if r["layer"] == lowest})

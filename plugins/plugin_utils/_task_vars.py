@@ -1,0 +1,22 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Read a device's expectations from its (templated) inventory variables."""
+
+from __future__ import annotations
+
+from . import _catalog, _expectations
+
+
+def raw_values(templar, variables, names):
+    values = {}
+    for name in names:
+        if name in variables:
+            values[name] = templar.template(variables[name])
+    return values
+
+
+def host_expectations(templar, task_vars, catalog, checks=None):
+    """(typed expectations, errors) for the checks given, or for the whole catalog."""
+    names = _catalog.expectation_names(checks if checks is not None else catalog["checks"], catalog)
+    return _expectations.resolve(catalog, raw_values(templar, task_vars, names), names)

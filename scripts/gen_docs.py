@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Write docs/checks.md from the check catalog: the docs read the same list as the gates and the report."""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, ".collections"))
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _parsers  # noqa: E402
+
+TARGET = os.path.join(ROOT, "docs", "checks.md")
+
+
+def _way(way):
+    kind = next(k for k in ("run", "read", "list") if k in way)
+    text = " ".join(way["run"]) if kind == "run" else "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
+    return "`%s` → `%s`" % (text, way["parser"])
+
+
+def render(catalog):
+    out = ["# Check catalog", "",
+           "Generated from `catalog/checks.yml` by `scripts/gen_docs.py`; do not edit by hand.", "",
+           "## Go/no-go checklist", "", "| Layer | Row | Checks |", "|---|---|---|"]
+    for row in catalog["rows"]:
+        ids = [c["id"] for c in catalog["checks"] if c["row"] == row["id"]]
+        out.append("| L%d | %s | %s |" % (row["layer"], row["title"], ", ".join("`%s`" % i for i in ids) or "*not in the catalog yet*"))
+    out += ["", "## Checks", ""]
+    for check in catalog["checks"]:
+        sources = []
+        for name in check["sources"]:
+            source = catalog["sources"][name]
+            ways = " or else ".join(_way(w) for w in source["ways"])
+            extra = []
+            if source.get("foreach"):
+                extra.append("once per item of `%s`" % source["foreach"])
+            if source.get("optional"):
+                extra.append("optional")
+            sources.append("- `%s`: %s%s" % (name, ways, (" (" + ", ".join(extra) + ")") if extra else ""))
+        out += ["### L%d `%s`: %s" % (check["layer"], check["id"], check["title"]), "",
+                "Scope: %s (%s). Judge: `%s`. Expectations: %s." % (
+                    check["scope"], check["device"], check["judge"], ", ".join("`%s`" % e for e in check["expect"]) or "none"),
+                "", "Sources:", ""] + sources + ["", "Likely cause on FAIL: %s" % check["cause"], "",
+                                                   "Go back to: %s" % check["go_back_to"], ""]
+    out += ["## Expectations (inventory variables)", "",
+            "Validated for every host before any host is touched.", "",
+            "| Variable | Type | Default | Meaning |", "|---|---|---|---|"]
+    for name, spec in catalog["expectations"].items():
+        kind = spec["type"] + ("[%s]" % spec["elements"] if spec.get("elements") else "")
+        if spec.get("choices"):
+            kind += ", one of %s" % "/".join(str(c) for c in spec["choices"])
+        if "min" in spec:
+            kind += ", >= %s" % spec["min"]
+        out.append("| `%s` | %s | `%s` | %s |" % (name, kind, spec.get("default"), spec["description"].replace("\n", " ")))
+    out += ["", "## Parsers", "", "| Parser | Parses |", "|---|---|"]
+    for name, text in sorted(_parsers.PARSERS.items()):
+        out.append("| `%s` | %s |" % (name, text))
+    return "\n".join(out) + "\n"
+
+
+def main():
+    text = render(_catalog.load_catalog())
+    if "--check" in sys.argv:
+        with open(TARGET, encoding="utf-8") as handle:
+            if handle.read() != text:
+                sys.exit("docs/checks.md is out of date: run `make docs`")
+        return
+    with open(TARGET, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,292 @@
+"""Render a twin node state (see model.py) as the real tools print it.
+
+Layouts follow the tools' own printf formats: infiniband-diags ibstat.c,
+kmod lsmod/modinfo, the kernel's /proc/modules and /proc/meminfo, mstflint
+mlxconfig (mlxcfg_ui.cpp) and nvidia-smi topo -m from DGX H100 hosts.
+"""
+
+# Per module: size in bytes, the modules it depends on, vendor ("nvidia",
+# "ofed" or "" for in-tree). Sizes are from a 5.15 host with driver 550 and
+# MLNX_OFED; holders are derived from the dependencies.
+MODULES = {
+    "nvidia_peermem": (16384, ["nvidia", "ib_core"], "nvidia"),
+    "nvidia_uvm": (4911104, ["nvidia"], "nvidia"),
+    "nvidia_drm": (98304, ["nvidia_modeset"], "nvidia"),
+    "nvidia_modeset": (1306624, ["nvidia"], "nvidia"),
+    "nvidia": (56729600, [], "nvidia"),
+    "mlx5_ib": (475136, ["ib_uverbs", "ib_core", "mlx5_core"], "ofed"),
+    "mlx5_core": (2215936, ["mlxfw", "psample", "tls"], "ofed"),
+    "ib_uverbs": (167936, ["ib_core"], "ofed"),
+    "ib_core": (434176, [], "ofed"),
+    "mlxfw": (36864, [], "ofed"),
+    "psample": (20480, [], ""),
+    "tls": (110592, [], ""),
+    "rdma_ucm": (32768, ["rdma_cm", "ib_uverbs", "ib_core"], "ofed"),
+    "rdma_cm": (131072, ["iw_cm", "ib_cm", "ib_core"], "ofed"),
+    "iw_cm": (53248, ["ib_core"], "ofed"),
+    "ib_cm": (131072, ["ib_core"], "ofed"),
+    "ib_umad": (32768, ["ib_core"], "ofed"),
+    "ib_ipoib": (155648, ["ib_cm", "ib_core"], "ofed"),
+    "nvme": (49152, ["nvme_core"], ""),
+    "nvme_core": (135168, [], ""),
+}
+# References held by open device files rather than by other modules.
+EXTRA_REFS = {"nvidia": 64, "nvidia_uvm": 2, "nvme": 4}
+
+CPU_AFFINITY = {0: "0-55,112-167", 1: "56-111,168-223"}  # 2 x 56-core Xeon 8480C
+
+TOPO_LEGEND = """
+Legend:
+
+  X    = Self
+  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)
+  NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node
+  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)
+  PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)
+  PIX  = Connection traversing at most a single PCIe bridge
+  NV#  = Connection traversing a bonded set of # NVLinks
+"""
+
+CX7_NAME = "MCX75310AAS-NEAT_Ax"
+CX7_DESCRIPTION = ("NVIDIA ConnectX-7 HHHL Adapter card; 400GbE / NDR IB (default mode); Single-port OSFP; "
+                   "PCIe 5.0 x16; Crypto Disabled; Secure Boot Enabled")
+
+
+def ibstat(state):
+    lines = []
+    for number, rail in enumerate(state["rails"]):
+        ethernet = rail["link_layer"] == "Ethernet"
+        active = rail["state"] == "Active"
+        if ethernet:
+            base_lid, sm_lid, capmask = 0, 0, 0x00010000
+        else:
+            base_lid = state.get("index", 1) * 16 + number + 1 if active else 65535
+            sm_lid, capmask = (1 if active else 0), 0xA751E848
+        lines += [
+            "CA '%s'" % rail["device"],
+            "\tCA type: %s" % rail["ca_type"],
+            "\tNumber of ports: 1",
+            "\tFirmware version: %s" % rail["firmware"],
+            "\tHardware version: 0",
+            "\tNode GUID: %s" % rail["node_guid"],
+            "\tSystem image GUID: %s" % rail["node_guid"],
+            "\tPort %d:" % rail["port"],
+            "\t\tState: %s" % rail["state"],
+            "\t\tPhysical state: %s" % rail["phys_state"],
+            "\t\tRate: %s" % rail["rate"],
+            "\t\tBase lid: %d" % base_lid,
+            "\t\tLMC: 0",
+            "\t\tSM lid: %d" % sm_lid,
+            "\t\tCapability mask: 0x%08x" % capmask,
+            "\t\tPort GUID: %s" % rail["port_guid"],
+            "\t\tLink layer: %s" % rail["link_layer"],
+        ]
+    return "".join(line + "\n" for line in lines)
+
+
+def _module_table(state):
+    """(name, size, refcount, holders, taint) in /proc/modules order (newest first)."""
+    loaded = state["modules"]
+    open_driver = state["nvidia_driver"]["open_kernel_module"]
+    rows = []
+    for name in loaded:
+        size, _, vendor = MODULES.get(name, (16384, [], ""))
+        holders = [other for other in loaded if name in MODULES.get(other, (0, [], ""))[1]]
+        taint = {"nvidia": "OE" if open_driver else "POE", "ofed": "OE"}.get(vendor, "")
+        rows.append((name, size, len(holders) + EXTRA_REFS.get(name, 0), holders, taint))
+    return rows
+
+
+def proc_modules(state):
+    lines, address = [], 0xFFFFFFFFC0000000
+    rows = _module_table(state)
+    addresses = {}
+    for name, size, _, _, _ in reversed(rows):  # oldest module sits lowest
+        addresses[name] = address
+        address += (size + 0xFFF) & ~0xFFF
+    for name, size, refs, holders, taint in rows:
+        deps = "".join(holder + "," for holder in holders) or "-"
+        line = "%s %d %d %s Live 0x%016x" % (name, size, refs, deps, addresses[name])
+        lines.append(line + (" (%s)" % taint if taint else ""))
+    return "".join(line + "\n" for line in lines)
+
+
+def lsmod(state):
+    """lsmod output for the same modules (kmod: "%-19s %8ld  %d" + holders)."""
+    lines = ["Module                  Size  Used by"]
+    for name, size, refs, holders, _ in _module_table(state):
+        line = "%-19s %8d  %d" % (name, size, refs)
+        lines.append(line + (" " + ",".join(holders) if holders else ""))
+    return "".join(line + "\n" for line in lines)
+
+
+def _kb(key, value):
+    return "%s%8d kB" % ((key + ":").ljust(16), value)
+
+
+def proc_meminfo(state):
+    total = state["mem_total_kb"]
+    pages = state["hugepages"]
+    hugetlb = pages["total"] * pages["size_kb"]
+    used = total // 40  # kernel, slab, page cache of an idle node
+    free = max(total - hugetlb - used, 0)
+    cached = used // 2
+    lines = [
+        _kb("MemTotal", total), _kb("MemFree", free), _kb("MemAvailable", free + cached),
+        _kb("Buffers", 412396), _kb("Cached", cached), _kb("SwapCached", 0),
+        _kb("Active", used // 5), _kb("Inactive", used // 3), _kb("Active(anon)", 81288),
+        _kb("Inactive(anon)", 4213480), _kb("Active(file)", used // 5 - 81288),
+        _kb("Inactive(file)", used // 3 - 4213480), _kb("Unevictable", 30828), _kb("Mlocked", 27756),
+        _kb("SwapTotal", 0), _kb("SwapFree", 0), _kb("Dirty", 120), _kb("Writeback", 0),
+        _kb("AnonPages", 4262012), _kb("Mapped", 1020824), _kb("Shmem", 36848),
+        _kb("KReclaimable", 1894520), _kb("Slab", 4518112), _kb("SReclaimable", 1894520),
+        _kb("SUnreclaim", 2623592), _kb("KernelStack", 66720), _kb("PageTables", 58376),
+        _kb("NFS_Unstable", 0), _kb("Bounce", 0), _kb("WritebackTmp", 0),
+        _kb("CommitLimit", (total - hugetlb) // 2), _kb("Committed_AS", 12690436),
+        _kb("VmallocTotal", 34359738367), _kb("VmallocUsed", 1201964), _kb("VmallocChunk", 0),
+        _kb("Percpu", 551424), "HardwareCorrupted: %5d kB" % 0, _kb("AnonHugePages", 1269760),
+        _kb("ShmemHugePages", 0), _kb("ShmemPmdMapped", 0), _kb("FileHugePages", 0),
+        _kb("FilePmdMapped", 0),
+        "HugePages_Total:   %5d" % pages["total"],
+        "HugePages_Free:    %5d" % pages["free"],
+        "HugePages_Rsvd:    %5d" % 0,
+        "HugePages_Surp:    %5d" % 0,
+        _kb("Hugepagesize", pages["size_kb"]), _kb("Hugetlb", hugetlb),
+        _kb("DirectMap4k", 1639280), _kb("DirectMap2M", 53864448),
+        _kb("DirectMap1G", max(total // 1048576 * 1048576 - 54525952, 0)),
+    ]
+    return "".join(line + "\n" for line in lines)
+
+
+def proc_cmdline(state):
+    return state["cmdline"] + "\n"
+
+
+def proc_osrelease(state):
+    return state["kernel_release"] + "\n"
+
+
+def sys_class_iommu(state):
+    """Entry names of /sys/class/iommu, one per line (`ls -1`)."""
+    return "".join(unit + "\n" for unit in sorted(state["iommu_units"]))
+
+
+def _find_rail(state, device):
+    for rail in state["rails"]:
+        if device in (rail["device"], rail["pci"], rail["pci"][5:]):
+            return rail
+    return None
+
+
+def mlxconfig_query(state, device):
+    rail = _find_rail(state, device)
+    if rail is None or rail["device"] not in state["mlxconfig"]:
+        # mlxcfg_commander.cpp: Commander::create() fails; the UI prints "-E- <msg>" on stdout.
+        return 1, "-E- Failed to open the device\n", ""
+    out = ["", "Device #1:", "----------", ""]
+    out.append("%-16s%-16s" % ("Device type:", "ConnectX7"))
+    out.append("%-16s%-16s" % ("Name:", CX7_NAME))
+    out.append("%-16s%-16s" % ("Description:", CX7_DESCRIPTION))
+    out.append("%-16s%-16s" % ("Device:", device))
+    out.append("")
+    out.append("%-16s%36s%16s%18s" % ("Configurations:", "Default", "Current", "Next Boot"))
+    differ = False
+    for name, entry in state["mlxconfig"][rail["device"]].items():
+        values = (entry["default"], entry["current"], entry["next_boot"])
+        modified = entry["next_boot"] != entry["default"] or entry["next_boot"] != entry["current"]
+        differ |= modified
+        line = ("*        " if modified else "         ") + "%-36s" % name
+        for number, value in enumerate(values):
+            if number and len(values[number - 1]) > 16:  # PRINT_SPACE_IF_NEEDED
+                line += " "
+            line += "%-16s" % value
+        out.append(line)
+    if differ:
+        out.append("The '*' shows parameters with next value different from default/current value.")
+    return 0, "".join(line + "\n" for line in out), ""
+
+
+def _topo_cell(a, b):
+    """Link class between two endpoints: ("gpu", gpu) or ("nic", rail)."""
+    (kind_a, a), (kind_b, b) = a, b
+    if a is b:
+        return " X "
+    if kind_a == kind_b == "gpu":
+        return "NV18"
+    if kind_a == "nic" and kind_b == "gpu":
+        (kind_a, a), (kind_b, b) = (kind_b, b), (kind_a, a)
+    if kind_a == "gpu" and b.get("gpu") == a["index"]:
+        return "PIX"
+    return "NODE" if a["numa"] == b["numa"] else "SYS"
+
+
+def nvidia_smi_topo(state):
+    ends = [("gpu", gpu) for gpu in state["gpus"]] + [("nic", rail) for rail in state["rails"]]
+    names = ["GPU%d" % gpu["index"] for gpu in state["gpus"]]
+    names += ["NIC%d" % number for number in range(len(state["rails"]))]
+    lines = ["\t" + "\t".join(names + ["CPU Affinity", "NUMA Affinity", "GPU NUMA ID"])]
+    for name, end in zip(names, ends):
+        cells = "\t".join(_topo_cell(end, other) for other in ends)
+        if end[0] == "gpu":
+            numa = end[1]["numa"]
+            lines.append("%s\t%s\t%s\t%d\t\tN/A" % (name, cells, CPU_AFFINITY.get(numa, "N/A"), numa))
+        else:
+            lines.append("%s\t%s\t\t\t\t" % (name, cells))
+    text = "".join(line + "\n" for line in lines) + TOPO_LEGEND
+    if state["rails"]:
+        text += "\nNIC Legend:\n\n"
+        text += "".join("  NIC%d: %s\n" % (n, rail["device"]) for n, rail in enumerate(state["rails"]))
+    return text + "\n"
+
+
+def modinfo_nvidia(state):
+    driver = state["nvidia_driver"]
+    version, release = driver["version"], state["kernel_release"]
+    is_open = driver["open_kernel_module"]
+    fields = [
+        ("filename", "/lib/modules/%s/updates/dkms/nvidia.ko" % release),
+        ("firmware", "nvidia/%s/gsp_tu10x.bin" % version),
+        ("firmware", "nvidia/%s/gsp_ga10x.bin" % version),
+    ]
+    if is_open:
+        fields.append(("import_ns", "DMA_BUF"))
+    fields += [
+        ("alias", "char-major-195-*"),
+        ("version", version),
+        ("supported", "external"),
+        ("license", "Dual MIT/GPL" if is_open else "NVIDIA"),
+        ("srcversion", "7A4E6F1C2B9D3E5F8A0B1C2" if is_open else "2D4C3A9B8E7F6A5B4C3D2E1"),
+        ("alias", "pci:v000010DEd*sv*sd*bc06sc80i00*"),
+        ("alias", "pci:v000010DEd*sv*sd*bc03sc02i00*"),
+        ("alias", "pci:v000010DEd*sv*sd*bc03sc00i00*"),
+        ("depends", ""),
+        ("retpoline", "Y"),
+        ("name", "nvidia"),
+        ("vermagic", "%s SMP mod_unload modversions " % release),
+        ("sig_id", "PKCS#7"),
+        ("signer", "%s Secure Boot Module Signature key" % state["hostname"]),
+        ("sig_key", "1F:52:9B:7C:0D:44:E1:36:5A:8B:92:C4:07:6E:3D:A1:58:F0:2B:CC"),
+        ("sig_hashalgo", "sha512"),
+        ("signature", "30:65:02:31:00:A7:1C:5E:93:4D:02:B8:6F:11:9A:C3:47:D0:2E:85:"),
+    ]
+    lines = ["%-16s%s" % (key + ":", value) for key, value in fields]
+    lines.append("\t\t5B:E4:19:70:C6:3A:8F:02:D5:41:9E:B7:26:0C:F3:88:6A:1D:47:E2")
+    for parm in ("NVreg_ResmanDebugLevel:int", "NVreg_EnableGpuFirmware:int",
+                 "NVreg_OpenRmEnableUnsupportedGpus:int", "NVreg_EnableStreamMemOPs:int",
+                 "NVreg_RegistryDwords:charp", "rm_firmware_active:charp"):
+        lines.append("%-16s%s" % ("parm:", parm))
+    return "".join(line + "\n" for line in lines)
+
+
+def garbage(tool):
+    """Plausible output that is not the tool's report (for the tool_garbage fault)."""
+    samples = {
+        "ibstat": "CA 'mlx5_0'\n\tCA type: MT4129\nSegmentation fault (core dumped)\n",
+        "lsmod": "Segmentation fault (core dumped)\n",
+        "mlxconfig": ("mlxconfig, mft 4.28.0-92, built on Jun 05 2024, 11:38:29. Git SHA Hash: N/A\n"
+                      "Segmentation fault (core dumped)\n"),
+        "nvidia-smi": ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+                       "Make sure that the latest NVIDIA driver is installed and running.\n\n"),
+        "modinfo": "modinfo: ERROR: could not get modinfo from 'nvidia': Exec format error\n",
+    }
+    return samples.get(tool, "Segmentation fault (core dumped)\n")

@@ -1,0 +1,292 @@
+"""The twin pod's state: scenario file -> per-device state dicts.
+
+Only the twin uses this. The state is what the simulated vendor tools and
+/proc, /sys files are rendered from (see formats.py); product code never sees it.
+
+GPU node state (``node_state``)::
+
+    hostname: node-007
+    kernel_release: 5.15.0-119-generic
+    cmdline: "BOOT_IMAGE=... intel_iommu=on iommu=pt default_hugepagesz=1G hugepagesz=1G hugepages=64"
+    iommu_units: [dmar0, dmar1, dmar2, dmar3]    # entries of /sys/class/iommu ([] = IOMMU off)
+    mem_total_kb: 2113612808
+    hugepages: {total: 64, free: 64, size_kb: 1048576}
+    modules: [nvidia_peermem, nvidia_uvm, nvidia, mlx5_ib, mlx5_core, ib_uverbs, ib_core, ...]
+    nvidia_driver: {version: 550.90.07, open_kernel_module: false}
+    gpus:  [{index: 0, name: NVIDIA H100 80GB HBM3, numa: 0, pci: "0000:18:00.0"}, ...]
+    rails: [{device: mlx5_0, netdev: ens1np0, port: 1, state: Active, phys_state: LinkUp,
+             rate: 400, link_layer: Ethernet, firmware: 28.39.1002, ca_type: MT4129,
+             node_guid: 0x..., port_guid: 0x..., numa: 0, pci: "0000:19:00.0",
+             gpu: 0}, ...]                         # gpu: index of the GPU on the same PCIe switch
+    mlxconfig: {mlx5_0: {ROCE_CC_PRIO_MASK_P1: {default: "255", current: "255", next_boot: "255"}, ...}}
+    tools: {missing: [], hang: [], garbage: []}   # tool names: ibstat, lsmod, mlxconfig, nvidia-smi, modinfo
+    unreachable: false
+"""
+
+import copy
+import hashlib
+import ipaddress
+import os
+
+import yaml
+
+DEFAULT_SCENARIO = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scenarios", "default.yml")
+
+# Defaults of a healthy DGX-H100-class node with 8 x ConnectX-7 400G rails.
+HEALTHY_NODE = {
+    "kernel_release": "5.15.0-119-generic",
+    "cmdline": (
+        "BOOT_IMAGE=/vmlinuz-5.15.0-119-generic root=UUID=3f1c2a9e-6d1b-4c7a-9a0e-2b7d5e8f4c11 ro "
+        "intel_iommu=on iommu=pt default_hugepagesz=1G hugepagesz=1G hugepages=64 "
+        "pci=realloc=off console=tty0 console=ttyS0,115200n8"
+    ),
+    "iommu_units": ["dmar0", "dmar1", "dmar2", "dmar3", "dmar4", "dmar5", "dmar6", "dmar7"],
+    "mem_total_kb": 2113612808,
+    "hugepages": {"total": 64, "free": 64, "size_kb": 1048576},
+    "modules": [
+        "nvidia_peermem", "nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nvidia",
+        "mlx5_ib", "mlx5_core", "ib_uverbs", "ib_core", "mlxfw", "psample", "tls",
+        "rdma_ucm", "rdma_cm", "iw_cm", "ib_cm", "ib_umad", "ib_ipoib", "nvme", "nvme_core",
+    ],
+    "nvidia_driver": {"version": "550.90.07", "open_kernel_module": False},
+    "gpu_name": "NVIDIA H100 80GB HBM3",
+    "firmware": "28.39.1002",
+    "link_layer": "Ethernet",
+    "rate": 400,
+    "mlxconfig": {
+        "ROCE_CC_PRIO_MASK_P1": "255",
+        "ROCE_CC_PRIO_MASK_P2": "255",
+        "SRIOV_EN": "True(1)",
+        "NUM_OF_VFS": "16",
+        "LINK_TYPE_P1": "ETH(2)",
+        "ADVANCED_PCI_SETTINGS": "True(1)",
+        "PCI_WR_ORDERING": "force_relax(1)",
+        "ATS_ENABLED": "True(1)",
+    },
+    "mlxconfig_factory": {"ROCE_CC_PRIO_MASK_P1": "255", "ROCE_CC_PRIO_MASK_P2": "255"},
+}
+
+# PCI layout of one node: GPU i and rail i share a PCIe switch; 0-3 on NUMA 0, 4-7 on NUMA 1.
+GPU_PCI = ["0000:18:00.0", "0000:2a:00.0", "0000:3a:00.0", "0000:5d:00.0",
+           "0000:9a:00.0", "0000:ab:00.0", "0000:ba:00.0", "0000:db:00.0"]
+NIC_PCI = ["0000:19:00.0", "0000:2b:00.0", "0000:3b:00.0", "0000:5e:00.0",
+           "0000:9b:00.0", "0000:ac:00.0", "0000:bb:00.0", "0000:dc:00.0"]
+
+
+class ScenarioError(ValueError):
+    """The scenario file is not valid."""
+
+
+def load_scenario(path=None):
+    path = os.path.abspath(path or DEFAULT_SCENARIO)
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle) or {}
+    if not isinstance(data, dict):
+        raise ScenarioError("%s: a scenario is a mapping" % path)
+    pod = data.setdefault("pod", {})
+    nodes = pod.setdefault("nodes", 32)
+    if not isinstance(nodes, int) or not 2 <= nodes <= 4096:
+        raise ScenarioError("%s: pod.nodes must be an integer from 2 to 4096" % path)
+    pod.setdefault("gpus_per_node", 8)
+    pod.setdefault("rails", 8)
+    faults = data.setdefault("faults", [])
+    names = set(node_names(data))
+    for fault in faults:
+        if not isinstance(fault, dict) or "kind" not in fault:
+            raise ScenarioError("%s: every fault needs a kind: %r" % (path, fault))
+        if fault["kind"] not in FAULTS:
+            raise ScenarioError("%s: unknown fault kind %r (known: %s)" % (path, fault["kind"], ", ".join(sorted(FAULTS))))
+        if fault.get("node") not in names:
+            raise ScenarioError("%s: fault %r names unknown node %r" % (path, fault["kind"], fault.get("node")))
+    data["_path"] = path
+    return data
+
+
+def scenario_digest(path):
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()[:16]
+
+
+def node_names(scenario):
+    count = scenario["pod"]["nodes"]
+    width = max(3, len(str(count)))
+    return ["node-%0*d" % (width, i) for i in range(1, count + 1)]
+
+
+def node_address(index):
+    """Loopback address of node number ``index`` (1-based): 127.1.x.y."""
+    return str(ipaddress.IPv4Address("127.1.0.0") + index)
+
+
+def node_index_from_address(address):
+    return int(ipaddress.IPv4Address(address)) - int(ipaddress.IPv4Address("127.1.0.0"))
+
+
+def _guid(index, rail, port=False):
+    base = 0xA088C20300000000 + (index << 8) + rail
+    if port:
+        base ^= 0x0200000000000000
+    return "0x%016x" % base
+
+
+def node_state(scenario, name):
+    names = node_names(scenario)
+    if name not in names:
+        raise ScenarioError("no node %r in this scenario" % name)
+    index = names.index(name) + 1
+    pod = scenario["pod"]
+    base = copy.deepcopy(HEALTHY_NODE)
+    base.update(copy.deepcopy(pod.get("node_defaults", {})))
+    rails = []
+    for rail in range(pod["rails"]):
+        rails.append({
+            "device": "mlx5_%d" % rail,
+            "netdev": "ens%dnp0" % (rail + 1) if base["link_layer"] == "Ethernet" else "ib%d" % rail,
+            "port": 1,
+            "state": "Active",
+            "phys_state": "LinkUp",
+            "rate": base["rate"],
+            "link_layer": base["link_layer"],
+            "firmware": base["firmware"],
+            "ca_type": "MT4129",
+            "node_guid": _guid(index, rail),
+            "port_guid": _guid(index, rail, port=True),
+            "numa": 0 if rail < pod["rails"] // 2 else 1,
+            "pci": NIC_PCI[rail % len(NIC_PCI)],
+            "gpu": rail if rail < pod["gpus_per_node"] else None,
+        })
+    gpus = [{"index": i, "name": base["gpu_name"], "numa": 0 if i < pod["gpus_per_node"] // 2 else 1,
+             "pci": GPU_PCI[i % len(GPU_PCI)]} for i in range(pod["gpus_per_node"])]
+    mlxconfig = {}
+    for rail in rails:
+        mlxconfig[rail["device"]] = {
+            key: {"default": base["mlxconfig_factory"].get(key, value), "current": value, "next_boot": value}
+            for key, value in base["mlxconfig"].items()
+        }
+    state = {
+        "hostname": name,
+        "index": index,
+        "address": node_address(index),
+        "kernel_release": base["kernel_release"],
+        "cmdline": base["cmdline"],
+        "iommu_units": list(base["iommu_units"]),
+        "mem_total_kb": base["mem_total_kb"],
+        "hugepages": dict(base["hugepages"]),
+        "modules": list(base["modules"]),
+        "nvidia_driver": dict(base["nvidia_driver"]),
+        "gpus": gpus,
+        "rails": rails,
+        "mlxconfig": mlxconfig,
+        "tools": {"missing": [], "hang": [], "garbage": []},
+        "unreachable": False,
+    }
+    for fault in scenario["faults"]:
+        if fault["node"] == name:
+            FAULTS[fault["kind"]](state, fault)
+    return state
+
+
+# --- faults: each patches one node's state -------------------------------------------------
+
+def _rail(state, fault):
+    device = fault.get("rail", "mlx5_0")
+    for rail in state["rails"]:
+        if rail["device"] == device:
+            return rail
+    raise ScenarioError("%s: no rail %r" % (state["hostname"], device))
+
+
+def _iommu_off(state, fault):
+    # VT-d off in the BIOS: the kernel finds no IOMMU units whatever its command line says.
+    state["iommu_units"] = []
+
+
+def _hugepages(state, fault):
+    pages = state["hugepages"]
+    pages["total"] = fault.get("total", pages["total"])
+    pages["free"] = min(pages["free"], pages["total"])
+    pages["size_kb"] = fault.get("size_kb", pages["size_kb"])
+    args = [a for a in state["cmdline"].split() if not a.startswith(("hugepages=", "hugepagesz=", "default_hugepagesz="))]
+    if pages["total"]:
+        size = "1G" if pages["size_kb"] == 1048576 else "2M"
+        args += ["default_hugepagesz=%s" % size, "hugepagesz=%s" % size, "hugepages=%d" % pages["total"]]
+    state["cmdline"] = " ".join(args)
+
+
+def _rail_missing(state, fault):
+    rail = _rail(state, fault)
+    state["rails"].remove(rail)
+    state["mlxconfig"].pop(rail["device"], None)
+
+
+def _port_state(state, fault):
+    rail = _rail(state, fault)
+    rail["state"] = fault.get("state", "Down")
+    rail["phys_state"] = fault.get("phys_state", "Polling")
+
+
+def _rail_rate(state, fault):
+    _rail(state, fault)["rate"] = fault.get("rate", 100)
+
+
+def _module_missing(state, fault):
+    module = fault.get("module", "nvidia_peermem")
+    state["modules"] = [m for m in state["modules"] if m != module]
+
+
+def _open_kernel_module(state, fault):
+    state["nvidia_driver"]["open_kernel_module"] = fault.get("open", True)
+    if "kernel_release" in fault:
+        state["kernel_release"] = fault["kernel_release"]
+
+
+def _mlxconfig(state, fault):
+    rails = [fault["rail"]] if "rail" in fault else list(state["mlxconfig"])
+    for device in rails:
+        for key, value in fault.get("set", {}).items():
+            entry = state["mlxconfig"][device].setdefault(key, {"default": str(value)})
+            entry["current"] = str(value)
+            entry["next_boot"] = str(fault.get("next_boot", {}).get(key, value))
+
+
+def _firmware(state, fault):
+    for rail in state["rails"]:
+        if "rail" not in fault or rail["device"] == fault["rail"]:
+            rail["firmware"] = fault.get("version", "28.37.1014")
+
+
+def _gpu_nic_affinity(state, fault):
+    # The GPU's rail NIC sits on the other socket: the path crosses the SMP interconnect (SYS).
+    gpu = state["gpus"][fault.get("gpu", 0)]
+    for rail in state["rails"]:
+        if rail["gpu"] == gpu["index"]:
+            rail["gpu"] = None
+            rail["numa"] = 1 - gpu["numa"]
+
+
+def _tool(kind):
+    def apply(state, fault):
+        state["tools"][kind].append(fault["tool"])
+    return apply
+
+
+def _unreachable(state, fault):
+    state["unreachable"] = True
+
+
+FAULTS = {
+    "iommu_off": _iommu_off,
+    "hugepages": _hugepages,
+    "rail_missing": _rail_missing,
+    "port_state": _port_state,
+    "rail_rate": _rail_rate,
+    "module_missing": _module_missing,
+    "open_kernel_module": _open_kernel_module,
+    "mlxconfig": _mlxconfig,
+    "firmware": _firmware,
+    "gpu_nic_affinity": _gpu_nic_affinity,
+    "tool_missing": _tool("missing"),
+    "tool_hang": _tool("hang"),
+    "tool_garbage": _tool("garbage"),
+    "unreachable": _unreachable,
+}
