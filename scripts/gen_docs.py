@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Write docs/checks.md from the check catalog: the docs read the same list as the gates and the report."""
 
 import os
@@ -27,6 +26,7 @@ def render(catalog):
         out.append("| L%d | %s | %s |" % (row["layer"], row["title"], ", ".join("`%s`" % i for i in ids) or "*not in the catalog yet*"))
     out += ["", "## Checks", ""]
     for check in catalog["checks"]:
+        expects = ", ".join("`%s`" % e for e in check["expect"]) or "none"
         sources = []
         for name in check["sources"]:
             source = catalog["sources"][name]
@@ -38,8 +38,7 @@ def render(catalog):
                 extra.append("optional")
             sources.append("- `%s`: %s%s" % (name, ways, (" (" + ", ".join(extra) + ")") if extra else ""))
         out += ["### L%d `%s`: %s" % (check["layer"], check["id"], check["title"]), "",
-                "Scope: %s (%s). Judge: `%s`. Expectations: %s." % (
-                    check["scope"], check["device"], check["judge"], ", ".join("`%s`" % e for e in check["expect"]) or "none"),
+                "Scope: %s (%s). Judge: `%s`. Expectations: %s." % (check["scope"], check["device"], check["judge"], expects),
                 "", "Sources:", ""] + sources + ["", "Likely cause on FAIL: %s" % check["cause"], "",
                                                    "Go back to: %s" % check["go_back_to"], ""]
     out += ["## Expectations (inventory variables)", "",

@@ -5,14 +5,11 @@
 
 from __future__ import annotations
 
-from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _collector, _engine, _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SKIP, SourceFailure
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
-
-COLLECT = "gpufabric.pyramid.collect"
 
 
 class ActionModule(ActionBase):
@@ -46,17 +43,17 @@ class ActionModule(ActionBase):
         if not checks:
             return dict(result, changed=False, msg="layer %d: no %s checks in the catalog" % (layer, device))
 
-        collected, unreachable = self._collect(_engine.plan(checks, catalog, expect), expect["pyramid_command_timeout"], task_vars)
+        planned = _engine.plan(_engine.source_names(checks), catalog, expect)
+        collected, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], task_vars)
         records = []
         if unreachable:
             failure = SourceFailure("ssh %s" % host, unreachable)
-            facts = {}
             for check in checks:
                 records.append(_engine.error_result(host, check, catalog, expect, [
                     SourceFailure(_engine.commands_of(check, catalog, expect), "host unreachable, nothing collected: " + unreachable)]))
             doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts({"unreachable": failure})
         else:
-            facts = _engine.parse_sources(checks, catalog, collected, expect)
+            facts = _engine.parse_sources(_engine.source_names(checks), catalog, collected, expect)
             for check in checks:
                 if check["scope"] == "host":
                     records.append(_engine.judge_host(host, check, catalog, facts, expect))
@@ -71,18 +68,3 @@ class ActionModule(ActionBase):
         return dict(result, changed=False, counts=counts,
                     msg="layer %d: %s%s" % (layer, ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())),
                                             (" (" + ", ".join(failing) + ")") if failing else ""))
-
-    def _collect(self, planned, timeout, task_vars):
-        """Raw outputs by source id, or (None, reason) when the host could not be reached."""
-        try:
-            raw = self._execute_module(module_name=COLLECT, module_args={"sources": planned, "timeout": timeout},
-                                       task_vars=task_vars)
-        except AnsibleError as exc:
-            return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        if raw.get("unreachable"):
-            return None, raw.get("msg", "unreachable")
-        if raw.get("failed"):
-            message = raw.get("msg") or raw.get("module_stderr") or "module failed"
-            return {source["id"]: {"status": "failed", "command": COLLECT, "msg": message.strip().splitlines()[-1] if message.strip() else message,
-                                   "attempts": ["%s: %s" % (COLLECT, message.strip()[:300])]} for source in planned}, None
-        return raw["sources"], None

@@ -17,7 +17,7 @@ description:
   - Commands run with C(LC_ALL=C) under coreutils C(timeout), never through a shell.
   - Nothing on the host is changed.
 author:
-  - gpufabric.pyramid contributors
+  - gpufabric.pyramid contributors (@gpufabric)
 options:
   sources:
     description: The sources to collect.
@@ -42,8 +42,10 @@ options:
     default: 60
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: none
 """
 

@@ -17,7 +17,7 @@ description:
     SKIP or an ERROR is NO-GO. The pod is GO only when every device is.
   - The report schema is documented in docs/report.md.
 author:
-  - gpufabric.pyramid contributors
+  - gpufabric.pyramid contributors (@gpufabric)
 options:
   run_dir:
     description: The run directory.
@@ -29,8 +29,10 @@ options:
     required: true
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: none
   action:
+    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
 """
 

@@ -17,7 +17,7 @@ description:
   - Devices blocked below the layer or unreachable are left out; they already carry SKIP or ERROR.
   - Run it once per play, after M(gpufabric.pyramid.run_layer).
 author:
-  - gpufabric.pyramid contributors
+  - gpufabric.pyramid contributors (@gpufabric)
 options:
   layer:
     description: Layer number.
@@ -38,8 +38,10 @@ options:
     default: gpu_node
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   action:
+    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
 """
 

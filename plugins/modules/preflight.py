@@ -16,7 +16,7 @@ description:
     documented defaults for those not set, and fails with one line per bad value.
   - Opens a new run directory under O(report_dir) and sets the fact C(pyramid_run_dir).
 author:
-  - gpufabric.pyramid contributors
+  - gpufabric.pyramid contributors (@gpufabric)
 options:
   hosts:
     description: The devices to validate.
@@ -29,8 +29,10 @@ options:
     required: true
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: none
   action:
+    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
 """
 

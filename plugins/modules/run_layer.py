@@ -20,7 +20,7 @@ description:
   - Missing tools, timeouts, unparseable output and unreachable hosts are ERROR results naming the
     host and the command, never a PASS and never a failed task.
 author:
-  - gpufabric.pyramid contributors
+  - gpufabric.pyramid contributors (@gpufabric)
 options:
   layer:
     description: Layer number (0 = host prerequisites).
@@ -36,9 +36,11 @@ options:
     default: gpu_node
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
     details: Checks only read; check mode changes nothing.
   action:
+    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
 """
 

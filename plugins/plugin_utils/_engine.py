@@ -18,24 +18,27 @@ def _expanded(name, source, expect):
     return [(name, None)]
 
 
-def plan(checks, catalog, expect):
-    """The collect module's ``sources`` argument for these checks: each command once per host."""
-    planned, seen = [], set()
+def source_names(checks):
+    names = []
     for check in checks:
-        for name in check["sources"]:
-            source = catalog["sources"][name]
-            for collected_id, item in _expanded(name, source, expect):
-                if collected_id in seen:
-                    continue
-                seen.add(collected_id)
-                ways = []
-                for way in source["ways"]:
-                    kind = next(k for k in ("run", "read", "list") if k in way)
-                    value = way[kind]
-                    if item is not None:
-                        value = [arg.replace("{item}", item) for arg in value] if kind == "run" else value.replace("{item}", item)
-                    ways.append({kind: value})
-                planned.append({"id": collected_id, "ways": ways})
+        names.extend(name for name in check["sources"] if name not in names)
+    return names
+
+
+def plan(names, catalog, expect):
+    """The collect module's ``sources`` argument: each command once per host."""
+    planned = []
+    for name in names:
+        source = catalog["sources"][name]
+        for collected_id, item in _expanded(name, source, expect):
+            ways = []
+            for way in source["ways"]:
+                kind = next(k for k in ("run", "read", "list") if k in way)
+                value = way[kind]
+                if item is not None:
+                    value = [arg.replace("{item}", item) for arg in value] if kind == "run" else value.replace("{item}", item)
+                ways.append({kind: value})
+            planned.append({"id": collected_id, "ways": ways})
     return planned
 
 
@@ -53,19 +56,15 @@ def _parse_one(raw, source):
         return SourceFailure(command, "%s: unparseable output (%s): %s" % (command, parser, exc))
 
 
-def parse_sources(checks, catalog, collected, expect):
+def parse_sources(names, catalog, collected, expect):
     """Source name -> facts | SourceFailure | {item: facts | SourceFailure} for foreach sources."""
     facts = {}
-    for check in checks:
-        for name in check["sources"]:
-            if name in facts:
-                continue
-            source = catalog["sources"][name]
-            if source.get("foreach"):
-                facts[name] = {item: _parse_one(collected.get(cid), source)
-                               for cid, item in _expanded(name, source, expect)}
-            else:
-                facts[name] = _parse_one(collected.get(name), source)
+    for name in names:
+        source = catalog["sources"][name]
+        if source.get("foreach"):
+            facts[name] = {item: _parse_one(collected.get(cid), source) for cid, item in _expanded(name, source, expect)}
+        else:
+            facts[name] = _parse_one(collected.get(name), source)
     return facts
 
 

@@ -184,9 +184,9 @@ def mlxconfig(facts, expect):
                 continue
             now, later = params[name]["current"], params[name]["next_boot"]
             key = "%s=%s (next boot %s)" % (name, now, later)
-            if _mlx_value(now) != want and _mlx_value(later) == want:
+            if mlx_value(now) != want and mlx_value(later) == want:
                 pending.setdefault(key, []).append(rail)
-            elif _mlx_value(now) != want or _mlx_value(later) != want:
+            elif mlx_value(now) != want or mlx_value(later) != want:
                 wrong.setdefault(key, []).append(rail)
     if errors:
         return verdict(ERROR, expected, _summary(errors))
@@ -202,7 +202,7 @@ def _grouped(findings):
     return "; ".join("%s on %s" % (key, ", ".join(rails)) for key, rails in findings.items())
 
 
-def _mlx_value(text):
+def mlx_value(text):
     """mlxconfig prints enums as NAME(n) and booleans as True(1): compare by the number."""
     text = str(text)
     if text.endswith(")") and "(" in text:
@@ -268,4 +268,3 @@ def gpu_nic_affinity(facts, expect):
         return verdict(FAIL, expected, "rail NICs not in the topology: " + ", ".join(missing),
                        cause="Rail NIC not visible to the GPU driver's topology: NIC missing or not bound")
     return verdict(PASS, expected, "%d GPU-rail pairs within %s" % (count, "/".join(allowed)))
-

@@ -1,3 +1,6 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Controller-side parsers: raw command/file text -> typed facts.
 
 Each parser runs a TextFSM template from parsers/textfsm/<name>.textfsm
@@ -9,10 +12,18 @@ Needs only textfsm and the standard library (no ansible imports), so the
 action plugins, the unit tests and the twin can all load it by path.
 """
 
+from __future__ import annotations
+
 import os
 import re
 
-import textfsm
+try:
+    import textfsm
+except ImportError as exc:  # a controller dependency: say so when a parser is used, not at import
+    textfsm = None
+    TEXTFSM_IMPORT_ERROR = exc
+else:
+    TEXTFSM_IMPORT_ERROR = None
 
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "parsers", "textfsm")
 
@@ -58,6 +69,8 @@ def parse(parser, text):
         raise ParseError("%s: empty output" % parser)
     if parser == "linux_proc_cmdline":
         return _cmdline(text)
+    if textfsm is None:
+        raise ParseError("%s: the textfsm Python package is not installed on the controller (%s)" % (parser, TEXTFSM_IMPORT_ERROR))
     try:
         rows = textfsm_rows(parser, text)
     except textfsm.TextFSMError as exc:
@@ -171,7 +184,7 @@ def _cmdline(text):
         _fail("linux_proc_cmdline", "expected one line, got %d", len(lines))
     pairs = []
     for word in _ARG.findall(lines[0]):
-        key, _, value = word.partition("=")
+        key, value = word.partition("=")[::2]
         pairs.append([key, value.replace('"', "")])
     return {"raw": lines[0].strip(), "args": dict(pairs), "all": pairs}
 

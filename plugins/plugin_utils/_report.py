@@ -142,8 +142,8 @@ def markdown(report):
     if found:
         out += ["| Host | Layer | Check | Status | Expected | Actual | Likely cause | Go back to |", "|---|---|---|---|---|---|---|---|"]
         for r in found:
-            out.append("| %s |" % " | ".join(_cell(v) for v in (r["host"], "L%d" % r["layer"], r["check"], r["status"],
-                                                                   r["expected"], r["actual"], r["cause"], r["go_back_to"])))
+            cells = (r["host"], "L%d" % r["layer"], r["check"], r["status"], r["expected"], r["actual"], r["cause"], r["go_back_to"])
+            out.append("| %s |" % " | ".join(_cell(v) for v in cells))
     else:
         out.append("None.")
     out += ["", "## Hosts", "", "| Host | Verdict | Stopped at | PASS | FAIL | ERROR | SKIP |", "|---|---|---|---|---|---|---|"]

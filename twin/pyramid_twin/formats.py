@@ -90,7 +90,7 @@ def _module_table(state):
     open_driver = state["nvidia_driver"]["open_kernel_module"]
     rows = []
     for name in loaded:
-        size, _, vendor = MODULES.get(name, (16384, [], ""))
+        size, vendor = MODULES.get(name, (16384, [], ""))[::2]
         holders = [other for other in loaded if name in MODULES.get(other, (0, [], ""))[1]]
         taint = {"nvidia": "OE" if open_driver else "POE", "ofed": "OE"}.get(vendor, "")
         rows.append((name, size, len(holders) + EXTRA_REFS.get(name, 0), holders, taint))
@@ -101,7 +101,8 @@ def proc_modules(state):
     lines, address = [], 0xFFFFFFFFC0000000
     rows = _module_table(state)
     addresses = {}
-    for name, size, _, _, _ in reversed(rows):  # oldest module sits lowest
+    for row in reversed(rows):  # oldest module sits lowest
+        name, size = row[0], row[1]
         addresses[name] = address
         address += (size + 0xFFF) & ~0xFFF
     for name, size, refs, holders, taint in rows:
@@ -114,7 +115,7 @@ def proc_modules(state):
 def lsmod(state):
     """lsmod output for the same modules (kmod: "%-19s %8ld  %d" + holders)."""
     lines = ["Module                  Size  Used by"]
-    for name, size, refs, holders, _ in _module_table(state):
+    for name, size, refs, holders, _vendor in _module_table(state):
         line = "%-19s %8d  %d" % (name, size, refs)
         lines.append(line + (" " + ",".join(holders) if holders else ""))
     return "".join(line + "\n" for line in lines)
@@ -128,23 +129,23 @@ def proc_meminfo(state):
     total = state["mem_total_kb"]
     pages = state["hugepages"]
     hugetlb = pages["total"] * pages["size_kb"]
-    used = total // 40  # kernel, slab, page cache of an idle node
-    free = max(total - hugetlb - used, 0)
-    cached = used // 2
+    rest = max(total - hugetlb, 0)
+    used = rest // 40  # kernel, slab, page cache of an idle node
+    cached, anon = used // 2, used // 6
     lines = [
-        _kb("MemTotal", total), _kb("MemFree", free), _kb("MemAvailable", free + cached),
-        _kb("Buffers", 412396), _kb("Cached", cached), _kb("SwapCached", 0),
-        _kb("Active", used // 5), _kb("Inactive", used // 3), _kb("Active(anon)", 81288),
-        _kb("Inactive(anon)", 4213480), _kb("Active(file)", used // 5 - 81288),
-        _kb("Inactive(file)", used // 3 - 4213480), _kb("Unevictable", 30828), _kb("Mlocked", 27756),
+        _kb("MemTotal", total), _kb("MemFree", rest - used), _kb("MemAvailable", rest - used + cached),
+        _kb("Buffers", used // 60), _kb("Cached", cached), _kb("SwapCached", 0),
+        _kb("Active", used // 5), _kb("Inactive", used // 3), _kb("Active(anon)", anon // 50),
+        _kb("Inactive(anon)", anon), _kb("Active(file)", used // 5 - anon // 50),
+        _kb("Inactive(file)", used // 3 - anon), _kb("Unevictable", 30828), _kb("Mlocked", 27756),
         _kb("SwapTotal", 0), _kb("SwapFree", 0), _kb("Dirty", 120), _kb("Writeback", 0),
-        _kb("AnonPages", 4262012), _kb("Mapped", 1020824), _kb("Shmem", 36848),
-        _kb("KReclaimable", 1894520), _kb("Slab", 4518112), _kb("SReclaimable", 1894520),
-        _kb("SUnreclaim", 2623592), _kb("KernelStack", 66720), _kb("PageTables", 58376),
+        _kb("AnonPages", anon), _kb("Mapped", used // 26), _kb("Shmem", 36848),
+        _kb("KReclaimable", used // 14), _kb("Slab", used // 6), _kb("SReclaimable", used // 14),
+        _kb("SUnreclaim", used // 6 - used // 14), _kb("KernelStack", 66720), _kb("PageTables", 58376),
         _kb("NFS_Unstable", 0), _kb("Bounce", 0), _kb("WritebackTmp", 0),
-        _kb("CommitLimit", (total - hugetlb) // 2), _kb("Committed_AS", 12690436),
+        _kb("CommitLimit", rest // 2), _kb("Committed_AS", used // 2),
         _kb("VmallocTotal", 34359738367), _kb("VmallocUsed", 1201964), _kb("VmallocChunk", 0),
-        _kb("Percpu", 551424), "HardwareCorrupted: %5d kB" % 0, _kb("AnonHugePages", 1269760),
+        _kb("Percpu", 551424), "HardwareCorrupted: %5d kB" % 0, _kb("AnonHugePages", anon // 3),
         _kb("ShmemHugePages", 0), _kb("ShmemPmdMapped", 0), _kb("FileHugePages", 0),
         _kb("FilePmdMapped", 0),
         "HugePages_Total:   %5d" % pages["total"],
@@ -221,6 +222,8 @@ def _topo_cell(a, b):
 
 
 def nvidia_smi_topo(state):
+    if not state["gpus"]:
+        return "No devices were found\n"
     ends = [("gpu", gpu) for gpu in state["gpus"]] + [("nic", rail) for rail in state["rails"]]
     names = ["GPU%d" % gpu["index"] for gpu in state["gpus"]]
     names += ["NIC%d" % number for number in range(len(state["rails"]))]

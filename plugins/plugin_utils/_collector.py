@@ -1,0 +1,71 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Collect catalog sources on a host and parse them on the controller: shared by every action."""
+
+from __future__ import annotations
+
+from ansible.errors import AnsibleError
+from ansible.plugins.action import ActionBase
+
+from . import _catalog, _engine
+from ._judges import SourceFailure
+
+COLLECT = "gpufabric.pyramid.collect"
+
+
+def collect(action, planned, timeout, task_vars):
+    """(raw outputs by source id, None), or (None, reason) when the host could not be reached."""
+    try:
+        raw = action._execute_module(module_name=COLLECT, module_args={"sources": planned, "timeout": timeout},
+                                     task_vars=task_vars)
+    except AnsibleError as exc:
+        return None, (str(exc).splitlines() or [type(exc).__name__])[0]
+    if raw.get("unreachable"):
+        return None, raw.get("msg", "unreachable")
+    if raw.get("failed"):
+        message = (raw.get("msg") or raw.get("module_stderr") or "module failed").strip()
+        attempt = "%s: %s" % (COLLECT, message[:300])
+        return {source["id"]: {"status": "failed", "command": COLLECT, "msg": message, "attempts": [attempt]}
+                for source in planned}, None
+    return raw["sources"], None
+
+
+class SourceFactsAction(ActionBase):
+    """Base of the tool modules (ibstat, lsmod, ...): catalog sources in, typed facts out."""
+
+    TRANSFERS_FILES = False
+    _requires_connection = False
+    SOURCES = ()
+    _VALID_ARGS = frozenset(("devices", "timeout"))
+
+    def collect_facts(self, task_vars, names=None):
+        """(facts by source name, error message or None)."""
+        catalog = _catalog.load_catalog()
+        names = list(names or self.SOURCES)
+        expect = {"pyramid_rails": self._task.args.get("devices") or
+                  catalog["expectations"]["pyramid_rails"]["default"]}
+        collected, unreachable = collect(self, _engine.plan(names, catalog, expect),
+                                         int(self._task.args.get("timeout", 60)), task_vars)
+        if unreachable:
+            return None, "host unreachable: %s" % unreachable
+        facts = _engine.parse_sources(names, catalog, collected, expect)
+        failures = []
+        for name in names:
+            source = catalog["sources"][name]
+            items = facts[name].values() if source.get("foreach") else [facts[name]]
+            if not source.get("optional"):
+                failures.extend(item for item in items if isinstance(item, SourceFailure))
+        if failures:
+            return facts, "; ".join(failure.reason for failure in failures)
+        return facts, None
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        facts, error = self.collect_facts(task_vars)
+        if error:
+            return dict(result, failed=True, msg="%s: %s" % (task_vars["inventory_hostname"], error))
+        return dict(result, changed=False, **self.shape(facts))
+
+    def shape(self, facts):
+        return facts[self.SOURCES[0]]

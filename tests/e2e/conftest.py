@@ -1,0 +1,63 @@
+"""Run playbooks/validate.yml on twin scenarios through ansible-runner, the way AWX runs it."""
+
+import glob
+import json
+import os
+import subprocess
+
+import pytest
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.fixture(scope="session")
+def twin():
+    if os.geteuid() != 0:
+        pytest.skip("the twin needs root (sshd, mount namespaces)")
+    subprocess.run([os.path.join(ROOT, "twin", "up")], check=True)
+    return ROOT
+
+
+class Run:
+    def __init__(self, runner, report_root):
+        self.rc = runner.rc
+        self.status = runner.status
+        self.stdout = runner.stdout.read()
+        found = sorted(glob.glob(os.path.join(report_root, "*", "report.json")))
+        self.report = json.load(open(found[-1], encoding="utf-8")) if found else None
+        self.run_dirs = sorted(glob.glob(os.path.join(report_root, "*")))
+
+    def host(self, name):
+        return self.report["hosts"][name]
+
+    def not_passing(self, name):
+        return {r["check"]: r for r in self.host(name)["checks"] if r["status"] != "PASS"}
+
+
+@pytest.fixture(scope="session")
+def validate(twin, tmp_path_factory):
+    """validate(scenario dict or path, **extravars) -> Run."""
+    import ansible_runner
+
+    def run(scenario, playbook="playbooks/validate.yml", **extravars):
+        base = tmp_path_factory.mktemp("run")
+        if isinstance(scenario, dict):
+            path = base / "scenario.yml"
+            path.write_text(yaml.safe_dump(scenario))
+            scenario = str(path)
+        report_root = str(base / "reports")
+        variables = {"twin_scenario": scenario, "pyramid_report_dir": report_root, "pyramid_command_timeout": 5}
+        variables.update(extravars)
+        runner = ansible_runner.run(
+            private_data_dir=str(base / "runner"),
+            project_dir=ROOT,
+            playbook=os.path.join(ROOT, playbook),
+            inventory=os.path.join(ROOT, "inventories", "twin"),
+            extravars=variables,
+            envvars={"ANSIBLE_CONFIG": os.path.join(ROOT, "ansible.cfg")},
+            quiet=True,
+        )
+        return Run(runner, report_root)
+
+    return run

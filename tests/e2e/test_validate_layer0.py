@@ -1,0 +1,119 @@
+"""validate.yml on the twin: every Layer 0 fault is caught at layer 0 with its cause, and nothing else is flagged."""
+
+import os
+
+import pytest
+
+pytestmark = [pytest.mark.twin, pytest.mark.slow]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# node -> (fault(s), the checks that must not pass, words of the likely cause, status)
+FAULTS = {
+    "node-002": ([{"kind": "iommu_off"}], {"iommu": "FAIL"}, "BIOS"),
+    "node-003": ([{"kind": "hugepages", "total": 0}], {"kernel_params": "FAIL"}, "hugepages"),
+    "node-004": ([{"kind": "hugepages", "size_kb": 2048}], {"kernel_params": "FAIL"}, "hugepages"),
+    "node-005": ([{"kind": "rail_missing", "rail": "mlx5_5"}], {"rails_present": "FAIL"}, "not enumerated"),
+    "node-006": ([{"kind": "port_state", "rail": "mlx5_2", "state": "Down", "phys_state": "Polling"}],
+                 {"rails_active": "FAIL"}, "Down/Polling"),
+    "node-007": ([{"kind": "rail_rate", "rail": "mlx5_3", "rate": 100}], {"rails_rate": "FAIL"}, "Transceiver mismatch"),
+    "node-008": ([{"kind": "rail_rate", "rail": "mlx5_6", "rate": 200}], {"rails_rate": "FAIL"}, "Transceiver mismatch"),
+    "node-009": ([{"kind": "module_missing", "module": "nvidia_peermem"}], {"gpudirect": "FAIL"}, "nvidia_peermem"),
+    "node-010": ([{"kind": "mlxconfig", "set": {"ROCE_CC_PRIO_MASK_P1": 0, "ROCE_CC_PRIO_MASK_P2": 0}}],
+                 {"mlxconfig": "FAIL"}, "reimage"),
+    "node-011": ([{"kind": "firmware", "version": "28.37.1014"}], {"nic_firmware": "FAIL"}, "firmware drift"),
+    "node-012": ([{"kind": "gpu_nic_affinity", "gpu": 5}], {"gpu_nic_affinity": "FAIL"}, "SYS"),
+    "node-013": ([{"kind": "tool_missing", "tool": "ibstat"}],
+                 {c: "ERROR" for c in ("rails_present", "rails_active", "rails_rate", "mlxconfig", "nic_firmware",
+                                       "gpu_nic_affinity")}, "No data from `ibstat`"),
+    "node-014": ([{"kind": "tool_hang", "tool": "nvidia-smi"}], {"gpus_present": "ERROR", "gpu_nic_affinity": "ERROR"},
+                 "No data from `nvidia-smi topo -m`"),
+    "node-015": ([{"kind": "tool_garbage", "tool": "ibstat"}],
+                 {c: "ERROR" for c in ("rails_present", "rails_active", "rails_rate", "mlxconfig", "nic_firmware",
+                                       "gpu_nic_affinity")}, "No data from `ibstat`"),
+    "node-016": ([{"kind": "unreachable"}], "ALL_ERROR", "No data"),
+    # A host without lsmod (a container image) falls back to /proc/modules and still passes.
+    "node-017": ([{"kind": "tool_missing", "tool": "lsmod"}], {}, None),
+    # The open GPU kernel module on a 5.15 kernel: GPUDirect through DMA-BUF, no nvidia_peermem needed.
+    "node-018": ([{"kind": "module_missing", "module": "nvidia_peermem"}, {"kind": "open_kernel_module", "open": True}], {}, None),
+}
+
+
+@pytest.fixture(scope="module")
+def faulty_pod(validate):
+    faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
+    return validate({"pod": {"nodes": 20}, "faults": faults})
+
+
+def test_a_healthy_pod_is_go(validate):
+    run = validate({"pod": {"nodes": 4}, "faults": []})
+    assert run.report["verdict"] == "GO", run.stdout[-3000:]
+    assert run.rc == 0 and run.status == "successful"
+    for name, info in run.report["hosts"].items():
+        assert info["verdict"] == "GO" and info["stopped_at"] is None
+        assert {r["status"] for r in info["checks"]} == {"PASS"}, (name, run.not_passing(name))
+
+
+def test_the_faulty_pod_is_no_go_and_awx_sees_a_failed_job(faulty_pod):
+    assert faulty_pod.report["verdict"] == "NO-GO"
+    assert faulty_pod.rc != 0 and faulty_pod.status == "failed"
+
+
+@pytest.mark.parametrize("node", sorted(FAULTS))
+def test_each_fault_is_caught_at_layer0_with_its_cause(faulty_pod, node):
+    flagged, cause = FAULTS[node][1:]
+    host = faulty_pod.host(node)
+    not_passing = faulty_pod.not_passing(node)
+    if not flagged:
+        assert host["verdict"] == "GO", not_passing
+        return
+    assert host["verdict"] == "NO-GO" and host["stopped_at"] == 0
+    if flagged == "ALL_ERROR":
+        assert {r["status"] for r in host["checks"]} == {"ERROR"}
+        assert all("unreachable" in r["actual"] and node in r["cause"] for r in host["checks"])
+        return
+    assert {check: r["status"] for check, r in not_passing.items()} == flagged
+    for record in not_passing.values():
+        assert cause.lower() in record["cause"].lower(), record
+        assert record["go_back_to"] and record["layer"] == 0
+        if record["status"] == "ERROR":
+            assert node in record["cause"] and record["command"]
+
+
+def test_healthy_hosts_beside_faults_raise_no_alarm(faulty_pod):
+    for node in ("node-001", "node-019", "node-020"):
+        assert faulty_pod.host(node)["verdict"] == "GO", faulty_pod.not_passing(node)
+
+
+def test_hang_is_reported_as_a_timeout(faulty_pod):
+    record = faulty_pod.not_passing("node-014")["gpus_present"]
+    assert "did not finish within 5s" in record["actual"]
+
+
+def test_checklist_rows_name_the_failing_hosts(faulty_pod):
+    rows = {row["row"]: row for row in faulty_pod.report["checklist"]}
+    assert "node-009" in rows["gpudirect"]["failing_hosts"]
+    assert "node-010" in rows["nic_firmware"]["failing_hosts"] and "node-011" in rows["nic_firmware"]["failing_hosts"]
+    assert rows["iommu"]["failing_hosts"] == ["node-002", "node-016"]
+    for run_dir in faulty_pod.run_dirs:
+        for name in ("report.json", "report.md", "junit.xml"):
+            assert os.path.exists(os.path.join(run_dir, name))
+
+
+def test_bad_expectations_stop_the_run_before_any_host_is_touched(validate):
+    run = validate({"pod": {"nodes": 2}, "faults": []}, pyramid_rail_rate_gbps="fast", pyramid_hugepage_size_kb=4096)
+    assert run.rc != 0 and run.report is None
+    assert "pyramid_rail_rate_gbps" in run.stdout and "pyramid_hugepage_size_kb" in run.stdout
+    assert "node-001" in run.stdout
+    assert not any(os.path.exists(os.path.join(d, "devices", "node-001.json")) for d in run.run_dirs)
+
+
+def test_the_default_demo_scenario(validate):
+    run = validate(os.path.join(ROOT, "twin", "scenarios", "default.yml"))
+    hosts = run.report["hosts"]
+    assert len(hosts) == 32
+    no_go = sorted(name for name, info in hosts.items() if info["verdict"] == "NO-GO")
+    assert no_go == ["node-007", "node-019", "node-028"]
+    assert set(run.not_passing("node-007")) == {"gpudirect"}
+    assert set(run.not_passing("node-019")) == {"mlxconfig"}
+    assert set(run.not_passing("node-028")) == {"rails_rate"}

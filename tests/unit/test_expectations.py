@@ -1,0 +1,47 @@
+"""Thresholds are inventory variables, validated (type, choices, minimum) with documented defaults."""
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations
+
+CATALOG = _catalog.load_catalog()
+
+
+def resolve(**given):
+    return _expectations.resolve(CATALOG, given)
+
+
+def test_defaults_are_the_seed_figures():
+    values, errors = resolve()
+    assert errors == []
+    assert values["pyramid_rails"] == ["mlx5_%d" % i for i in range(8)]
+    assert values["pyramid_rail_rate_gbps"] == 400
+    assert values["pyramid_hugepages_total"] == 64
+    assert values["pyramid_hugepage_size_kb"] == 1048576
+    assert values["pyramid_mlxconfig"] == {"ROCE_CC_PRIO_MASK_P1": "255", "ROCE_CC_PRIO_MASK_P2": "255"}
+
+
+def test_strings_from_inventory_are_typed():
+    values, errors = resolve(pyramid_rail_rate_gbps="200", pyramid_iommu_passthrough="no")
+    assert errors == []
+    assert values["pyramid_rail_rate_gbps"] == 200
+    assert values["pyramid_iommu_passthrough"] is False
+
+
+@pytest.mark.parametrize("given, fragment", [
+    ({"pyramid_rail_rate_gbps": "fast"}, "pyramid_rail_rate_gbps"),
+    ({"pyramid_rail_rate_gbps": 0}, "at least 1"),
+    ({"pyramid_hugepage_size_kb": 4096}, "pyramid_hugepage_size_kb"),
+    ({"pyramid_gpudirect_paths": ["peermem", "magic"]}, "pyramid_gpudirect_paths"),
+    ({"pyramid_rails": []}, "must not be empty"),
+    ({"pyramid_mlxconfig": {"ROCE_CC_PRIO_MASK_P1": [255]}}, "pyramid_mlxconfig.ROCE_CC_PRIO_MASK_P1"),
+    ({"pyramid_gpu_nic_paths": "SYS,CROSS"}, "pyramid_gpu_nic_paths"),
+])
+def test_bad_values_are_named(given, fragment):
+    errors = resolve(**given)[1]
+    assert errors and any(fragment in error for error in errors), errors
+
+
+def test_mlxconfig_integers_compare_as_strings():
+    values, errors = resolve(pyramid_mlxconfig={"ROCE_CC_PRIO_MASK_P1": 255})
+    assert errors == [] and values["pyramid_mlxconfig"] == {"ROCE_CC_PRIO_MASK_P1": "255"}

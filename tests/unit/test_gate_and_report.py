@@ -1,0 +1,72 @@
+"""The layer gate and the go/no-go report read the results files."""
+
+import json
+import xml.etree.ElementTree as ET
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _report, _results
+
+CATALOG = _catalog.load_catalog()
+L0 = _catalog.checks_at(CATALOG, 0)
+
+
+def _record(host, check, status, layer=0):
+    return {"host": host, "layer": layer, "check": check["id"] if isinstance(check, dict) else check,
+            "title": "t", "row": check["row"] if isinstance(check, dict) else "links", "status": status,
+            "expected": "e", "actual": "a", "command": "c",
+            "cause": "why" if status in ("FAIL", "ERROR") else None, "go_back_to": "there" if status == "FAIL" else None}
+
+
+def _write(run_dir, host, statuses):
+    doc = {"host": host, "results": [], "facts": {}}
+    _results.record(doc, [_record(host, c, statuses.get(c["id"], "PASS")) for c in L0])
+    _results.save(str(run_dir), doc)
+
+
+def test_gate_blocks_above_the_lowest_failing_layer():
+    results = [_record("n", "a", "PASS", 0), _record("n", "b", "FAIL", 0), _record("n", "c", "ERROR", 2)]
+    assert _results.blocker(results, 0) is None
+    assert _results.blocker(results, 1) == (0, ["b"])
+    assert _results.blocker(results, 5) == (0, ["b"])
+    assert _results.stopped_at(results) == 0
+    assert _results.blocker([_record("n", "a", "PASS", 0), _record("n", "s", "SKIP", 1)], 2) is None
+
+
+def test_rerun_replaces_a_checks_result():
+    doc = {"host": "n", "results": [_record("n", "a", "FAIL")]}
+    _results.record(doc, [_record("n", "a", "PASS")])
+    assert [r["status"] for r in doc["results"]] == ["PASS"]
+
+
+def test_report_go_only_when_every_check_passes(tmp_path):
+    _write(tmp_path, "node-001", {})
+    _write(tmp_path, "node-002", {"gpudirect": "FAIL"})
+    _write(tmp_path, "node-003", {"rails_present": "ERROR"})
+    report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001", "node-002", "node-003", "node-004"]})
+    hosts = report["hosts"]
+    assert report["verdict"] == "NO-GO"
+    assert hosts["node-001"]["verdict"] == "GO" and hosts["node-001"]["stopped_at"] is None
+    assert hosts["node-002"]["verdict"] == "NO-GO" and hosts["node-002"]["stopped_at"] == 0
+    assert hosts["node-003"]["verdict"] == "NO-GO"
+    # a host without any result (dropped out of the play) is an ERROR, never a pass
+    assert {r["status"] for r in hosts["node-004"]["checks"]} == {"ERROR"}
+    rows = {row["row"]: row for row in report["checklist"]}
+    assert rows["gpudirect"]["status"] == "fail" and "node-002" in rows["gpudirect"]["failing_hosts"]
+    assert rows["iommu"]["failing_hosts"] == [] and rows["iommu"]["not_run_hosts"] == ["node-004"] or \
+        "node-004" in rows["iommu"]["failing_hosts"]
+    assert rows["links"]["status"] == "not_covered"
+    _report.write(report)
+    saved = json.loads((tmp_path / "report.json").read_text())
+    assert saved["verdict"] == "NO-GO" and saved["hosts"]["node-002"]["checks"][0]["layer"] == 0
+    suite = ET.parse(tmp_path / "junit.xml").getroot()
+    assert int(suite.get("tests")) == 4 * len(L0)
+    assert int(suite.get("failures")) == 1
+    assert "GPUDirect" in (tmp_path / "report.md").read_text()
+    text = _report.checklist_text(report)
+    assert "[✗] L0  GPUDirect RDMA active  FAILING: node-002" in text
+
+
+def test_report_go_for_a_clean_pod(tmp_path):
+    _write(tmp_path, "node-001", {})
+    report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001"]})
+    assert report["verdict"] == "GO"
+    assert all(row["status"] in ("pass", "not_covered") for row in report["checklist"])

@@ -1,0 +1,74 @@
+"""Every tests/unit/parsers/<parser>/<case>.raw against its <case>.yml.
+
+The yml holds parsed_sample (the raw TextFSM rows, for template parsers),
+and either facts (what parse() must return; optional) or parse_error: true.
+"""
+
+import glob
+import os
+
+import pytest
+import yaml
+
+FIXTURE_DIR = os.path.join(os.path.dirname(__file__), "parsers")
+RAW_FILES = sorted(glob.glob(os.path.join(FIXTURE_DIR, "*", "*.raw")))
+
+
+def _case_id(path):
+    return "%s/%s" % (os.path.basename(os.path.dirname(path)), os.path.basename(path)[:-4])
+
+
+def _load(raw_path):
+    with open(raw_path, encoding="utf-8", newline="") as handle:
+        raw = handle.read()
+    with open(raw_path[:-4] + ".yml", encoding="utf-8") as handle:
+        expected = yaml.safe_load(handle)
+    return raw, expected
+
+
+@pytest.mark.parametrize("raw_path", RAW_FILES, ids=_case_id)
+def test_fixture(parsers, raw_path):
+    parser = os.path.basename(os.path.dirname(raw_path))
+    assert parser in parsers.PARSERS
+    raw, expected = _load(raw_path)
+    if os.path.exists(parsers.template_path(parser)):
+        assert parsers.textfsm_rows(parser, raw) == expected["parsed_sample"]
+    if expected.get("parse_error"):
+        with pytest.raises(parsers.ParseError):
+            parsers.parse(parser, raw)
+    else:
+        facts = parsers.parse(parser, raw)
+        if "facts" in expected:
+            assert facts == expected["facts"]
+
+
+def test_every_parser_has_good_and_bad_fixtures(parsers):
+    for parser in parsers.PARSERS:
+        outcomes = set()
+        for raw_path in glob.glob(os.path.join(FIXTURE_DIR, parser, "*.raw")):
+            outcomes.add(bool(_load(raw_path)[1].get("parse_error")))
+        assert outcomes == {True, False}, parser
+
+
+def test_fixture_files_come_in_pairs():
+    ymls = {path[:-4] for path in glob.glob(os.path.join(FIXTURE_DIR, "*", "*.yml"))}
+    raws = {path[:-4] for path in RAW_FILES}
+    assert ymls == raws
+
+
+def test_every_template_has_a_parser(parsers):
+    for path in glob.glob(os.path.join(parsers.TEMPLATE_DIR, "*.textfsm")):
+        assert os.path.basename(path)[:-len(".textfsm")] in parsers.PARSERS
+
+
+def test_unknown_parser_and_none_text(parsers):
+    with pytest.raises(parsers.ParseError):
+        parsers.parse("linux_nope", "x")
+    with pytest.raises(parsers.ParseError):
+        parsers.parse("linux_lsmod", None)
+    assert parsers.parse("linux_sys_class_iommu", None) == {"units": []}
+
+
+def test_crlf_and_ansi_are_tolerated(parsers):
+    raw, expected = _load(os.path.join(FIXTURE_DIR, "linux_nvidia_smi_topo_m", "eight_rails_pix.raw"))
+    assert parsers.parse("linux_nvidia_smi_topo_m", raw.replace("\n", "\r\n")) == expected["facts"]
