@@ -39,8 +39,9 @@ def render(catalog):
             sources.append("- `%s`: %s%s" % (name, ways, (" (" + ", ".join(extra) + ")") if extra else ""))
         out += ["### L%d `%s`: %s" % (check["layer"], check["id"], check["title"]), "",
                 "Scope: %s (%s). Judge: `%s`. Expectations: %s." % (check["scope"], check["device"], check["judge"], expects),
-                "", "Sources:", ""] + sources + ["", "Likely cause on FAIL: %s" % check["cause"], "",
-                                                   "Go back to: %s" % check["go_back_to"], ""]
+                "", "Sources:", ""]
+        out += sources
+        out += ["", "Likely cause on FAIL: %s" % check["cause"], "", "Go back to: %s" % check["go_back_to"], ""]
     out += ["## Expectations (inventory variables)", "",
             "Validated for every host before any host is touched.", "",
             "| Variable | Type | Default | Meaning |", "|---|---|---|---|"]
