@@ -15,7 +15,7 @@ description:
   - Parsing happens on the controller (see M(gpufabric.pyramid.run_layer)); the host needs only
     Python 3 and its vendor tools.
   - Commands run with C(LC_ALL=C) under coreutils C(timeout), never through a shell.
-  - Nothing on the host is changed.
+  - Nothing on the host is changed; payload scripts live in a temporary directory removed at the end.
 author:
   - gpufabric.pyramid contributors (@gpufabric)
 options:
@@ -33,9 +33,17 @@ options:
         description:
           - Ways to get the source, tried in order until one succeeds.
           - Each way has exactly one of V(run) (argv list), V(read) (file path) or V(list) (directory path).
+          - A V(run) way may add V(env) (a dict of environment variables) and V(timeout) (seconds,
+            for long benchmarks).
+          - An argument V({payload:NAME}) is replaced by the path of a temporary file holding
+            O(payloads[NAME]), removed afterwards.
         type: list
         elements: dict
         required: true
+  payloads:
+    description: Script name to content, for V({payload:NAME}) arguments (the built-in benchmarks).
+    type: dict
+    default: {}
   timeout:
     description: Seconds each command may run before it is killed and reported as C(timeout).
     type: int
@@ -109,13 +117,15 @@ sources:
 
 import os
 import shlex
+import shutil
+import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 
 TIMEOUT_RC = 124  # coreutils timeout's exit code when the command ran out of time
 
 
-def _run(module, argv, timeout):
+def _run(module, argv, timeout, env=None):
     binary = module.get_bin_path(argv[0])
     command = shlex.join(argv)
     if binary is None:
@@ -125,7 +135,9 @@ def _run(module, argv, timeout):
     timeout_bin = module.get_bin_path("timeout")
     if timeout_bin:
         full = [timeout_bin, "--kill-after=5", str(timeout)] + full
-    rc, out, err = module.run_command(full, environ_update={"LC_ALL": "C", "LANG": "C"}, check_rc=False)
+    environ = {"LC_ALL": "C", "LANG": "C"}
+    environ.update({str(k): str(v) for k, v in (env or {}).items()})
+    rc, out, err = module.run_command(full, environ_update=environ, check_rc=False)
     result = {"command": command, "rc": rc, "stdout": out, "stderr": err, "msg": ""}
     if timeout_bin and rc in (TIMEOUT_RC, 128 + 9):
         result.update(status="timeout", msg="did not finish within %ss (hung?)" % timeout)
@@ -160,12 +172,22 @@ def _list(path):
     return result
 
 
-def collect_source(module, ways, timeout):
+def _with_payloads(argv, payload_paths):
+    out = []
+    for arg in argv:
+        arg = str(arg)
+        if arg.startswith("{payload:") and arg.endswith("}"):
+            arg = payload_paths[arg[len("{payload:"):-1]]
+        out.append(arg)
+    return out
+
+
+def collect_source(module, ways, timeout, payload_paths=None):
     attempts = []
     result = None
     for index, way in enumerate(ways):
         if "run" in way:
-            result = _run(module, [str(arg) for arg in way["run"]], timeout)
+            result = _run(module, _with_payloads(way["run"], payload_paths or {}), way.get("timeout", timeout), way.get("env"))
         elif "read" in way:
             result = _read(way["read"])
         elif "list" in way:
@@ -188,12 +210,22 @@ def main():
                 "ways": {"type": "list", "elements": "dict", "required": True},
             }},
             "timeout": {"type": "int", "default": 60},
+            "payloads": {"type": "dict", "default": {}},
         },
         supports_check_mode=True,
     )
     collected = {}
-    for source in module.params["sources"]:
-        collected[source["id"]] = collect_source(module, source["ways"], module.params["timeout"])
+    workdir = tempfile.mkdtemp(prefix="pyramid-")
+    try:
+        payload_paths = {}
+        for name, content in module.params["payloads"].items():
+            payload_paths[name] = os.path.join(workdir, os.path.basename(name))
+            with open(payload_paths[name], "w") as handle:
+                handle.write(content)
+        for source in module.params["sources"]:
+            collected[source["id"]] = collect_source(module, source["ways"], module.params["timeout"], payload_paths)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
     module.exit_json(changed=False, sources=collected)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 
 import yaml
 
@@ -42,8 +43,9 @@ def _check(catalog):
                 problems.append("source %s: each way needs exactly one of %s" % (name, ", ".join(WAY_KINDS)))
             if way.get("parser") not in _parsers.PARSERS:
                 problems.append("source %s: unknown parser %r" % (name, way.get("parser")))
-        if source.get("foreach") and source["foreach"] not in catalog["expectations"]:
-            problems.append("source %s: foreach %r is not an expectation" % (name, source["foreach"]))
+        for expectation in source_expectations(source):
+            if expectation not in catalog["expectations"]:
+                problems.append("source %s: %r is not an expectation" % (name, expectation))
     seen = set()
     for check in catalog["checks"]:
         cid = check.get("id")
@@ -84,11 +86,21 @@ def row_titles(catalog):
 
 
 def expectation_names(checks, catalog):
-    names = {"pyramid_command_timeout"}
+    """Every expectation the checks read, their sources' commands use, and the gate settings."""
+    names = {"pyramid_command_timeout", "pyramid_enforce_gate"}
     for check in checks:
         names.update(check.get("expect", []))
         for source in check["sources"]:
-            foreach = catalog["sources"][source].get("foreach")
-            if foreach:
-                names.add(foreach)
+            names.update(source_expectations(catalog["sources"][source]))
     return sorted(names)
+
+
+def source_expectations(source):
+    names = set()
+    if source.get("foreach"):
+        names.add(source["foreach"])
+    for way in source["ways"]:
+        names.update(name for name in (way.get("env"), way.get("timeout")) if name)
+        for arg in way.get("run", []):
+            names.update(re.findall(r"\{(pyramid_\w+)\}", str(arg)))
+    return names

@@ -5,6 +5,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
 
@@ -12,13 +15,25 @@ from . import _catalog, _engine
 from ._judges import SourceFailure
 
 COLLECT = "gpufabric.pyramid.collect"
+PAYLOAD_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "payloads")
+
+
+def payloads_for(planned):
+    """Built-in scripts (payloads/) that the planned commands name as {payload:NAME}."""
+    names = {match for source in planned for way in source["ways"] for arg in way.get("run", [])
+             for match in re.findall(r"\{payload:([\w.-]+)\}", str(arg))}
+    contents = {}
+    for name in sorted(names):
+        with open(os.path.join(PAYLOAD_DIR, name), encoding="utf-8") as handle:
+            contents[name] = handle.read()
+    return contents
 
 
 def collect(action, planned, timeout, task_vars):
     """(raw outputs by source id, None), or (None, reason) when the host could not be reached."""
+    args = {"sources": planned, "timeout": timeout, "payloads": payloads_for(planned)}
     try:
-        raw = action._execute_module(module_name=COLLECT, module_args={"sources": planned, "timeout": timeout},
-                                     task_vars=task_vars)
+        raw = action._execute_module(module_name=COLLECT, module_args=args, task_vars=task_vars)
     except AnsibleError as exc:
         return None, (str(exc).splitlines() or [type(exc).__name__])[0]
     if raw.get("unreachable"):

@@ -5,8 +5,12 @@
 
 from __future__ import annotations
 
+import re
+
 from . import _judges, _parsers
 from ._judges import ERROR, SKIP, SourceFailure
+
+PLACEHOLDER = re.compile(r"\{(item|pyramid_\w+)\}")  # {payload:NAME} is left for the collect module
 
 NO_DATA_GO_BACK = "Fix data collection on the host (tool installed, host reachable), then re-run"
 
@@ -35,11 +39,19 @@ def plan(names, catalog, expect):
             for way in source["ways"]:
                 kind = next(k for k in ("run", "read", "list") if k in way)
                 value = way[kind]
-                if item is not None:
-                    value = [arg.replace("{item}", item) for arg in value] if kind == "run" else value.replace("{item}", item)
-                ways.append({kind: value})
+                value = [_fill(arg, item, expect) for arg in value] if kind == "run" else _fill(value, item, expect)
+                planned_way = {kind: value}
+                if way.get("env"):
+                    planned_way["env"] = dict(expect[way["env"]])
+                if way.get("timeout"):
+                    planned_way["timeout"] = expect[way["timeout"]]
+                ways.append(planned_way)
             planned.append({"id": collected_id, "ways": ways})
     return planned
+
+
+def _fill(text, item, expect):
+    return PLACEHOLDER.sub(lambda m: str(item if m.group(1) == "item" else expect[m.group(1)]), str(text))
 
 
 def _parse_one(raw, source):
