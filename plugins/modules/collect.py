@@ -33,8 +33,9 @@ options:
         description:
           - Ways to get the source, tried in order until one succeeds.
           - Each way has exactly one of V(run) (argv list), V(read) (file path) or V(list) (directory path).
-          - A V(run) way may add V(env) (a dict of environment variables) and V(timeout) (seconds,
-            for long benchmarks).
+          - A V(run) way may add V(env) (a dict of environment variables), V(timeout) (seconds,
+            for long benchmarks) and V(accept_rc) (exit codes whose output is still parsed, such as
+            nccl-tests' 1 when it found wrong results).
           - An argument V({payload:NAME}) is replaced by the path of a temporary file holding
             O(payloads[NAME]), removed afterwards.
         type: list
@@ -125,7 +126,7 @@ from ansible.module_utils.basic import AnsibleModule
 TIMEOUT_RC = 124  # coreutils timeout's exit code when the command ran out of time
 
 
-def _run(module, argv, timeout, env=None):
+def _run(module, argv, timeout, env=None, accept_rc=(0,)):
     binary = module.get_bin_path(argv[0])
     command = shlex.join(argv)
     if binary is None:
@@ -141,7 +142,7 @@ def _run(module, argv, timeout, env=None):
     result = {"command": command, "rc": rc, "stdout": out, "stderr": err, "msg": ""}
     if timeout_bin and rc in (TIMEOUT_RC, 128 + 9):
         result.update(status="timeout", msg="did not finish within %ss (hung?)" % timeout)
-    elif rc != 0:
+    elif rc not in accept_rc:
         last = (err.strip() or out.strip()).splitlines()
         result.update(status="failed", msg="exited %d%s" % (rc, (": " + last[-1]) if last else ""))
     else:
@@ -187,7 +188,8 @@ def collect_source(module, ways, timeout, payload_paths=None):
     result = None
     for index, way in enumerate(ways):
         if "run" in way:
-            result = _run(module, _with_payloads(way["run"], payload_paths or {}), way.get("timeout", timeout), way.get("env"))
+            result = _run(module, _with_payloads(way["run"], payload_paths or {}), way.get("timeout", timeout), way.get("env"),
+                          way.get("accept_rc", [0]))
         elif "read" in way:
             result = _read(way["read"])
         elif "list" in way:
@@ -196,8 +198,8 @@ def collect_source(module, ways, timeout, payload_paths=None):
             module.fail_json(msg="way %r has none of run, read or list" % (way,))
         result["way"] = index
         attempts.append("%s: %s" % (result["command"], result["msg"] or result["status"]))
-        if result["status"] == "ok":
-            break
+        if result["status"] in ("ok", "timeout"):
+            break  # a hang is a finding: report it rather than retry another way
     result["attempts"] = attempts
     return result
 

@@ -12,7 +12,8 @@ import re
 import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "catalog", "checks.yml")
-CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device"}
+CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
+                "judges_failures"}
 WAY_KINDS = ("run", "read", "list")
 
 

@@ -45,6 +45,8 @@ def plan(names, catalog, expect):
                     planned_way["env"] = dict(expect[way["env"]])
                 if way.get("timeout"):
                     planned_way["timeout"] = expect[way["timeout"]]
+                if way.get("accept_rc"):
+                    planned_way["accept_rc"] = list(way["accept_rc"])
                 ways.append(planned_way)
             planned.append({"id": collected_id, "ways": ways})
     return planned
@@ -60,12 +62,13 @@ def _parse_one(raw, source):
         return SourceFailure("(not collected)", "no output was collected")
     command = raw.get("command", "?")
     if raw.get("status") != "ok":
-        return SourceFailure(command, "; ".join(raw.get("attempts") or [raw.get("msg", "failed")]))
+        return SourceFailure(command, "; ".join(raw.get("attempts") or [raw.get("msg", "failed")]),
+                             status=raw.get("status"), output=raw.get("stdout", ""))
     parser = source["ways"][raw.get("way", 0)]["parser"]
     try:
         return _parsers.parse(parser, raw.get("stdout", ""))
     except _parsers.ParseError as exc:
-        return SourceFailure(command, "%s: unparseable output (%s): %s" % (command, parser, exc))
+        return SourceFailure(command, "%s: unparseable output (%s): %s" % (command, parser, exc), output=raw.get("stdout", ""))
 
 
 def parse_sources(names, catalog, collected, expect):
@@ -100,7 +103,9 @@ def check_inputs(check, catalog, facts):
         value = facts[name]
         optional = catalog["sources"][name].get("optional", False)
         if isinstance(value, SourceFailure):
-            if optional:
+            if check.get("judges_failures"):
+                inputs[name] = value  # this judge reads failures itself (a hang is a FAIL, not missing data)
+            elif optional:
                 inputs[name] = None
             else:
                 failures.append(value)
@@ -190,7 +195,8 @@ def judge_pod(check, catalog, facts_by_host, expect_by_host):
 def serializable_facts(value):
     """Facts as JSON: failures become {"error": ...} so pod judges and reports can read them back."""
     if isinstance(value, SourceFailure):
-        return {"__source_failure__": True, "command": value.command, "reason": value.reason}
+        return {"__source_failure__": True, "command": value.command, "reason": value.reason,
+                "status": value.status, "output": value.output[-4000:]}
     if isinstance(value, dict):
         return {key: serializable_facts(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -201,7 +207,7 @@ def serializable_facts(value):
 def restore_facts(value):
     if isinstance(value, dict):
         if value.get("__source_failure__"):
-            return SourceFailure(value["command"], value["reason"])
+            return SourceFailure(value["command"], value["reason"], value.get("status"), value.get("output", ""))
         return {key: restore_facts(item) for key, item in value.items()}
     if isinstance(value, list):
         return [restore_facts(item) for item in value]

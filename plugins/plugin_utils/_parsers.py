@@ -4,7 +4,8 @@
 """Controller-side parsers: raw command/file text -> typed facts.
 
 Each parser runs a TextFSM template from parsers/textfsm/<name>.textfsm
-(except linux_proc_cmdline, parsed in Python) and normalizes the rows.
+(except linux_proc_cmdline, parsed in Python) and normalizes the rows; a few
+first tidy interleaved output (_PREPARE).
 Output that is empty, unparseable or cut short raises ParseError: a check
 must never read a truncated listing as "device absent".
 
@@ -14,6 +15,7 @@ action plugins, the unit tests and the twin can all load it by path.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 
@@ -38,10 +40,13 @@ PARSERS = {
     "linux_proc_osrelease": "/proc/sys/kernel/osrelease: running kernel release",
     "linux_nvidia_smi_topo_m": "nvidia-smi topo -m: GPU<->GPU/NIC link matrix, CPU/NUMA affinity, NIC legend",
     "linux_modinfo": "modinfo nvidia: driver version and license (open vs proprietary kernel module)",
+    "nccl_tests": "nccl-tests all_reduce_perf (or the built-in torch benchmark): ranks, result table, average busbw, NCCL_DEBUG lines",
+    "nccl_debug": "NCCL_DEBUG=INFO/WARN lines of any program: version, network, NICs, GPUDirect RDMA, transports, warnings",
+    "training_log": "Megatron-LM or pyramid-train log: per-step times and losses, NCCL and watchdog timeouts",
 }
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_EMPTY_OK = {"linux_sys_class_iommu"}
+_EMPTY_OK = {"linux_sys_class_iommu", "nccl_debug"}
 
 
 class ParseError(Exception):
@@ -54,6 +59,8 @@ def template_path(parser):
 
 def textfsm_rows(parser, text):
     """Raw TextFSM rows as dicts with lowercase keys (what fixtures hold)."""
+    if parser in _PREPARE:
+        text = _PREPARE[parser](text)
     with open(template_path(parser), encoding="utf-8") as handle:
         fsm = textfsm.TextFSM(handle)
     return [{key.lower(): value for key, value in row.items()} for row in fsm.ParseTextToDicts(text)]
@@ -75,7 +82,10 @@ def parse(parser, text):
         rows = textfsm_rows(parser, text)
     except textfsm.TextFSMError as exc:
         raise ParseError("%s: %s" % (parser, exc))
-    return _NORMALIZERS[parser](rows)
+    facts = _NORMALIZERS[parser](rows)
+    if parser == "nccl_tests":  # the NCCL_DEBUG lines interleaved with the table
+        facts["nccl"] = _nccl_debug(textfsm_rows("nccl_debug", text))
+    return facts
 
 
 def _fail(parser, msg, *args):
@@ -261,6 +271,203 @@ def _modinfo(rows):
             "open_kernel_module": "GPL" in license_ or "MIT" in license_}
 
 
+# --- Layer 5: NCCL ------------------------------------------------------------------------------
+
+# Open MPI's --tag-output prefix, "[1,0]<stdout>:".
+_MPI_TAG = re.compile(r"^\[\d+,\d+\]<std(?:out|err)>: ?", re.M)
+# NCCL_DEBUG messages (src/debug.cc) go to the same stdout as the table, so one can land inside a
+# row. A WARN brings its own leading newline (and from NCCL 2.26 a "[date time] " stamp); an INFO
+# cut into a row starts right after the row's last digit, hence the host starting with a letter.
+_NCCL_WARN_LINE = re.compile(r"\n(?:\[[^\]\n]*\] )?[^\s:]+:\d+:\d+ \[-?\d+\] \S+:\d+ (?:\(\S+\) )?NCCL WARN [^\n]*\n?")
+_NCCL_LINE = re.compile(
+    r"(?:^[^\S\n]*[^\s:]+|[A-Za-z][\w.-]*):\d+:\d+ \[-?\d+\] (?:\S+:\d+ (?:\(\S+\) )?)?NCCL (?:INFO|WARN|TRACE)[^\n]*(?:\n|$)",
+    re.M)
+
+
+def _drop_nccl_debug(text):
+    text = _MPI_TAG.sub("", text)
+    return _NCCL_LINE.sub("", _NCCL_WARN_LINE.sub("", text))
+
+
+def _wrong(text):
+    return None if text == "N/A" else int(float(text))  # "%6g": 1e+06 wrong elements
+
+
+def _nccl_tests(rows):
+    parser = "nccl_tests"
+    failures = [row["failure"] for row in rows if row["failure"]]
+    why = " (%s)" % failures[0] if failures else ""
+    bad = [row["bad_row"] for row in rows if row["bad_row"]]
+    if bad:
+        _fail(parser, "unparseable row %r", bad[0])
+    ranks = []
+    for row in rows:
+        if row["rank"]:
+            rank = int(row["rank"])
+            if any(seen["rank"] == rank for seen in ranks):
+                # nccl-tests built without MPI under mpirun: every process runs (and prints) its own test
+                _fail(parser, "rank %d is listed twice: several independent runs in one output", rank)
+            ranks.append({"rank": rank, "host": row["host"], "pid": int(row["pid"]), "device": int(row["device"]),
+                          "bus_id": row["bus_id"], "gpu": row["gpu"]})
+    results = []
+    for row in rows:
+        if row["size"]:
+            result = {"size": int(row["size"]), "count": int(row["count"]), "type": row["type"], "redop": row["redop"]}
+            for side in ("oop", "ip"):
+                result.update({side + "_time_us": float(row[side + "_time"]), side + "_algbw": float(row[side + "_algbw"]),
+                               side + "_busbw": float(row[side + "_busbw"]), side + "_wrong": _wrong(row[side + "_wrong"])})
+            results.append(result)
+    if not results:
+        _fail(parser, "no result rows%s", why)
+    average = [row["avg_busbw"] for row in rows if row["avg_busbw"]]
+    if not average:
+        _fail(parser, "no '# Avg bus bandwidth' line after %d rows: the run died or hung%s", len(results), why)
+    ngpus = [row["ngpus"] for row in rows if row["ngpus"]]
+    bounds = [row["out_of_bounds"] for row in rows if row["out_of_bounds"]]
+    return {"ranks": ranks, "n_gpus": int(ngpus[0]) if ngpus else None, "rows": results,
+            "avg_busbw": float(average[0]), "out_of_bounds": int(bounds[0]) if bounds else None}
+
+
+def _distinct(items):
+    return list(dict.fromkeys(items))
+
+
+# "Channel 00/0 : 1[1] -> 8[0] [receive] via NET/IB/0(8)/GDRDMA" (src/transport.cc)
+_VIA = re.compile(r"Channel \d+(?:/\d+)? : .* via (\S.*?)\s*$")
+# NET/<name>/<dev>[(<proxy dev>)][/GDRDMA][/Shared]; a plugin's name may hold spaces
+_NET_VIA = re.compile(r"NET/(.+?)/\d+(?:\(\d+\))?(?:/|$)")
+
+
+def _transport(via):
+    if via.startswith("NET/"):
+        match = _NET_VIA.match(via)
+        name = match.group(1) if match else via.split("/")[1]
+        return "NET/%s%s" % (name, "/GDRDMA" if "/GDRDMA" in via else "")
+    return "/".join(via.split("/")[:2])  # P2P/CUMEM/read -> P2P/CUMEM
+
+
+def _network(infos):
+    for message in infos:
+        match = re.match(r"Using network (.+)", message)
+        if match:
+            name = match.group(1)  # IB, IBext_v8 (the RDMA/SHARP plugin), Socket, or another plugin's name
+            return "IB" if name.startswith("IB") else name
+    if any(re.match(r"NET/IB : Using \[\d", message) for message in infos):
+        return "IB"
+    if any(message.startswith("NET/Socket : Using") for message in infos):
+        return "Socket"
+    return None
+
+
+def _gdr(infos, channels):
+    """GPUDirect RDMA: the network channels say whether it is used; else the NICs' capability lines."""
+    net = [(message, via) for message, via in channels if via.startswith("NET/")]
+    if net:
+        plain = [message for message, via in net if "/GDRDMA" not in via]
+        return (False, plain[0]) if plain else (True, net[0][0])
+    # "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" (graph/topo.cc), "GPU Direct RDMA Disabled for
+    # GPU 0 / HCA 0 (distance 8 > 5)" (graph/paths.cc), "(nvidia-peermem) enabled" (RDMA/SHARP plugin)
+    lines = [message for message in infos if "GPU Direct RDMA" in message]
+    off = [message for message in lines if "Disabled" in message]
+    on = [message for message in lines if "Enabled" in message or "enabled" in message]
+    if off:
+        return False, off[0]
+    if on:
+        return True, on[0]
+    return None, None
+
+
+def _nccl_debug(rows):
+    infos = [row["info"] for row in rows if row["info"]]
+    channels = []
+    for message in infos:
+        match = _VIA.match(message)
+        if match:
+            channels.append((message, match.group(1)))
+    nics = []
+    for message in infos:
+        if message.startswith("NET/IB : Using"):
+            if "; OOB " not in message:  # net_ib.cc ends the NIC list with "; OOB <if>:<ip>"
+                _fail("nccl_debug", "NIC list cut short: %r", message)
+            nics.extend(re.findall(r"\[\d+\]([^\s:\[\]]+):\d+/\w", message))
+    gdr, evidence = _gdr(infos, channels)
+    versions = [row["version"] for row in rows if row["version"]]
+    return {"version": versions[0] if versions else None, "network": _network(infos), "nics": _distinct(nics),
+            "gdr": gdr, "gdr_evidence": evidence, "transports": _distinct(_transport(via) for _, via in channels),
+            "warnings": _distinct(row["warn"] for row in rows if row["warn"])}
+
+
+# --- Layer 6: training ---------------------------------------------------------------------------
+
+def _split_pyramid_records(text):
+    # Ranks print to one pipe; unbuffered, a record and its newline are two writes, so two records can
+    # share a line (seen on a real 2x H200 run).
+    return re.sub(r"(?<=[^\n])pyramid-train ", "\npyramid-train ", text)
+
+
+def _loss(text):
+    value = float(text)
+    return value if math.isfinite(value) else None  # NaN/inf: counted in nan_iterations
+
+
+def _pyramid_step(record):
+    fields = dict(re.findall(r"(\w+)=(\S+)", record))
+    try:
+        return {"step": int(fields["step"]), "rank": int(fields["rank"]), "step_time_ms": float(fields["step_time_ms"]),
+                "fwd_ms": float(fields["fwd_ms"]) if "fwd_ms" in fields else None, "loss": _loss(fields["loss"])}
+    except (KeyError, ValueError):
+        return _fail("training_log", "unparseable step line %r", "pyramid-train " + record)
+
+
+def _megatron_step(iteration, record):
+    # " consumed samples: 15360 | elapsed time per iteration (ms): 5123.4 | ... | lm loss: 9.876543E+00 | ..."
+    fields = {}
+    for part in record.split("|"):
+        key, sep, value = part.partition(":")
+        if sep:
+            fields[key.strip()] = value.strip()
+    if "elapsed time per iteration (ms)" not in fields:
+        return None, None
+    losses = [key for key in fields if key.endswith("loss") and key != "loss scale"]
+    key = "lm loss" if "lm loss" in fields else losses[0] if losses else None
+    try:
+        step = {"step": int(iteration), "rank": None, "step_time_ms": float(fields["elapsed time per iteration (ms)"]),
+                "fwd_ms": None, "loss": _loss(fields[key]) if key else None}
+        nan = int(fields["number of nan iterations"]) if "number of nan iterations" in fields else None
+    except ValueError:
+        return _fail("training_log", "unparseable iteration line %r", "iteration %s/ |%s" % (iteration, record))
+    return step, nan
+
+
+def _training_log(rows):
+    steps, nan_counts, timeouts, fmt = [], [], [], None
+    for row in rows:
+        if row["pyramid"]:
+            fmt = "pyramid"
+            steps.append(_pyramid_step(row["pyramid"]))
+        elif row["iteration"]:
+            step, nan = _megatron_step(row["iteration"], row["megatron"])
+            if step:
+                fmt = fmt or "megatron"
+                steps.append(step)
+            if nan is not None:
+                nan_counts.append(nan)
+        else:
+            timeouts.append(row["timeout"] or row["nccl_warn"])
+    if not steps and not timeouts:
+        _fail("training_log", "no step lines")
+    if fmt == "pyramid":  # steps whose loss is NaN/inf on some rank
+        nan_counts = [len({step["step"] for step in steps if step["loss"] is None})]
+    return {"format": fmt, "steps": steps, "timeouts": _distinct(timeouts),
+            "nan_iterations": sum(nan_counts) if nan_counts else None}
+
+
+_PREPARE = {
+    "nccl_tests": _drop_nccl_debug,
+    "training_log": _split_pyramid_records,
+}
+
+
 _NORMALIZERS = {
     "linux_ibstat": _ibstat,
     "linux_lsmod": _lsmod,
@@ -271,4 +478,7 @@ _NORMALIZERS = {
     "linux_proc_osrelease": _osrelease,
     "linux_nvidia_smi_topo_m": _topo,
     "linux_modinfo": _modinfo,
+    "nccl_tests": _nccl_tests,
+    "nccl_debug": _nccl_debug,
+    "training_log": _training_log,
 }

@@ -7,6 +7,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog,
 
 CATALOG = _catalog.load_catalog()
 L0 = _catalog.checks_at(CATALOG, 0)
+ALL = _catalog.checks_for(CATALOG, "gpu_node")
 
 
 def _record(host, check, status, layer=0):
@@ -18,7 +19,7 @@ def _record(host, check, status, layer=0):
 
 def _write(run_dir, host, statuses):
     doc = {"host": host, "results": [], "facts": {}}
-    _results.record(doc, [_record(host, c, statuses.get(c["id"], "PASS")) for c in L0])
+    _results.record(doc, [dict(_record(host, c, statuses.get(c["id"], "PASS")), layer=c["layer"]) for c in ALL])
     _results.save(str(run_dir), doc)
 
 
@@ -49,6 +50,7 @@ def test_report_go_only_when_every_check_passes(tmp_path):
     assert hosts["node-003"]["verdict"] == "NO-GO"
     # a host without any result (dropped out of the play) is an ERROR, never a pass
     assert {r["status"] for r in hosts["node-004"]["checks"]} == {"ERROR"}
+    assert len(hosts["node-004"]["checks"]) == len(ALL)
     rows = {row["row"]: row for row in report["checklist"]}
     assert rows["gpudirect"]["status"] == "fail" and "node-002" in rows["gpudirect"]["failing_hosts"]
     assert rows["iommu"]["failing_hosts"] == [] and rows["iommu"]["not_run_hosts"] == ["node-004"] or \
@@ -58,7 +60,7 @@ def test_report_go_only_when_every_check_passes(tmp_path):
     saved = json.loads((tmp_path / "report.json").read_text())
     assert saved["verdict"] == "NO-GO" and saved["hosts"]["node-002"]["checks"][0]["layer"] == 0
     suite = ET.parse(tmp_path / "junit.xml").getroot()
-    assert int(suite.get("tests")) == 4 * len(L0)
+    assert int(suite.get("tests")) == 4 * len(ALL)
     assert int(suite.get("failures")) == 1
     assert "GPUDirect" in (tmp_path / "report.md").read_text()
     text = _report.checklist_text(report)

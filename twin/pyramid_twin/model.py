@@ -21,6 +21,8 @@ GPU node state (``node_state``)::
     mlxconfig: {mlx5_0: {ROCE_CC_PRIO_MASK_P1: {default: "255", current: "255", next_boot: "255"}, ...}}
     tools: {missing: [], hang: [], garbage: []}   # tool names: ibstat, lsmod, mlxconfig, nvidia-smi, modinfo
     unreachable: false
+    nccl: {peak_busbw: 360.0, wrong: 0, hang: false}             # single-node all-reduce
+    training: {step_ms: 850.0, jitter: 0.01, slow_rank: null, slow_factor: 1.0, timeout: false}
 """
 
 import copy
@@ -179,6 +181,10 @@ def node_state(scenario, name):
         "mlxconfig": mlxconfig,
         "tools": {"missing": [], "hang": [], "garbage": []},
         "unreachable": False,
+        # Layer 5/6: what this node's NCCL and training runs measure.
+        "nccl": {"peak_busbw": float(base.get("nccl_peak_busbw", 360.0)), "wrong": 0, "hang": False},
+        "training": {"step_ms": float(base.get("train_step_ms", 850.0)), "jitter": 0.01, "slow_rank": None,
+                     "slow_factor": 1.0, "timeout": False},
     }
     for fault in scenario["faults"]:
         if fault["node"] == name:
@@ -274,6 +280,34 @@ def _unreachable(state, fault):
     state["unreachable"] = True
 
 
+def _slow_node(state, fault):
+    # e.g. node-047: every collective on this node at a fraction of the pod's bandwidth
+    state["nccl"]["peak_busbw"] *= fault.get("factor", 0.6)
+    state["training"]["step_ms"] /= fault.get("factor", 0.6) ** 0.25
+
+
+def _nccl_wrong(state, fault):
+    state["nccl"]["wrong"] = fault.get("count", 1024)
+
+
+def _nccl_hang(state, fault):
+    state["nccl"]["hang"] = True
+
+
+def _unstable_step_time(state, fault):
+    state["training"]["jitter"] = fault.get("jitter", 0.2)
+
+
+def _slow_rank(state, fault):
+    # one GPU's process on the wrong NUMA node: its compute takes longer every step
+    state["training"]["slow_rank"] = fault.get("rank", 3)
+    state["training"]["slow_factor"] = fault.get("factor", 1.3)
+
+
+def _training_timeout(state, fault):
+    state["training"]["timeout"] = True
+
+
 FAULTS = {
     "iommu_off": _iommu_off,
     "hugepages": _hugepages,
@@ -289,4 +323,10 @@ FAULTS = {
     "tool_hang": _tool("hang"),
     "tool_garbage": _tool("garbage"),
     "unreachable": _unreachable,
+    "slow_node": _slow_node,
+    "nccl_wrong": _nccl_wrong,
+    "nccl_hang": _nccl_hang,
+    "unstable_step_time": _unstable_step_time,
+    "slow_rank": _slow_rank,
+    "training_timeout": _training_timeout,
 }

@@ -1,0 +1,95 @@
+"""Layer 5/6 judges from data tables: hangs, wrong results, stragglers, unstable steps, slow ranks."""
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations, _judges
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SourceFailure
+
+EXPECT = _expectations.resolve(_catalog.load_catalog(), {})[0]
+
+
+def nccl(busbw=300.0, wrong=0, sizes=(1 << 20, 1 << 30)):
+    rows = [{"size": s, "count": s // 4, "type": "float", "redop": "sum", "oop_time_us": 1.0, "oop_algbw": busbw,
+             "oop_busbw": busbw * 0.9, "oop_wrong": wrong, "ip_time_us": 1.0, "ip_algbw": busbw, "ip_busbw": busbw,
+             "ip_wrong": wrong} for s in sizes]
+    return {"nccl_node": {"ranks": [{"rank": r, "host": "n1"} for r in range(8)], "n_gpus": 8, "rows": rows,
+                          "avg_busbw": busbw, "out_of_bounds": 0, "nccl": {}}}
+
+
+def test_completed_run_passes():
+    assert _judges.nccl_completes(nccl(), EXPECT)["status"] == "PASS"
+
+
+def test_a_hang_is_a_fail_naming_the_ranks():
+    output = "#  Rank  0 Group  0 Pid   4242 on   node-005 device  0 [0x18] NVIDIA H100\n" \
+             "#  Rank  1 Group  0 Pid   4242 on   node-005 device  1 [0x2a] NVIDIA H100\n" \
+             "     1048576        262144     float     sum      -1    10.0  100.0  175.0      0    10.0  100.0  175.0      0\n"
+    outcome = _judges.nccl_completes({"nccl_node": SourceFailure("all_reduce_perf", "hung", "timeout", output)}, EXPECT)
+    assert outcome["status"] == "FAIL"
+    assert "ranks 0,1 on node-005" in outcome["actual"] and "1048576 B" in outcome["actual"]
+
+
+def test_a_missing_tool_is_an_error_not_a_hang():
+    outcome = _judges.nccl_completes({"nccl_node": SourceFailure("torchrun", "command not found", "missing")}, EXPECT)
+    assert outcome["status"] == "ERROR"
+
+
+def test_wrong_results_fail():
+    outcome = _judges.nccl_correct(nccl(wrong=12), EXPECT)
+    assert outcome["status"] == "FAIL" and "12 wrong" in outcome["actual"]
+
+
+def test_unvalidated_results_are_not_a_pass():
+    facts = nccl()
+    for row in facts["nccl_node"]["rows"]:
+        row["oop_wrong"] = row["ip_wrong"] = None
+    assert _judges.nccl_correct(facts, EXPECT)["status"] == "ERROR"
+
+
+def test_straggler_under_90_percent_of_the_median_is_named():
+    facts = {"n%d" % i: nccl(300.0) for i in range(5)}
+    facts["n3"] = nccl(180.0)  # 60%
+    verdicts = _judges.nccl_node_busbw(facts, {h: EXPECT for h in facts})
+    assert verdicts["n3"]["status"] == "FAIL" and "straggler" in verdicts["n3"]["actual"]
+    assert all(verdicts[h]["status"] == "PASS" for h in facts if h != "n3")
+
+
+def test_expected_table_within_tolerance():
+    expect = dict(EXPECT, pyramid_nccl_node_busbw={str(1 << 30): "400"})
+    facts = {"n1": nccl(330.0), "n2": nccl(330.0)}
+    verdicts = _judges.nccl_node_busbw(facts, {h: expect for h in facts})
+    assert {v["status"] for v in verdicts.values()} == {"FAIL"}  # 330 < 400 * 0.85
+    expect = dict(EXPECT, pyramid_nccl_node_busbw={str(1 << 30): "370"})
+    verdicts = _judges.nccl_node_busbw(facts, {h: expect for h in facts})
+    assert {v["status"] for v in verdicts.values()} == {"PASS"}
+
+
+def training(step_times, fwd=None, ranks=2, timeouts=()):
+    steps = []
+    for step, value in enumerate(step_times, start=1):
+        for rank in range(ranks):
+            steps.append({"step": step, "rank": rank, "step_time_ms": value,
+                          "fwd_ms": (fwd or {}).get(rank, 30.0), "loss": 1.0})
+    return {"training_node": {"format": "pyramid", "steps": steps, "timeouts": list(timeouts), "nan_iterations": None}}
+
+
+def test_stable_training_passes():
+    outcome = _judges.training_stable(training([300.0] * 5 + [100.0, 101.0, 99.0, 100.5, 100.0] * 4), EXPECT)
+    assert outcome["status"] == "PASS", outcome
+
+
+def test_unstable_step_time_fails():
+    outcome = _judges.training_stable(training([100.0] * 5 + [100.0, 140.0, 70.0, 120.0, 90.0] * 4), EXPECT)
+    assert outcome["status"] == "FAIL" and "CV" in outcome["actual"]
+
+
+def test_slow_rank_is_named_from_forward_time():
+    outcome = _judges.training_stable(training([100.0] * 20, fwd={0: 30.0, 1: 30.2, 2: 41.0, 3: 29.9}, ranks=4), EXPECT)
+    assert outcome["status"] == "FAIL" and "rank 2" in outcome["actual"]
+
+
+def test_nccl_timeout_in_training_fails():
+    outcome = _judges.training_stable(training([100.0] * 20, timeouts=["Watchdog caught collective operation timeout"]), EXPECT)
+    assert outcome["status"] == "FAIL" and "timeout" in outcome["cause"].lower()
+
+
+def test_too_few_steps_is_an_error():
+    assert _judges.training_stable(training([100.0] * 6), EXPECT)["status"] == "ERROR"

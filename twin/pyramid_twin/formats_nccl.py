@@ -1,0 +1,115 @@
+"""What all_reduce_perf (nccl-tests) and torchrun print on a twin node, from its Layer 5/6 state.
+
+The table follows nccl-tests' src/common.cu printf layout; busbw rises with message size towards the
+node's peak (a saturating curve, as real runs do). Returns (rc, stdout, stderr, hang): a hang prints
+what a hung run prints before it stops answering, and the fake tool then sleeps.
+"""
+
+import random
+
+HALF_PEAK_BYTES = 8 << 20  # message size at which a node reaches half its peak busbw
+
+
+def _size(text):
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return int(text[:-1]) * units[text[-1].upper()] if text[-1].upper() in units else int(text)
+
+
+def _opts(argv, defaults):
+    opts, i = dict(defaults), 0
+    while i < len(argv):
+        if argv[i] in opts and i + 1 < len(argv):
+            opts[argv[i]] = argv[i + 1]
+            i += 1
+        i += 1
+    return opts
+
+
+def _nccl_info(state, gpus, env):
+    if env.get("NCCL_DEBUG", "").upper() != "INFO":
+        return []
+    host = state["hostname"]
+    lines = ["%s:4242:4242 [0] NCCL INFO NCCL version 2.21.5+cuda12.4" % host]
+    for gpu in range(gpus):
+        peer = (gpu + 1) % gpus
+        lines.append("%s:4242:%d [%d] NCCL INFO Channel 00/0 : %d[%d] -> %d[%d] via P2P/CUMEM" % (host, 4300 + gpu, gpu, gpu, gpu, peer, peer))
+    return lines
+
+
+def table(state, minbytes, maxbytes, factor, gpus, env, banner=None):
+    nccl = state["nccl"]
+    world = gpus
+    out = ["# nThread 1 nGpus %d minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0"
+           % (gpus, minbytes, maxbytes, factor)]
+    if banner:
+        out.append(banner)
+    out += ["#", "# Using devices"]
+    for gpu in state["gpus"][:gpus]:
+        out.append("#  Rank %2d Group  0 Pid   4242 on %10s device %2d [0x%s] %s" % (
+            gpu["index"], state["hostname"], gpu["index"], gpu["pci"][5:7], gpu["name"]))
+    out += _nccl_info(state, gpus, env)
+    out += ["#", "#%61s%35s" % ("out-of-place", "in-place"),
+            "#%11s%14s%10s%8s%8s%9s%8s%8s%7s%9s%8s%8s%7s" % ("size", "count", "type", "redop", "root", "time", "algbw", "busbw",
+                                                             "#wrong", "time", "algbw", "busbw", "#wrong"),
+            "#%11s%14s%35s%8s%8s%16s%8s%8s" % ("(B)", "(elements)", "(us)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)")]
+    rng = random.Random(state["hostname"])
+    sizes, size = [], minbytes
+    while size <= maxbytes:
+        sizes.append(size)
+        size *= factor
+    busbws = []
+    for index, size in enumerate(sizes):
+        if nccl["hang"] and index == len(sizes) // 2:
+            return 0, "\n".join(out) + "\n", "", True
+        count = max(size // 4, 1)
+        cells = []
+        for _side in (0, 1):
+            busbw = nccl["peak_busbw"] * size / (size + HALF_PEAK_BYTES) * rng.uniform(0.99, 1.01)
+            algbw = busbw * world / (2.0 * (world - 1)) if world > 1 else busbw
+            usec = max(count * 4 / (algbw * 1e3), 5.0) if algbw else 5.0
+            wrong = nccl["wrong"] if nccl["wrong"] and size >= (1 << 20) else 0
+            cells.append("%9.2f%8.2f%8.2f%7d" % (usec, algbw, busbw, wrong))
+            busbws.append(busbw)
+        out.append("%12d%14d%10s%8s%8d %s %s" % (count * 4, count, "float", "sum", -1, cells[0], cells[1]))
+    out += ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : %.4f " % (sum(busbws) / len(busbws)), "#"]
+    return 0, "\n".join(out) + "\n", "", False
+
+
+def all_reduce_perf(state, argv, env):
+    opts = _opts(argv, {"-b": "8", "-e": "128M", "-f": "2", "-g": "1"})
+    return table(state, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]), int(opts["-g"]), env)
+
+
+def torchrun(state, argv, env):
+    """torchrun --standalone --nproc_per_node=N SCRIPT ARGS: the project's payloads, as they print."""
+    nproc = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--nproc_per_node=")), 1)
+    script = next((a for a in argv if a.endswith(".py")), "")
+    args = argv[argv.index(script) + 1:] if script else []
+    if script.endswith("allreduce_bench.py"):
+        opts = _opts(args, {"-b": "8", "-e": "128M", "-f": "2"})
+        return table(state, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]), nproc, env,
+                     banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 all_reduce over NCCL 2.21.5, CUDA-event timed")
+    if script.endswith("train_step.py"):
+        return train_log(state, nproc, int(_opts(args, {"--steps": "30"})["--steps"]))
+    return 1, "", "torchrun: error: the twin knows only the gpufabric.pyramid payloads, not %r\n" % script, False
+
+
+def train_log(state, nproc, steps):
+    train = state["training"]
+    rng = random.Random(state["hostname"] + "train")
+    lines = []
+    for step in range(1, steps + 1):
+        if train["timeout"] and step == steps // 2:
+            lines.append("[rank0]:[E1122 20:40:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective "
+                         "operation timeout: WorkNCCL(SeqNum=%d, OpType=ALLREDUCE, NumelIn=262144, NumelOut=262144, "
+                         "Timeout(ms)=600000) ran for 600018 milliseconds before timing out." % (step * 3))
+            return 1, "\n".join(lines) + "\n", "", False
+        slowest = train["slow_factor"] if train["slow_rank"] is not None else 1.0
+        # DDP: every rank's step waits for the slowest; only forward time shows who is slow
+        step_ms = train["step_ms"] * slowest * (3.0 if step == 1 else 1.0) * (1 + rng.gauss(0, train["jitter"]))
+        for rank in range(nproc):
+            factor = train["slow_factor"] if rank == train["slow_rank"] else 1.0
+            fwd_ms = train["step_ms"] * 0.3 * factor * (1 + rng.gauss(0, 0.005))
+            lines.append("pyramid-train rank=%d step=%d step_time_ms=%.3f fwd_ms=%.3f loss=%.6f" % (
+                rank, step, step_ms * (1 + rng.gauss(0, 0.001)), fwd_ms, 1.0 / (1 + 0.05 * step)))
+    return 0, "\n".join(lines) + "\n", "", False
