@@ -136,6 +136,8 @@ def result(host, check, catalog, expect, status, expected, actual, cause=None, c
     }
     if status == ERROR:
         record["cause"] = cause or "No data: the check could not be judged"
+        if host not in record["cause"]:
+            record["cause"] += " on %s" % host
         record["go_back_to"] = NO_DATA_GO_BACK
     elif status not in ("PASS", SKIP):
         record["cause"] = cause or check["cause"]

@@ -108,9 +108,18 @@ def _declared_ports(facts, expect):
 
 @judge("rails_present")
 def rails_present(facts, expect):
-    devices = facts["ibstat"]["devices"]
-    missing = [rail for rail in expect["pyramid_rails"] if rail not in devices]
     expected = "%d rails: %s" % (len(expect["pyramid_rails"]), ", ".join(expect["pyramid_rails"]))
+    ibstat, sysfs = facts["ibstat"], facts["rdma_sysfs"]
+    if isinstance(ibstat, SourceFailure):
+        # No ibstat: only an empty or absent /sys/class/infiniband proves there is nothing to see.
+        if isinstance(sysfs, SourceFailure) and sysfs.status == "missing" or \
+                not isinstance(sysfs, SourceFailure) and not sysfs["entries"]:
+            return verdict(FAIL, expected, "no RDMA devices on this host (/sys/class/infiniband %s; %s)" % (
+                "absent" if isinstance(sysfs, SourceFailure) else "empty", ibstat.reason),
+                cause="No RDMA rails: RDMA core (ib_core/mlx5_ib) not loaded or no ConnectX NICs in the host")
+        return verdict(ERROR, expected, ibstat.reason, cause="No data from `%s`" % ibstat.command, command=ibstat.command)
+    devices = ibstat["devices"]
+    missing = [rail for rail in expect["pyramid_rails"] if rail not in devices]
     if missing:
         return verdict(FAIL, expected, "missing: " + ", ".join(missing))
     return verdict(PASS, expected, "%d rails present" % len(expect["pyramid_rails"]))
@@ -160,7 +169,8 @@ def gpudirect(facts, expect):
     else:
         kernel_ok = (release["major"], release["minor"]) >= DMABUF_MIN_KERNEL
         if nvidia["open_kernel_module"] and kernel_ok and "dmabuf" in accepted:
-            return verdict(PASS, expected, "path dmabuf: open kernel module %s on Linux %s" % (nvidia["version"], release["release"]))
+            return verdict(PASS, expected, "path dmabuf: open kernel module %s on Linux %s (nvidia_peermem not loaded)" % (
+                nvidia["version"], release["release"]))
         dmabuf = "no DMA-BUF: %s kernel module %s on Linux %s" % (
             "open" if nvidia["open_kernel_module"] else "proprietary", nvidia["version"], release["release"])
     return verdict(FAIL, expected, "nvidia_peermem not loaded; " + dmabuf)

@@ -40,13 +40,15 @@ PARSERS = {
     "linux_proc_osrelease": "/proc/sys/kernel/osrelease: running kernel release",
     "linux_nvidia_smi_topo_m": "nvidia-smi topo -m: GPU<->GPU/NIC link matrix, CPU/NUMA affinity, NIC legend",
     "linux_modinfo": "modinfo nvidia: driver version and license (open vs proprietary kernel module)",
+    "linux_proc_driver_nvidia_version": "/proc/driver/nvidia/version: loaded driver version, open vs proprietary kernel module",
+    "linux_dir_listing": "entries of a directory, one per line (empty = none), e.g. /sys/class/infiniband",
     "nccl_tests": "nccl-tests all_reduce_perf (or the built-in torch benchmark): ranks, result table, average busbw, NCCL_DEBUG lines",
     "nccl_debug": "NCCL_DEBUG=INFO/WARN lines of any program: version, network, NICs, GPUDirect RDMA, transports, warnings",
     "training_log": "Megatron-LM or pyramid-train log: per-step times and losses, NCCL and watchdog timeouts",
 }
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_EMPTY_OK = {"linux_sys_class_iommu", "nccl_debug"}
+_EMPTY_OK = {"linux_sys_class_iommu", "linux_dir_listing", "nccl_debug"}
 
 
 class ParseError(Exception):
@@ -271,6 +273,21 @@ def _modinfo(rows):
             "open_kernel_module": "GPL" in license_ or "MIT" in license_}
 
 
+
+def _driver_version(rows):
+    _reject_other("linux_proc_driver_nvidia_version", rows)
+    if len(rows) != 1:
+        _fail("linux_proc_driver_nvidia_version", "expected one NVRM version line, got %d", len(rows))
+    flavour = rows[0]["flavour"]
+    return {"name": "nvidia", "version": rows[0]["version"], "license": None,
+            "open_kernel_module": flavour.startswith("Open Kernel Module")}
+
+
+def _dir_listing(rows):
+    _reject_other("linux_dir_listing", rows)
+    return {"entries": [row["entry"] for row in rows if row["entry"]]}
+
+
 # --- Layer 5: NCCL ------------------------------------------------------------------------------
 
 # Open MPI's --tag-output prefix, "[1,0]<stdout>:".
@@ -478,6 +495,8 @@ _NORMALIZERS = {
     "linux_proc_osrelease": _osrelease,
     "linux_nvidia_smi_topo_m": _topo,
     "linux_modinfo": _modinfo,
+    "linux_proc_driver_nvidia_version": _driver_version,
+    "linux_dir_listing": _dir_listing,
     "nccl_tests": _nccl_tests,
     "nccl_debug": _nccl_debug,
     "training_log": _training_log,
