@@ -20,12 +20,12 @@ def parse_size(text):
 
 
 def timed(fn, iters, warmup):
-    for _ in range(warmup):
+    for _warmup in range(warmup):
         fn()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     torch.cuda.synchronize()
     start.record()
-    for _ in range(iters):
+    for _iteration in range(iters):
         fn()
     end.record()
     torch.cuda.synchronize()
@@ -59,8 +59,8 @@ def main():
     for text in lines:
         out(text)
     out("#\n#%61s%35s" % ("out-of-place", "in-place"))
-    out("#%11s%14s%10s%8s%8s%9s%8s%8s%7s%9s%8s%8s%7s" % ("size", "count", "type", "redop", "root", "time", "algbw", "busbw",
-                                                          "#wrong", "time", "algbw", "busbw", "#wrong"))
+    columns = ("size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong")
+    out("#%11s%14s%10s%8s%8s%9s%8s%8s%7s%9s%8s%8s%7s" % columns)
     out("#%11s%14s%35s%8s%8s%16s%8s%8s" % ("(B)", "(elements)", "(us)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)"))
     expected_sum = world * (world + 1) / 2
     busbws, size = [], lo

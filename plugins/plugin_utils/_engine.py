@@ -66,7 +66,10 @@ def _parse_one(raw, source):
                              status=raw.get("status"), output=raw.get("stdout", ""))
     parser = source["ways"][raw.get("way", 0)]["parser"]
     try:
-        return _parsers.parse(parser, raw.get("stdout", ""))
+        facts = _parsers.parse(parser, raw.get("stdout", ""))
+        if raw.get("rc"):
+            facts["exit_code"] = raw["rc"]  # an accepted non-zero exit: the judge decides what it means
+        return facts
     except _parsers.ParseError as exc:
         return SourceFailure(command, "%s: unparseable output (%s): %s" % (command, parser, exc), output=raw.get("stdout", ""))
 

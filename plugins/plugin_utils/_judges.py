@@ -298,10 +298,10 @@ def _ranks_text(ranks):
 
 
 @judge("nccl_completes")
-def nccl_completes(facts, expect):
+def nccl_completes(facts, expect):  # an exit 1 with a full table is nccl-tests' wrong-results code: nccl_correct's finding
     run = facts["nccl_node"]
-    expected = "all-reduce %s..%s completes within %ds" % (expect["pyramid_nccl_min_bytes"], expect["pyramid_nccl_max_bytes"],
-                                                          expect["pyramid_nccl_timeout"])
+    expected = "all-reduce %s..%s completes within %ds" % (
+        expect["pyramid_nccl_min_bytes"], expect["pyramid_nccl_max_bytes"], expect["pyramid_nccl_timeout"])
     if isinstance(run, SourceFailure):
         if run.status != "timeout":
             return verdict(ERROR, expected, run.reason)
@@ -342,7 +342,7 @@ def peak_busbw(run):
 @judge("nccl_node_busbw", pod=True)
 def nccl_node_busbw(facts_by_host, expect_by_host):
     peaks = {host: peak_busbw(facts["nccl_node"]) for host, facts in facts_by_host.items()}
-    pod_median = statistics.median(busbw for _, busbw in peaks.values())
+    pod_median = statistics.median(peak[1] for peak in peaks.values())
     verdicts = {}
     for host, (size, busbw) in peaks.items():
         expect = expect_by_host[host]
@@ -378,6 +378,10 @@ def training_stable(facts, expect):
     if timeouts:
         return verdict(FAIL, expected, "NCCL timeout: " + timeouts[0][:300],
                        cause="NCCL timeout in the training step: one rank stopped answering")
+    if run.get("exit_code"):
+        last = max((step["step"] for step in run["steps"]), default=0)
+        return verdict(FAIL, expected, "training exited %d after step %d" % (run["exit_code"], last),
+                       cause="Training run crashed: read the ranks' log (Xid, OOM, NCCL error)")
     by_rank, fwd_by_rank = collections.defaultdict(list), collections.defaultdict(list)
     for step in run["steps"]:
         if step["step"] > warmup:

@@ -273,7 +273,6 @@ def _modinfo(rows):
             "open_kernel_module": "GPL" in license_ or "MIT" in license_}
 
 
-
 def _driver_version(rows):
     _reject_other("linux_proc_driver_nvidia_version", rows)
     if len(rows) != 1:
@@ -410,7 +409,7 @@ def _nccl_debug(rows):
     gdr, evidence = _gdr(infos, channels)
     versions = [row["version"] for row in rows if row["version"]]
     return {"version": versions[0] if versions else None, "network": _network(infos), "nics": _distinct(nics),
-            "gdr": gdr, "gdr_evidence": evidence, "transports": _distinct(_transport(via) for _, via in channels),
+            "gdr": gdr, "gdr_evidence": evidence, "transports": _distinct(_transport(channel[1]) for channel in channels),
             "warnings": _distinct(row["warn"] for row in rows if row["warn"])}
 
 

@@ -4,6 +4,7 @@ import glob
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 import yaml
@@ -40,6 +41,9 @@ def validate(twin, tmp_path_factory):
     """validate(scenario dict or path, **extravars) -> Run."""
     import ansible_runner
 
+    # ansible-runner starts ansible-playbook from PATH: the one installed beside this Python.
+    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+
     def run(scenario, playbook="playbooks/validate.yml", **extravars):
         base = tmp_path_factory.mktemp("run")
         if isinstance(scenario, dict):
@@ -49,6 +53,7 @@ def validate(twin, tmp_path_factory):
         report_root = str(base / "reports")
         variables = {"twin_scenario": scenario, "pyramid_report_dir": report_root, "pyramid_command_timeout": 5}
         variables.update(extravars)
+        (base / "runner").mkdir()
         runner = ansible_runner.run(
             private_data_dir=str(base / "runner"),
             project_dir=ROOT,

@@ -68,12 +68,16 @@ def test_each_fault_is_caught_at_layer0_with_its_cause(faulty_pod, node):
         assert host["verdict"] == "GO", not_passing
         return
     assert host["verdict"] == "NO-GO" and host["stopped_at"] == 0
+    # The gate: nothing above layer 0 ran on this host.
+    above = [r for r in host["checks"] if r["layer"] > 0]
+    assert above and all(r["status"] == "SKIP" and "blocked at layer 0" in r["actual"] for r in above)
+    layer0 = {check: r for check, r in not_passing.items() if r["layer"] == 0}
     if flagged == "ALL_ERROR":
-        assert {r["status"] for r in host["checks"]} == {"ERROR"}
-        assert all("unreachable" in r["actual"] and node in r["cause"] for r in host["checks"])
+        assert {r["status"] for r in layer0.values()} == {"ERROR"} and len(layer0) == len(host["checks"]) - len(above)
+        assert all("unreachable" in r["actual"] and node in r["cause"] for r in layer0.values())
         return
-    assert {check: r["status"] for check, r in not_passing.items()} == flagged
-    for record in not_passing.values():
+    assert {check: r["status"] for check, r in layer0.items()} == flagged
+    for record in layer0.values():
         assert cause.lower() in record["cause"].lower(), record
         assert record["go_back_to"] and record["layer"] == 0
         if record["status"] == "ERROR":
@@ -113,7 +117,14 @@ def test_the_default_demo_scenario(validate):
     hosts = run.report["hosts"]
     assert len(hosts) == 32
     no_go = sorted(name for name, info in hosts.items() if info["verdict"] == "NO-GO")
-    assert no_go == ["node-007", "node-019", "node-028"]
-    assert set(run.not_passing("node-007")) == {"gpudirect"}
-    assert set(run.not_passing("node-019")) == {"mlxconfig"}
-    assert set(run.not_passing("node-028")) == {"rails_rate"}
+    assert no_go == ["node-007", "node-012", "node-019", "node-023", "node-028"]
+
+    def failing(node):
+        return {check for check, r in run.not_passing(node).items() if r["status"] != "SKIP"}
+    assert failing("node-007") == {"gpudirect"} and hosts["node-007"]["stopped_at"] == 0
+    assert failing("node-019") == {"mlxconfig"}
+    assert failing("node-028") == {"rails_rate"}
+    assert failing("node-012") == {"nccl_node_busbw"} and hosts["node-012"]["stopped_at"] == 5
+    assert failing("node-023") == {"training_stable"} and hosts["node-023"]["stopped_at"] == 6
+    assert "rank 5" in run.not_passing("node-023")["training_stable"]["actual"]
+    assert run.rc != 0 and run.status == "failed"

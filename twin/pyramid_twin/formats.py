@@ -293,3 +293,14 @@ def garbage(tool):
         "modinfo": "modinfo: ERROR: could not get modinfo from 'nvidia': Exec format error\n",
     }
     return samples.get(tool, "Segmentation fault (core dumped)\n")
+
+
+def proc_driver_nvidia_version(state):
+    """/proc/driver/nvidia/version of the loaded driver (open or proprietary kernel module)."""
+    driver = state["nvidia_driver"]
+    if driver["open_kernel_module"]:
+        first = ("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  %s  Release Build  "
+                 "(dvs-builder@U16-I3-B03-4-3)  Fri May 31 09:30:47 UTC 2024" % driver["version"])
+    else:
+        first = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  %s  Fri May 31 09:35:42 UTC 2024" % driver["version"]
+    return first + "\nGCC version:  gcc version 12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04) \n"

@@ -1,0 +1,56 @@
+"""validate.yml on the twin: Layer 5 (NCCL) and Layer 6 (training) faults, caught with the node and rank named."""
+
+import pytest
+
+pytestmark = [pytest.mark.twin, pytest.mark.slow]
+
+# node -> (faults, {check: status} that must not pass, words of the actual finding, words of the cause)
+FAULTS = {
+    "node-002": ([{"kind": "slow_node", "factor": 0.6}], {"nccl_node_busbw": "FAIL"}, "straggler", "straggler"),
+    "node-003": ([{"kind": "nccl_wrong", "count": 4096}], {"nccl_correct": "FAIL"}, "4096 wrong", "wrong all-reduce"),
+    "node-004": ([{"kind": "nccl_hang"}], {"nccl_completes": "FAIL", "nccl_correct": "ERROR", "nccl_node_busbw": "ERROR"},
+                 "node-004", "hang"),
+    "node-005": ([{"kind": "unstable_step_time", "jitter": 0.2}], {"training_stable": "FAIL"}, "CV", "step time varies"),
+    "node-006": ([{"kind": "slow_rank", "rank": 3, "factor": 1.3}], {"training_stable": "FAIL"}, "rank 3", "slow rank"),
+    "node-007": ([{"kind": "training_timeout"}], {"training_stable": "FAIL"}, "Watchdog", "NCCL timeout"),
+    # No nccl-tests on the node: the built-in PyTorch benchmark measures the same and passes.
+    "node-008": ([{"kind": "tool_missing", "tool": "all_reduce_perf"}], {}, None, None),
+    # Neither nccl-tests nor torchrun: no data, an ERROR naming the host, never a pass.
+    "node-009": ([{"kind": "tool_missing", "tool": "all_reduce_perf"}, {"kind": "tool_missing", "tool": "torchrun"}],
+                 {"nccl_completes": "ERROR", "nccl_correct": "ERROR", "nccl_node_busbw": "ERROR"},
+                 "command not found", "no data"),
+}
+
+
+@pytest.fixture(scope="module")
+def pod(validate):
+    faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
+    return validate({"pod": {"nodes": 10}, "faults": faults}, pyramid_nccl_timeout=8)
+
+
+@pytest.mark.parametrize("node", sorted(FAULTS))
+def test_each_fault_is_caught_at_its_layer(pod, node):
+    flagged, actual, cause = FAULTS[node][1:]
+    host = pod.host(node)
+    not_passing = {check: r for check, r in pod.not_passing(node).items() if r["status"] != "SKIP"}
+    assert {check: r["status"] for check, r in not_passing.items()} == flagged
+    if not flagged:
+        assert host["verdict"] == "GO"
+        return
+    assert host["verdict"] == "NO-GO"
+    assert host["stopped_at"] == min(r["layer"] for r in not_passing.values())
+    skipped = [r for r in host["checks"] if r["status"] == "SKIP"]
+    assert all(r["layer"] > host["stopped_at"] for r in skipped)  # the gate: nothing above ran
+    first = min(not_passing.values(), key=lambda r: (r["layer"], r["status"] != "FAIL"))
+    assert actual.lower() in first["actual"].lower(), first
+    assert cause.lower() in first["cause"].lower(), first
+
+
+def test_healthy_nodes_are_go(pod):
+    for node in ("node-001", "node-010"):
+        assert pod.host(node)["verdict"] == "GO", pod.not_passing(node)
+
+
+def test_a_layer5_failure_stops_the_node_before_layer6(pod):
+    training = next(r for r in pod.host("node-002")["checks"] if r["check"] == "training_stable")
+    assert training["status"] == "SKIP" and "blocked at layer 5" in training["actual"]

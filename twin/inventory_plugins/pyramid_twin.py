@@ -1,0 +1,102 @@
+"""Ansible inventory plugin: the twin pod's nodes, reached over real SSH (see twin/README.md).
+
+Lives outside plugins/ on purpose: the collection's product code never contains the twin.
+"""
+
+import hashlib
+import os
+import sys
+
+from ansible.errors import AnsibleParserError
+from ansible.plugins.inventory import BaseInventoryPlugin
+from ansible.utils.vars import load_extra_vars
+
+DOCUMENTATION = r"""
+name: pyramid_twin
+short_description: The twin pod's GPU nodes as Ansible hosts
+description:
+  - Reads a twin scenario and adds one host per GPU node at its loopback address (127.1.x.y),
+    port 2222, where the twin's sshd answers as that node (start it with C(twin/up)).
+  - "The scenario is, first found: the extra var C(twin_scenario), env C(PYRAMID_TWIN_SCENARIO),
+    option O(scenario), C(twin/scenarios/default.yml). Relative paths are from the current directory."
+  - Nodes the scenario marks unreachable get a port where nothing listens, so SSH really fails.
+  - The file name must end in C(pyramid_twin.yml) or C(pyramid_twin.yaml).
+options:
+  plugin:
+    description: Token that marks the file as this plugin's.
+    required: true
+    choices: [pyramid_twin]
+  scenario:
+    description: Scenario file used when neither the extra var nor the env var names one.
+    type: str
+"""
+
+EXAMPLES = r"""
+# inventories/twin/pod.pyramid_twin.yml
+plugin: pyramid_twin
+"""
+
+TWIN = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KEY = os.path.join(os.path.dirname(TWIN), ".twin", "id_ed25519")
+PORT = 2222
+CLOSED_PORT = 1  # tcpmux: nothing listens there, so connecting is refused
+GROUPS = ["gpu_nodes", "launcher", "rail_leaves", "spines"]
+
+
+def _model():
+    if TWIN not in sys.path:
+        sys.path.insert(0, TWIN)
+    from pyramid_twin import model  # pylint: disable=import-outside-toplevel
+    return model
+
+
+class InventoryModule(BaseInventoryPlugin):
+    NAME = "pyramid_twin"
+
+    def verify_file(self, path):
+        return super().verify_file(path) and path.endswith(("pyramid_twin.yml", "pyramid_twin.yaml"))
+
+    def _scenario_path(self, model):
+        chosen = (load_extra_vars(self.loader).get("twin_scenario")
+                  or os.environ.get("PYRAMID_TWIN_SCENARIO")
+                  or self.get_option("scenario")
+                  or model.DEFAULT_SCENARIO)
+        return os.path.abspath(os.path.expanduser(str(chosen)))
+
+    def parse(self, inventory, loader, path, cache=True):
+        super().parse(inventory, loader, path, cache)
+        self._read_config_data(path)
+        model = _model()
+        scenario_path = self._scenario_path(model)
+        try:
+            scenario = model.load_scenario(scenario_path)
+            states = [model.node_state(scenario, name) for name in model.node_names(scenario)]
+        except model.ScenarioError as exc:
+            raise AnsibleParserError("twin scenario: %s" % exc) from exc
+        except Exception as exc:  # unreadable file, YAML syntax, a fault naming what a node lacks
+            raise AnsibleParserError("twin scenario %s: %s" % (scenario_path, exc)) from exc
+
+        for group in GROUPS:
+            self.inventory.add_group(group)
+        # One set of control sockets per scenario: a multiplexed session carries the SetEnv of the
+        # master connection, not its own (twin/README.md). ssh does not create the directory.
+        control_dir = os.path.expanduser("~/.ansible/cp")
+        os.makedirs(control_dir, mode=0o700, exist_ok=True)
+        control = os.path.join(control_dir, "twin-%s-%%C" % hashlib.sha256(scenario_path.encode()).hexdigest()[:8])
+        common_args = " ".join([
+            "-o SetEnv=PYRAMID_TWIN_SCENARIO=%s" % scenario_path,
+            "-o ControlPath=%s" % control,
+            "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
+        ])
+        for state in states:
+            name = state["hostname"]
+            self.inventory.add_host(name, group="gpu_nodes")
+            for key, value in (
+                ("ansible_host", state["address"]),
+                ("ansible_port", CLOSED_PORT if state["unreachable"] else PORT),
+                ("ansible_user", "root"),
+                ("ansible_ssh_private_key_file", KEY),
+                ("ansible_python_interpreter", "/usr/bin/python3"),
+                ("ansible_ssh_common_args", common_args),
+            ):
+                self.inventory.set_variable(name, key, value)

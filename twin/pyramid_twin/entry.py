@@ -1,0 +1,111 @@
+"""sshd ForceCommand of the twin (via twin/ssh_entry): become the node this connection reached.
+
+The node is the server address of SSH_CONNECTION (127.1.x.y, see model.node_address), the
+scenario is $PYRAMID_TWIN_SCENARIO (sent with ssh -o SetEnv). The node's files are rendered
+once per digest (scenario + twin code) by render.py; then namespace.py mounts them and the
+session's command runs with stdin, stdout and exit code untouched.
+Hot path: stdlib only, no YAML; errors -> stderr and exit 255, as ssh itself fails.
+"""
+
+import hashlib
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TWIN = os.path.dirname(HERE)
+STATE_DIR = os.path.join(os.path.dirname(TWIN), ".twin")
+DEFAULT_SCENARIO = os.path.join(TWIN, "scenarios", "default.yml")  # = model.DEFAULT_SCENARIO
+sys.path.insert(0, TWIN)  # run as a script under python -I -S
+
+
+class TwinError(Exception):
+    pass
+
+
+def node_index(address):
+    """127.1.x.y -> x * 256 + y (model.node_index_from_address without importing model)."""
+    parts = address.split(".")
+    if len(parts) != 4 or parts[:2] != ["127", "1"]:
+        raise TwinError("connected to %s: twin nodes are at 127.1.x.y" % address)
+    return int(parts[2]) * 256 + int(parts[3])
+
+
+def digest(scenario_bytes):
+    """Scenario content plus the twin code that renders it, so a code change re-renders."""
+    sha = hashlib.sha256()
+    for name in sorted(os.listdir(HERE)):
+        if name.endswith(".py"):
+            with open(os.path.join(HERE, name), "rb") as handle:
+                sha.update(handle.read())
+    sha.update(scenario_bytes)
+    return sha.hexdigest()[:16]
+
+
+def node_dir(scenario, index):
+    try:
+        with open(scenario, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise TwinError("scenario %s: %s" % (scenario, exc.strerror)) from exc
+    digest_dir = os.path.join(STATE_DIR, "render", digest(data))
+    marker = os.path.join(digest_dir, "@%d" % index)
+    if not os.path.exists(marker):
+        import fcntl  # only on a cache miss
+        import subprocess
+        os.makedirs(digest_dir, exist_ok=True)
+        with open(os.path.join(digest_dir, ".lock"), "w", encoding="utf-8") as lock:
+            # A whole pod connects at once: the first session renders, the others wait for it.
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not os.path.exists(marker):
+                # This interpreter without -I -S: with site-packages, so PyYAML for the model.
+                done = subprocess.run([sys.executable, os.path.join(HERE, "render.py"), scenario, digest_dir,
+                                       str(index)], stdin=subprocess.DEVNULL, stdout=sys.stderr, check=False)
+                if done.returncode:
+                    raise TwinError(None)  # render.py said why
+    return os.path.realpath(marker)
+
+
+def read_meta(node):
+    """node.meta (render.py): hostname, unreachable, missing tools, placed paths; quicker than JSON."""
+    with open(os.path.join(node, "node.meta"), encoding="utf-8") as handle:
+        fields = dict(line.rstrip("\n").split(" ", 1) for line in handle)
+    return {"hostname": fields["hostname"], "unreachable": fields["unreachable"] == "yes",
+            "tools": {"missing": fields["missing"].split()}, "place": fields["place"].split()}
+
+
+def main():
+    connection = os.environ.get("SSH_CONNECTION", "").split()
+    if len(connection) != 4:
+        raise TwinError("not an SSH session (no SSH_CONNECTION)")
+    index = node_index(connection[2])
+    scenario = os.path.abspath(os.environ.get("PYRAMID_TWIN_SCENARIO") or DEFAULT_SCENARIO)
+    node = node_dir(scenario, index)
+    state = read_meta(node)
+    if state["unreachable"]:
+        raise TwinError("%s is unreachable in scenario %s" % (state["hostname"], scenario))
+
+    from pyramid_twin import namespace  # only now: an unknown node never pays for ctypes
+    try:
+        namespace.enter(node, state)
+    except OSError as exc:
+        raise TwinError("%s: cannot set up the node's mount namespace: %s" % (state["hostname"], exc)) from exc
+    # The node's processes see the environment of a plain sshd: no twin variable, no forced command.
+    os.environ.pop("PYRAMID_TWIN_SCENARIO", None)
+    command = os.environ.pop("SSH_ORIGINAL_COMMAND", None)
+    shell = os.environ.get("SHELL") or "/bin/sh"
+    if command is None:  # interactive login, as sshd starts it
+        os.execv(shell, ["-" + os.path.basename(shell)])
+    os.execv(shell, [os.path.basename(shell), "-c", command])
+
+
+def run():
+    try:
+        main()
+    except TwinError as exc:
+        if exc.args[0]:
+            sys.stderr.write("pyramid twin: %s\n" % exc)
+        sys.exit(255)
+
+
+if __name__ == "__main__":
+    run()

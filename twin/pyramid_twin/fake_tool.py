@@ -1,0 +1,209 @@
+"""A twin node's vendor tools: ``fake_tool.py TOOL NODE_DIR ARGS...`` (the stubs in NODE_DIR/bin).
+
+Prints what formats.py renders for the argv the real tool understands, with the real tool's
+exit codes; argv the real tool rejects gets its usage error. Valid argv the twin does not
+simulate gets a message saying so and rc 2, never made-up output.
+"""
+
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from pyramid_twin import formats  # noqa: E402  (path set above)
+
+NOT_SIMULATED = 2
+
+
+def not_simulated(tool, args):
+    return NOT_SIMULATED, "", "pyramid twin: `%s` is not simulated\n" % " ".join([tool] + args)
+
+
+# --- ibstat (infiniband-diags) ---------------------------------------------------------------
+
+IBSTAT_USAGE = ("Usage: ibstat [options] <ca_name> [portnum]\n\nOptions:\n"
+                "  --list_of_cas, -l       list all IB devices\n"
+                "  --short, -s             short output\n"
+                "  --port_list, -p         show port list\n"
+                "  --help, -h              help message\n")
+
+
+def _ca_blocks(state):
+    """{device: lines of its ibstat block}, in ibstat order."""
+    blocks, current = {}, None
+    for line in formats.ibstat(state).splitlines(True):
+        if line.startswith("CA '"):
+            current = line[4:line.rindex("'")]
+            blocks[current] = []
+        blocks[current].append(line)
+    return blocks
+
+
+def ibstat(state, args, env):
+    flags = [a for a in args if a.startswith("-")]
+    names = [a for a in args if not a.startswith("-")]
+    known = {"-l", "--list_of_cas", "-s", "--short", "-p", "--port_list"}
+    if any(flag not in known for flag in flags) or len(names) > 2 or len(flags) > 1:
+        return 2, "", IBSTAT_USAGE  # ibdiag_show_usage() exits 2
+    blocks = _ca_blocks(state)
+    if flags and flags[0] in ("-l", "--list_of_cas"):
+        return 0, "".join(name + "\n" for name in blocks), ""
+    if names:
+        if names[0] not in blocks:
+            return 255, "", "ibpanic: [%d] main: stat of IB device '%s' failed: No such file or directory\n" % (
+                os.getpid(), names[0])
+        blocks = {names[0]: blocks[names[0]]}
+        if len(names) == 2:
+            return not_simulated("ibstat", args)
+    if flags and flags[0] in ("-p", "--port_list"):
+        guids = [line.split(":", 1)[1].strip() for lines in blocks.values() for line in lines
+                 if line.strip().startswith("Port GUID:")]
+        return 0, "".join(guid + "\n" for guid in guids), ""
+    if flags:  # --short: the CA part without the port sections
+        return 0, "".join(line for lines in blocks.values() for line in lines[:7]), ""
+    return 0, "".join(line for lines in blocks.values() for line in lines), ""
+
+
+# --- mlxconfig (mstflint / MFT) --------------------------------------------------------------
+
+MLXCONFIG_VERSION = "mlxconfig, mft 4.28.0-92, built on Jun 05 2024, 11:38:29. Git SHA Hash: N/A\n"
+
+
+def mlxconfig(state, args, env):
+    device, command, params = None, None, []
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg in ("-d", "--dev"):
+            if not rest:
+                return 1, "-E- Missing argument for flag: %s\n" % arg, ""
+            device = rest.pop(0)
+        elif arg in ("-e", "--enable_verbosity", "-y", "--yes", "-q", "--quiet"):
+            pass
+        elif arg in ("-v", "--version"):
+            return 0, MLXCONFIG_VERSION, ""
+        elif arg.startswith("-"):
+            return 1, "-E- Unknown flag: %s\n" % arg, ""
+        elif command is None:
+            command = arg
+        else:
+            params.append(arg)
+    if command is None:
+        return 1, "-E- No command found. For more information please read the help message:\n", ""
+    if command not in ("q", "query"):
+        if command in ("set", "s", "reset", "r", "show_confs", "i", "backup", "set_raw", "get_raw"):
+            return not_simulated("mlxconfig", args)
+        return 1, "-E- Unknown command: %s\n" % command, ""
+    if device is None:
+        return not_simulated("mlxconfig", args)  # querying every device found by mst
+    # The twin renders the -e (default/current/next boot) layout whether or not -e was given.
+    rc, out, err = formats.mlxconfig_query(state, device)
+    if rc or not params:
+        return rc, out, err
+    lines = out.splitlines(True)
+    head = next(i for i, line in enumerate(lines) if line.startswith("Configurations:")) + 1
+    rows = {line.lstrip("* ").split()[0]: line for line in lines[head:] if line.startswith(" ") or line.startswith("*")}
+    unknown = [param for param in params if param not in rows]
+    if unknown:
+        return 1, "-E- The Device doesn't support %s parameter\n" % unknown[0], ""
+    picked = [rows[param] for param in params]
+    if any(row.startswith("*") for row in picked):
+        picked.append(lines[-1])  # the "'*' shows parameters ..." note
+    return 0, "".join(lines[:head] + picked), ""
+
+
+# --- nvidia-smi ------------------------------------------------------------------------------
+
+def nvidia_smi(state, args, env):
+    if args in (["topo", "-m"], ["topo", "--matrix"]):
+        return 0, formats.nvidia_smi_topo(state), ""
+    if args in (["-L"], ["--list-gpus"]):
+        lines = ["GPU %d: %s (UUID: GPU-%08x-%04x-%04x-%04x-%012x)"
+                 % (gpu["index"], gpu["name"], state["index"], gpu["index"], 0x4a1b, 0x9c2d, state["index"] * 8 + gpu["index"])
+                 for gpu in state["gpus"]]
+        return 0, "".join(line + "\n" for line in lines) or "No devices were found\n", ""
+    valid_starts = ("topo", "-q", "--query", "--query-gpu", "-h", "--help", "nvlink", "-i", "--id")
+    if not args or args[0].split("=")[0] in valid_starts:
+        return not_simulated("nvidia-smi", args)
+    # NVML's return code 2: "A supplied argument or flag is invalid".
+    return 2, "Invalid combination of input arguments. Please run 'nvidia-smi -h' for help.\n\n", ""
+
+
+# --- modinfo (kmod) --------------------------------------------------------------------------
+
+def modinfo(state, args, env):
+    field, names, rest = None, [], list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg in ("-F", "--field"):
+            if not rest:
+                return 1, "", "modinfo: option requires an argument -- 'F'\n"
+            field = rest.pop(0)
+        elif arg.startswith("--field="):
+            field = arg.split("=", 1)[1]
+        elif arg in ("-V", "--version"):
+            return 0, "kmod version 30\n+ZSTD +XZ -ZLIB +LIBCRYPTO -EXPERIMENTAL\n", ""
+        elif arg.startswith("-"):
+            return 1, "", ("modinfo: unrecognized option '%s'\n"
+                           "modinfo: ERROR: unexpected getopt_long() value '?'.\n" % arg)
+        else:
+            names.append(arg)
+    if not names:
+        return 1, "", "modinfo: ERROR: missing module or filename.\n"
+    out, err, rc = [], [], 0
+    for name in names:
+        if name != "nvidia":
+            if name in state["modules"]:
+                return not_simulated("modinfo", args)
+            err.append("modinfo: ERROR: Module %s not found.\n" % name)
+            rc = 1
+            continue
+        text = formats.modinfo_nvidia(state)
+        if field is None:
+            out.append(text)
+            continue
+        for line in text.splitlines():
+            key, value = line.split(":", 1) if ":" in line else ("", "")
+            if key == field:
+                out.append(value.strip() + "\n")
+    return rc, "".join(out), "".join(err)
+
+
+# --- Layer 5/6 tools (formats_nccl.py returns (rc, stdout, stderr, hang)) ----------------------
+
+def _nccl(name):
+    def run(state, args, env):
+        from pyramid_twin import formats_nccl
+        return getattr(formats_nccl, name)(state, args, env)
+    return run
+
+
+TOOLS = {
+    "ibstat": ibstat,
+    "mlxconfig": mlxconfig,
+    "nvidia-smi": nvidia_smi,
+    "modinfo": modinfo,
+    "all_reduce_perf": _nccl("all_reduce_perf"),
+    "torchrun": _nccl("torchrun"),
+}
+
+
+def main(argv):
+    tool, node = argv[1], argv[2]
+    with open(os.path.join(node, "state.json"), encoding="utf-8") as handle:
+        state = json.load(handle)
+    result = TOOLS[tool](state, argv[3:], dict(os.environ))
+    rc, out, err = result[:3]
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    if len(result) > 3 and result[3]:  # a hung run: output so far, then no answer
+        sys.stdout.flush()
+        sys.stderr.flush()
+        time.sleep(3600)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
