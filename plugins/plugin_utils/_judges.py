@@ -251,9 +251,12 @@ def gpus_present(facts, expect):
     gpus = sorted(facts["gpu_topology"]["gpus"])
     want = expect["pyramid_gpus_per_node"]
     expected = "%d GPUs in nvidia-smi topo -m" % want
+    links = sorted({link for info in facts["gpu_topology"]["gpus"].values()
+                    for peer, link in info["links"].items() if peer.startswith("GPU")})
+    between = " linked by %s" % "/".join(links) if links else ""
     if len(gpus) != want:
-        return verdict(FAIL, expected, "%d GPUs: %s" % (len(gpus), ", ".join(gpus) or "none"))
-    return verdict(PASS, expected, "%d GPUs" % len(gpus))
+        return verdict(FAIL, expected, "%d GPUs%s: %s" % (len(gpus), between, ", ".join(gpus) or "none"))
+    return verdict(PASS, expected, "%d GPUs%s" % (len(gpus), between))
 
 
 @judge("gpu_nic_affinity")
