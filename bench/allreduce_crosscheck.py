@@ -53,8 +53,8 @@ def main():
         for size, values in results.items():
             ref = statistics.median(values)
             own = builtin.get(size)
-            print("%12d %12.1f %7.1f..%-8.1f %12s %7s" % (size, ref, min(values), max(values),
-                                                         "%.1f" % own if own else "-", "%.3f" % (own / ref) if own else "-"))
+            own_text, ratio = ("%.1f" % own, "%.3f" % (own / ref)) if own else ("-", "-")
+            print("%12d %12.1f %7.1f..%-8.1f %12s %7s" % (size, ref, min(values), max(values), own_text, ratio))
         sys.stdout.flush()
     dist.destroy_process_group()
 

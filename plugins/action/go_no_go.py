@@ -12,6 +12,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog,
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
+    _supports_check_mode = True  # touches no host: it writes the run's reports on the controller
     _requires_connection = False
     _VALID_ARGS = frozenset(("run_dir", "devices"))
 
@@ -20,5 +21,5 @@ class ActionModule(ActionBase):
         devices = {device: list(hosts or []) for device, hosts in (self._task.args.get("devices") or {}).items()}
         report = _report.build(_catalog.load_catalog(), self._task.args["run_dir"], devices)
         _report.write(report)
-        return dict(result, changed=True, verdict=report["verdict"], summary=report["summary"],
+        return dict(result, changed=False, verdict=report["verdict"], summary=report["summary"],  # reports change no device
                     run_dir=report["run_dir"], checklist=_report.checklist_text(report))

@@ -17,6 +17,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars impor
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
+    _supports_check_mode = True  # touches no host: it writes the run's reports on the controller
     _requires_connection = False
     _VALID_ARGS = frozenset(("hosts", "report_dir"))
 
@@ -44,6 +45,6 @@ class ActionModule(ActionBase):
         run_dir = os.path.join(os.path.abspath(os.path.expanduser(self._task.args["report_dir"])),
                                "%s-%s" % (stamp, secrets.token_hex(3)))
         os.makedirs(os.path.join(run_dir, "devices"))
-        return dict(result, changed=True, run_dir=run_dir, hosts=len(hosts),
-                    ansible_facts={"pyramid_run_dir": run_dir},
+        return dict(result, changed=False, run_dir=run_dir, hosts=len(hosts),  # a new report dir changes no device
+                    ansible_facts={"pyramid_run_dir": run_dir, "pyramid_devices": {"gpu_node": list(hosts)}},
                     msg="expectations valid for %d hosts; reports go to %s" % (len(hosts), run_dir))

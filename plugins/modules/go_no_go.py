@@ -30,7 +30,8 @@ options:
 attributes:
   check_mode:
     description: Can run in check_mode and return changed status prediction without modifying target.
-    support: none
+    support: full
+    details: Touches no host; the run's reports are written on the controller in check mode too.
   action:
     description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full

@@ -14,7 +14,8 @@ description:
   - Loads the check catalog and validates it (sources, parsers, judges and expectations exist).
   - Validates every expectation variable (type, choices, minimum) of every device given, using the
     documented defaults for those not set, and fails with one line per bad value.
-  - Opens a new run directory under O(report_dir) and sets the fact C(pyramid_run_dir).
+  - Opens a new run directory under O(report_dir) and sets the facts C(pyramid_run_dir) and
+    C(pyramid_devices) (device type to the hosts this run covers, for M(gpufabric.pyramid.go_no_go)).
 author:
   - gpufabric.pyramid contributors (@gpufabric)
 options:
@@ -30,7 +31,8 @@ options:
 attributes:
   check_mode:
     description: Can run in check_mode and return changed status prediction without modifying target.
-    support: none
+    support: full
+    details: Touches no host; the run's reports are written on the controller in check mode too.
   action:
     description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full

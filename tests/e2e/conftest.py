@@ -28,6 +28,7 @@ class Run:
         found = sorted(glob.glob(os.path.join(report_root, "*", "report.json")))
         self.report = json.load(open(found[-1], encoding="utf-8")) if found else None
         self.run_dirs = sorted(glob.glob(os.path.join(report_root, "*")))
+        self.changed = dict((runner.stats or {}).get("changed", {}))
 
     def host(self, name):
         return self.report["hosts"][name]
@@ -38,13 +39,13 @@ class Run:
 
 @pytest.fixture(scope="session")
 def validate(twin, tmp_path_factory):
-    """validate(scenario dict or path, **extravars) -> Run."""
+    """validate(scenario dict or path, playbook=..., limit=..., cmdline=..., **extravars) -> Run."""
     import ansible_runner
 
     # ansible-runner starts ansible-playbook from PATH: the one installed beside this Python.
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
-    def run(scenario, playbook="playbooks/validate.yml", **extravars):
+    def run(scenario, playbook="playbooks/validate.yml", limit=None, cmdline=None, **extravars):
         base = tmp_path_factory.mktemp("run")
         if isinstance(scenario, dict):
             path = base / "scenario.yml"
@@ -61,6 +62,8 @@ def validate(twin, tmp_path_factory):
             inventory=os.path.join(ROOT, "inventories", "twin"),
             extravars=variables,
             envvars={"ANSIBLE_CONFIG": os.path.join(ROOT, "ansible.cfg")},
+            limit=limit,
+            cmdline=cmdline,
             quiet=True,
         )
         return Run(runner, report_root)

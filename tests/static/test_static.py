@@ -10,8 +10,10 @@ BIN = os.path.dirname(sys.executable)
 
 
 def test_ansible_lint_production_profile():
+    # Its syntax checks run without an inventory, which ansible.cfg's unparsed_is_failed refuses.
+    env = dict(os.environ, ANSIBLE_INVENTORY_UNPARSED_FAILED="false")
     result = subprocess.run([os.path.join(BIN, "ansible-lint"), "--profile", "production", "--nocolor"],
-                            cwd=ROOT, capture_output=True, text=True, check=False)
+                            cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     shutil.rmtree(os.path.join(ROOT, ".ansible"), ignore_errors=True)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
 

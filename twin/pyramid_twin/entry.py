@@ -48,6 +48,10 @@ def node_dir(scenario, index):
     except OSError as exc:
         raise TwinError("scenario %s: %s" % (scenario, exc.strerror)) from exc
     digest_dir = os.path.join(STATE_DIR, "render", digest(data))
+    from pyramid_twin import changes
+    changed = changes.current(digest_dir, index)
+    if changed:  # a remediation earlier in this pod's life changed the node
+        return changed
     marker = os.path.join(digest_dir, "@%d" % index)
     if not os.path.exists(marker):
         import fcntl  # only on a cache miss

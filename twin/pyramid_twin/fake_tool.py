@@ -12,7 +12,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pyramid_twin import formats  # noqa: E402  (path set above)
+from pyramid_twin import changes, formats  # noqa: E402  (path set above)
 
 NOT_SIMULATED = 2
 
@@ -92,6 +92,8 @@ def mlxconfig(state, args, env):
             params.append(arg)
     if command is None:
         return 1, "-E- No command found. For more information please read the help message:\n", ""
+    if command in ("set", "s") and device is not None:
+        return mlxconfig_set(state, device, params, "-y" in args or "--yes" in args)
     if command not in ("q", "query"):
         if command in ("set", "s", "reset", "r", "show_confs", "i", "backup", "set_raw", "get_raw"):
             return not_simulated("mlxconfig", args)
@@ -112,6 +114,66 @@ def mlxconfig(state, args, env):
     if any(row.startswith("*") for row in picked):
         picked.append(lines[-1])  # the "'*' shows parameters ..." note
     return 0, "".join(lines[:head] + picked), ""
+
+
+def mlxconfig_set(state, device, params, yes):
+    """`mlxconfig -d DEV -y set K=V ...`: new next-boot values, active after mlxfwreset or a reboot."""
+    if device not in state["mlxconfig"]:
+        return 1, "-E- Failed to open the device\n", ""
+    config = state["mlxconfig"][device]
+    pairs = [param.split("=", 1) for param in params]
+    if not pairs or any(len(pair) != 2 for pair in pairs):
+        return 1, "-E- Failed to parse configuration: %s\n" % " ".join(params), ""
+    for name, _value in pairs:
+        if name not in config:
+            return 1, "-E- The Device doesn't support %s parameter\n" % name, ""
+    rows = "".join("         %-36s%-16s%s\n" % (name, config[name]["next_boot"], value) for name, value in pairs)
+    out = "\nDevice #1:\n----------\n\nDevice type:        ConnectX7\nDevice:             %s\n\n" \
+          "Configurations:                                     Next Boot       New\n%s\n" % (device, rows)
+    if not yes:
+        return 1, out + " Apply new Configuration? (y/n) [n] : n\nAborted by user.\n", ""
+    for name, value in pairs:
+        config[name]["next_boot"] = value
+    changes.commit(NODE[0], state)
+    return 0, out + " Apply new Configuration? (y/n) [n] : y\nApplying... Done!\n-I- Please reboot machine to load new configurations.\n", ""
+
+
+def mlxfwreset(state, args, env):
+    """`mlxfwreset -d DEV -y reset`: the firmware restarts and its next-boot config becomes current."""
+    device = args[args.index("-d") + 1] if "-d" in args[:-1] else None
+    if device is None or "reset" not in args:
+        return not_simulated("mlxfwreset", args)
+    if device not in state["mlxconfig"]:
+        return 1, "-E- Failed to open device: %s\n" % device, ""
+    if "-y" not in args and "--yes" not in args:
+        return 1, "Requested reset level for device, %s:\n\n3: Driver restart and PCI reset\nContinue with reset?[y/N] \n" \
+                  "-E- Aborted by user\n" % device, ""
+    for values in state["mlxconfig"][device].values():
+        values["current"] = values["next_boot"]
+    changes.commit(NODE[0], state)
+    steps = ["Sending Reset Command To Fw", "Stopping Driver", "Resetting PCI", "Starting Driver", "Restarting MST"]
+    return 0, "Requested reset level for device, %s:\n\n3: Driver restart and PCI reset\nContinue with reset?[y/N] y\n%s" \
+              "-I- FW was loaded successfully.\n" % (device, "".join("-I- %-40s -Done\n" % step for step in steps)), ""
+
+
+# Modules a twin node can load: GPUDirect's, which a reimage loses.
+LOADABLE = ("nvidia_peermem", "amd_peer_mem")
+
+
+def modprobe(state, args, env):
+    names = [arg for arg in args if not arg.startswith("-")]
+    dry_run = "-n" in args or "--dry-run" in args
+    if len(names) != 1:
+        return not_simulated("modprobe", args)
+    name = names[0].replace("-", "_")
+    if name in state["modules"]:
+        return 0, "", ""
+    if name not in LOADABLE:
+        return 1, "", "modprobe: FATAL: Module %s not found in directory /lib/modules/%s\n" % (name, state["kernel_release"])
+    if not dry_run:
+        state["modules"].insert(0, name)
+        changes.commit(NODE[0], state)
+    return 0, "", ""
 
 
 # --- nvidia-smi ------------------------------------------------------------------------------
@@ -187,11 +249,15 @@ TOOLS = {
     "modinfo": modinfo,
     "all_reduce_perf": _nccl("all_reduce_perf"),
     "torchrun": _nccl("torchrun"),
+    "mlxfwreset": mlxfwreset,
+    "modprobe": modprobe,
 }
+NODE = [None]  # the node directory this tool runs for (changes.commit renders the node's new self there)
 
 
 def main(argv):
     tool, node = argv[1], argv[2]
+    NODE[0] = node
     with open(os.path.join(node, "state.json"), encoding="utf-8") as handle:
         state = json.load(handle)
     result = TOOLS[tool](state, argv[3:], dict(os.environ))

@@ -18,7 +18,7 @@ MOVE_MOUNT_F_EMPTY_PATH = 4
 
 # Where a node's tools may also live on the host: get_bin_path searches the sbin dirs besides PATH.
 SYSTEM_BIN_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
-TOOLS = ["ibstat", "lsmod", "mlxconfig", "nvidia-smi", "modinfo", "all_reduce_perf", "torchrun"]
+TOOLS = ["ibstat", "lsmod", "mlxconfig", "nvidia-smi", "modinfo", "all_reduce_perf", "torchrun", "mlxfwreset", "modprobe"]
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -176,4 +176,7 @@ def enter(node, state):
     _place(node, state["place"])
     _sys_module(node)
     _tools(node, state)
+    if os.path.isdir("/etc/modules-load.d"):  # the node's own, writable: persistent module loads land here
+        from pyramid_twin import changes
+        mount(changes.writable_etc(node, state["hostname"]), "/etc/modules-load.d", None, MS_BIND)
     os.environ["PATH"] = os.path.join(node, "bin") + ":" + os.environ.get("PATH", "/usr/bin:/bin")

@@ -27,7 +27,7 @@ from pyramid_twin import formats, model  # noqa: E402  (path set above)
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_TOOL = os.path.join(HERE, "fake_tool.py")
 # Tools a twin node simulates; lsmod is the host's real one reading the fake /proc/modules.
-SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo"]
+SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo", "mlxfwreset", "modprobe"]
 # Layer 5/6 tools, when formats_nccl (another part of the twin) provides them.
 NCCL_TOOLS = ["all_reduce_perf", "torchrun"]
 # Up to this many nodes, the first session renders the whole pod: one YAML load, not one per node.
@@ -176,6 +176,10 @@ def render(scenario_path, digest_dir, index):
 
 
 def main(argv):
+    if len(argv) == 5 and argv[1] == "--state":  # changes.py: render a changed node state
+        with open(argv[2], encoding="utf-8") as handle:
+            render_into(json.load(handle), argv[3], argv[4])
+        return 0
     if len(argv) != 4:
         sys.stderr.write("usage: render.py SCENARIO DIGEST_DIR INDEX\n")
         return 2
