@@ -13,21 +13,8 @@ version_added: 0.1.0
 description:
   - Lists C(/sys/class/iommu) and reads C(/proc/cmdline), C(/proc/meminfo) and
     C(/proc/sys/kernel/osrelease) on the host; parses them on the controller.
-options:
-  timeout:
-    description: Seconds each command may run before it counts as hung.
-    type: int
-    default: 60
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details: Read-only.
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
+extends_documentation_fragment:
+  - gpufabric.pyramid.source_facts
 """
 
 EXAMPLES = r"""

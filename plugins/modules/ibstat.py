@@ -14,21 +14,8 @@ description:
   - Runs C(ibstat) on the host (argv, C(LC_ALL=C), under C(timeout)) and parses it on the
     controller with the C(linux_ibstat) TextFSM template.
   - Missing tool, timeout or unparseable output fail the task with the host and the command named.
-options:
-  timeout:
-    description: Seconds each command may run before it counts as hung.
-    type: int
-    default: 60
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details: Read-only.
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
+extends_documentation_fragment:
+  - gpufabric.pyramid.source_facts
 """
 
 EXAMPLES = r"""

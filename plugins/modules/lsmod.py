@@ -15,21 +15,8 @@ description:
     C(modinfo nvidia) and C(/proc/sys/kernel/osrelease); parses them on the controller.
   - Says which GPUDirect RDMA path is active, C(peermem) (nvidia_peermem or amd_peer_mem loaded)
     or C(dmabuf) (NVIDIA open GPU kernel module on Linux 5.12 or later), or none.
-options:
-  timeout:
-    description: Seconds each command may run before it counts as hung.
-    type: int
-    default: 60
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details: Read-only.
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
+extends_documentation_fragment:
+  - gpufabric.pyramid.source_facts
 """
 
 EXAMPLES = r"""
