@@ -35,4 +35,3 @@ def test_remediate_brings_a_reimaged_node_back(validate, scenario):
 
     again = validate(scenario, playbook="playbooks/remediate.yml", limit="node-002")
     assert again.rc == 0 and again.changed.get("node-002", 0) == 0  # idempotent
-
