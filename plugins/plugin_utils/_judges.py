@@ -19,7 +19,6 @@ JUDGES = {}
 POD_JUDGES = {}
 
 PASS, FAIL, ERROR, SKIP = "PASS", "FAIL", "ERROR", "SKIP"
-STATUS_ORDER = {PASS: 0, SKIP: 1, FAIL: 2, ERROR: 3}
 
 
 class SourceFailure:

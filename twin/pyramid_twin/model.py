@@ -26,7 +26,6 @@ GPU node state (``node_state``)::
 """
 
 import copy
-import hashlib
 import ipaddress
 import os
 
@@ -102,11 +101,6 @@ def load_scenario(path=None):
             raise ScenarioError("%s: fault %r names unknown node %r" % (path, fault["kind"], fault.get("node")))
     data["_path"] = path
     return data
-
-
-def scenario_digest(path):
-    with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()[:16]
 
 
 def node_names(scenario):
