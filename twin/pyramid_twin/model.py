@@ -133,6 +133,8 @@ def node_state(scenario, name):
     pod = scenario["pod"]
     base = copy.deepcopy(HEALTHY_NODE)
     base.update(copy.deepcopy(pod.get("node_defaults", {})))
+    gpus = [{"index": i, "name": base["gpu_name"], "numa": 0 if i < pod["gpus_per_node"] // 2 else 1,
+             "pci": GPU_PCI[i % len(GPU_PCI)]} for i in range(pod["gpus_per_node"])]
     rails = []
     for rail in range(pod["rails"]):
         rails.append({
@@ -147,12 +149,11 @@ def node_state(scenario, name):
             "ca_type": "MT4129",
             "node_guid": _guid(index, rail),
             "port_guid": _guid(index, rail, port=True),
-            "numa": 0 if rail < pod["rails"] // 2 else 1,
+            # a rail shares its GPU's PCIe switch, hence its NUMA node
+            "numa": gpus[rail]["numa"] if rail < len(gpus) else (0 if rail < pod["rails"] // 2 else 1),
             "pci": NIC_PCI[rail % len(NIC_PCI)],
             "gpu": rail if rail < pod["gpus_per_node"] else None,
         })
-    gpus = [{"index": i, "name": base["gpu_name"], "numa": 0 if i < pod["gpus_per_node"] // 2 else 1,
-             "pci": GPU_PCI[i % len(GPU_PCI)]} for i in range(pod["gpus_per_node"])]
     mlxconfig = {}
     for rail in rails:
         mlxconfig[rail["device"]] = {
