@@ -14,7 +14,10 @@ TARGET = os.path.join(ROOT, "docs", "checks.md")
 def _way(way):
     kind = next(k for k in ("run", "read", "list") if k in way)
     text = " ".join(way["run"]) if kind == "run" else "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
-    return "`%s` → `%s`" % (text, way["parser"])
+    if way.get("env_flag"):
+        text = text.replace("{env_flags}", "%s NAME ..." % way["env_flag"])
+    launcher = "with `pyramid_nccl_launcher: %s`: " % way["launcher"] if way.get("launcher") else ""
+    return "%s`%s` → `%s`" % (launcher, text, way["parser"])
 
 
 def render(catalog):
@@ -30,18 +33,25 @@ def render(catalog):
         sources = []
         for name in check["sources"]:
             source = catalog["sources"][name]
-            ways = " or else ".join(_way(w) for w in source["ways"])
+            ways = (" or " if source.get("launched") else " or else ").join(_way(w) for w in source["ways"])
             extra = []
             if source.get("foreach"):
                 extra.append("once per item of `%s`" % source["foreach"])
             if source.get("optional"):
                 extra.append("optional")
+            if source.get("launched"):
+                extra.append("on the launcher host, across a group of nodes")
             sources.append("- `%s`: %s%s" % (name, ways, (" (" + ", ".join(extra) + ")") if extra else ""))
         out += ["### L%d `%s`: %s" % (check["layer"], check["id"], check["title"]), "",
                 "Scope: %s (%s). Judge: `%s`. Expectations: %s." % (check["scope"], check["device"], check["judge"], expects),
                 "", "Sources:", ""]
         out += sources
-        out += ["", "Likely cause on FAIL: %s" % check["cause"], "", "Go back to: %s" % check["go_back_to"], ""]
+        out += ["", "Likely cause on FAIL: %s" % check["cause"], ""]
+        if check.get("causes"):
+            out += ["Likely cause by kind of miss:", ""]
+            out += ["- %s: %s" % (key, text) for key, text in check["causes"].items()]
+            out += [""]
+        out += ["Go back to: %s" % check["go_back_to"], ""]
     out += ["## Expectations (inventory variables)", "",
             "Validated for every host before any host is touched.", "",
             "| Variable | Type | Default | Meaning |", "|---|---|---|---|"]
@@ -52,6 +62,12 @@ def render(catalog):
         if "min" in spec:
             kind += ", >= %s" % spec["min"]
         out.append("| `%s` | %s | `%s` | %s |" % (name, kind, spec.get("default"), spec["description"].replace("\n", " ")))
+    out += ["", "## Platforms (expected multi-node all-reduce busbw, GB/s)", "",
+            "algbw is judged against the same figure converted for the run's rank count N: busbw x N / (2(N-1)).", "",
+            "| Platform | Figures | Source |", "|---|---|---|"]
+    for name, platform in catalog["platforms"].items():
+        figures = ", ".join("%d B: %s" % (size, value) for size, value in sorted(platform["busbw"].items()))
+        out.append("| `%s` (%s) | %s | %s |" % (name, platform["title"], figures, platform["source"]))
     out += ["", "## Parsers", "", "| Parser | Parses |", "|---|---|"]
     for name, text in sorted(_parsers.PARSERS.items()):
         out.append("| `%s` | %s |" % (name, text))

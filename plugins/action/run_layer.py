@@ -40,10 +40,12 @@ class ActionModule(ActionBase):
             _results.save(run_dir, doc)
             return dict(result, changed=False, skipped_checks=len(records),
                         msg="layer %d not run: %s stopped at layer %d (%s)" % (layer, host, below, ", ".join(failing)))
-        if not checks:
-            return dict(result, changed=False, msg="layer %d: no %s checks in the catalog" % (layer, device))
+        if not [check for check in checks if check["scope"] != "fabric"]:
+            return dict(result, changed=False, msg="layer %d: no %s checks to run on the host" % (layer, device))
 
-        planned = _engine.plan(_engine.source_names(checks), catalog, expect)
+        # fabric checks run across nodes from the launcher (straggler_hunt); here only their gate SKIPs
+        local = [check for check in checks if check["scope"] != "fabric"]
+        planned = _engine.plan(_engine.source_names(local), catalog, expect)
         collected, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], task_vars)
         records = []
         if unreachable:
@@ -53,7 +55,7 @@ class ActionModule(ActionBase):
                     SourceFailure(_engine.commands_of(check, catalog, expect), "host unreachable, nothing collected: " + unreachable)]))
             doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts({"unreachable": failure})
         else:
-            facts = _engine.parse_sources(_engine.source_names(checks), catalog, collected, expect)
+            facts = _engine.parse_sources(_engine.source_names(local), catalog, collected, expect)
             for check in checks:
                 if check["scope"] == "host":
                     records.append(_engine.judge_host(host, check, catalog, facts, expect))

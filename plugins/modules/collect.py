@@ -49,6 +49,12 @@ options:
     description: Seconds each command may run before it is killed and reported as C(timeout).
     type: int
     default: 60
+  parallel:
+    description:
+      - How many sources run at once. Sources that start runs on other nodes (the straggler hunt's
+        pairs, each on its own nodes) run side by side; local reads need no more than 1.
+    type: int
+    default: 1
 attributes:
   check_mode:
     description: Can run in check_mode and return changed status prediction without modifying target.
@@ -118,6 +124,7 @@ sources:
 
 import os
 import shlex
+from concurrent.futures import ThreadPoolExecutor
 import shutil
 import tempfile
 
@@ -213,6 +220,7 @@ def main():
             }},
             "timeout": {"type": "int", "default": 60},
             "payloads": {"type": "dict", "default": {}},
+            "parallel": {"type": "int", "default": 1},
         },
         supports_check_mode=True,
     )
@@ -224,8 +232,12 @@ def main():
             payload_paths[name] = os.path.join(workdir, os.path.basename(name))
             with open(payload_paths[name], "w") as handle:
                 handle.write(content)
-        for source in module.params["sources"]:
-            collected[source["id"]] = collect_source(module, source["ways"], module.params["timeout"], payload_paths)
+        sources = module.params["sources"]
+        with ThreadPoolExecutor(max_workers=max(1, min(module.params["parallel"], len(sources) or 1))) as pool:
+            futures = [pool.submit(collect_source, module, source["ways"], module.params["timeout"], payload_paths)
+                       for source in sources]
+            for source, future in zip(sources, futures):
+                collected[source["id"]] = future.result()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     module.exit_json(changed=False, sources=collected)

@@ -13,7 +13,9 @@ import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "catalog", "checks.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
-                "judges_failures"}
+                "judges_failures", "causes"}
+SCOPES = ("host", "pod", "fabric")
+LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list")
 
 
@@ -26,6 +28,8 @@ def load_catalog(path=CATALOG_PATH):
     with open(path, encoding="utf-8") as handle:
         catalog = yaml.safe_load(handle)
     _check(catalog)
+    # the platform tables are the choices of pyramid_nccl_platform
+    catalog["expectations"]["pyramid_nccl_platform"]["choices"] = sorted(catalog["platforms"])
     for check in catalog["checks"]:
         check.setdefault("scope", "host")
         check.setdefault("device", "gpu_node")
@@ -33,7 +37,7 @@ def load_catalog(path=CATALOG_PATH):
 
 
 def _check(catalog):
-    from . import _judges, _parsers  # late import: the catalog is also read by docs tooling
+    from . import _judges, _judges_fabric, _parsers  # noqa: F401  late import: the catalog is also read by docs tooling
 
     rows = {row["id"] for row in catalog["rows"]}
     problems = []
@@ -44,6 +48,8 @@ def _check(catalog):
                 problems.append("source %s: each way needs exactly one of %s" % (name, ", ".join(WAY_KINDS)))
             if way.get("parser") not in _parsers.PARSERS:
                 problems.append("source %s: unknown parser %r" % (name, way.get("parser")))
+            if source.get("launched") and way.get("launcher") not in LAUNCHERS:
+                problems.append("source %s: each way of a launched source names a launcher of %s" % (name, LAUNCHERS))
         for expectation in source_expectations(source):
             if expectation not in catalog["expectations"]:
                 problems.append("source %s: %r is not an expectation" % (name, expectation))
@@ -64,18 +70,27 @@ def _check(catalog):
         for name in check.get("expect", []):
             if name not in catalog["expectations"]:
                 problems.append("check %s: unknown expectation %r" % (cid, name))
-        registry = _judges.POD_JUDGES if check.get("scope") == "pod" else _judges.JUDGES
+        scope = check.get("scope", "host")
+        if scope not in SCOPES:
+            problems.append("check %s: unknown scope %r" % (cid, scope))
+        registry = {"pod": _judges.POD_JUDGES, "fabric": _judges.FABRIC_JUDGES}.get(scope, _judges.JUDGES)
         if check.get("judge") not in registry:
             problems.append("check %s: unknown %s judge %r" % (cid, check.get("scope", "host"), check.get("judge")))
+        if scope == "fabric" and not all(catalog["sources"].get(n, {}).get("launched") for n in check.get("sources", [])):
+            problems.append("check %s: a fabric check reads launched sources only" % cid)
         for field in ("layer", "title", "cause", "go_back_to"):
             if field not in check:
                 problems.append("check %s: missing %s" % (cid, field))
+    for name, platform in catalog.get("platforms", {}).items():
+        if not platform.get("busbw") or not all(isinstance(k, int) and k > 0 and float(v) > 0
+                                                for k, v in platform["busbw"].items()):
+            problems.append("platform %s: busbw must map message sizes in bytes to GB/s" % name)
     if problems:
         raise CatalogError("catalog %s: %s" % (CATALOG_PATH, "; ".join(problems)))
 
 
-def checks_at(catalog, layer, device="gpu_node"):
-    return [c for c in catalog["checks"] if c["layer"] == layer and c["device"] == device]
+def checks_at(catalog, layer, device="gpu_node", scopes=SCOPES):
+    return [c for c in catalog["checks"] if c["layer"] == layer and c["device"] == device and c["scope"] in scopes]
 
 
 def checks_for(catalog, device="gpu_node"):

@@ -29,9 +29,9 @@ def payloads_for(planned):
     return contents
 
 
-def collect(action, planned, timeout, task_vars):
+def collect(action, planned, timeout, task_vars, parallel=1):
     """(raw outputs by source id, None), or (None, reason) when the host could not be reached."""
-    args = {"sources": planned, "timeout": timeout, "payloads": payloads_for(planned)}
+    args = {"sources": planned, "timeout": timeout, "payloads": payloads_for(planned), "parallel": parallel}
     try:
         raw = action._execute_module(module_name=COLLECT, module_args=args, task_vars=task_vars)
     except AnsibleError as exc:

@@ -10,7 +10,8 @@ import re
 from . import _judges, _parsers
 from ._judges import ERROR, SKIP, SourceFailure
 
-PLACEHOLDER = re.compile(r"\{(item|pyramid_\w+)\}")  # {payload:NAME} is left for the collect module
+PLACEHOLDER = re.compile(r"\{(item|pyramid_\w+|group_\w+)\}")  # {payload:NAME} is left for the collect module
+ENV_FLAGS = "{env_flags}"
 
 NO_DATA_GO_BACK = "Fix data collection on the host (tool installed, host reachable), then re-run"
 
@@ -29,17 +30,22 @@ def source_names(checks):
     return names
 
 
-def plan(names, catalog, expect):
-    """The collect module's ``sources`` argument: each command once per host."""
+def plan(names, catalog, expect, group=None):
+    """The collect module's ``sources`` argument: each command once per host.
+
+    ``group`` fills {group_*} placeholders of launched sources (``{"hosts": "a,b", ...}``).
+    """
     planned = []
     for name in names:
         source = catalog["sources"][name]
         for collected_id, item in _expanded(name, source, expect):
             ways = []
-            for way in source["ways"]:
+            for way in _ways(source, expect):
                 kind = next(k for k in ("run", "read", "list") if k in way)
-                value = way[kind]
-                value = [_fill(arg, item, expect) for arg in value] if kind == "run" else _fill(value, item, expect)
+                if kind == "run":
+                    value = _argv(way, item, expect, group)
+                else:
+                    value = _fill(way[kind], item, expect, group)
                 planned_way = {kind: value}
                 if way.get("env"):
                     planned_way["env"] = dict(expect[way["env"]])
@@ -52,11 +58,36 @@ def plan(names, catalog, expect):
     return planned
 
 
-def _fill(text, item, expect):
-    return PLACEHOLDER.sub(lambda m: str(item if m.group(1) == "item" else expect[m.group(1)]), str(text))
+def _ways(source, expect):
+    """A launched source's ways are one per launcher: only the inventory's launcher runs."""
+    if source.get("launched"):
+        return [way for way in source["ways"] if way["launcher"] == expect["pyramid_nccl_launcher"]]
+    return source["ways"]
 
 
-def _parse_one(raw, source):
+def _argv(way, item, expect, group):
+    argv = []
+    for arg in way["run"]:
+        if arg == ENV_FLAGS:  # mpirun -x NAME: forward each variable of the run's environment to every rank
+            for env_name in sorted(expect[way["env"]]) if way.get("env") else []:
+                argv += [way["env_flag"], env_name]
+        else:
+            argv.append(_fill(arg, item, expect, group))
+    return argv
+
+
+def _fill(text, item, expect, group=None):
+    def value(match):
+        key = match.group(1)
+        if key == "item":
+            return str(item)
+        if key.startswith("group_"):
+            return str((group or {})[key[len("group_"):]])
+        return str(expect[key])
+    return PLACEHOLDER.sub(value, str(text))
+
+
+def parse_one(raw, source):
     """Facts of one collected source, or a SourceFailure saying why there are none."""
     if raw is None:
         return SourceFailure("(not collected)", "no output was collected")
@@ -64,14 +95,18 @@ def _parse_one(raw, source):
     if raw.get("status") != "ok":
         return SourceFailure(command, "; ".join(raw.get("attempts") or [raw.get("msg", "failed")]),
                              status=raw.get("status"), output=raw.get("stdout", ""))
-    parser = source["ways"][raw.get("way", 0)]["parser"]
+    # a launched source's ways differ only in the launcher (one is planned), not in the parser
+    parser = source["ways"][0 if source.get("launched") else raw.get("way", 0)]["parser"]
     try:
         facts = _parsers.parse(parser, raw.get("stdout", ""))
         if raw.get("rc"):
             facts["exit_code"] = raw["rc"]  # an accepted non-zero exit: the judge decides what it means
         return facts
     except _parsers.ParseError as exc:
-        return SourceFailure(command, "%s: unparseable output (%s): %s" % (command, parser, exc), output=raw.get("stdout", ""))
+        said = [line.strip() for line in (raw.get("stderr") or "").splitlines() if line.strip() and not line.startswith("---")]
+        stderr = "; stderr: %s" % " ".join(said[-3:]) if said else ""  # a launcher says there which node failed
+        return SourceFailure(command, "%s: unparseable output (%s): %s%s" % (command, parser, exc, stderr),
+                             output=raw.get("stdout", ""))
 
 
 def parse_sources(names, catalog, collected, expect):
@@ -80,9 +115,9 @@ def parse_sources(names, catalog, collected, expect):
     for name in names:
         source = catalog["sources"][name]
         if source.get("foreach"):
-            facts[name] = {item: _parse_one(collected.get(cid), source) for cid, item in _expanded(name, source, expect)}
+            facts[name] = {item: parse_one(collected.get(cid), source) for cid, item in _expanded(name, source, expect)}
         else:
-            facts[name] = _parse_one(collected.get(name), source)
+            facts[name] = parse_one(collected.get(name), source)
     return facts
 
 
@@ -90,7 +125,7 @@ def commands_of(check, catalog, expect):
     commands = []
     for name in check["sources"]:
         source = catalog["sources"][name]
-        for way in source["ways"][:1]:
+        for way in (_ways(source, expect) if expect else source["ways"])[:1]:
             kind = next(k for k in ("run", "read", "list") if k in way)
             text = " ".join(way["run"]) if kind == "run" else "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
             if source.get("foreach"):

@@ -44,4 +44,21 @@ def resolve(catalog, raw_values, names=None):
                     errors.append("%s.%s must be a string or an integer, got %r" % (name, key, item))
                 else:
                     value[key] = str(item)
+            if definition.get("table"):
+                errors.extend(_table_errors(name, value))
     return values, errors
+
+
+def _table_errors(name, table):
+    """A figures table: message size in bytes -> GB/s."""
+    errors = []
+    for key, item in table.items():
+        try:
+            figure = float(item)
+        except (TypeError, ValueError):
+            figure = -1.0
+        if not str(key).isdigit() or int(key) <= 0:
+            errors.append("%s: key %r must be a message size in bytes" % (name, key))
+        if figure <= 0:
+            errors.append("%s.%s must be a positive figure in GB/s, got %r" % (name, key, item))
+    return errors

@@ -17,6 +17,7 @@ import statistics
 
 JUDGES = {}
 POD_JUDGES = {}
+FABRIC_JUDGES = {}  # judged from runs across groups of nodes (_judges_fabric.py)
 
 PASS, FAIL, ERROR, SKIP = "PASS", "FAIL", "ERROR", "SKIP"
 
@@ -43,9 +44,9 @@ def verdict(status, expected, actual, cause=None, command=None):
     return result
 
 
-def judge(name, pod=False):
+def judge(name, pod=False, fabric=False):
     def register(function):
-        (POD_JUDGES if pod else JUDGES)[name] = function
+        (FABRIC_JUDGES if fabric else POD_JUDGES if pod else JUDGES)[name] = function
         return function
     return register
 

@@ -400,16 +400,27 @@ def _nccl_debug(rows):
         match = _VIA.match(message)
         if match:
             channels.append((message, match.group(1)))
-    nics = []
-    for message in infos:
+    nics, nics_by_host = [], {}
+    for row in rows:
+        message = row["info"]
         if message.startswith("NET/IB : Using"):
             if "; OOB " not in message:  # net_ib.cc ends the NIC list with "; OOB <if>:<ip>"
                 _fail("nccl_debug", "NIC list cut short: %r", message)
-            nics.extend(re.findall(r"\[\d+\]([^\s:\[\]]+):\d+/\w", message))
+            found = re.findall(r"\[\d+\]([^\s:\[\]]+):\d+/\w", message)
+            nics.extend(found)
+            nics_by_host.setdefault(row["host"], []).extend(found)
     gdr, evidence = _gdr(infos, channels)
+    gdr_by_host = {}
+    for host in _distinct(row["host"] for row in rows if row["info"]):
+        mine = [row["info"] for row in rows if row["host"] == host and row["info"]]
+        host_gdr = _gdr(mine, [(m, _VIA.match(m).group(1)) for m in mine if _VIA.match(m)])[0]
+        if host_gdr is not None:
+            gdr_by_host[host] = host_gdr
     versions = [row["version"] for row in rows if row["version"]]
     return {"version": versions[0] if versions else None, "network": _network(infos), "nics": _distinct(nics),
-            "gdr": gdr, "gdr_evidence": evidence, "transports": _distinct(_transport(channel[1]) for channel in channels),
+            "nics_by_host": {host: _distinct(found) for host, found in nics_by_host.items()},
+            "gdr": gdr, "gdr_evidence": evidence, "gdr_by_host": gdr_by_host,
+            "transports": _distinct(_transport(channel[1]) for channel in channels),
             "warnings": _distinct(row["warn"] for row in rows if row["warn"])}
 
 

@@ -169,12 +169,14 @@ def test_fault(parsers, tmp_path, kind, fields, check):
         assert result is None or result  # None: the check asserted itself
 
 
-# Layer 5/6 faults render through formats_nccl.py; tests/unit/test_twin_checks.py covers them.
+# Layer 5/6 faults render through formats_nccl.py; tests/e2e/test_validate_layer5_6.py covers them.
 L5_L6_FAULTS = {"slow_node", "nccl_wrong", "nccl_hang", "unstable_step_time", "slow_rank", "training_timeout"}
+# Multi-node faults render through formats_fabric.py; tests/unit/test_twin_fabric.py covers them.
+FABRIC_FAULTS = {"gdr_off"}
 
 
 def test_every_fault_kind_is_covered():
-    assert {case[0] for case in FAULT_CASES} == set(model.FAULTS) - L5_L6_FAULTS
+    assert {case[0] for case in FAULT_CASES} == set(model.FAULTS) - L5_L6_FAULTS - FABRIC_FAULTS
 
 
 @pytest.mark.parametrize("tool", sorted(TOOL_PARSERS))

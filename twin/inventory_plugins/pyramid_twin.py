@@ -88,9 +88,11 @@ class InventoryModule(BaseInventoryPlugin):
             "-o ControlPath=%s" % control,
             "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
         ])
-        for state in states:
+        for position, state in enumerate(states):
             name = state["hostname"]
             self.inventory.add_host(name, group="gpu_nodes")
+            if position == 0:  # as in inventories/example: the first node starts mpirun/srun runs
+                self.inventory.add_host(name, group="launcher")
             for key, value in (
                 ("ansible_host", state["address"]),
                 ("ansible_port", CLOSED_PORT if state["unreachable"] else PORT),

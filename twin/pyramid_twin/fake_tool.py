@@ -242,6 +242,29 @@ def _nccl(name):
     return run
 
 
+def _fabric(name):
+    def run(state, args, env):
+        from pyramid_twin import formats_fabric
+        return getattr(formats_fabric, name)(state, args, env, load_node)
+    return run
+
+
+def load_node(name):
+    """Another node of this pod as it is now (its changed render if a session changed it), or None."""
+    if not name.startswith("node-") or not name[5:].isdigit():
+        return None
+    node = os.path.realpath(NODE[0])
+    render_dir = os.path.join(changes.STATE_DIR, "render", os.path.basename(os.path.dirname(node)))
+    index = int(name[5:])
+    path = changes.current(render_dir, index) or os.path.join(render_dir, "@%d" % index)
+    try:
+        with open(os.path.join(path, "state.json"), encoding="utf-8") as handle:
+            state = json.load(handle)
+    except OSError:
+        return None
+    return state if state["hostname"] == name else None
+
+
 TOOLS = {
     "ibstat": ibstat,
     "mlxconfig": mlxconfig,
@@ -249,6 +272,8 @@ TOOLS = {
     "modinfo": modinfo,
     "all_reduce_perf": _nccl("all_reduce_perf"),
     "torchrun": _nccl("torchrun"),
+    "mpirun": _fabric("mpirun"),
+    "srun": _fabric("srun"),
     "mlxfwreset": mlxfwreset,
     "modprobe": modprobe,
 }

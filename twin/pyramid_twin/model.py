@@ -90,6 +90,9 @@ def load_scenario(path=None):
         raise ScenarioError("%s: pod.nodes must be an integer from 2 to 4096" % path)
     pod.setdefault("gpus_per_node", 8)
     pod.setdefault("rails", 8)
+    fabric = pod.setdefault("fabric", {})
+    if not isinstance(fabric, dict) or set(fabric) - {"degraded_above_nodes", "factor", "why"}:
+        raise ScenarioError("%s: pod.fabric takes degraded_above_nodes, factor and why" % path)
     faults = data.setdefault("faults", [])
     names = set(node_names(data))
     for fault in faults:
@@ -177,7 +180,9 @@ def node_state(scenario, name):
         "tools": {"missing": [], "hang": [], "garbage": []},
         "unreachable": False,
         # Layer 5/6: what this node's NCCL and training runs measure.
-        "nccl": {"peak_busbw": float(base.get("nccl_peak_busbw", 360.0)), "wrong": 0, "hang": False},
+        "nccl": {"peak_busbw": float(base.get("nccl_peak_busbw", 360.0)), "wrong": 0, "hang": False, "gdr_off": False},
+        # the pod's fabric, as every multi-node run sees it (a fault that shows only at scale)
+        "fabric": dict(pod.get("fabric") or {}),
         "training": {"step_ms": float(base.get("train_step_ms", 850.0)), "jitter": 0.01, "slow_rank": None,
                      "slow_factor": 1.0, "timeout": False},
     }
@@ -285,6 +290,12 @@ def _nccl_wrong(state, fault):
     state["nccl"]["wrong"] = fault.get("count", 1024)
 
 
+def _gdr_off(state, fault):
+    # nvidia_peermem is loaded, yet NCCL uses no GPUDirect RDMA on this node (NCCL_NET_GDR_LEVEL=LOC
+    # left in its nccl.conf, or ACS redirecting peer traffic): multi-node runs stage through host memory.
+    state["nccl"]["gdr_off"] = True
+
+
 def _nccl_hang(state, fault):
     state["nccl"]["hang"] = True
 
@@ -321,6 +332,7 @@ FAULTS = {
     "slow_node": _slow_node,
     "nccl_wrong": _nccl_wrong,
     "nccl_hang": _nccl_hang,
+    "gdr_off": _gdr_off,
     "unstable_step_time": _unstable_step_time,
     "slow_rank": _slow_rank,
     "training_timeout": _training_timeout,

@@ -28,8 +28,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_TOOL = os.path.join(HERE, "fake_tool.py")
 # Tools a twin node simulates; lsmod is the host's real one reading the fake /proc/modules.
 SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo", "mlxfwreset", "modprobe"]
-# Layer 5/6 tools, when formats_nccl (another part of the twin) provides them.
+# Layer 5/6 tools, when formats_nccl and formats_fabric (other parts of the twin) provide them.
 NCCL_TOOLS = ["all_reduce_perf", "torchrun"]
+FABRIC_TOOLS = ["mpirun", "srun"]
 # Up to this many nodes, the first session renders the whole pod: one YAML load, not one per node.
 WHOLE_POD_MAX = 256
 
@@ -53,7 +54,12 @@ def _simulated_tools():
         from pyramid_twin import formats_nccl
     except ImportError:
         return list(SIMULATED)
-    return SIMULATED + [tool for tool in NCCL_TOOLS if hasattr(formats_nccl, tool)]
+    tools = SIMULATED + [tool for tool in NCCL_TOOLS if hasattr(formats_nccl, tool)]
+    try:
+        from pyramid_twin import formats_fabric
+    except ImportError:
+        return tools
+    return tools + [tool for tool in FABRIC_TOOLS if hasattr(formats_fabric, tool)]
 
 
 def _sys_module(root, modules_text):

@@ -1,0 +1,89 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# The work happens on the controller in plugins/action/straggler_hunt.py; this file carries its documentation.
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: straggler_hunt
+short_description: Run a layer's fabric checks across groups of nodes from the launcher host
+version_added: 0.2.0
+description:
+  - Runs the catalog checks of scope C(fabric) of a layer (Layer 5 - C(nccl_pairs) and C(nccl_scale))
+    on the nodes that passed everything up to that layer, round 1 included.
+  - Round 2 (C(nccl_pairs)) runs node I(i) with node I(i + n/2) across the pod, side by side; when a pair
+    misses, each side is retested with a partner from a pair that passed, so the node to blame is
+    named. A pair whose sides both pass with known-good partners is blamed on the path between them.
+  - Round 3 (C(nccl_scale)) runs 2, 4, 8, ... nodes, then all of them, and stops at the first size
+    that misses; the nodes added at that size are named.
+  - Each run is one command on the launcher host, through the launcher the inventory names
+    (O(launcher) host, C(pyramid_nccl_launcher) - C(mpirun -H) or C(srun --nodelist)), collected by
+    M(gpufabric.pyramid.collect) and parsed on the controller (nccl-tests table and NCCL_DEBUG=INFO
+    lines). Verdicts - busbw and algbw within C(pyramid_nccl_tolerance) of the platform's figures,
+    every rail in NCCL's NIC list on every node, GPUDirect RDMA on every network channel, no wrong
+    results, no hang.
+  - Results go into each node's results file in O(run_dir); every run's raw output into
+    C(run_dir/hunt/). Nodes left out of a round get a SKIP that says why.
+  - Run it once per play (C(run_once), delegated to the launcher host).
+author:
+  - gpufabric.pyramid contributors (@gpufabric)
+options:
+  layer:
+    description: Layer number whose fabric checks run.
+    type: int
+    required: true
+  hosts:
+    description: The nodes of the layer, usually C(ansible_play_hosts_all), in the order they are paired.
+    type: list
+    elements: str
+    required: true
+  launcher:
+    description:
+      - Inventory name of the launcher host (usually the first host of the group C(launcher)).
+      - Empty - the fabric checks are an ERROR naming the missing launcher.
+    type: str
+    default: ""
+  run_dir:
+    description: The run directory.
+    type: path
+    required: true
+attributes:
+  check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
+    support: full
+    details: The runs only measure; check mode changes nothing.
+  action:
+    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
+    support: full
+notes:
+  - The launcher reaches nodes by their inventory names; nccl-tests must be built with C(MPI=1) on every node.
+"""
+
+EXAMPLES = r"""
+- name: Straggler hunt rounds 2 and 3 from the launcher
+  gpufabric.pyramid.straggler_hunt:
+    layer: 5
+    hosts: "{{ ansible_play_hosts_all }}"
+    launcher: "{{ groups['launcher'] | first }}"
+    run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
+  run_once: true
+  delegate_to: "{{ groups['launcher'] | first }}"
+"""
+
+RETURN = r"""
+counts:
+  description: Number of node results per check and status.
+  returned: when the layer has fabric checks
+  type: dict
+  sample: {"nccl_pairs=PASS": 30, "nccl_pairs=FAIL": 1, "nccl_scale=PASS": 30}
+runs:
+  description: Number of runs started on the launcher.
+  returned: when the layer has fabric checks
+  type: int
+msg:
+  description: One-line summary.
+  returned: always
+  type: str
+"""

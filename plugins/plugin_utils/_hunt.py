@@ -1,0 +1,138 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The straggler hunt across the fabric: which groups of nodes run, and who is to blame.
+
+Round 1 (every node alone) is the layer's own checks. Round 2 pairs the nodes across the pod;
+when a pair misses, each side is retested with a known-good partner, so the bad node is named.
+Round 3 scales up 2 -> 4 -> 8 -> ... -> every node, and stops at the first size that misses.
+
+``run(groups)`` runs groups of nodes at once (disjoint nodes) and returns one outcome per group:
+{"status", "expected", "actual", "cause_key", ...} (_judges_fabric.nccl_group). Verdicts are
+{host: {"status", "expected", "actual", "cause_key"}}.
+"""
+
+from __future__ import annotations
+
+from ._judges import FAIL, PASS, SKIP
+
+
+def pair_up(nodes):
+    """Node i with node i + n/2: partners far apart in the pod, so pairs cross the fabric."""
+    half = len(nodes) // 2
+    return [(nodes[i], nodes[i + half]) for i in range(half)], (nodes[-1] if len(nodes) % 2 else None)
+
+
+def scale_sizes(count):
+    sizes, size = [], 2
+    while size < count:
+        sizes.append(size)
+        size *= 2
+    return sizes + [count] if count >= 2 else []
+
+
+def _verdict(status, outcome, actual, cause_key=None):
+    return {"status": status, "expected": outcome["expected"], "actual": actual, "cause_key": cause_key,
+            "command": outcome.get("command")}
+
+
+def _skip_all(nodes, why):
+    return {node: {"status": SKIP, "expected": "a run across nodes", "actual": why, "cause_key": None} for node in nodes}
+
+
+def round_pairs(nodes, run):
+    if len(nodes) < 2:
+        return _skip_all(nodes, "pairs need two nodes that passed round 1")
+    pairs, odd = pair_up(nodes)
+    verdicts, good, suspects, first = {}, [], [], {}
+    for pair, outcome in zip(pairs, run(pairs)):
+        for node in pair:
+            first[node] = (pair, outcome)
+        if outcome["status"] == PASS:
+            good.extend(pair)
+            for node in pair:
+                verdicts[node] = _verdict(PASS, outcome, "with %s: %s" % (_other(pair, node), outcome["actual"]))
+        else:  # FAIL or ERROR: a known-good partner tells which side
+            suspects.extend(pair)
+    if odd:
+        suspects.append(odd)
+    if not good:
+        return dict(verdicts, **_unattributed(suspects, odd, first))
+    retests = _retest(suspects, good, run)
+    for node in suspects:
+        partner, outcome = retests[node]
+        if outcome["status"] != PASS or node == odd:
+            verdicts[node] = _verdict(outcome["status"], outcome, "with known-good %s: %s" % (partner, outcome["actual"]),
+                                      outcome["cause_key"])
+            continue
+        pair, missed = first[node]
+        other = _other(pair, node)
+        if retests[other][1]["status"] == PASS:  # each side is fine with others: not with each other
+            verdicts[node] = _verdict(missed["status"], missed, "with %s: %s; yet each passes with a known-good partner "
+                                      "(%s with %s)" % (other, missed["actual"], node, partner),
+                                      "path" if missed["status"] == FAIL else None)
+        else:
+            verdicts[node] = _verdict(PASS, outcome, "with known-good %s: %s (the pair with %s missed because of %s)" % (
+                partner, outcome["actual"], other, other))
+    return verdicts
+
+
+def _unattributed(suspects, odd, first):
+    """No pair passed: nobody can lend a known-good partner, so every pair keeps its own verdict."""
+    verdicts = {}
+    for node in suspects:
+        if node == odd:
+            verdicts[node] = {"status": SKIP, "expected": "a run with a known-good partner", "cause_key": None,
+                              "actual": "odd one out, and no pair passed to lend a known-good partner"}
+            continue
+        pair, outcome = first[node]
+        verdicts[node] = _verdict(outcome["status"], outcome, "with %s: %s; no pair passed, so no known-good partner "
+                                  "tells which side" % (_other(pair, node), outcome["actual"]), outcome["cause_key"])
+    return verdicts
+
+
+def _retest(suspects, good, run):
+    """Each suspect with a known-good partner; a good node is in one run at a time."""
+    retests, queue = {}, list(suspects)
+    while queue:
+        batch, queue = queue[:len(good)], queue[len(good):]
+        groups = [(node, good[index]) for index, node in enumerate(batch)]
+        for (node, partner), outcome in zip(groups, run(groups)):
+            retests[node] = (partner, outcome)
+    return retests
+
+
+def _other(pair, node):
+    return pair[1] if pair[0] == node else pair[0]
+
+
+def round_scale(nodes, run):
+    if len(nodes) < 2:
+        return _skip_all(nodes, "scale-up needs two nodes that passed round 2")
+    verdicts, passed, last = {}, 0, None
+    for size in scale_sizes(len(nodes)):
+        group = tuple(nodes[:size])
+        outcome = run([group])[0]
+        if outcome["status"] == PASS:
+            passed, last = size, outcome
+            continue
+        added = nodes[passed:size]
+        for node in nodes[:passed]:
+            verdicts[node] = _verdict(PASS, last, "holds up to %d nodes (%s); stopped at %d" % (passed, last["actual"], size))
+        for node in added:
+            verdicts[node] = _verdict(outcome["status"], outcome, "first miss at %d nodes, added %s: %s" % (
+                size, _names(added), outcome["actual"]), outcome["cause_key"])
+        verdicts.update(_skip_all(nodes[size:], "scale-up stopped at %d nodes" % size))
+        return verdicts
+    for node in nodes:
+        verdicts[node] = _verdict(PASS, last, "all %d nodes: %s" % (len(nodes), last["actual"]))
+    return verdicts
+
+
+def _names(nodes, limit=6):
+    text = ", ".join(nodes[:limit])
+    return text + (" and %d more" % (len(nodes) - limit) if len(nodes) > limit else "")
+
+
+# Fabric checks of the catalog, by id, and the round that judges them (in catalog order).
+ROUNDS = {"nccl_pairs": round_pairs, "nccl_scale": round_scale}

@@ -1,0 +1,141 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Judge one all-reduce run across a group of nodes (rounds 2 and 3 of the straggler hunt)."""
+
+from __future__ import annotations
+
+from ._judges import ERROR, FAIL, PASS, RANK_LINE, SourceFailure, _summary, judge
+
+# The first kind of miss found names the cause (the catalog check's `causes`).
+CAUSE_ORDER = ("hang", "wrong", "gdr_off", "nics_missing", "slow")
+
+
+def expected_table(expect, catalog):
+    """(busbw GB/s by message size, where the figures come from)."""
+    custom = expect["pyramid_nccl_expected"]
+    if custom:
+        return {int(size): float(value) for size, value in custom.items()}, "pyramid_nccl_expected"
+    platform = expect["pyramid_nccl_platform"]
+    table = catalog["platforms"][platform]["busbw"]
+    return {int(size): float(value) for size, value in table.items()}, platform
+
+
+def _size_text(size):
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if size >= 1 << shift and size % (1 << shift) == 0:
+            return "%d %s" % (size >> shift, unit)
+    return "%d B" % size
+
+
+def _host_key(host, keys):
+    """The name NCCL printed for an inventory host (gethostname may be the short name)."""
+    short = host.split(".")[0]
+    for key in keys:
+        if key == host or key.split(".")[0] == short:
+            return key
+    return None
+
+
+def _expected_text(group, expect, table, source):
+    figures = ", ".join("%s %g" % (_size_text(size), value) for size, value in sorted(table.items()))
+    return ("%d nodes (%d ranks): busbw within %d%% of %s (%s GB/s), algbw likewise for the rank count; "
+            "every rail (%s) used and GPUDirect RDMA (GDRDMA) on every node; #wrong 0; done within %ds" % (
+                len(group), len(group) * expect["pyramid_gpus_per_node"], expect["pyramid_nccl_tolerance"] * 100, source,
+                figures, ",".join(expect["pyramid_rails"]), expect["pyramid_nccl_timeout"]))
+
+
+def _hung(run, group):
+    printed = {match.group(2) for match in RANK_LINE.finditer(run.output)}
+    silent = [host for host in group if _host_key(host, printed) is None]
+    return "did not finish within the timeout (hung); %s" % (
+        "nodes whose ranks never reported: %s" % ", ".join(silent) if silent
+        else "every node's ranks started, none finished")
+
+
+def _network_findings(run, group, rails):
+    """(findings by cause, causes by host, no-data reasons) from the NCCL_DEBUG=INFO lines."""
+    nccl = run.get("nccl") or {}
+    findings, by_host, missing_data = {}, {}, []
+    if nccl.get("network") == "Socket":
+        findings["nics_missing"] = ["NCCL fell back to TCP sockets (NET/Socket): no RDMA NIC used"]
+        return findings, {host: ["nics_missing"] for host in group}, missing_data
+    if not nccl.get("nics_by_host") and not nccl.get("gdr_by_host"):
+        missing_data.append("no NCCL_DEBUG=INFO network lines: set NCCL_DEBUG=INFO in pyramid_nccl_env")
+        return findings, by_host, missing_data
+    for host in group:
+        key = _host_key(host, nccl.get("nics_by_host", {}))
+        if key is None:
+            missing_data.append("%s printed no 'NET/IB : Using' line" % host)
+            continue
+        used = nccl["nics_by_host"][key]
+        absent = [rail for rail in rails if rail not in used]
+        if absent:
+            findings.setdefault("nics_missing", []).append("%s used %d of %d rails (%s)" % (
+                host, len(rails) - len(absent), len(rails), ",".join(used) or "none"))
+            by_host.setdefault(host, []).append("nics_missing")
+        gdr = nccl.get("gdr_by_host", {}).get(_host_key(host, nccl.get("gdr_by_host", {})) or "")
+        if gdr is False:
+            findings.setdefault("gdr_off", []).append("%s: network channels without GDRDMA" % host)
+            by_host.setdefault(host, []).append("gdr_off")
+        elif gdr is None:
+            missing_data.append("%s printed no network channel (GDRDMA unknown)" % host)
+    return findings, by_host, missing_data
+
+
+def _bandwidth(run, group, expect, table):
+    """(findings, judged sizes text): busbw and algbw at each size of the table that was measured."""
+    ranks = len(group) * expect["pyramid_gpus_per_node"]
+    floor = 1 - expect["pyramid_nccl_tolerance"]
+    rows = {row["size"]: row for row in run["rows"]}
+    slow, seen = [], []
+    for size, want in sorted(table.items()):
+        row = rows.get(size)
+        if row is None:
+            continue
+        busbw, algbw = max(row["oop_busbw"], row["ip_busbw"]), max(row["oop_algbw"], row["ip_algbw"])
+        want_algbw = want * ranks / (2.0 * (ranks - 1)) if ranks > 1 else want
+        text = "%s busbw %.1f algbw %.1f GB/s" % (_size_text(size), busbw, algbw)
+        seen.append(text)
+        if busbw < floor * want or algbw < floor * want_algbw:
+            slow.append("%s busbw %.1f < %.1f, algbw %.1f < %.1f GB/s" % (
+                _size_text(size), busbw, floor * want, algbw, floor * want_algbw))
+    if slow:  # the largest size tells most; the count says how widespread
+        slow = ["below %d%% of the expected figure at %d of %d sizes, %s" % (
+            floor * 100, len(slow), len(seen), slow[-1])]
+    return slow, seen
+
+
+@judge("nccl_group", fabric=True)
+def nccl_group(run, group, expect, table, source):
+    """Verdict of one run across ``group``: status, expected, actual, cause key, causes by host."""
+    expected = _expected_text(group, expect, table, source)
+    if isinstance(run, SourceFailure):
+        if run.status == "timeout":
+            return {"status": FAIL, "expected": expected, "actual": _hung(run, group), "cause_key": "hang",
+                    "by_host": {}}
+        return {"status": ERROR, "expected": expected, "actual": run.reason, "cause_key": None, "by_host": {}}
+    findings, by_host, missing_data = _network_findings(run, group, expect["pyramid_rails"])
+    ranks = len(group) * expect["pyramid_gpus_per_node"]
+    if len(run["ranks"]) != ranks:
+        findings.setdefault("hang", []).append("%d of %d ranks joined" % (len(run["ranks"]), ranks))
+    wrong = [row["size"] for row in run["rows"] for side in ("oop", "ip") if row[side + "_wrong"]]
+    if wrong:
+        findings["wrong"] = ["wrong results at %s" % ", ".join(_size_text(size) for size in sorted(set(wrong)))]
+    if any(row[side + "_wrong"] is None for row in run["rows"] for side in ("oop", "ip")):
+        missing_data.append("results not validated (#wrong N/A)")
+    slow, seen = _bandwidth(run, group, expect, table)
+    if slow:
+        findings["slow"] = slow
+    if not seen:
+        missing_data.append("no size of the expected table was measured (%s): widen -b/-e" % ", ".join(
+            _size_text(size) for size in sorted(table)))
+    problems = [text for key in CAUSE_ORDER for text in findings.get(key, [])]
+    if problems:
+        cause_key = next(key for key in CAUSE_ORDER if key in findings)
+        return {"status": FAIL, "expected": expected, "actual": _summary(problems + missing_data), "cause_key": cause_key,
+                "by_host": by_host}
+    if missing_data:
+        return {"status": ERROR, "expected": expected, "actual": _summary(missing_data), "cause_key": None, "by_host": {}}
+    return {"status": PASS, "expected": expected, "actual": "; ".join(seen[-1:]) + "; %d rails, GDRDMA on %d nodes" % (
+        len(expect["pyramid_rails"]), len(group)), "cause_key": None, "by_host": {}}

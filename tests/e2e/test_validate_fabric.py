@@ -1,0 +1,53 @@
+"""validate.yml on the twin: the straggler hunt's rounds 2 and 3, run from the launcher host."""
+
+import glob
+import os
+
+import pytest
+
+pytestmark = [pytest.mark.twin, pytest.mark.slow]
+
+NCCL_ENV = {"NCCL_DEBUG": "INFO", "NCCL_IB_GID_INDEX": "3"}
+
+
+def statuses(run, check):
+    return {host: next(r["status"] for r in info["checks"] if r["check"] == check)
+            for host, info in run.report["hosts"].items()}
+
+
+def test_nccl_ib_hca_naming_one_nic_fails_every_pair(validate):
+    run = validate({"pod": {"nodes": 4}, "faults": []}, pyramid_nccl_env=dict(NCCL_ENV, NCCL_IB_HCA="mlx5_0"))
+    assert set(statuses(run, "nccl_pairs").values()) == {"FAIL"}
+    record = run.not_passing("node-002")["nccl_pairs"]
+    assert "used 1 of 8 rails (mlx5_0)" in record["actual"] and "no known-good partner" in record["actual"]
+    assert "NCCL_IB_HCA" in record["cause"]
+    assert set(statuses(run, "nccl_scale").values()) == {"SKIP"}
+    assert run.report["verdict"] == "NO-GO"
+
+
+def test_a_fabric_that_degrades_at_scale_stops_the_scale_up(validate):
+    run = validate({"pod": {"nodes": 8, "fabric": {"degraded_above_nodes": 4, "factor": 0.6}}, "faults": []})
+    assert set(statuses(run, "nccl_pairs").values()) == {"PASS"}  # every pair is fine
+    scale = statuses(run, "nccl_scale")
+    assert scale == dict({"node-00%d" % i: "PASS" for i in range(1, 5)}, **{"node-00%d" % i: "FAIL" for i in range(5, 9)})
+    record = run.not_passing("node-006")["nccl_scale"]
+    assert "first miss at 8 nodes" in record["actual"] and "oversubscription" in record["cause"]
+    assert run.host("node-006")["stopped_at"] == 5 and run.host("node-002")["verdict"] == "GO"
+    logs = sorted(os.path.basename(p) for p in glob.glob(os.path.join(run.run_dirs[-1], "hunt", "nccl_scale-*")))
+    sizes = ["node-001_node-002.log", "node-001_node-002_node-003_node-004.log", "8-nodes.log"]
+    assert [name.split("-", 2)[2] for name in logs] == sizes
+
+
+def test_srun_as_the_launcher(validate):
+    run = validate({"pod": {"nodes": 4}, "faults": []}, pyramid_nccl_launcher="srun")
+    assert run.report["verdict"] == "GO", {h: run.not_passing(h) for h in run.report["hosts"]}
+    record = next(r for r in run.host("node-003")["checks"] if r["check"] == "nccl_pairs")
+    assert record["command"].startswith("srun --nodes=2 --nodelist=node-001,node-003")
+
+
+def test_an_unreachable_launcher_is_an_error_for_every_node_never_a_pass(validate):
+    run = validate({"pod": {"nodes": 5}, "faults": [{"node": "node-001", "kind": "unreachable"}]})
+    pairs = statuses(run, "nccl_pairs")
+    assert pairs["node-001"] == "SKIP" and run.host("node-001")["stopped_at"] == 0  # ERROR from Layer 0 on
+    assert {pairs[h] for h in ("node-002", "node-003", "node-004", "node-005")} == {"ERROR"}
+    assert "launcher unreachable" in run.not_passing("node-003")["nccl_pairs"]["actual"]

@@ -1,0 +1,106 @@
+"""The straggler hunt's grouping and blame (rounds 2 and 3), with runs decided by a table of bad nodes."""
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _hunt
+
+NODES = ["n%02d" % i for i in range(1, 9)]
+
+
+class Fabric:
+    """Runs groups: a group with a bad node FAILs, a broken pair FAILs together, a scale limit."""
+
+    def __init__(self, bad=(), broken_pairs=(), errors=(), fails_above=None):
+        self.bad, self.errors, self.fails_above = set(bad), set(errors), fails_above
+        self.broken = {frozenset(pair) for pair in broken_pairs}
+        self.calls = []
+
+    def __call__(self, groups):
+        self.calls.append([tuple(group) for group in groups])
+        used = [node for group in groups for node in group]
+        assert len(used) == len(set(used)), "a node ran in two groups at once: %s" % groups
+        return [self.outcome(group) for group in groups]
+
+    def outcome(self, group):
+        group = tuple(group)
+        if self.errors & set(group):
+            return {"status": "ERROR", "expected": "e", "actual": "no data", "cause_key": None}
+        if self.bad & set(group):
+            return {"status": "FAIL", "expected": "e", "actual": "GDR off on %s" % ",".join(sorted(self.bad & set(group))),
+                    "cause_key": "gdr_off"}
+        if frozenset(group) in self.broken:
+            return {"status": "FAIL", "expected": "e", "actual": "slow together", "cause_key": "slow"}
+        if self.fails_above and len(group) > self.fails_above:
+            return {"status": "FAIL", "expected": "e", "actual": "%d nodes slow" % len(group), "cause_key": "slow"}
+        return {"status": "PASS", "expected": "e", "actual": "ok", "cause_key": None}
+
+
+def statuses(verdicts):
+    return {node: verdict["status"] for node, verdict in verdicts.items()}
+
+
+def test_pairs_cross_the_pod_and_scale_doubles():
+    assert _hunt.pair_up(NODES) == ([("n01", "n05"), ("n02", "n06"), ("n03", "n07"), ("n04", "n08")], None)
+    assert _hunt.pair_up(NODES[:5])[1] == "n05"
+    assert _hunt.scale_sizes(32) == [2, 4, 8, 16, 32]
+    assert _hunt.scale_sizes(27) == [2, 4, 8, 16, 27]
+    assert _hunt.scale_sizes(2) == [2] and _hunt.scale_sizes(1) == []
+
+
+def test_a_healthy_fabric_passes_every_node_in_one_round_of_pairs():
+    fabric = Fabric()
+    assert set(statuses(_hunt.round_pairs(NODES, fabric)).values()) == {"PASS"}
+    assert len(fabric.calls) == 1
+
+
+def test_the_bad_node_is_named_by_a_retest_with_a_known_good_partner():
+    fabric = Fabric(bad=["n03"])
+    verdicts = _hunt.round_pairs(NODES, fabric)
+    assert statuses(verdicts) == dict({node: "PASS" for node in NODES}, n03="FAIL")
+    assert verdicts["n03"]["cause_key"] == "gdr_off" and "known-good" in verdicts["n03"]["actual"]
+    assert "missed because of n03" in verdicts["n07"]["actual"]
+    assert len(fabric.calls) == 2  # the pairs, then both sides of the missed pair at once
+
+
+def test_a_pair_that_fails_only_together_is_blamed_on_its_path():
+    verdicts = _hunt.round_pairs(NODES, Fabric(broken_pairs=[("n02", "n06")]))
+    assert statuses(verdicts)["n02"] == statuses(verdicts)["n06"] == "FAIL"
+    assert verdicts["n02"]["cause_key"] == "path"
+    assert set(statuses(verdicts).values()) - {"FAIL"} == {"PASS"}
+
+
+def test_no_pair_passes_means_no_attribution_and_no_pass():
+    verdicts = _hunt.round_pairs(NODES[:5], Fabric(bad=NODES))
+    assert statuses(verdicts) == {"n01": "FAIL", "n02": "FAIL", "n03": "FAIL", "n04": "FAIL", "n05": "SKIP"}
+    assert "no known-good partner" in verdicts["n01"]["actual"]
+
+
+def test_the_odd_node_out_is_tested_with_a_known_good_partner():
+    verdicts = _hunt.round_pairs(NODES[:5], Fabric(bad=["n05"]))
+    assert statuses(verdicts) == {"n01": "PASS", "n02": "PASS", "n03": "PASS", "n04": "PASS", "n05": "FAIL"}
+
+
+def test_an_error_pair_is_retested_so_only_the_node_without_data_is_error():
+    verdicts = _hunt.round_pairs(NODES, Fabric(errors=["n06"]))
+    assert statuses(verdicts)["n06"] == "ERROR" and statuses(verdicts)["n02"] == "PASS"
+
+
+def test_more_suspects_than_good_nodes_are_retested_in_batches():
+    fabric = Fabric(bad=["n01", "n02", "n03"])
+    verdicts = _hunt.round_pairs(NODES, fabric)  # only n04+n08 pass: two known-good partners for 6 suspects
+    assert {node for node, status in statuses(verdicts).items() if status == "FAIL"} == {"n01", "n02", "n03"}
+    assert len(fabric.calls) == 4  # pairs, then three batches of two (Fabric asserts no node runs twice at once)
+
+
+def test_scale_up_stops_at_the_first_size_that_misses_and_names_the_added_nodes():
+    verdicts = _hunt.round_scale(NODES, Fabric(fails_above=4))
+    assert statuses(verdicts) == dict({n: "PASS" for n in NODES[:4]}, **{n: "FAIL" for n in NODES[4:]})
+    assert "first miss at 8 nodes, added n05, n06, n07, n08" in verdicts["n05"]["actual"]
+    verdicts = _hunt.round_scale(NODES + ["n09", "n10"], Fabric(fails_above=2))
+    assert statuses(verdicts)["n03"] == "FAIL" and statuses(verdicts)["n05"] == "SKIP"
+    assert "stopped at 4 nodes" in verdicts["n09"]["actual"]
+
+
+@pytest.mark.parametrize("round_", [_hunt.round_pairs, _hunt.round_scale])
+def test_a_lone_node_is_skipped_not_passed(round_):
+    assert statuses(round_(["n01"], Fabric())) == {"n01": "SKIP"}

@@ -1,0 +1,102 @@
+"""The multi-node all-reduce judge, from nccl-tests fixtures (tests/unit/parsers/nccl_tests/)."""
+
+import os
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations, _judges_fabric
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SourceFailure
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "parsers", "nccl_tests")
+CATALOG = _catalog.load_catalog()
+# the fixtures' DGX names its eight rails this way
+DGX_RAILS = ["mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"]
+
+
+def expect(**values):
+    values.setdefault("pyramid_rails", DGX_RAILS)
+    resolved, errors = _expectations.resolve(CATALOG, values)
+    assert not errors
+    return resolved
+
+
+def judge(parsers, fixture, group=("node-001", "node-002"), **values):
+    with open(os.path.join(FIXTURES, fixture + ".raw"), encoding="utf-8") as handle:
+        run = parsers.parse("nccl_tests", handle.read())
+    exp = expect(**values)
+    table, source = _judges_fabric.expected_table(exp, CATALOG)
+    return _judges_fabric.nccl_group(run, list(group), exp, table, source)
+
+
+def test_eight_rails_with_gdrdma_at_the_expected_figure_pass(parsers):
+    outcome = judge(parsers, "h100_2node_ib_8nics_gdrdma")
+    assert outcome["status"] == "PASS", outcome
+    assert "4 GiB busbw" in outcome["actual"]
+
+
+def test_gpudirect_off_fails_naming_both_nodes(parsers):
+    outcome = judge(parsers, "h100_2node_gdr_disabled")
+    assert outcome["status"] == "FAIL" and outcome["cause_key"] == "gdr_off"
+    assert outcome["by_host"] == {"node-001": ["gdr_off"], "node-002": ["gdr_off"]}
+
+
+def test_nccl_ib_hca_with_one_nic_fails_as_nics_missing(parsers):
+    outcome = judge(parsers, "h100_2node_ib_hca_only_mlx5_0")
+    assert outcome["status"] == "FAIL" and outcome["cause_key"] == "nics_missing"
+    assert "node-001 used 1 of 8 rails (mlx5_0)" in outcome["actual"]
+
+
+def test_tcp_socket_fallback_fails_as_nics_missing(parsers):
+    outcome = judge(parsers, "h100_2node_socket_fallback")
+    assert outcome["status"] == "FAIL" and outcome["cause_key"] == "nics_missing"
+
+
+def test_without_nccl_debug_lines_nics_and_gdr_are_unknown_an_error(parsers):
+    outcome = judge(parsers, "nccl_tests_2_18_mpirun_two_nodes_real")
+    assert outcome["status"] in ("ERROR", "FAIL")
+    assert "NCCL_DEBUG=INFO" in outcome["actual"]
+
+
+def test_a_custom_table_replaces_the_platform(parsers):
+    outcome = judge(parsers, "h100_2node_ib_8nics_gdrdma", pyramid_nccl_expected={"4294967296": 900})
+    assert outcome["status"] == "FAIL" and outcome["cause_key"] == "slow"
+    assert "< 765.0" in outcome["actual"]
+
+
+def test_no_measured_size_in_the_table_is_an_error(parsers):
+    outcome = judge(parsers, "h100_2node_ib_8nics_gdrdma", pyramid_nccl_expected={"12345": 10})
+    assert outcome["status"] == "ERROR" and "widen -b/-e" in outcome["actual"]
+
+
+def test_a_rank_count_that_does_not_match_the_group_fails(parsers):
+    outcome = judge(parsers, "h100_2node_ib_8nics_gdrdma", group=("node-001", "node-002", "node-003"))
+    assert outcome["status"] == "FAIL" and "16 of 24 ranks joined" in outcome["actual"]
+
+
+def test_a_hang_names_the_nodes_whose_ranks_never_reported():
+    output = "#  Rank  0 Group  0 Pid  23100 on   node-001 device  0 [0x18] NVIDIA H100 80GB HBM3\n"
+    exp = expect()
+    table, source = _judges_fabric.expected_table(exp, CATALOG)
+    outcome = _judges_fabric.nccl_group(SourceFailure("mpirun ...", "hung", "timeout", output), ["node-001", "node-002"],
+                                        exp, table, source)
+    assert outcome["status"] == "FAIL" and outcome["cause_key"] == "hang"
+    assert "never reported: node-002" in outcome["actual"]
+
+
+@pytest.mark.parametrize("status", ["missing", "failed", None])
+def test_a_launcher_that_gave_no_data_is_an_error(status):
+    exp = expect()
+    table, source = _judges_fabric.expected_table(exp, CATALOG)
+    outcome = _judges_fabric.nccl_group(SourceFailure("mpirun", "mpirun: command not found", status), ["a", "b"],
+                                        exp, table, source)
+    assert outcome["status"] == "ERROR"
+
+
+@pytest.mark.parametrize("table", [{"4G": 330}, {"4294967296": "fast"}, {"4294967296": 0}])
+def test_bad_expected_tables_are_refused_before_any_host_is_touched(table):
+    assert _expectations.resolve(CATALOG, {"pyramid_nccl_expected": table})[1]
+
+
+def test_an_unknown_platform_is_refused():
+    errors = _expectations.resolve(CATALOG, {"pyramid_nccl_platform": "a100_8x200g"})[1]
+    assert errors and "h100_8x400g" in errors[0]

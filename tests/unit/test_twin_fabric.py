@@ -1,0 +1,88 @@
+"""The twin's multi-node runs (mpirun/srun ... all_reduce_perf) parse and judge as a real pod's would."""
+
+import pytest
+import yaml
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations, _judges_fabric
+from pyramid_twin import formats_fabric, model
+
+CATALOG = _catalog.load_catalog()
+EXPECT = _expectations.resolve(CATALOG, {})[0]
+ENV = dict(EXPECT["pyramid_nccl_env"])
+RUN = ["all_reduce_perf", "-b", "8", "-e", "4G", "-f", "2", "-g", "1"]
+
+
+def pod(tmp_path, faults=(), nodes=4, **extra):
+    path = tmp_path / "scenario.yml"
+    path.write_text(yaml.safe_dump({"pod": dict(nodes=nodes, **extra), "faults": list(faults)}))
+    scenario = model.load_scenario(str(path))
+    states = {name: model.node_state(scenario, name) for name in model.node_names(scenario)}
+    return states, states.get
+
+
+def mpirun(states, load, names, env=None):
+    env = env or ENV
+    argv = ["-np", str(8 * len(names)), "-H", ",".join("%s:8" % n for n in names), "--bind-to", "none"]
+    for name in sorted(env):
+        argv += ["-x", name]
+    return formats_fabric.mpirun(states[names[0]], argv + RUN, env, load)
+
+
+def verdict(parsers, result, names, **values):
+    rc, out, err, hang = result
+    assert not hang and rc == 0, err
+    exp = dict(EXPECT, **values)
+    table, source = _judges_fabric.expected_table(exp, CATALOG)
+    return _judges_fabric.nccl_group(parsers.parse("nccl_tests", out), names, exp, table, source)
+
+
+def test_a_healthy_pair_passes(parsers, tmp_path):
+    states, load = pod(tmp_path)
+    outcome = verdict(parsers, mpirun(states, load, ["node-001", "node-003"]), ["node-001", "node-003"])
+    assert outcome["status"] == "PASS", outcome
+
+
+def test_srun_gives_the_same_verdict(parsers, tmp_path):
+    states, load = pod(tmp_path)
+    argv = ["--nodes=2", "--nodelist=node-001,node-002", "--ntasks-per-node=8", "--gpus-per-node=8", "--export=ALL"]
+    outcome = verdict(parsers, formats_fabric.srun(states["node-001"], argv + RUN, ENV, load), ["node-001", "node-002"])
+    assert outcome["status"] == "PASS", outcome
+
+
+@pytest.mark.parametrize("fault, cause", [
+    ({"kind": "gdr_off"}, "gdr_off"),
+    ({"kind": "module_missing", "module": "nvidia_peermem"}, "gdr_off"),
+    ({"kind": "mlxconfig", "set": {"ROCE_CC_PRIO_MASK_P1": 0}}, "slow"),
+    ({"kind": "slow_node", "factor": 0.6}, "slow"),
+    ({"kind": "port_state", "rail": "mlx5_4"}, "nics_missing"),
+])
+def test_a_bad_node_makes_its_pair_miss_with_its_cause(parsers, tmp_path, fault, cause):
+    states, load = pod(tmp_path, [dict(fault, node="node-002")])
+    outcome = verdict(parsers, mpirun(states, load, ["node-001", "node-002"]), ["node-001", "node-002"])
+    assert outcome["status"] == "FAIL" and outcome["cause_key"] == cause, outcome
+
+
+def test_nccl_ib_hca_naming_one_nic_uses_one_nic(parsers, tmp_path):
+    states, load = pod(tmp_path)
+    outcome = verdict(parsers, mpirun(states, load, ["node-001", "node-002"], dict(ENV, NCCL_IB_HCA="mlx5_0")),
+                      ["node-001", "node-002"])
+    assert outcome["cause_key"] == "nics_missing" and "used 1 of 8 rails (mlx5_0)" in outcome["actual"]
+
+
+def test_the_fabric_fault_shows_only_above_its_node_count(parsers, tmp_path):
+    states, load = pod(tmp_path, nodes=8, fabric={"degraded_above_nodes": 4, "factor": 0.6})
+    names = sorted(states)
+    assert verdict(parsers, mpirun(states, load, names[:4]), names[:4])["status"] == "PASS"
+    assert verdict(parsers, mpirun(states, load, names), names)["cause_key"] == "slow"
+
+
+def test_launch_failures_print_what_the_launchers_print(tmp_path):
+    states, load = pod(tmp_path, [{"node": "node-002", "kind": "unreachable"},
+                                  {"node": "node-003", "kind": "tool_missing", "tool": "all_reduce_perf"}])
+    rc, out, err = mpirun(states, load, ["node-001", "node-002"])[:3]
+    assert rc and not out and "node-002" in err
+    rc, out, err = mpirun(states, load, ["node-001", "node-003"])[:3]
+    assert rc and "Executable: all_reduce_perf\nNode: node-003" in err
+    argv = ["--nodes=2", "--nodelist=node-001,node-003", "--ntasks-per-node=8"]
+    rc, out, err = formats_fabric.srun(states["node-001"], argv + RUN, ENV, load)[:3]
+    assert rc == 2 and "node-003: tasks 8-15" in err

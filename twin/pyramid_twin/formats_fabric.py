@@ -1,0 +1,231 @@
+"""What `mpirun ... all_reduce_perf` and `srun ... all_reduce_perf` print when started on a twin node
+across several nodes: nccl-tests built with MPI=1, one rank per GPU (-g 1), NCCL_DEBUG=INFO lines.
+
+The bandwidth is the group's: a healthy pod measures a little above the seed's "what good looks
+like" figures; the weakest node (fewer rails used, GPUDirect off, DCQCN off, slow) sets the pace,
+and the pod's fabric fault (scenario pod.fabric) shows only above its node count. Returns
+(rc, stdout, stderr, hang) like formats_nccl.
+"""
+
+import math
+import random
+
+from pyramid_twin.formats_nccl import _opts, _size
+
+# Healthy 2-node busbw by message size (GB/s): seed 000's figures, measured 4% above.
+HEALTHY_BUSBW = {1 << 20: 52.0, 64 << 20: 208.0, 1 << 30: 312.0, 4 << 30: 343.0}
+NCCL_VERSION = "2.21.5+cuda12.4"
+
+
+def _healthy(size):
+    points = sorted(HEALTHY_BUSBW.items())
+    if size <= points[0][0]:
+        return points[0][1] * size / points[0][0]
+    for (low, low_bw), (high, high_bw) in zip(points, points[1:]):
+        if size <= high:
+            share = (math.log(size) - math.log(low)) / (math.log(high) - math.log(low))
+            return low_bw + share * (high_bw - low_bw)
+    return points[-1][1]
+
+
+def _hca_filter(value):
+    """NCCL_IB_HCA: "mlx5_0,mlx5_1", "=mlx5_0" (exact), "^mlx5_3" (all but), "mlx5_0:1" (a port)."""
+    if not value:
+        return lambda device: True
+    exclude = value.startswith("^")
+    exact = value.lstrip("^").startswith("=")
+    names = [item.split(":")[0] for item in value.lstrip("^=").split(",") if item]
+
+    def wanted(device):
+        hit = device in names if exact else any(device.startswith(name) for name in names)
+        return hit != exclude
+    return wanted
+
+
+def _node_run(state, env):
+    """(rails NCCL uses, GPUDirect on, bandwidth factor) of one node in a multi-node run."""
+    wanted = _hca_filter(env.get("NCCL_IB_HCA", ""))
+    used = [rail for rail in state["rails"] if rail["state"] == "Active" and wanted(rail["device"])]
+    rate = sum(rail["rate"] for rail in used) / (400.0 * max(len(state["gpus"]), 1))
+    driver = state["nvidia_driver"]
+    gdr = bool(used) and not state["nccl"].get("gdr_off") and (
+        "nvidia_peermem" in state["modules"] or driver.get("open_kernel_module"))
+    dcqcn = all(entry.get("current") == "255" for rail in state["mlxconfig"].values()
+                for key, entry in rail.items() if key.startswith("ROCE_CC_PRIO_MASK"))
+    factor = (rate if used else 0.03) * (1.0 if gdr else 0.5) * (1.0 if dcqcn else 0.5) * state["nccl"]["peak_busbw"] / 360.0
+    return used, gdr, min(factor, 1.0)
+
+
+def _info(states, env, runs, ranks_per_node):
+    if env.get("NCCL_DEBUG", "").upper() != "INFO":
+        return []
+    lines = []
+    for position, state in enumerate(states):
+        host, pid = state["hostname"], 5000 + 100 * position
+        used, gdr = runs[position][:2]
+        oob = "ens%dnp0:10.1.%d.%d<0>" % (9, state["index"] // 256, state["index"] % 256)
+        lines.append("%s:%d:%d [0] NCCL INFO NCCL version %s" % (host, pid, pid, NCCL_VERSION))
+        if used:
+            kind = "RoCE" if used[0]["link_layer"] == "Ethernet" else "IB"
+            nics = " ".join("[%d]%s:1/%s" % (i, rail["device"], kind) for i, rail in enumerate(used))
+            lines.append("%s:%d:%d [0] NCCL INFO NET/IB : Using %s [RO]; OOB %s" % (host, pid, pid + 40, nics, oob))
+            lines.append("%s:%d:%d [0] NCCL INFO Using network IB" % (host, pid, pid + 40))
+            transport = "NET/IB/%d" + ("/GDRDMA" if gdr else "")
+        else:
+            lines.append("%s:%d:%d [0] NCCL INFO NET/Socket : Using [0]%s" % (host, pid, pid + 40, oob))
+            lines.append("%s:%d:%d [0] NCCL INFO Using network Socket" % (host, pid, pid + 40))
+            transport = "NET/Socket/%d"
+        peer = (position + 1) % len(states)
+        for gpu in range(ranks_per_node):
+            rank, to = position * ranks_per_node + gpu, peer * ranks_per_node + gpu
+            nic = gpu % max(len(used), 1)
+            lines.append("%s:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] [send] via %s" % (
+                host, pid + gpu, pid + 60 + gpu, gpu, gpu, rank, gpu, to, gpu, transport % nic))
+    return lines
+
+
+def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor):
+    """nccl-tests' output for one all_reduce_perf run across ``states`` (one rank per GPU)."""
+    runs = [_node_run(state, env) for state in states]
+    pace = min(run[2] for run in runs)
+    fabric = states[0].get("fabric") or {}
+    if len(states) > fabric.get("degraded_above_nodes", 1 << 30):
+        pace *= fabric.get("factor", 0.6)
+    world = len(states) * ranks_per_node
+    out = ["# nThread 1 nGpus 1 minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+           "validation: 1 graph: 0" % (minbytes, maxbytes, factor), "#", "# Using devices"]
+    for position, state in enumerate(states):
+        for gpu in state["gpus"][:ranks_per_node]:
+            out.append("#  Rank %2d Group  0 Pid %6d on %10s device %2d [0x%s] %s" % (
+                position * ranks_per_node + gpu["index"], 5000 + 100 * position + gpu["index"], state["hostname"],
+                gpu["index"], gpu["pci"][5:7], gpu["name"]))
+    out += _info(states, env, runs, ranks_per_node)
+    out += ["#", "#%61s%35s" % ("out-of-place", "in-place"),
+            "#%11s%14s%10s%8s%8s%9s%8s%8s%7s%9s%8s%8s%7s" % ("size", "count", "type", "redop", "root", "time", "algbw",
+                                                             "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"),
+            "#%11s%14s%35s%8s%8s%16s%8s%8s" % ("(B)", "(elements)", "(us)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)")]
+    rng = random.Random("+".join(state["hostname"] for state in states))
+    hang = any(state["nccl"]["hang"] for state in states)
+    wrong = max(state["nccl"]["wrong"] for state in states)
+    sizes, size = [], minbytes
+    while size <= maxbytes:
+        sizes.append(size)
+        size *= factor
+    busbws = []
+    for index, size in enumerate(sizes):
+        if hang and index == len(sizes) // 2:
+            return 0, "\n".join(out) + "\n", "", True
+        count = max(size // 4, 1)
+        cells = []
+        for _side in (0, 1):  # out-of-place, in-place
+            busbw = _healthy(size) * pace * rng.uniform(0.99, 1.01)
+            algbw = busbw * world / (2.0 * (world - 1))
+            usec = max(size / (algbw * 1e3), 20.0)
+            cells.append("%9.2f%8.2f%8.2f%7d" % (usec, algbw, busbw, wrong if size >= (1 << 20) else 0))
+            busbws.append(busbw)
+        out.append("%12d%14d%10s%8s%8d %s %s" % (count * 4, count, "float", "sum", -1, cells[0], cells[1]))
+    out += ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : %.4f " % (sum(busbws) / len(busbws)), "#"]
+    return (1 if wrong else 0), "\n".join(out) + "\n", "", False
+
+
+def _program(argv, takes_value, takes_two=()):
+    """(options, program argv): launcher options up to the first word that is not one."""
+    options, index = [], 0
+    while index < len(argv) and argv[index].startswith("-"):
+        width = 3 if argv[index] in takes_two else 2 if argv[index] in takes_value else 1
+        options.append(argv[index:index + width])
+        index += width
+    return options, argv[index:]
+
+
+def _run(states, ranks_per_node, env, program, load_failed):
+    if load_failed:
+        return 1, "", load_failed, False
+    if not program or not program[0].endswith("all_reduce_perf"):
+        return 2, "", "pyramid twin: only all_reduce_perf is simulated across nodes, not %r\n" % " ".join(program), False
+    opts = _opts(program[1:], {"-b": "8", "-e": "128M", "-f": "2", "-g": "1"})
+    if opts["-g"] != "1":
+        return 2, "", "pyramid twin: across nodes only -g 1 (one rank per GPU) is simulated\n", False
+    return group_table(states, ranks_per_node, env, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]))
+
+
+def _load(names, load_node):
+    """(states, [nodes that cannot be reached], [nodes without all_reduce_perf])."""
+    states, lost, toolless = [], [], []
+    for name in names:
+        state = load_node(name)
+        if state is None or state["unreachable"]:
+            lost.append(name)
+            continue
+        if "all_reduce_perf" in state["tools"]["missing"]:
+            toolless.append(name)
+        states.append(state)
+    return states, lost, toolless
+
+
+def _mpirun_lost(launcher, lost):
+    return "".join("ssh: connect to host %s port 22: Connection refused\n" % name for name in lost) + (
+        "--------------------------------------------------------------------------\n"
+        "PRTE has lost communication with a remote daemon.\n\n"
+        "  HNP daemon   : [prterun-%s-4242@0,0] on node %s\n  Remote daemon: [prterun-%s-4242@0,1] on node %s\n\n"
+        "This is usually due to either a failure of the TCP network\nconnection to the node, or possibly an internal failure of\n"
+        "the daemon itself. We cannot recover from this failure, and\ntherefore will terminate the job.\n"
+        "--------------------------------------------------------------------------\n" % (launcher, launcher, launcher, lost[0]))
+
+
+def mpirun(state, argv, env, load_node):
+    """Open MPI: mpirun -np N -H a:8,b:8 [-x NAME[=VALUE]]... [--bind-to none] PROGRAM ARGS."""
+    options, program = _program(argv, {"-np", "-n", "-H", "--host", "-x", "--bind-to", "--map-by", "--mca"}, {"--mca"})
+    hosts, np_ranks, rank_env = [], None, {}
+    for option in options:
+        if option[0] in ("-H", "--host"):
+            hosts = [(item.split(":")[0], int(item.split(":")[1]) if ":" in item else 1) for item in option[1].split(",")]
+        elif option[0] in ("-np", "-n"):
+            np_ranks = int(option[1])
+        elif option[0] == "-x":
+            name, _equals, value = option[1].partition("=")
+            if value or name in env:
+                rank_env[name] = value or env[name]
+    if not hosts:
+        return 1, "", "pyramid twin: mpirun without -H is not simulated (no hostfile in the twin)\n", False
+    slots = {count for _name, count in hosts}
+    if np_ranks != sum(count for _name, count in hosts) or len(slots) != 1:
+        return 1, "", ("--------------------------------------------------------------------------\n"
+                       "There are not enough slots available in the system to satisfy the %s\nslots that were requested "
+                       "by the application.\n" % np_ranks), False
+    per_node = slots.pop()
+    states, lost, toolless = _load([name for name, _count in hosts], load_node)
+    problem = _mpirun_lost(state["hostname"], lost) if lost else None
+    if toolless and not problem:
+        rank = [s["hostname"] for s in states].index(toolless[0]) * per_node
+        problem = ("--------------------------------------------------------------------------\n"
+                   "prterun was unable to launch the specified application as it could not access\n"
+                   "or execute an executable:\n\nExecutable: %s\nNode: %s\n\nwhile attempting to start process rank %d.\n"
+                   "--------------------------------------------------------------------------\n" % (
+                       program[0] if program else "?", toolless[0], rank))
+    return _run(states, per_node, rank_env, program, problem)
+
+
+def srun(state, argv, env, load_node):
+    """Slurm: srun --nodes=N --nodelist=a,b --ntasks-per-node=8 [--gpus-per-node=8] [--export=ALL] PROGRAM ARGS."""
+    options, program = _program(argv, set())
+    values = dict(option[0].split("=", 1) for option in options if "=" in option[0])
+    names = [name for name in values.get("--nodelist", "").split(",") if name]
+    per_node = int(values.get("--ntasks-per-node", "1"))
+    if not names or int(values.get("--nodes", len(names))) != len(names):
+        return 1, "", "srun: error: Unable to allocate resources: Requested node configuration is not available\n", False
+    export = values.get("--export", "ALL")
+    rank_env = dict(env) if export.startswith("ALL") else {}
+    states, lost, toolless = _load(names, load_node)
+    if lost:
+        return 1, "", "".join("srun: error: Task launch for StepId=4242.0 failed on node %s: Communication connection "
+                              "failure\n" % name for name in lost) + "srun: error: Application launch failed\n", False
+    if toolless:
+        tool = program[0] if program else "?"
+        lines = []
+        for name in toolless:
+            first = names.index(name) * per_node
+            lines.append("slurmstepd: error: execve(): %s: No such file or directory\n"
+                         "srun: error: %s: tasks %d-%d: Exited with exit code 2\n" % (tool, name, first, first + per_node - 1))
+        return 2, "", "".join(lines), False
+    return _run(states, per_node, rank_env, program, None)
