@@ -19,7 +19,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars impor
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _requires_connection = False  # connects only through _execute_module, so failures are caught here
-    _VALID_ARGS = frozenset(("layer", "run_dir", "hosts", "launcher"))
+    _VALID_ARGS = frozenset(("layer", "run_dir", "hosts", "launcher", "references"))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -56,7 +56,8 @@ class ActionModule(ActionBase):
     def _round(self, check, catalog, expect, nodes, launcher, task_vars, log):
         """Verdicts of one fabric check for the nodes still climbing; the others are told why not."""
         verdicts = {}
-        if len(nodes) >= 2 and not launcher:
+        references = [host for host in self._task.args.get("references") or [] if host not in nodes]
+        if (len(nodes) >= 2 or (nodes and references)) and not launcher:
             why = "no launcher host: add one to the inventory group `launcher` (it starts %s)" % expect["pyramid_nccl_launcher"]
             return {node: {"status": ERROR, "expected": "a launcher host", "actual": why, "cause_key": None} for node in nodes}
         table, source = expected_table(expect, catalog)
@@ -75,14 +76,14 @@ class ActionModule(ActionBase):
             for index, group in enumerate(groups):
                 raw = None if unreachable else collected.get("%s[%d]" % (name, index))
                 facts = (SourceFailure("ssh %s" % launcher, "launcher unreachable: %s" % unreachable) if unreachable
-                         else _engine.parse_one(raw, catalog["sources"][name]))
+                         else _engine.parse_one(raw, catalog["sources"][name], expect))
                 outcome = nccl_group(facts, list(group), expect, table, source)
                 outcome["command"] = (raw or {}).get("command") or " ".join(planned[index]["ways"][0]["run"])
                 outcome["actual"] = "%s [log: %s]" % (outcome["actual"], log.write(check["id"], group, raw))
                 outcomes.append(outcome)
             return outcomes
 
-        verdicts.update(_hunt.ROUNDS[check["id"]](list(nodes), run))
+        verdicts.update(_hunt.ROUNDS[check["id"]](list(nodes), run, references))
         return verdicts
 
 

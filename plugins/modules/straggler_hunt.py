@@ -39,6 +39,14 @@ options:
     type: list
     elements: str
     required: true
+  references:
+    description:
+      - Nodes outside this run (not in O(hosts), say after C(--limit)) to pair with when no node of the
+        run can be a partner - a lone reimaged node is tested with one of them.
+      - A bad reference fails the node it is paired with, never passes it.
+    type: list
+    elements: str
+    default: []
   launcher:
     description:
       - Inventory name of the launcher host (usually the first host of the group C(launcher)).

@@ -115,8 +115,10 @@ def source_expectations(source):
     names = set()
     if source.get("foreach"):
         names.add(source["foreach"])
+    if source.get("launched"):
+        names.add("pyramid_nccl_launcher")
     for way in source["ways"]:
-        names.update(name for name in (way.get("env"), way.get("timeout")) if name)
+        names.update(way[key] for key in ("env", "timeout", "when_set", "unless_set") if way.get(key))
         for arg in way.get("run", []):
-            names.update(re.findall(r"\{(pyramid_\w+)\}", str(arg)))
+            names.update(re.findall(r"\{\*?(pyramid_\w+)\}", str(arg)))
     return names

@@ -12,6 +12,7 @@ from ._judges import ERROR, SKIP, SourceFailure
 
 PLACEHOLDER = re.compile(r"\{(item|pyramid_\w+|group_\w+)\}")  # {payload:NAME} is left for the collect module
 ENV_FLAGS = "{env_flags}"
+SPLICE = re.compile(r"^\{\*(pyramid_\w+)\}$")  # an argument that is a whole list expectation, spliced in
 
 NO_DATA_GO_BACK = "Fix data collection on the host (tool installed, host reachable), then re-run"
 
@@ -59,10 +60,13 @@ def plan(names, catalog, expect, group=None):
 
 
 def _ways(source, expect):
-    """A launched source's ways are one per launcher: only the inventory's launcher runs."""
+    """The ways that apply: a launched source's for the inventory's launcher; `when_set`/`unless_set`
+    ways only when that expectation is (not) set, so a user's command never falls back to ours."""
+    ways = source["ways"]
     if source.get("launched"):
-        return [way for way in source["ways"] if way["launcher"] == expect["pyramid_nccl_launcher"]]
-    return source["ways"]
+        ways = [way for way in ways if way["launcher"] == expect["pyramid_nccl_launcher"]]
+    ways = [way for way in ways if "when_set" not in way or expect.get(way["when_set"])]
+    return [way for way in ways if "unless_set" not in way or not expect.get(way["unless_set"])]
 
 
 def _argv(way, item, expect, group):
@@ -71,6 +75,8 @@ def _argv(way, item, expect, group):
         if arg == ENV_FLAGS:  # mpirun -x NAME: forward each variable of the run's environment to every rank
             for env_name in sorted(expect[way["env"]]) if way.get("env") else []:
                 argv += [way["env_flag"], env_name]
+        elif SPLICE.match(str(arg)):
+            argv += [str(item) for item in expect[SPLICE.match(arg).group(1)]]
         else:
             argv.append(_fill(arg, item, expect, group))
     return argv
@@ -82,12 +88,12 @@ def _fill(text, item, expect, group=None):
         if key == "item":
             return str(item)
         if key.startswith("group_"):
-            return str((group or {})[key[len("group_"):]])
-        return str(expect[key])
+            return str(group[key[len("group_"):]]) if group is not None else match.group(0)
+        return str(expect[key]) if key in expect else match.group(0)
     return PLACEHOLDER.sub(value, str(text))
 
 
-def parse_one(raw, source):
+def parse_one(raw, source, expect):
     """Facts of one collected source, or a SourceFailure saying why there are none."""
     if raw is None:
         return SourceFailure("(not collected)", "no output was collected")
@@ -95,8 +101,7 @@ def parse_one(raw, source):
     if raw.get("status") != "ok":
         return SourceFailure(command, "; ".join(raw.get("attempts") or [raw.get("msg", "failed")]),
                              status=raw.get("status"), output=raw.get("stdout", ""))
-    # a launched source's ways differ only in the launcher (one is planned), not in the parser
-    parser = source["ways"][0 if source.get("launched") else raw.get("way", 0)]["parser"]
+    parser = _ways(source, expect)[raw.get("way", 0)]["parser"]  # "way" counts the planned ways
     try:
         facts = _parsers.parse(parser, raw.get("stdout", ""))
         if raw.get("rc"):
@@ -115,9 +120,9 @@ def parse_sources(names, catalog, collected, expect):
     for name in names:
         source = catalog["sources"][name]
         if source.get("foreach"):
-            facts[name] = {item: parse_one(collected.get(cid), source) for cid, item in _expanded(name, source, expect)}
+            facts[name] = {item: parse_one(collected.get(cid), source, expect) for cid, item in _expanded(name, source, expect)}
         else:
-            facts[name] = parse_one(collected.get(name), source)
+            facts[name] = parse_one(collected.get(name), source, expect)
     return facts
 
 
@@ -127,7 +132,10 @@ def commands_of(check, catalog, expect):
         source = catalog["sources"][name]
         for way in (_ways(source, expect) if expect else source["ways"])[:1]:
             kind = next(k for k in ("run", "read", "list") if k in way)
-            text = " ".join(way["run"]) if kind == "run" else "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
+            if kind == "run":  # the command as it runs; a foreach item and a group's nodes stay placeholders
+                text = " ".join(_argv(way, "<%s>" % source.get("foreach"), expect, None) if expect else way["run"])
+            else:
+                text = "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
             if source.get("foreach"):
                 text = text.replace("{item}", "<%s>" % source["foreach"])
             commands.append(text)

@@ -7,6 +7,9 @@ Round 1 (every node alone) is the layer's own checks. Round 2 pairs the nodes ac
 when a pair misses, each side is retested with a known-good partner, so the bad node is named.
 Round 3 scales up 2 -> 4 -> 8 -> ... -> every node, and stops at the first size that misses.
 
+``references`` are nodes outside this run (a --limit'ed run after a reimage): partners when no node
+of the run can be one. A bad reference can fail a node, never pass it: a run passes only if both do.
+
 ``run(groups)`` runs groups of nodes at once (disjoint nodes) and returns one outcome per group:
 {"status", "expected", "actual", "cause_key", ...} (_judges_fabric.nccl_group). Verdicts are
 {host: {"status", "expected", "actual", "cause_key"}}.
@@ -40,12 +43,12 @@ def _skip_all(nodes, why):
     return {node: {"status": SKIP, "expected": "a run across nodes", "actual": why, "cause_key": None} for node in nodes}
 
 
-def round_pairs(nodes, run):
-    if len(nodes) < 2:
-        return _skip_all(nodes, "pairs need two nodes that passed round 1")
+def round_pairs(nodes, run, references=()):
+    if len(nodes) < 2 and not references:
+        return _skip_all(nodes, "pairs need two nodes that passed round 1 (or nodes outside the run to pair with)")
     pairs, odd = pair_up(nodes)
     verdicts, good, suspects, first = {}, [], [], {}
-    for pair, outcome in zip(pairs, run(pairs)):
+    for pair, outcome in zip(pairs, run(pairs) if pairs else []):
         for node in pair:
             first[node] = (pair, outcome)
         if outcome["status"] == PASS:
@@ -56,8 +59,9 @@ def round_pairs(nodes, run):
             suspects.extend(pair)
     if odd:
         suspects.append(odd)
-    if not good:
+    if not good and not references:
         return dict(verdicts, **_unattributed(suspects, odd, first))
+    good = good or list(references)
     retests = _retest(suspects, good, run)
     for node in suspects:
         partner, outcome = retests[node]
@@ -106,7 +110,11 @@ def _other(pair, node):
     return pair[1] if pair[0] == node else pair[0]
 
 
-def round_scale(nodes, run):
+def round_scale(nodes, run, references=()):
+    if len(nodes) == 1 and references:  # one node in this run: at scale, it joins a node outside the run
+        outcome = run([(nodes[0], references[0])])[0]
+        return {nodes[0]: _verdict(outcome["status"], outcome, "with %s (outside this run): %s" % (
+            references[0], outcome["actual"]), outcome["cause_key"])}
     if len(nodes) < 2:
         return _skip_all(nodes, "scale-up needs two nodes that passed round 2")
     verdicts, passed, last = {}, 0, None

@@ -57,3 +57,15 @@ def test_healthy_nodes_are_go(pod):
 def test_a_layer5_failure_stops_the_node_before_layer6(pod):
     training = next(r for r in pod.host("node-002")["checks"] if r["check"] == "training_stable")
     assert training["status"] == "SKIP" and "blocked at layer 5" in training["actual"]
+
+
+def test_a_user_training_command_is_run_and_its_megatron_log_judged(validate):
+    command = ["torchrun", "--standalone", "--nproc_per_node=8", "/opt/Megatron-LM/pretrain_gpt.py", "--train-iters", "20",
+               "--log-interval", "1"]
+    run = validate({"pod": {"nodes": 2}, "faults": [{"node": "node-002", "kind": "unstable_step_time", "jitter": 0.2}]},
+                   pyramid_train_command=command)
+    good = next(r for r in run.host("node-001")["checks"] if r["check"] == "training_stable")
+    assert good["status"] == "PASS" and "Megatron-LM log" in good["actual"]
+    assert good["command"].startswith("torchrun --standalone --nproc_per_node=8 /opt/Megatron-LM/pretrain_gpt.py")
+    bad = run.not_passing("node-002")["training_stable"]
+    assert bad["status"] == "FAIL" and "CV" in bad["actual"]

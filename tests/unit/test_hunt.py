@@ -104,3 +104,16 @@ def test_scale_up_stops_at_the_first_size_that_misses_and_names_the_added_nodes(
 @pytest.mark.parametrize("round_", [_hunt.round_pairs, _hunt.round_scale])
 def test_a_lone_node_is_skipped_not_passed(round_):
     assert statuses(round_(["n01"], Fabric())) == {"n01": "SKIP"}
+
+
+def test_a_lone_node_of_a_limited_run_pairs_with_a_node_outside_the_run():
+    fabric = Fabric()
+    assert statuses(_hunt.round_pairs(["n03"], fabric, references=["n01", "n02"])) == {"n03": "PASS"}
+    assert fabric.calls == [[("n03", "n01")]]
+    verdicts = _hunt.round_scale(["n03"], Fabric(bad=["n03"]), references=["n01"])
+    assert statuses(verdicts) == {"n03": "FAIL"} and "outside this run" in verdicts["n03"]["actual"]
+
+
+def test_references_lend_known_good_partners_when_no_pair_passes():
+    verdicts = _hunt.round_pairs(["n01", "n02"], Fabric(bad=["n02"]), references=["n07"])
+    assert statuses(verdicts) == {"n01": "PASS", "n02": "FAIL"}

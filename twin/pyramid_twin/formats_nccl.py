@@ -91,6 +91,8 @@ def torchrun(state, argv, env):
                      banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 all_reduce over NCCL 2.21.5, CUDA-event timed")
     if script.endswith("train_step.py"):
         return train_log(state, nproc, int(_opts(args, {"--steps": "30"})["--steps"]))
+    if script.endswith("pretrain_gpt.py"):  # Megatron-LM, as users launch it
+        return megatron_log(state, nproc, int(_opts(args, {"--train-iters": "20"})["--train-iters"]))
     return 1, "", "torchrun: error: the twin knows only the gpufabric.pyramid payloads, not %r\n" % script, False
 
 
@@ -112,4 +114,27 @@ def train_log(state, nproc, steps):
             fwd_ms = train["step_ms"] * 0.3 * factor * (1 + rng.gauss(0, 0.005))
             lines.append("pyramid-train rank=%d step=%d step_time_ms=%.3f fwd_ms=%.3f loss=%.6f" % (
                 rank, step, step_ms * (1 + rng.gauss(0, 0.001)), fwd_ms, 1.0 / (1 + 0.05 * step)))
+    return 0, "\n".join(lines) + "\n", "", False
+
+
+def megatron_log(state, nproc, iterations):
+    """Megatron-LM's pretrain_gpt.py with --log-interval 1: the last rank prints one line per iteration."""
+    train = state["training"]
+    rng = random.Random(state["hostname"] + "megatron")
+    lines = ["> building GPTTokenizer tokenizer ...", "training ...",
+             "[before the start of training step] datetime: 2026-11-22 20:40:00 "]
+    slowest = train["slow_factor"] if train["slow_rank"] is not None else 1.0
+    for iteration in range(1, iterations + 1):
+        if train["timeout"] and iteration == iterations // 2:
+            lines.append("[rank%d]:[E1122 20:41:00.000000000 ProcessGroupNCCL.cpp:632] [Rank %d] Watchdog caught collective "
+                         "operation timeout: WorkNCCL(SeqNum=%d, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, "
+                         "Timeout(ms)=600000) ran for 600021 milliseconds before timing out." % (
+                             nproc - 1, nproc - 1, iteration * 7))
+            return 1, "\n".join(lines) + "\n", "", False
+        step_ms = train["step_ms"] * 4 * slowest * (2.5 if iteration == 1 else 1.0) * (1 + rng.gauss(0, train["jitter"]))
+        lines.append(" iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (ms): %.1f | "
+                     "learning rate: %.6E | global batch size: %5d | lm loss: %.6E | loss scale: 1.0 | grad norm: %.3f | "
+                     "number of skipped iterations: %3d | number of nan iterations: %3d |" % (
+                         iteration, iterations, iteration * 8 * nproc, step_ms, 1.5e-4 * min(1.0, iteration / 10.0),
+                         8 * nproc, 10.5 / (1 + 0.05 * iteration), 0.3 + 0.01 * rng.random(), 0, 0))
     return 0, "\n".join(lines) + "\n", "", False
