@@ -1,6 +1,6 @@
 """Built-in training step: a small transformer trained with DDP under torchrun, timing every step.
 
-Prints one line per rank per step, `pyramid-train rank=R step=S step_time_ms=T fwd_ms=F loss=L`, which
+Prints one line per rank per step, `pyramid-train rank=R step=S step_time_ms=T fwd_ms=F loss=L host=H`, which
 the training_log parser reads. Step time is measured between CUDA synchronizations, so it includes
 the gradient all-reduce that DDP overlaps with the backward pass; every rank waits for the slowest
 there, so a slow rank shows in its forward time (no communication), not in step time.
@@ -8,6 +8,7 @@ there, so a slow rank shows in its forward time (no communication), not in step 
 
 import argparse
 import os
+import socket
 import time
 
 import torch
@@ -45,8 +46,8 @@ def main():
         optimizer.zero_grad(set_to_none=True)
         torch.cuda.synchronize()
         elapsed = (time.perf_counter() - start) * 1000.0
-        print("pyramid-train rank=%d step=%d step_time_ms=%.3f fwd_ms=%.3f loss=%.6f" % (rank, step, elapsed, forward, loss.item()),
-              flush=True)
+        print("pyramid-train rank=%d step=%d step_time_ms=%.3f fwd_ms=%.3f loss=%.6f host=%s" % (
+            rank, step, elapsed, forward, loss.item(), socket.gethostname()), flush=True)
     dist.destroy_process_group()
 
 

@@ -11,8 +11,7 @@ import re
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _collector, _engine, _hunt, _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import ERROR, SKIP, SourceFailure
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges_fabric import expected_table, nccl_group
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import ERROR, FABRIC_JUDGES, SKIP, SourceFailure
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
 
 
@@ -60,13 +59,13 @@ class ActionModule(ActionBase):
         if (len(nodes) >= 2 or (nodes and references)) and not launcher:
             why = "no launcher host: add one to the inventory group `launcher` (it starts %s)" % expect["pyramid_nccl_launcher"]
             return {node: {"status": ERROR, "expected": "a launcher host", "actual": why, "cause_key": None} for node in nodes}
-        table, source = expected_table(expect, catalog)
-        name = check["sources"][0]
+        name, judge = check["sources"][0], FABRIC_JUDGES[check["judge"]]
 
         def run(groups):
             planned = []
             for index, group in enumerate(groups):
-                context = {"hosts": ",".join(group), "size": len(group), "ranks": len(group) * expect["pyramid_gpus_per_node"],
+                context = {"hosts": ",".join(group), "size": len(group), "first": group[0],
+                           "ranks": len(group) * expect["pyramid_gpus_per_node"],
                            "slots": ",".join("%s:%d" % (node, expect["pyramid_gpus_per_node"]) for node in group)}
                 for item in _engine.plan([name], catalog, expect, group=context):
                     planned.append(dict(item, id="%s[%d]" % (name, index)))
@@ -77,8 +76,8 @@ class ActionModule(ActionBase):
                 raw = None if unreachable else collected.get("%s[%d]" % (name, index))
                 facts = (SourceFailure("ssh %s" % launcher, "launcher unreachable: %s" % unreachable) if unreachable
                          else _engine.parse_one(raw, catalog["sources"][name], expect))
-                outcome = nccl_group(facts, list(group), expect, table, source)
-                outcome["command"] = (raw or {}).get("command") or " ".join(planned[index]["ways"][0]["run"])
+                outcome = judge(facts, list(group), expect, catalog)
+                outcome["command"] = " ".join(planned[index]["ways"][0]["run"])  # as planned: a script stays {payload_source:..}
                 outcome["actual"] = "%s [log: %s]" % (outcome["actual"], log.write(check["id"], group, raw))
                 outcomes.append(outcome)
             return outcomes

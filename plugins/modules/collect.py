@@ -37,7 +37,8 @@ options:
             for long benchmarks) and V(accept_rc) (exit codes whose output is still parsed, such as
             nccl-tests' 1 when it found wrong results).
           - An argument V({payload:NAME}) is replaced by the path of a temporary file holding
-            O(payloads[NAME]), removed afterwards.
+            O(payloads[NAME]), removed afterwards; V({payload_source:NAME}) by the script itself (for
+            C(python3 -c) on nodes a launcher starts, where no file of this host exists).
         type: list
         elements: dict
         required: true
@@ -186,6 +187,9 @@ def _with_payloads(argv, payload_paths):
         arg = str(arg)
         if arg.startswith("{payload:") and arg.endswith("}"):
             arg = payload_paths[arg[len("{payload:"):-1]]
+        elif arg.startswith("{payload_source:") and arg.endswith("}"):  # python3 -c: the script in the argv
+            with open(payload_paths[arg[len("{payload_source:"):-1]]) as handle:
+                arg = handle.read()
         out.append(arg)
     return out
 

@@ -21,7 +21,7 @@ PAYLOAD_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..
 def payloads_for(planned):
     """Built-in scripts (payloads/) that the planned commands name as {payload:NAME}."""
     names = {match for source in planned for way in source["ways"] for arg in way.get("run", [])
-             for match in re.findall(r"\{payload:([\w.-]+)\}", str(arg))}
+             for match in re.findall(r"\{payload(?:_source)?:([\w.-]+)\}", str(arg))}
     contents = {}
     for name in sorted(names):
         with open(os.path.join(PAYLOAD_DIR, name), encoding="utf-8") as handle:

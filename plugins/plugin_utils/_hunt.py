@@ -142,5 +142,26 @@ def _names(nodes, limit=6):
     return text + (" and %d more" % (len(nodes) - limit) if len(nodes) > limit else "")
 
 
+def round_whole(nodes, run, references=()):
+    """One run across every node; a miss traced to some nodes fails them, an untraced miss fails all."""
+    if len(nodes) < 2:
+        if nodes and references:
+            return round_scale(nodes, run, references)
+        return _skip_all(nodes, "a run across nodes needs two nodes that passed alone")
+    outcome = run([tuple(nodes)])[0]
+    blamed = set(outcome.get("by_host") or {})
+    verdicts = {}
+    for node in nodes:
+        if outcome["status"] == PASS:
+            verdicts[node] = _verdict(PASS, outcome, "all %d nodes: %s" % (len(nodes), outcome["actual"]))
+        elif blamed and node not in blamed:
+            verdicts[node] = _verdict(PASS, outcome, "across %d nodes the miss is traced to %s: %s" % (
+                len(nodes), _names(sorted(blamed)), outcome["actual"]))
+        else:
+            verdicts[node] = _verdict(outcome["status"], outcome, "across %d nodes: %s" % (len(nodes), outcome["actual"]),
+                                      outcome["cause_key"])
+    return verdicts
+
+
 # Fabric checks of the catalog, by id, and the round that judges them (in catalog order).
-ROUNDS = {"nccl_pairs": round_pairs, "nccl_scale": round_scale}
+ROUNDS = {"nccl_pairs": round_pairs, "nccl_scale": round_scale, "training_pod": round_whole}

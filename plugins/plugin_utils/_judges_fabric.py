@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
-from ._judges import ERROR, FAIL, PASS, RANK_LINE, SourceFailure, _summary, judge
+import re
+
+from ._judges import ERROR, FAIL, JUDGES, PASS, RANK_LINE, SourceFailure, _summary, judge
 
 # The first kind of miss found names the cause (the catalog check's `causes`).
 CAUSE_ORDER = ("hang", "wrong", "gdr_off", "nics_missing", "slow")
@@ -107,8 +109,9 @@ def _bandwidth(run, group, expect, table):
 
 
 @judge("nccl_group", fabric=True)
-def nccl_group(run, group, expect, table, source):
-    """Verdict of one run across ``group``: status, expected, actual, cause key, causes by host."""
+def nccl_group(run, group, expect, catalog):
+    """Verdict of one all-reduce run across ``group``: status, expected, actual, cause key, causes by host."""
+    table, source = expected_table(expect, catalog)
     expected = _expected_text(group, expect, table, source)
     if isinstance(run, SourceFailure):
         if run.status == "timeout":
@@ -139,3 +142,25 @@ def nccl_group(run, group, expect, table, source):
         return {"status": ERROR, "expected": expected, "actual": _summary(missing_data), "cause_key": None, "by_host": {}}
     return {"status": PASS, "expected": expected, "actual": "; ".join(seen[-1:]) + "; %d rails, GDRDMA on %d nodes" % (
         len(expect["pyramid_rails"]), len(group)), "cause_key": None, "by_host": {}}
+
+
+@judge("training_group", fabric=True)
+def training_group(run, group, expect, catalog):  # pylint: disable=unused-argument
+    """The training step across ``group``, judged as on one node; a slow rank is traced to its node."""
+    outcome = JUDGES["training_stable"]({"training_node": run}, expect)
+    result = {"status": outcome["status"], "expected": "%d nodes: %s" % (len(group), outcome["expected"]),
+              "actual": outcome["actual"], "cause_key": None, "by_host": {}}
+    if outcome["status"] != FAIL:
+        return result
+    actual = outcome["actual"]
+    if actual.startswith("slow rank:"):
+        hosts = {step["rank"]: step.get("host") for step in run["steps"]}
+        slow = [int(rank) for rank in re.findall(r"rank (\d+) ", actual)]
+        named = [hosts.get(rank) for rank in slow if hosts.get(rank)]
+        for rank in slow:
+            actual = actual.replace("rank %d " % rank, "rank %d (%s) " % (rank, hosts.get(rank) or "node unknown"), 1)
+        result.update(actual=actual, cause_key="slow_rank",
+                      by_host={host: ["slow_rank"] for host in group if _host_key(host, named)})
+    else:
+        result["cause_key"] = "timeout" if "timeout" in actual.lower() or actual.startswith("hung") else "unstable"
+    return result

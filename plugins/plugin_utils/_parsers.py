@@ -440,10 +440,13 @@ def _loss(text):
 def _pyramid_step(record):
     fields = dict(re.findall(r"(\w+)=(\S+)", record))
     try:
-        return {"step": int(fields["step"]), "rank": int(fields["rank"]), "step_time_ms": float(fields["step_time_ms"]),
+        step = {"step": int(fields["step"]), "rank": int(fields["rank"]), "step_time_ms": float(fields["step_time_ms"]),
                 "fwd_ms": float(fields["fwd_ms"]) if "fwd_ms" in fields else None, "loss": _loss(fields["loss"])}
     except (KeyError, ValueError):
         return _fail("training_log", "unparseable step line %r", "pyramid-train " + record)
+    if "host" in fields:  # across nodes: which node the rank ran on
+        step["host"] = fields["host"]
+    return step
 
 
 def _megatron_step(iteration, record):

@@ -117,3 +117,16 @@ def test_a_lone_node_of_a_limited_run_pairs_with_a_node_outside_the_run():
 def test_references_lend_known_good_partners_when_no_pair_passes():
     verdicts = _hunt.round_pairs(["n01", "n02"], Fabric(bad=["n02"]), references=["n07"])
     assert statuses(verdicts) == {"n01": "PASS", "n02": "FAIL"}
+
+
+def test_one_run_across_every_node_blames_only_the_nodes_it_traces():
+    class Traced(Fabric):
+        def outcome(self, group):
+            return {"status": "FAIL", "expected": "e", "actual": "rank 18 slow", "cause_key": "slow_rank",
+                    "by_host": {"n03": ["slow_rank"]}}
+    verdicts = _hunt.round_whole(NODES[:4], Traced())
+    assert statuses(verdicts) == {"n01": "PASS", "n02": "PASS", "n03": "FAIL", "n04": "PASS"}
+    assert "traced to n03" in verdicts["n01"]["actual"]
+    untraced = _hunt.round_whole(NODES[:4], Fabric(fails_above=2))
+    assert set(statuses(untraced).values()) == {"FAIL"}
+    assert statuses(_hunt.round_whole(NODES[:1], Fabric())) == {"n01": "SKIP"}

@@ -23,9 +23,7 @@ def expect(**values):
 def judge(parsers, fixture, group=("node-001", "node-002"), **values):
     with open(os.path.join(FIXTURES, fixture + ".raw"), encoding="utf-8") as handle:
         run = parsers.parse("nccl_tests", handle.read())
-    exp = expect(**values)
-    table, source = _judges_fabric.expected_table(exp, CATALOG)
-    return _judges_fabric.nccl_group(run, list(group), exp, table, source)
+    return _judges_fabric.nccl_group(run, list(group), expect(**values), CATALOG)
 
 
 def test_eight_rails_with_gdrdma_at_the_expected_figure_pass(parsers):
@@ -75,20 +73,16 @@ def test_a_rank_count_that_does_not_match_the_group_fails(parsers):
 
 def test_a_hang_names_the_nodes_whose_ranks_never_reported():
     output = "#  Rank  0 Group  0 Pid  23100 on   node-001 device  0 [0x18] NVIDIA H100 80GB HBM3\n"
-    exp = expect()
-    table, source = _judges_fabric.expected_table(exp, CATALOG)
     outcome = _judges_fabric.nccl_group(SourceFailure("mpirun ...", "hung", "timeout", output), ["node-001", "node-002"],
-                                        exp, table, source)
+                                        expect(), CATALOG)
     assert outcome["status"] == "FAIL" and outcome["cause_key"] == "hang"
     assert "never reported: node-002" in outcome["actual"]
 
 
 @pytest.mark.parametrize("status", ["missing", "failed", None])
 def test_a_launcher_that_gave_no_data_is_an_error(status):
-    exp = expect()
-    table, source = _judges_fabric.expected_table(exp, CATALOG)
     outcome = _judges_fabric.nccl_group(SourceFailure("mpirun", "mpirun: command not found", status), ["a", "b"],
-                                        exp, table, source)
+                                        expect(), CATALOG)
     assert outcome["status"] == "ERROR"
 
 

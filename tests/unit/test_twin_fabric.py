@@ -31,9 +31,7 @@ def mpirun(states, load, names, env=None):
 def verdict(parsers, result, names, **values):
     rc, out, err, hang = result
     assert not hang and rc == 0, err
-    exp = dict(EXPECT, **values)
-    table, source = _judges_fabric.expected_table(exp, CATALOG)
-    return _judges_fabric.nccl_group(parsers.parse("nccl_tests", out), names, exp, table, source)
+    return _judges_fabric.nccl_group(parsers.parse("nccl_tests", out), names, dict(EXPECT, **values), CATALOG)
 
 
 def test_a_healthy_pair_passes(parsers, tmp_path):
@@ -86,3 +84,35 @@ def test_launch_failures_print_what_the_launchers_print(tmp_path):
     argv = ["--nodes=2", "--nodelist=node-001,node-003", "--ntasks-per-node=8"]
     rc, out, err = formats_fabric.srun(states["node-001"], argv + RUN, ENV, load)[:3]
     assert rc == 2 and "node-003: tasks 8-15" in err
+
+
+def torchrun_argv(names, steps=12):
+    code = "print('pyramid-train rank=%d ...')  # the built-in payload"
+    return ["torchrun", "--nnodes=%d" % len(names), "--nproc_per_node=8", "--rdzv-backend=c10d",
+            "--rdzv-endpoint=%s:29500" % names[0], "--no-python", "python3", "-c", code, "--steps", str(steps)]
+
+
+def train_verdict(parsers, result, names):
+    rc, out, err = result[:3]
+    assert rc in (0, 1), err
+    return _judges_fabric.training_group(parsers.parse("training_log", out), names, EXPECT, CATALOG)
+
+
+def test_training_across_nodes_passes_and_names_the_node_of_a_slow_rank(parsers, tmp_path):
+    states, load = pod(tmp_path, [{"node": "node-003", "kind": "slow_rank", "rank": 2, "factor": 1.3}])
+    names = ["node-001", "node-002"]
+    argv = ["-np", "2", "-H", ",".join(names), "--bind-to", "none"] + torchrun_argv(names)
+    assert train_verdict(parsers, formats_fabric.mpirun(states["node-001"], argv, ENV, load), names)["status"] == "PASS"
+    names = ["node-001", "node-002", "node-003", "node-004"]
+    argv = ["--nodes=4", "--nodelist=" + ",".join(names), "--ntasks-per-node=1", "--export=ALL"] + torchrun_argv(names)
+    outcome = train_verdict(parsers, formats_fabric.srun(states["node-001"], argv, ENV, load), names)
+    assert outcome["status"] == "FAIL" and outcome["cause_key"] == "slow_rank"
+    assert "rank 18 (node-003)" in outcome["actual"] and outcome["by_host"] == {"node-003": ["slow_rank"]}
+
+
+def test_a_training_timeout_across_nodes_is_a_fail(parsers, tmp_path):
+    states, load = pod(tmp_path, [{"node": "node-002", "kind": "training_timeout"}])
+    names = ["node-001", "node-002"]
+    argv = ["-np", "2", "-H", ",".join(names)] + torchrun_argv(names)
+    outcome = train_verdict(parsers, formats_fabric.mpirun(states["node-001"], argv, ENV, load), names)
+    assert outcome["status"] == "FAIL" and outcome["cause_key"] == "timeout"

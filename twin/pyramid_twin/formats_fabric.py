@@ -1,5 +1,6 @@
 """What `mpirun ... all_reduce_perf` and `srun ... all_reduce_perf` print when started on a twin node
-across several nodes: nccl-tests built with MPI=1, one rank per GPU (-g 1), NCCL_DEBUG=INFO lines.
+across several nodes: nccl-tests built with MPI=1, one rank per GPU (-g 1), NCCL_DEBUG=INFO lines;
+and `mpirun/srun ... torchrun --nnodes=N ...` running the built-in training step across nodes.
 
 The bandwidth is the group's: a healthy pod measures a little above the seed's "what good looks
 like" figures; the weakest node (fewer rails used, GPUDirect off, DCQCN off, slow) sets the pace,
@@ -128,6 +129,49 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor):
     return (1 if wrong else 0), "\n".join(out) + "\n", "", False
 
 
+def _torchrun(states, tasks_per_node, argv):
+    """torchrun --nnodes=N --nproc_per_node=G ... [--no-python python3 -c SCRIPT | SCRIPT.py] ARGS, one per node."""
+    options, program = _program(argv, set())
+    values = {}
+    for option in options:
+        key, _equals, value = option[0].partition("=")
+        values[key.lstrip("-").replace("-", "_")] = value
+    if tasks_per_node != 1 or int(values.get("nnodes", "1")) != len(states):
+        return 1, "", "torchrun: rendezvous timed out: --nnodes=%s but %d agents joined\n" % (
+            values.get("nnodes"), len(states) * tasks_per_node), False
+    nproc = int(values.get("nproc_per_node", "1"))
+    code = program[2] if program[:2] == ["python3", "-c"] and len(program) > 2 else ""
+    if "pyramid-train rank=" not in code:
+        return 2, "", "pyramid twin: across nodes torchrun runs only the built-in train_step.py (python3 -c)\n", False
+    steps = int(_opts(program[3:], {"--steps": "30"})["--steps"])
+    return group_train_log(states, nproc, steps)
+
+
+def group_train_log(states, nproc, steps):
+    """The built-in training step across nodes: DDP makes every step as slow as the slowest rank."""
+    trains = [state["training"] for state in states]
+    rng = random.Random("+".join(state["hostname"] for state in states) + "train")
+    base = max(train["step_ms"] for train in trains)
+    slowest = max(train["slow_factor"] if train["slow_rank"] is not None else 1.0 for train in trains)
+    jitter = max(train["jitter"] for train in trains)
+    lines = []
+    for step in range(1, steps + 1):
+        if any(train["timeout"] for train in trains) and step == steps // 2:
+            lines.append("[rank0]:[E1122 20:40:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective "
+                         "operation timeout: WorkNCCL(SeqNum=%d, OpType=ALLREDUCE, NumelIn=262144, NumelOut=262144, "
+                         "Timeout(ms)=600000) ran for 600018 milliseconds before timing out." % (step * 3))
+            return 1, "\n".join(lines) + "\n", "", False
+        step_ms = base * 1.05 * slowest * (3.0 if step == 1 else 1.0) * (1 + rng.gauss(0, jitter))
+        for position, state in enumerate(states):
+            train = state["training"]
+            for local in range(nproc):
+                factor = train["slow_factor"] if local == train["slow_rank"] else 1.0
+                lines.append("pyramid-train rank=%d step=%d step_time_ms=%.3f fwd_ms=%.3f loss=%.6f host=%s" % (
+                    position * nproc + local, step, step_ms * (1 + rng.gauss(0, 0.001)),
+                    train["step_ms"] * 0.3 * factor * (1 + rng.gauss(0, 0.005)), 1.0 / (1 + 0.05 * step), state["hostname"]))
+    return 0, "\n".join(lines) + "\n", "", False
+
+
 def _program(argv, takes_value, takes_two=()):
     """(options, program argv): launcher options up to the first word that is not one."""
     options, index = [], 0
@@ -141,6 +185,8 @@ def _program(argv, takes_value, takes_two=()):
 def _run(states, ranks_per_node, env, program, load_failed):
     if load_failed:
         return 1, "", load_failed, False
+    if program and program[0].endswith("torchrun"):
+        return _torchrun(states, ranks_per_node, program[1:])
     if not program or not program[0].endswith("all_reduce_perf"):
         return 2, "", "pyramid twin: only all_reduce_perf is simulated across nodes, not %r\n" % " ".join(program), False
     opts = _opts(program[1:], {"-b": "8", "-e": "128M", "-f": "2", "-g": "1"})

@@ -112,8 +112,8 @@ def train_log(state, nproc, steps):
         for rank in range(nproc):
             factor = train["slow_factor"] if rank == train["slow_rank"] else 1.0
             fwd_ms = train["step_ms"] * 0.3 * factor * (1 + rng.gauss(0, 0.005))
-            lines.append("pyramid-train rank=%d step=%d step_time_ms=%.3f fwd_ms=%.3f loss=%.6f" % (
-                rank, step, step_ms * (1 + rng.gauss(0, 0.001)), fwd_ms, 1.0 / (1 + 0.05 * step)))
+            lines.append("pyramid-train rank=%d step=%d step_time_ms=%.3f fwd_ms=%.3f loss=%.6f host=%s" % (
+                rank, step, step_ms * (1 + rng.gauss(0, 0.001)), fwd_ms, 1.0 / (1 + 0.05 * step), state["hostname"]))
     return 0, "\n".join(lines) + "\n", "", False
 
 
