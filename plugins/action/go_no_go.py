@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _report
+import os
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _baseline, _catalog, _report
 
 
 class ActionModule(ActionBase):
@@ -21,5 +23,12 @@ class ActionModule(ActionBase):
         devices = {device: list(hosts or []) for device, hosts in (self._task.args.get("devices") or {}).items()}
         report = _report.build(_catalog.load_catalog(), self._task.args["run_dir"], devices)
         _report.write(report)
+        baseline = None
+        hosts = [host for group in devices.values() for host in group]
+        values, counted = _baseline.figures(report["run_dir"], hosts)
+        if values:  # what the GO nodes measured, ready to become the next runs' expectations
+            baseline = os.path.join(report["run_dir"], "baseline.yml")
+            with open(baseline, "w", encoding="utf-8") as handle:
+                handle.write(_baseline.text(values, counted, os.path.basename(report["run_dir"]), report["verdict"]))
         return dict(result, changed=False, verdict=report["verdict"], summary=report["summary"],  # reports change no device
-                    run_dir=report["run_dir"], checklist=_report.checklist_text(report))
+                    run_dir=report["run_dir"], checklist=_report.checklist_text(report), baseline=baseline)

@@ -16,6 +16,9 @@ description:
   - A device is GO only when every catalog check of its type passed; a check that did not run, a
     SKIP or an ERROR is NO-GO. The pod is GO only when every device is.
   - The report schema is documented in docs/report.md.
+  - Also writes C(baseline.yml) - the medians the GO devices measured (round-1 all-reduce busbw,
+    training step time) as the inventory variables C(pyramid_nccl_node_busbw) and
+    C(pyramid_train_step_ms_baseline), to copy into the inventory so later runs are judged against them.
 author:
   - gpufabric.pyramid contributors (@gpufabric)
 options:
@@ -61,6 +64,13 @@ checklist:
   type: str
 run_dir:
   description: Where the reports were written.
+  returned: always
+  type: str
+baseline:
+  description:
+    - Path of C(baseline.yml) in the run directory - what the GO nodes measured (round-1 busbw, training
+      step time) as inventory variables; copied into the inventory, later runs are judged against it.
+    - Null when no node was GO.
   returned: always
   type: str
 """

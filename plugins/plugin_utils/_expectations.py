@@ -40,8 +40,8 @@ def resolve(catalog, raw_values, names=None):
             errors.append("%s must not be empty" % name)
         if definition.get("type") == "dict":
             for key, item in value.items():
-                if not isinstance(item, (str, int)) or isinstance(item, bool):
-                    errors.append("%s.%s must be a string or an integer, got %r" % (name, key, item))
+                if not isinstance(item, (str, int, float)) or isinstance(item, bool):
+                    errors.append("%s.%s must be a string or a number, got %r" % (name, key, item))
                 else:
                     value[key] = str(item)
             if definition.get("table"):

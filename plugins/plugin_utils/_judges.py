@@ -412,4 +412,9 @@ def training_stable(facts, expect):
                                                                             len(by_rank))
     if worst_cv >= max_cv:
         return verdict(FAIL, expected, actual)
+    baseline, tolerance = expect.get("pyramid_train_step_ms_baseline") or 0, expect.get("pyramid_train_baseline_tolerance", 0.1)
+    if baseline and step_median > baseline * (1 + tolerance):
+        return verdict(FAIL, expected + "; median step within %d%% of the baseline %.1f ms" % (tolerance * 100, baseline),
+                       "%s: %.0f%% slower than the baseline %.1f ms" % (actual, 100.0 * (step_median / baseline - 1), baseline),
+                       cause="Slower than this pod's baseline: driver/NCCL/firmware changed, GPU clocks throttled, or the fabric")
     return verdict(PASS, expected, actual)

@@ -33,6 +33,10 @@ def test_a_fabric_that_degrades_at_scale_stops_the_scale_up(validate):
     record = run.not_passing("node-006")["nccl_scale"]
     assert "first miss at 8 nodes" in record["actual"] and "oversubscription" in record["cause"]
     assert run.host("node-006")["stopped_at"] == 5 and run.host("node-002")["verdict"] == "GO"
+    # Layer 6 across the nodes that climbed: one training run on node-001..004, started by mpirun
+    training = statuses(run, "training_pod")
+    assert {training["node-00%d" % i] for i in range(1, 5)} == {"PASS"}
+    assert {training["node-00%d" % i] for i in range(5, 9)} == {"SKIP"}
     logs = sorted(os.path.basename(p) for p in glob.glob(os.path.join(run.run_dirs[-1], "hunt", "nccl_scale-*")))
     sizes = ["node-001_node-002.log", "node-001_node-002_node-003_node-004.log", "8-nodes.log"]
     assert [name.split("-", 2)[2] for name in logs] == sizes
@@ -43,6 +47,10 @@ def test_srun_as_the_launcher(validate):
     assert run.report["verdict"] == "GO", {h: run.not_passing(h) for h in run.report["hosts"]}
     record = next(r for r in run.host("node-003")["checks"] if r["check"] == "nccl_pairs")
     assert record["command"].startswith("srun --nodes=2 --nodelist=node-001,node-003")
+    training = next(r for r in run.host("node-003")["checks"] if r["check"] == "training_pod")
+    assert training["status"] == "PASS" and "all 4 nodes" in training["actual"]
+    assert training["command"].startswith("srun --nodes=4 --nodelist=node-001,node-002,node-003,node-004 --ntasks-per-node=1")
+    assert "torchrun --nnodes=4" in training["command"] and "{payload_source:train_step.py}" in training["command"]
 
 
 def test_an_unreachable_launcher_is_an_error_for_every_node_never_a_pass(validate):

@@ -69,3 +69,18 @@ def test_a_user_training_command_is_run_and_its_megatron_log_judged(validate):
     assert good["command"].startswith("torchrun --standalone --nproc_per_node=8 /opt/Megatron-LM/pretrain_gpt.py")
     bad = run.not_passing("node-002")["training_stable"]
     assert bad["status"] == "FAIL" and "CV" in bad["actual"]
+
+
+def test_a_run_keeps_its_baseline_and_a_later_run_is_judged_against_it(validate):
+    import yaml
+    first = validate({"pod": {"nodes": 2}, "faults": []})
+    with open(first.run_dirs[-1] + "/baseline.yml", encoding="utf-8") as handle:
+        baseline = yaml.safe_load(handle)
+    assert 800 < baseline["pyramid_train_step_ms_baseline"] < 1000  # the twin's ~850 ms step
+    assert 300 < baseline["pyramid_nccl_node_busbw"]["4294967296"] < 400
+    same = validate({"pod": {"nodes": 2}, "faults": []}, **baseline)
+    assert same.report["verdict"] == "GO"
+    faster = dict(baseline, pyramid_train_step_ms_baseline=baseline["pyramid_train_step_ms_baseline"] * 0.7)
+    slower = validate({"pod": {"nodes": 2}, "faults": []}, **faster)
+    record = slower.not_passing("node-001")["training_stable"]
+    assert record["status"] == "FAIL" and "slower than the baseline" in record["actual"]

@@ -93,3 +93,17 @@ def test_nccl_timeout_in_training_fails():
 
 def test_too_few_steps_is_an_error():
     assert _judges.training_stable(training([100.0] * 6), EXPECT)["status"] == "ERROR"
+
+
+def steady_training(step_ms, steps=12):
+    return {"training_node": {"format": "pyramid", "timeouts": [], "nan_iterations": 0, "steps": [
+        {"step": s, "rank": r, "step_time_ms": step_ms, "fwd_ms": step_ms * 0.3, "loss": 1.0}
+        for s in range(1, steps + 1) for r in range(2)]}}
+
+
+def test_a_step_slower_than_the_baseline_fails():
+    expect = dict(EXPECT, pyramid_train_step_ms_baseline=800.0)
+    assert _judges.training_stable(steady_training(870.0), expect)["status"] == "PASS"  # within 10%
+    outcome = _judges.training_stable(steady_training(1000.0), expect)
+    assert outcome["status"] == "FAIL" and "25% slower than the baseline 800.0 ms" in outcome["actual"]
+    assert _judges.training_stable(steady_training(1000.0), EXPECT)["status"] == "PASS"  # no baseline: not judged

@@ -1,0 +1,53 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The figures a run measured on its GO nodes, as inventory variables for later runs (baseline.yml)."""
+
+from __future__ import annotations
+
+import statistics
+
+import yaml
+
+from . import _results
+
+HEADER = """# Baseline measured by gpufabric.pyramid, run %(run)s (pod verdict %(verdict)s), on the %(count)d GO nodes.
+# To judge later runs against it, copy this file into the inventory (group_vars/gpu_nodes/baseline.yml):
+# round 1 then expects every node within pyramid_nccl_tolerance of this busbw, and the training step
+# within pyramid_train_baseline_tolerance of this step time.
+"""
+
+
+def _step_median(training, warmup):
+    times = [step["step_time_ms"] for step in training.get("steps", []) if step["step"] > warmup]
+    return statistics.median(times) if times else None
+
+
+def figures(run_dir, hosts):
+    """{"pyramid_nccl_node_busbw": {size: GB/s}, "pyramid_train_step_ms_baseline": ms} medians over GO hosts."""
+    busbw, steps, counted = {}, [], 0
+    for host in hosts:
+        doc = _results.load(run_dir, host)
+        results = doc["results"]
+        if not results or any(r["status"] != "PASS" for r in results):
+            continue
+        counted += 1
+        facts = doc.get("facts", {})
+        node = facts.get("layer5", {}).get("nccl_node") or {}
+        if node.get("rows"):
+            row = node["rows"][-1]
+            busbw.setdefault(str(row["size"]), []).append(max(row["oop_busbw"], row["ip_busbw"]))
+        training = facts.get("layer6", {}).get("training_node") or {}
+        median = _step_median(training, doc.get("expect", {}).get("pyramid_train_warmup_steps", 5))
+        if median is not None:
+            steps.append(median)
+    values = {}
+    if busbw:
+        values["pyramid_nccl_node_busbw"] = {size: round(statistics.median(found), 1) for size, found in busbw.items()}
+    if steps:
+        values["pyramid_train_step_ms_baseline"] = round(statistics.median(steps), 1)
+    return values, counted
+
+
+def text(values, counted, run_id, verdict):
+    return HEADER % {"run": run_id, "verdict": verdict, "count": counted} + yaml.safe_dump(values, sort_keys=True)

@@ -1,0 +1,33 @@
+"""baseline.yml: the medians of the GO nodes, as the inventory variables later runs are judged against."""
+
+import yaml
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _baseline, _results
+
+
+def device(run_dir, host, status, busbw, step_ms):
+    rows = [{"size": 1 << 30, "oop_busbw": busbw - 5, "ip_busbw": busbw},
+            {"size": 4 << 30, "oop_busbw": busbw, "ip_busbw": busbw - 1}]
+    steps = [{"step": s, "rank": 0, "step_time_ms": step_ms * (3 if s == 1 else 1)} for s in range(1, 11)]
+    _results.save(run_dir, {"host": host, "results": [{"layer": 0, "check": "iommu", "status": status}],
+                            "facts": {"layer5": {"nccl_node": {"rows": rows}}, "layer6": {"training_node": {"steps": steps}}},
+                            "expect": {"pyramid_train_warmup_steps": 2}})
+
+
+def test_medians_of_the_go_nodes_only(tmp_path):
+    run_dir = str(tmp_path)
+    device(run_dir, "n1", "PASS", 340.0, 850.0)
+    device(run_dir, "n2", "PASS", 350.0, 870.0)
+    device(run_dir, "n3", "PASS", 360.0, 860.0)
+    device(run_dir, "n4", "FAIL", 100.0, 2000.0)  # NO-GO: not a baseline
+    values, counted = _baseline.figures(run_dir, ["n1", "n2", "n3", "n4"])
+    assert counted == 3
+    assert values == {"pyramid_nccl_node_busbw": {str(4 << 30): 350.0}, "pyramid_train_step_ms_baseline": 860.0}
+    text = _baseline.text(values, counted, "20261123T000000Z-abc", "NO-GO")
+    assert "run 20261123T000000Z-abc (pod verdict NO-GO), on the 3 GO nodes" in text
+    assert yaml.safe_load(text) == values
+
+
+def test_no_go_node_no_baseline(tmp_path):
+    device(str(tmp_path), "n1", "ERROR", 340.0, 850.0)
+    assert _baseline.figures(str(tmp_path), ["n1", "missing"]) == ({}, 0)
