@@ -9,8 +9,9 @@ import re
 
 from ._judges import ERROR, FAIL, JUDGES, PASS, RANK_LINE, SourceFailure, _summary, judge
 
-# The first kind of miss found names the cause (the catalog check's `causes`).
-CAUSE_ORDER = ("hang", "wrong", "gdr_off", "nics_missing", "slow")
+# The first kind of miss found names the cause (the catalog check's `causes`); a slow run that NCCL
+# warned about is blamed on the warning (cheat sheet: "WARN: skipping ..." is usually a topology file).
+CAUSE_ORDER = ("hang", "wrong", "gdr_off", "nics_missing", "warning", "slow")
 
 
 def expected_table(expect, catalog):
@@ -130,6 +131,9 @@ def nccl_group(run, group, expect, catalog):
     slow, seen = _bandwidth(run, group, expect, table)
     if slow:
         findings["slow"] = slow
+        warnings = (run.get("nccl") or {}).get("warnings") or []
+        if warnings:
+            findings["warning"] = ["NCCL WARN: %s" % warnings[0][:200]]
     if not seen:
         missing_data.append("no size of the expected table was measured (%s): widen -b/-e" % ", ".join(
             _size_text(size) for size in sorted(table)))

@@ -94,3 +94,14 @@ def test_bad_expected_tables_are_refused_before_any_host_is_touched(table):
 def test_an_unknown_platform_is_refused():
     errors = _expectations.resolve(CATALOG, {"pyramid_nccl_platform": "a100_8x200g"})[1]
     assert errors and "h100_8x400g" in errors[0]
+
+
+def test_a_slow_run_that_nccl_warned_about_is_blamed_on_the_warning(parsers):
+    with open(os.path.join(FIXTURES, "h100_2node_ib_8nics_gdrdma.raw"), encoding="utf-8") as handle:
+        run = parsers.parse("nccl_tests", handle.read())
+    run["nccl"]["warnings"] = ["NET/IB : skipping mlx5_3: topology file says NIC not attached"]
+    outcome = _judges_fabric.nccl_group(run, ["node-001", "node-002"], expect(pyramid_nccl_expected={"4294967296": 900}),
+                                        CATALOG)
+    assert outcome["status"] == "FAIL" and outcome["cause_key"] == "warning"
+    assert "NCCL WARN: NET/IB : skipping mlx5_3" in outcome["actual"]
+    assert "warning" in CATALOG["checks"][[c["id"] for c in CATALOG["checks"]].index("nccl_pairs")]["causes"]
