@@ -67,6 +67,8 @@ attributes:
     support: full
 notes:
   - The launcher reaches nodes by their inventory names; nccl-tests must be built with C(MPI=1) on every node.
+  - The expectations (launcher, platform, tolerance, NCCL environment) are those of the host the task runs for
+    (the first of the play), so keep them in C(group_vars/gpu_nodes).
 """
 
 EXAMPLES = r"""

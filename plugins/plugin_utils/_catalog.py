@@ -37,7 +37,7 @@ def load_catalog(path=CATALOG_PATH):
 
 
 def _check(catalog):
-    from . import _judges, _judges_fabric, _parsers  # noqa: F401  late import: the catalog is also read by docs tooling
+    from . import _hunt, _judges, _judges_fabric, _parsers  # noqa: F401  late import: the catalog is also read by docs tooling
 
     rows = {row["id"] for row in catalog["rows"]}
     problems = []
@@ -78,6 +78,8 @@ def _check(catalog):
             problems.append("check %s: unknown %s judge %r" % (cid, check.get("scope", "host"), check.get("judge")))
         if scope == "fabric" and not all(catalog["sources"].get(n, {}).get("launched") for n in check.get("sources", [])):
             problems.append("check %s: a fabric check reads launched sources only" % cid)
+        if scope == "fabric" and cid not in _hunt.ROUNDS:
+            problems.append("check %s: no round of the hunt runs it (_hunt.ROUNDS)" % cid)
         for field in ("layer", "title", "cause", "go_back_to"):
             if field not in check:
                 problems.append("check %s: missing %s" % (cid, field))

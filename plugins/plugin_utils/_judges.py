@@ -408,8 +408,8 @@ def training_stable(facts, expect):
     if run.get("format") == "megatron":  # one line per iteration, for the whole job
         actual = "CV %.1f%%, median iteration %.1f ms (Megatron-LM log)" % (worst_cv * 100, step_median)
     else:
-        actual = "CV %.1f%% (rank %s), median step %.1f ms over %d ranks" % (worst_cv * 100, worst_rank, step_median,
-                                                                            len(by_rank))
+        actual = "CV %.1f%% (rank %s), median step %.1f ms over %d ranks" % (
+            worst_cv * 100, worst_rank, step_median, len(by_rank))
     if worst_cv >= max_cv:
         return verdict(FAIL, expected, actual)
     baseline, tolerance = expect.get("pyramid_train_step_ms_baseline") or 0, expect.get("pyramid_train_baseline_tolerance", 0.1)
