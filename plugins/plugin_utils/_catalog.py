@@ -120,7 +120,8 @@ def source_expectations(source):
     if source.get("launched"):
         names.add("pyramid_nccl_launcher")
     for way in source["ways"]:
-        names.update(way[key] for key in ("env", "timeout", "when_set", "unless_set") if way.get(key))
+        names.update(way[key] for key in ("env", "timeout") if way.get(key))
+        names.update(way.get("only_if", {}))
         for arg in way.get("run", []):
             names.update(re.findall(r"\{\*?(pyramid_\w+)\}", str(arg)))
     return names

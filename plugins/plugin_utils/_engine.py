@@ -60,13 +60,18 @@ def plan(names, catalog, expect, group=None):
 
 
 def _ways(source, expect):
-    """The ways that apply: a launched source's for the inventory's launcher; `when_set`/`unless_set`
-    ways only when that expectation is (not) set, so a user's command never falls back to ours."""
+    """The ways that apply: a launched source's for the inventory's launcher, and `only_if` ways only
+    when the expectations say so, so a user's choice never falls back to another way."""
     ways = source["ways"]
     if source.get("launched"):
         ways = [way for way in ways if way["launcher"] == expect["pyramid_nccl_launcher"]]
-    ways = [way for way in ways if "when_set" not in way or expect.get(way["when_set"])]
-    return [way for way in ways if "unless_set" not in way or not expect.get(way["unless_set"])]
+    return [way for way in ways if all(_holds(expect.get(name), wanted) for name, wanted in way.get("only_if", {}).items())]
+
+
+def _holds(value, wanted):
+    if isinstance(wanted, bool):  # true: set (non-empty), false: not set
+        return bool(value) == wanted
+    return str(value) == str(wanted)
 
 
 def _argv(way, item, expect, group):

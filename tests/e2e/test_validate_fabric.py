@@ -59,3 +59,12 @@ def test_an_unreachable_launcher_is_an_error_for_every_node_never_a_pass(validat
     assert pairs["node-001"] == "SKIP" and run.host("node-001")["stopped_at"] == 0  # ERROR from Layer 0 on
     assert {pairs[h] for h in ("node-002", "node-003", "node-004", "node-005")} == {"ERROR"}
     assert "launcher unreachable" in run.not_passing("node-003")["nccl_pairs"]["actual"]
+
+
+def test_the_builtin_benchmark_serves_a_pod_without_nccl_tests(validate):
+    faults = [{"node": node, "kind": "tool_missing", "tool": "all_reduce_perf"} for node in ("node-001", "node-002",
+                                                                                             "node-003", "node-004")]
+    run = validate({"pod": {"nodes": 4}, "faults": faults}, pyramid_nccl_fabric_benchmark="builtin")
+    assert run.report["verdict"] == "GO", {h: run.not_passing(h) for h in run.report["hosts"]}
+    record = next(r for r in run.host("node-002")["checks"] if r["check"] == "nccl_pairs")
+    assert "torchrun --nnodes=2" in record["command"] and "{payload_source:allreduce_bench.py}" in record["command"]

@@ -1,11 +1,14 @@
 """The twin's multi-node runs (mpirun/srun ... all_reduce_perf) parse and judge as a real pod's would."""
 
+import os
+
 import pytest
 import yaml
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations, _judges_fabric
 from pyramid_twin import formats_fabric, model
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CATALOG = _catalog.load_catalog()
 EXPECT = _expectations.resolve(CATALOG, {})[0]
 ENV = dict(EXPECT["pyramid_nccl_env"])
@@ -116,3 +119,16 @@ def test_a_training_timeout_across_nodes_is_a_fail(parsers, tmp_path):
     argv = ["-np", "2", "-H", ",".join(names)] + torchrun_argv(names)
     outcome = train_verdict(parsers, formats_fabric.mpirun(states["node-001"], argv, ENV, load), names)
     assert outcome["status"] == "FAIL" and outcome["cause_key"] == "timeout"
+
+
+def test_the_builtin_benchmark_across_nodes_is_judged_like_nccl_tests(parsers, tmp_path):
+    states, load = pod(tmp_path, [{"node": "node-002", "kind": "gdr_off"}])
+    with open(os.path.join(ROOT, "payloads", "allreduce_bench.py"), encoding="utf-8") as handle:
+        code = handle.read()
+    for names, status in ((["node-001", "node-003"], "PASS"), (["node-001", "node-002"], "FAIL")):
+        argv = ["-np", "2", "-H", ",".join(names), "--bind-to", "none", "-x", "NCCL_DEBUG", "-x", "NCCL_IB_HCA",
+                "torchrun", "--nnodes=2", "--nproc_per_node=8", "--rdzv-backend=c10d", "--rdzv-endpoint=%s:29500" % names[0],
+                "--no-python", "python3", "-c", code, "-b", "8", "-e", "4G", "-f", "2"]
+        outcome = verdict(parsers, formats_fabric.mpirun(states["node-001"], argv, ENV, load), names)
+        assert outcome["status"] == status, outcome
+    assert outcome["cause_key"] == "gdr_off"

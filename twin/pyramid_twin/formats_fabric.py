@@ -11,7 +11,7 @@ and the pod's fabric fault (scenario pod.fabric) shows only above its node count
 import math
 import random
 
-from pyramid_twin.formats_nccl import _opts, _size
+from pyramid_twin.formats_nccl import _opts, _size, render
 
 # Healthy 2-node busbw by message size (GB/s): seed 000's figures, measured 4% above.
 HEALTHY_BUSBW = {1 << 20: 52.0, 64 << 20: 208.0, 1 << 30: 312.0, 4 << 30: 343.0}
@@ -85,7 +85,7 @@ def _info(states, env, runs, ranks_per_node):
     return lines
 
 
-def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor):
+def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=None):
     """nccl-tests' output for one all_reduce_perf run across ``states`` (one rank per GPU)."""
     runs = [_node_run(state, env) for state in states]
     pace = min(run[2] for run in runs)
@@ -93,43 +93,22 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor):
     if len(states) > fabric.get("degraded_above_nodes", 1 << 30):
         pace *= fabric.get("factor", 0.6)
     world = len(states) * ranks_per_node
-    out = ["# nThread 1 nGpus 1 minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 "
-           "validation: 1 graph: 0" % (minbytes, maxbytes, factor), "#", "# Using devices"]
+    head = ["# nThread 1 nGpus 1 minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+            "validation: 1 graph: 0" % (minbytes, maxbytes, factor)] + ([banner] if banner else []) + ["#", "# Using devices"]
     for position, state in enumerate(states):
         for gpu in state["gpus"][:ranks_per_node]:
-            out.append("#  Rank %2d Group  0 Pid %6d on %10s device %2d [0x%s] %s" % (
+            head.append("#  Rank %2d Group  0 Pid %6d on %10s device %2d [0x%s] %s" % (
                 position * ranks_per_node + gpu["index"], 5000 + 100 * position + gpu["index"], state["hostname"],
                 gpu["index"], gpu["pci"][5:7], gpu["name"]))
-    out += _info(states, env, runs, ranks_per_node)
-    out += ["#", "#%61s%35s" % ("out-of-place", "in-place"),
-            "#%11s%14s%10s%8s%8s%9s%8s%8s%7s%9s%8s%8s%7s" % ("size", "count", "type", "redop", "root", "time", "algbw",
-                                                             "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"),
-            "#%11s%14s%35s%8s%8s%16s%8s%8s" % ("(B)", "(elements)", "(us)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)")]
-    rng = random.Random("+".join(state["hostname"] for state in states))
-    hang = any(state["nccl"]["hang"] for state in states)
+    head += _info(states, env, runs, ranks_per_node)
     wrong = max(state["nccl"]["wrong"] for state in states)
-    sizes, size = [], minbytes
-    while size <= maxbytes:
-        sizes.append(size)
-        size *= factor
-    busbws = []
-    for index, size in enumerate(sizes):
-        if hang and index == len(sizes) // 2:
-            return 0, "\n".join(out) + "\n", "", True
-        count = max(size // 4, 1)
-        cells = []
-        for _side in (0, 1):  # out-of-place, in-place
-            busbw = _healthy(size) * pace * rng.uniform(0.99, 1.01)
-            algbw = busbw * world / (2.0 * (world - 1))
-            usec = max(size / (algbw * 1e3), 20.0)
-            cells.append("%9.2f%8.2f%8.2f%7d" % (usec, algbw, busbw, wrong if size >= (1 << 20) else 0))
-            busbws.append(busbw)
-        out.append("%12d%14d%10s%8s%8d %s %s" % (count * 4, count, "float", "sum", -1, cells[0], cells[1]))
-    out += ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : %.4f " % (sum(busbws) / len(busbws)), "#"]
-    return (1 if wrong else 0), "\n".join(out) + "\n", "", False
+    text, hung = render(head, lambda size: _healthy(size) * pace, world, "+".join(state["hostname"] for state in states),
+                        (minbytes, maxbytes, factor), hang=any(state["nccl"]["hang"] for state in states), wrong=wrong,
+                        min_usec=20.0)
+    return (1 if wrong and not hung else 0), text, "", hung
 
 
-def _torchrun(states, tasks_per_node, argv):
+def _torchrun(states, tasks_per_node, argv, env):
     """torchrun --nnodes=N --nproc_per_node=G ... [--no-python python3 -c SCRIPT | SCRIPT.py] ARGS, one per node."""
     options, program = _program(argv, set())
     values = {}
@@ -141,10 +120,14 @@ def _torchrun(states, tasks_per_node, argv):
             values.get("nnodes"), len(states) * tasks_per_node), False
     nproc = int(values.get("nproc_per_node", "1"))
     code = program[2] if program[:2] == ["python3", "-c"] and len(program) > 2 else ""
-    if "pyramid-train rank=" not in code:
-        return 2, "", "pyramid twin: across nodes torchrun runs only the built-in train_step.py (python3 -c)\n", False
-    steps = int(_opts(program[3:], {"--steps": "30"})["--steps"])
-    return group_train_log(states, nproc, steps)
+    if "pyramid-train rank=" in code:
+        return group_train_log(states, nproc, int(_opts(program[3:], {"--steps": "30"})["--steps"]))
+    if "gpufabric.pyramid built-in benchmark" in code:
+        opts = _opts(program[3:], {"-b": "8", "-e": "128M", "-f": "2"})
+        return group_table(states, nproc, env, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]),
+                           banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 all_reduce over NCCL 2.21.5, "
+                                  "CUDA-event timed")
+    return 2, "", "pyramid twin: across nodes torchrun runs only the built-in payloads (python3 -c)\n", False
 
 
 def group_train_log(states, nproc, steps):
@@ -186,7 +169,7 @@ def _run(states, ranks_per_node, env, program, load_failed):
     if load_failed:
         return 1, "", load_failed, False
     if program and program[0].endswith("torchrun"):
-        return _torchrun(states, ranks_per_node, program[1:])
+        return _torchrun(states, ranks_per_node, program[1:], env)
     if not program or not program[0].endswith("all_reduce_perf"):
         return 2, "", "pyramid twin: only all_reduce_perf is simulated across nodes, not %r\n" % " ".join(program), False
     opts = _opts(program[1:], {"-b": "8", "-e": "128M", "-f": "2", "-g": "1"})

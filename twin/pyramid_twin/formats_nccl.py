@@ -36,43 +36,50 @@ def _nccl_info(state, gpus, env):
     return lines
 
 
-def table(state, minbytes, maxbytes, factor, gpus, env, banner=None):
-    nccl = state["nccl"]
-    world = gpus
-    out = ["# nThread 1 nGpus %d minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0"
-           % (gpus, minbytes, maxbytes, factor)]
-    if banner:
-        out.append(banner)
-    out += ["#", "# Using devices"]
-    for gpu in state["gpus"][:gpus]:
-        out.append("#  Rank %2d Group  0 Pid   4242 on %10s device %2d [0x%s] %s" % (
-            gpu["index"], state["hostname"], gpu["index"], gpu["pci"][5:7], gpu["name"]))
-    out += _nccl_info(state, gpus, env)
-    out += ["#", "#%61s%35s" % ("out-of-place", "in-place"),
-            "#%11s%14s%10s%8s%8s%9s%8s%8s%7s%9s%8s%8s%7s" % ("size", "count", "type", "redop", "root", "time", "algbw", "busbw",
-                                                             "#wrong", "time", "algbw", "busbw", "#wrong"),
-            "#%11s%14s%35s%8s%8s%16s%8s%8s" % ("(B)", "(elements)", "(us)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)")]
-    rng = random.Random(state["hostname"])
-    sizes, size = [], minbytes
+COLUMN_HEAD = [
+    "#", "#%61s%35s" % ("out-of-place", "in-place"),
+    "#%11s%14s%10s%8s%8s%9s%8s%8s%7s%9s%8s%8s%7s" % ("size", "count", "type", "redop", "root", "time", "algbw", "busbw",
+                                                     "#wrong", "time", "algbw", "busbw", "#wrong"),
+    "#%11s%14s%35s%8s%8s%16s%8s%8s" % ("(B)", "(elements)", "(us)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)")]
+
+
+def render(head, busbw_at, world, seed, sizes, hang=False, wrong=0, min_usec=5.0):
+    """(text, hung): the head lines, the column heads, one row per size from busbw_at(size), the trailer.
+    A hang stops halfway, after what a hung run prints."""
+    out, rng, busbws = list(head) + COLUMN_HEAD, random.Random(seed), []
+    minbytes, maxbytes, factor = sizes
+    size, index, count_sizes = minbytes, 0, 0
+    while minbytes * factor ** count_sizes <= maxbytes:
+        count_sizes += 1
     while size <= maxbytes:
-        sizes.append(size)
-        size *= factor
-    busbws = []
-    for index, size in enumerate(sizes):
-        if nccl["hang"] and index == len(sizes) // 2:
-            return 0, "\n".join(out) + "\n", "", True
+        if hang and index == count_sizes // 2:
+            return "\n".join(out) + "\n", True
         count = max(size // 4, 1)
         cells = []
-        for _side in (0, 1):
-            busbw = nccl["peak_busbw"] * size / (size + HALF_PEAK_BYTES) * rng.uniform(0.99, 1.01)
+        for _side in (0, 1):  # out-of-place, in-place
+            busbw = busbw_at(size) * rng.uniform(0.99, 1.01)
             algbw = busbw * world / (2.0 * (world - 1)) if world > 1 else busbw
-            usec = max(count * 4 / (algbw * 1e3), 5.0) if algbw else 5.0
-            wrong = nccl["wrong"] if nccl["wrong"] and size >= (1 << 20) else 0
-            cells.append("%9.2f%8.2f%8.2f%7d" % (usec, algbw, busbw, wrong))
+            usec = max(count * 4 / (algbw * 1e3), min_usec) if algbw else min_usec
+            cells.append("%9.2f%8.2f%8.2f%7d" % (usec, algbw, busbw, wrong if wrong and size >= (1 << 20) else 0))
             busbws.append(busbw)
         out.append("%12d%14d%10s%8s%8d %s %s" % (count * 4, count, "float", "sum", -1, cells[0], cells[1]))
+        size *= factor
+        index += 1
     out += ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : %.4f " % (sum(busbws) / len(busbws)), "#"]
-    return 0, "\n".join(out) + "\n", "", False
+    return "\n".join(out) + "\n", False
+
+
+def table(state, minbytes, maxbytes, factor, gpus, env, banner=None):
+    nccl = state["nccl"]
+    head = ["# nThread 1 nGpus %d minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0"
+            % (gpus, minbytes, maxbytes, factor)] + ([banner] if banner else []) + ["#", "# Using devices"]
+    for gpu in state["gpus"][:gpus]:
+        head.append("#  Rank %2d Group  0 Pid   4242 on %10s device %2d [0x%s] %s" % (
+            gpu["index"], state["hostname"], gpu["index"], gpu["pci"][5:7], gpu["name"]))
+    head += _nccl_info(state, gpus, env)
+    text, hung = render(head, lambda size: nccl["peak_busbw"] * size / (size + HALF_PEAK_BYTES), gpus, state["hostname"],
+                        (minbytes, maxbytes, factor), hang=nccl["hang"], wrong=nccl["wrong"])
+    return 0, text, "", hung
 
 
 def all_reduce_perf(state, argv, env):
