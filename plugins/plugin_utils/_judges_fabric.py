@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Judge one all-reduce run across a group of nodes (rounds 2 and 3 of the straggler hunt)."""
+"""Judge one run across a group of nodes: an all-reduce (straggler hunt rounds 2 and 3) or a training step."""
 
 from __future__ import annotations
 
