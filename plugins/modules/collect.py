@@ -134,9 +134,9 @@ from ansible.module_utils.basic import AnsibleModule
 TIMEOUT_RC = 124  # coreutils timeout's exit code when the command ran out of time
 
 
-def _run(module, argv, timeout, env=None, accept_rc=(0,)):
+def _run(module, argv, timeout, env=None, accept_rc=(0,), shown=None):
     binary = module.get_bin_path(argv[0])
-    command = shlex.join(argv)
+    command = shlex.join(shown or argv)  # shown: a script passed inline stays {payload_source:NAME}
     if binary is None:
         return {"status": "missing", "command": command, "rc": 127, "stdout": "", "stderr": "",
                 "msg": "command not found"}
@@ -199,8 +199,10 @@ def collect_source(module, ways, timeout, payload_paths=None):
     result = None
     for index, way in enumerate(ways):
         if "run" in way:
-            result = _run(module, _with_payloads(way["run"], payload_paths or {}), way.get("timeout", timeout), way.get("env"),
-                          way.get("accept_rc", [0]))
+            shown = [str(arg) if str(arg).startswith("{payload_source:") else None for arg in way["run"]]
+            argv = _with_payloads(way["run"], payload_paths or {})
+            result = _run(module, argv, way.get("timeout", timeout), way.get("env"), way.get("accept_rc", [0]),
+                          shown=[inline or arg for inline, arg in zip(shown, argv)])
         elif "read" in way:
             result = _read(way["read"])
         elif "list" in way:

@@ -178,15 +178,15 @@ def _run(states, ranks_per_node, env, program, load_failed):
     return group_table(states, ranks_per_node, env, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]))
 
 
-def _load(names, load_node):
-    """(states, [nodes that cannot be reached], [nodes without all_reduce_perf])."""
+def _load(names, load_node, program):
+    """(states, [nodes that cannot be reached], [nodes without the program])."""
     states, lost, toolless = [], [], []
     for name in names:
         state = load_node(name)
         if state is None or state["unreachable"]:
             lost.append(name)
             continue
-        if "all_reduce_perf" in state["tools"]["missing"]:
+        if program and program[0] in state["tools"]["missing"]:
             toolless.append(name)
         states.append(state)
     return states, lost, toolless
@@ -223,7 +223,7 @@ def mpirun(state, argv, env, load_node):
                        "There are not enough slots available in the system to satisfy the %s\nslots that were requested "
                        "by the application.\n" % np_ranks), False
     per_node = slots.pop()
-    states, lost, toolless = _load([name for name, _count in hosts], load_node)
+    states, lost, toolless = _load([name for name, _count in hosts], load_node, program)
     problem = _mpirun_lost(state["hostname"], lost) if lost else None
     if toolless and not problem:
         rank = [s["hostname"] for s in states].index(toolless[0]) * per_node
@@ -245,7 +245,7 @@ def srun(state, argv, env, load_node):
         return 1, "", "srun: error: Unable to allocate resources: Requested node configuration is not available\n", False
     export = values.get("--export", "ALL")
     rank_env = dict(env) if export.startswith("ALL") else {}
-    states, lost, toolless = _load(names, load_node)
+    states, lost, toolless = _load(names, load_node, program)
     if lost:
         return 1, "", "".join("srun: error: Task launch for StepId=4242.0 failed on node %s: Communication connection "
                               "failure\n" % name for name in lost) + "srun: error: Application launch failed\n", False
