@@ -74,7 +74,7 @@ def _holds(value, wanted):
     return str(value) == str(wanted)
 
 
-def _argv(way, item, expect, group):
+def _argv(way, item, expect, group, shown=False):
     argv = []
     for arg in way["run"]:
         if arg == ENV_FLAGS:  # mpirun -x NAME: forward each variable of the run's environment to every rank
@@ -83,18 +83,21 @@ def _argv(way, item, expect, group):
         elif SPLICE.match(str(arg)):
             argv += [str(item) for item in expect[SPLICE.match(arg).group(1)]]
         else:
-            argv.append(_fill(arg, item, expect, group))
+            argv.append(_fill(arg, item, expect, group, shown))
     return argv
 
 
-def _fill(text, item, expect, group=None):
+def _fill(text, item, expect, group=None, shown=False):
+    """Fill placeholders; a planned command needs every value, a shown one keeps the unknown ones."""
     def value(match):
         key = match.group(1)
         if key == "item":
             return str(item)
+        if shown and (key.startswith("group_") and group is None or key.startswith("pyramid_") and key not in expect):
+            return match.group(0)
         if key.startswith("group_"):
-            return str(group[key[len("group_"):]]) if group is not None else match.group(0)
-        return str(expect[key]) if key in expect else match.group(0)
+            return str(group[key[len("group_"):]])
+        return str(expect[key])
     return PLACEHOLDER.sub(value, str(text))
 
 
@@ -138,7 +141,7 @@ def commands_of(check, catalog, expect):
         for way in (_ways(source, expect) if expect else source["ways"])[:1]:
             kind = next(k for k in ("run", "read", "list") if k in way)
             if kind == "run":  # the command as it runs; a foreach item and a group's nodes stay placeholders
-                text = " ".join(_argv(way, "<%s>" % source.get("foreach"), expect, None) if expect else way["run"])
+                text = " ".join(_argv(way, "<%s>" % source.get("foreach"), expect, None, shown=True) if expect else way["run"])
             else:
                 text = "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
             if source.get("foreach"):
