@@ -12,12 +12,47 @@ TARGET = os.path.join(ROOT, "docs", "checks.md")
 
 
 def _way(way):
-    kind = next(k for k in ("run", "read", "list") if k in way)
-    text = " ".join(way["run"]) if kind == "run" else "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
+    kind = next(k for k in ("run", "read", "list", "cli") if k in way)
+    text = " ".join(way["run"]) if kind == "run" else way["cli"] if kind == "cli" else \
+        "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
     if way.get("env_flag"):
         text = text.replace("{env_flags}", "%s NAME ..." % way["env_flag"])
     launcher = "with `pyramid_nccl_launcher: %s`: " % way["launcher"] if way.get("launcher") else ""
-    return "%s`%s` → `%s`" % (launcher, text, way["parser"])
+    if way.get("platform"):
+        launcher = "%s%s: " % (PLATFORMS[way["platform"]], " (once per planned port)" if way.get("foreach") else "")
+    return "%s`%s` → `%s`%s" % (launcher, text, way["parser"], " (ntc-templates)" if way["parser"] in _parsers.NTC_TEMPLATES else "")
+
+
+PLATFORMS = {"eos": "Arista EOS (network_cli)", "nxos": "Cisco NX-OS (network_cli)", "sonic": "SONiC (SSH)",
+             "cumulus": "NVIDIA Cumulus (SSH)"}
+
+
+def _switch_commands(catalog):
+    """Per platform, which command is parsed by what, for every switch source."""
+    names = [n for n in _engine_sources(catalog, "switch")]
+    out = ["## Switch commands by platform", "",
+           "Every switch source runs one command per platform (`pyramid_switch_os`) and its parser yields the same "
+           "normalized facts (docs/switches.md). (ntc-templates): the template is ntc-templates' own, reused.", "",
+           "| Source | " + " | ".join(PLATFORMS[p] for p in _catalog.SWITCH_OSES) + " |",
+           "|---|" + "---|" * len(_catalog.SWITCH_OSES)]
+    for name in names:
+        ways = {w["platform"]: w for w in catalog["sources"][name]["ways"]}
+        cells = []
+        for platform in _catalog.SWITCH_OSES:
+            way = ways[platform]
+            text = (way["cli"] if "cli" in way else " ".join(way["run"])).replace("|", "\\|")
+            cells.append("`%s`%s → `%s`%s" % (text, " (per port)" if way.get("foreach") else "", way["parser"],
+                                             " (ntc)" if way["parser"] in _parsers.NTC_TEMPLATES else ""))
+        out.append("| `%s`%s | %s |" % (name, " (counters)" if catalog["sources"][name].get("counters") else "",
+                                        " | ".join(cells)))
+    return out + [""]
+
+
+def _engine_sources(catalog, device):
+    names = []
+    for check in _catalog.checks_for(catalog, device):
+        names.extend(n for n in check["sources"] if n not in names)
+    return names
 
 
 def render(catalog):
@@ -27,13 +62,15 @@ def render(catalog):
     for row in catalog["rows"]:
         ids = [c["id"] for c in catalog["checks"] if c["row"] == row["id"]]
         out.append("| L%d | %s | %s |" % (row["layer"], row["title"], ", ".join("`%s`" % i for i in ids) or "*not in the catalog yet*"))
-    out += ["", "## Checks", ""]
+    out += [""] + _switch_commands(catalog)
+    out += ["## Checks", ""]
     for check in catalog["checks"]:
         expects = ", ".join("`%s`" % e for e in check["expect"]) or "none"
         sources = []
         for name in check["sources"]:
             source = catalog["sources"][name]
-            ways = (" or " if source.get("launched") else " or else ").join(_way(w) for w in source["ways"])
+            joiner = " or " if source.get("launched") or any(w.get("platform") for w in source["ways"]) else " or else "
+            ways = joiner.join(_way(w) for w in source["ways"])
             extra = []
             if source.get("foreach"):
                 extra.append("once per item of `%s`" % source["foreach"])
@@ -41,6 +78,8 @@ def render(catalog):
                 extra.append("optional")
             if source.get("launched"):
                 extra.append("on the launcher host, across a group of nodes")
+            if source.get("counters"):
+                extra.append("counters: read at the snapshot and again here, judged on the difference")
             sources.append("- `%s`: %s%s" % (name, ways, (" (" + ", ".join(extra) + ")") if extra else ""))
         out += ["### L%d `%s`: %s" % (check["layer"], check["id"], check["title"]), "",
                 "Scope: %s (%s). Judge: `%s`. Expectations: %s." % (check["scope"], check["device"], check["judge"], expects),

@@ -15,6 +15,21 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog,
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
 
 
+# Inventory groups -> the catalog's device types.
+DEVICE_GROUPS = {"gpu_nodes": "gpu_node", "switches": "switch", "rail_leaves": "switch", "spines": "switch"}
+
+
+def device_types(hosts, groups):
+    """Device type -> the hosts of that type, in play order."""
+    devices = {}
+    for host in hosts:
+        for group, device in DEVICE_GROUPS.items():
+            if host in groups.get(group, []):
+                devices.setdefault(device, []).append(host)
+                break
+    return devices
+
+
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _supports_check_mode = True  # touches no host: it writes the run's reports on the controller
@@ -32,11 +47,15 @@ class ActionModule(ActionBase):
         hosts = self._task.args.get("hosts") or []
         if not hosts:
             return dict(result, failed=True, msg="no devices to validate: the inventory has no hosts in the pyramid groups")
+        devices = device_types(hosts, task_vars["groups"])
         problems = []
-        for host in hosts:
-            variables = task_vars["hostvars"][host]
-            errors = host_expectations(self._templar, variables, catalog)[1]
-            problems.extend("%s: %s" % (host, error) for error in errors)
+        for device, names in devices.items():
+            checks = _catalog.checks_for(catalog, device)
+            for host in names:
+                errors = host_expectations(self._templar, task_vars["hostvars"][host], catalog, checks)[1]
+                problems.extend("%s: %s" % (host, error) for error in errors)
+        unknown = sorted(set(hosts) - {host for names in devices.values() for host in names})
+        problems.extend("%s: in none of the groups %s" % (host, ", ".join(sorted(DEVICE_GROUPS))) for host in unknown)
         if problems:
             shown = problems[:20] + (["... and %d more" % (len(problems) - 20)] if len(problems) > 20 else [])
             return dict(result, failed=True, problems=problems,
@@ -46,5 +65,5 @@ class ActionModule(ActionBase):
                                "%s-%s" % (stamp, secrets.token_hex(3)))
         os.makedirs(os.path.join(run_dir, "devices"))
         return dict(result, changed=False, run_dir=run_dir, hosts=len(hosts),  # a new report dir changes no device
-                    ansible_facts={"pyramid_run_dir": run_dir, "pyramid_devices": {"gpu_node": list(hosts)}},
+                    ansible_facts={"pyramid_run_dir": run_dir, "pyramid_devices": devices},
                     msg="expectations valid for %d hosts; reports go to %s" % (len(hosts), run_dir))

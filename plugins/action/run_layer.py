@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _collector, _engine, _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _collector, _counters, _engine, _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SKIP, SourceFailure
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _requires_connection = False  # connects only through _execute_module, so failures are caught here
-    _VALID_ARGS = frozenset(("layer", "run_dir", "device"))
+    # True: a network_cli switch needs its persistent connection (its failures are caught here); an SSH
+    # host connects only through _execute_module, so its failures are caught here too.
+    _requires_connection = True
+    _VALID_ARGS = frozenset(("layer", "run_dir", "device", "snapshot"))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -30,6 +32,8 @@ class ActionModule(ActionBase):
             return dict(result, failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
 
         doc = _results.load(run_dir, host)
+        if args.get("snapshot"):
+            return dict(result, **self._snapshot(task_vars, catalog, device, doc, run_dir, host))
         blocked = _results.blocker(doc["results"], layer)
         if blocked and expect["pyramid_enforce_gate"]:
             below, failing = blocked
@@ -45,6 +49,8 @@ class ActionModule(ActionBase):
 
         # fabric checks run across nodes from the launcher (straggler_hunt); here only their gate SKIPs
         local = [check for check in checks if check["scope"] != "fabric"]
+        counters = _counters.source_names(catalog, local)
+        waited = _counters.wait(doc, expect["pyramid_soak_seconds"]) if counters else 0.0
         planned = _engine.plan(_engine.source_names(local), catalog, expect)
         collected, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], task_vars)
         records = []
@@ -56,6 +62,9 @@ class ActionModule(ActionBase):
             doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts({"unreachable": failure})
         else:
             facts = _engine.parse_sources(_engine.source_names(local), catalog, collected, expect)
+            _counters.windows(facts, counters, doc)
+            if counters:
+                _counters.save(run_dir, host, layer, facts, counters)
             for check in checks:
                 if check["scope"] == "host":
                     records.append(_engine.judge_host(host, check, catalog, facts, expect))
@@ -67,6 +76,25 @@ class ActionModule(ActionBase):
         for record in records:
             counts[record["status"]] = counts.get(record["status"], 0) + 1
         failing = ["%s=%s" % (r["check"], r["status"]) for r in records if r["status"] not in ("PASS",)]
-        return dict(result, changed=False, counts=counts,
+        return dict(result, changed=False, counts=counts, soak_waited=round(waited, 1),
                     msg="layer %d: %s%s" % (layer, ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())),
                                             (" (" + ", ".join(failing) + ")") if failing else ""))
+
+    def _snapshot(self, task_vars, catalog, device, doc, run_dir, host):
+        """Read every counters source of the device's checks once: the start of the soak."""
+        checks = _catalog.checks_for(catalog, device)
+        expect, errors = host_expectations(self._templar, task_vars, catalog, checks)
+        if errors:
+            return dict(failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
+        names = _counters.source_names(catalog, checks)
+        collected, unreachable = _collector.collect(self, _engine.plan(names, catalog, expect),
+                                                    expect["pyramid_command_timeout"], task_vars)
+        if unreachable:
+            facts = {name: SourceFailure("ssh %s" % host, "host unreachable at the snapshot: " + unreachable) for name in names}
+        else:
+            facts = _engine.parse_sources(names, catalog, collected, expect)
+        _counters.take(doc, facts)
+        _results.save(run_dir, doc)
+        failed = sorted(name for name, value in facts.items() if isinstance(value, SourceFailure))
+        return dict(changed=False, snapshot=names, msg="counters snapshot of %s: %d sources%s; the soak starts now" % (
+            host, len(names), " (no data: %s)" % ", ".join(failed) if failed else ""))

@@ -16,7 +16,13 @@ description:
     controller with the collection's TextFSM templates, judges the facts against the device's
     expectations and writes the results into the device's results file in O(run_dir).
   - A device with a FAIL or ERROR on a lower layer is not run; its checks are recorded as SKIP,
-    naming the layer and the checks that stopped it.
+    naming the layer and the checks that stopped it. A GPU node BLOCKED by a switch in its path
+    (M(gpufabric.pyramid.block_hosts)) is not run either.
+  - A switch reached through C(ansible.netcommon.network_cli) (EOS, NX-OS) gets its C(cli) commands
+    over that persistent connection, on the controller; each is bounded by C(ansible_command_timeout).
+    A switch that refuses the session, fails authentication or never shows its prompt is an ERROR for
+    each of its checks; the play goes on for the other devices. SONiC and Cumulus switches are Linux
+    hosts reached over SSH like the GPU nodes.
   - Missing tools, timeouts, unparseable output and unreachable hosts are ERROR results naming the
     host and the command, never a PASS and never a failed task.
 author:
@@ -34,6 +40,16 @@ options:
     description: Device type whose checks run (the catalog's C(device) field).
     type: str
     default: gpu_node
+    choices: [gpu_node, switch]
+  snapshot:
+    description:
+      - Only read the device's counter sources (catalog C(counters) true - switch error, PFC, ECN and
+        discard counters) and keep them in its results file: the start of the soak.
+      - A later run of a layer with counter checks waits until C(pyramid_soak_seconds) have passed since
+        this snapshot, reads the counters again and judges the difference. Run the snapshot on every
+        switch in one task first, so the soak is waited out once, not once per switch.
+    type: bool
+    default: false
 attributes:
   check_mode:
     description: Can run in check_mode and return changed status prediction without modifying target.
@@ -49,9 +65,31 @@ EXAMPLES = r"""
   gpufabric.pyramid.run_layer:
     layer: 0
     run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
+
+- name: Start the soak - read the switch counters once
+  gpufabric.pyramid.run_layer:
+    layer: 1
+    device: switch
+    snapshot: true
+    run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
+
+- name: Layer 1 on the switches, the soak's second read included
+  gpufabric.pyramid.run_layer:
+    layer: 1
+    device: switch
+    run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
 """
 
 RETURN = r"""
+soak_waited:
+  description: Seconds the layer waited for the soak since the counters snapshot.
+  returned: when the layer ran
+  type: float
+snapshot:
+  description: The counter sources read by a snapshot.
+  returned: with O(snapshot=true)
+  type: list
+  elements: str
 counts:
   description: Number of results per status.
   returned: when the layer ran

@@ -16,7 +16,9 @@ CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "ca
                 "judges_failures", "causes"}
 SCOPES = ("host", "pod", "fabric")
 LAUNCHERS = ("mpirun", "srun")
-WAY_KINDS = ("run", "read", "list")
+WAY_KINDS = ("run", "read", "list", "cli")
+DEVICES = ("gpu_node", "switch")
+SWITCH_OSES = ("eos", "nxos", "sonic", "cumulus")
 
 
 class CatalogError(ValueError):
@@ -37,7 +39,7 @@ def load_catalog(path=CATALOG_PATH):
 
 
 def _check(catalog):
-    from . import _hunt, _judges, _judges_fabric, _parsers  # noqa: F401  late import: the catalog is also read by docs tooling
+    from . import _hunt, _judges, _judges_fabric, _judges_switch, _parsers  # noqa: F401  late import: the catalog is also read by docs tooling
 
     rows = {row["id"] for row in catalog["rows"]}
     problems = []
@@ -50,6 +52,10 @@ def _check(catalog):
                 problems.append("source %s: unknown parser %r" % (name, way.get("parser")))
             if source.get("launched") and way.get("launcher") not in LAUNCHERS:
                 problems.append("source %s: each way of a launched source names a launcher of %s" % (name, LAUNCHERS))
+            if "platform" in way and way["platform"] not in SWITCH_OSES:
+                problems.append("source %s: unknown platform %r" % (name, way["platform"]))
+            if "cli" in way and "platform" not in way:
+                problems.append("source %s: a cli way names its platform" % name)
         for expectation in source_expectations(source):
             if expectation not in catalog["expectations"]:
                 problems.append("source %s: %r is not an expectation" % (name, expectation))
@@ -70,6 +76,14 @@ def _check(catalog):
         for name in check.get("expect", []):
             if name not in catalog["expectations"]:
                 problems.append("check %s: unknown expectation %r" % (cid, name))
+        if check.get("device", "gpu_node") not in DEVICES:
+            problems.append("check %s: unknown device %r" % (cid, check.get("device")))
+        if check.get("device") == "switch":
+            for source in check.get("sources", []):
+                platforms = [way.get("platform") for way in catalog["sources"].get(source, {}).get("ways", [])]
+                lacking = [os_name for os_name in SWITCH_OSES if platforms.count(os_name) != 1]
+                if lacking:
+                    problems.append("check %s: source %s needs exactly one way for %s" % (cid, source, ", ".join(lacking)))
         scope = check.get("scope", "host")
         if scope not in SCOPES:
             problems.append("check %s: unknown scope %r" % (cid, scope))
@@ -110,13 +124,18 @@ def expectation_names(checks, catalog):
         names.update(check.get("expect", []))
         for source in check["sources"]:
             names.update(source_expectations(catalog["sources"][source]))
+            if catalog["sources"][source].get("counters"):
+                names.add("pyramid_soak_seconds")  # how long the window since the snapshot must last
     return sorted(names)
 
 
 def source_expectations(source):
     names = set()
-    if source.get("foreach"):
-        names.add(source["foreach"])
+    for spec in [source.get("foreach")] + [way.get("foreach") for way in source["ways"]]:
+        if spec:
+            names.add(spec.partition(".")[0])
+    if any("platform" in way for way in source["ways"]):
+        names.add("pyramid_switch_os")
     if source.get("launched"):
         names.add("pyramid_nccl_launcher")
     for way in source["ways"]:

@@ -11,10 +11,11 @@ import re
 from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
 
-from . import _catalog, _engine
+from . import _catalog, _cli, _engine
 from ._judges import SourceFailure
 
 COLLECT = "gpufabric.pyramid.collect"
+NETWORK_CLI = ("ansible.netcommon.network_cli", "network_cli")
 PAYLOAD_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "payloads")
 
 
@@ -30,7 +31,34 @@ def payloads_for(planned):
 
 
 def collect(action, planned, timeout, task_vars, parallel=1):
-    """(raw outputs by source id, None), or (None, reason) when the host could not be reached."""
+    """(raw outputs by source id, None), or (None, reason) when the host could not be reached.
+
+    A command two sources share (two parsers over one output) runs once.
+    """
+    unique, copies = [], {}
+    for source in planned:
+        key = repr(source["ways"])
+        if key in copies:
+            copies[key].append(source["id"])
+        else:
+            copies[key] = [source["id"]]
+            unique.append(source)
+    if _is_network_cli(action):
+        raw, unreachable = _cli.collect(action._connection.socket_path, unique)
+    else:
+        raw, unreachable = _module_collect(action, unique, timeout, task_vars, parallel)
+    if raw is not None:
+        for ids in copies.values():
+            for other in ids[1:]:
+                raw[other] = raw[ids[0]]
+    return raw, unreachable
+
+
+def _is_network_cli(action):
+    return getattr(action._connection, "transport", "") in NETWORK_CLI
+
+
+def _module_collect(action, planned, timeout, task_vars, parallel):
     args = {"sources": planned, "timeout": timeout, "payloads": payloads_for(planned), "parallel": parallel}
     try:
         raw = action._execute_module(module_name=COLLECT, module_args=args, task_vars=task_vars)

@@ -12,15 +12,31 @@ from ._judges import ERROR, SKIP, SourceFailure
 
 PLACEHOLDER = re.compile(r"\{(item|pyramid_\w+|group_\w+)\}")  # {payload:NAME} is left for the collect module
 ENV_FLAGS = "{env_flags}"
+WAY_KINDS = ("run", "read", "list", "cli")
 SPLICE = re.compile(r"^\{\*(pyramid_\w+)\}$")  # an argument that is a whole list expectation, spliced in
 
 NO_DATA_GO_BACK = "Fix data collection on the host (tool installed, host reachable), then re-run"
 
 
+def foreach_of(source, expect=None):
+    """The foreach of a source: its own, or that of the way its platform uses (e.g. a per-port command)."""
+    if source.get("foreach"):
+        return source["foreach"]
+    ways = _ways(source, expect) if expect else []
+    return ways[0].get("foreach") if ways else None
+
+
+def foreach_items(spec, expect):
+    """Items of `foreach: VAR` (a list) or `foreach: VAR.FIELD` (that field of each dict of a list)."""
+    name, _, field = spec.partition(".")
+    return [item[field] if field else item for item in expect[name]]
+
+
 def _expanded(name, source, expect):
     """(collected id, item) pairs of a source: one per foreach item."""
-    if source.get("foreach"):
-        return [("%s[%s]" % (name, item), item) for item in expect[source["foreach"]]]
+    spec = foreach_of(source, expect)
+    if spec:
+        return [("%s[%s]" % (name, item), item) for item in foreach_items(spec, expect)]
     return [(name, None)]
 
 
@@ -42,9 +58,11 @@ def plan(names, catalog, expect, group=None):
         for collected_id, item in _expanded(name, source, expect):
             ways = []
             for way in _ways(source, expect):
-                kind = next(k for k in ("run", "read", "list") if k in way)
+                kind = next(k for k in WAY_KINDS if k in way)
                 if kind == "run":
                     value = _argv(way, item, expect, group)
+                elif kind == "cli":  # one command line of a network OS CLI (network_cli)
+                    value = _fill(way[kind], item, expect, group)
                 else:
                     value = _fill(way[kind], item, expect, group)
                 planned_way = {kind: value}
@@ -65,6 +83,8 @@ def _ways(source, expect):
     ways = source["ways"]
     if source.get("launched"):
         ways = [way for way in ways if way["launcher"] == expect["pyramid_nccl_launcher"]]
+    if any("platform" in way for way in ways):  # a switch source: the ways of this switch's platform
+        ways = [way for way in ways if way["platform"] == expect.get("pyramid_switch_os")]
     return [way for way in ways if all(_holds(expect.get(name), wanted) for name, wanted in way.get("only_if", {}).items())]
 
 
@@ -127,7 +147,7 @@ def parse_sources(names, catalog, collected, expect):
     facts = {}
     for name in names:
         source = catalog["sources"][name]
-        if source.get("foreach"):
+        if foreach_of(source, expect):
             facts[name] = {item: parse_one(collected.get(cid), source, expect) for cid, item in _expanded(name, source, expect)}
         else:
             facts[name] = parse_one(collected.get(name), source, expect)
@@ -139,18 +159,21 @@ def commands_of(check, catalog, expect):
     for name in check["sources"]:
         source = catalog["sources"][name]
         for way in (_ways(source, expect) if expect else source["ways"])[:1]:
-            kind = next(k for k in ("run", "read", "list") if k in way)
+            kind = next(k for k in WAY_KINDS if k in way)
+            each = source.get("foreach") or way.get("foreach")
             if kind == "run":  # the command as it runs; a foreach item and a group's nodes stay placeholders
-                text = " ".join(_argv(way, "<%s>" % source.get("foreach"), expect, None, shown=True) if expect else way["run"])
+                text = " ".join(_argv(way, "<%s>" % each, expect, None, shown=True) if expect else way["run"])
+            elif kind == "cli":
+                text = way["cli"]
             else:
                 text = "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
-            if source.get("foreach"):
-                text = text.replace("{item}", "<%s>" % source["foreach"])
+            if each:
+                text = text.replace("{item}", "<%s>" % each)
             commands.append(text)
     return "; ".join(commands)
 
 
-def check_inputs(check, catalog, facts):
+def check_inputs(check, catalog, facts, expect=None):
     """The facts a check's judge reads, or the failures that stop it from judging."""
     inputs, failures = {}, []
     for name in check["sources"]:
@@ -164,7 +187,7 @@ def check_inputs(check, catalog, facts):
             else:
                 failures.append(value)
             continue
-        if isinstance(value, dict) and catalog["sources"][name].get("foreach"):
+        if isinstance(value, dict) and foreach_of(catalog["sources"][name], expect):
             if all(isinstance(item, SourceFailure) for item in value.values()) and value and not optional:
                 # every item failed: no data at all (the tool is missing, say); judge nothing
                 first = next(iter(value.values()))
@@ -213,7 +236,7 @@ def error_result(host, check, catalog, expect, failures):
 
 
 def judge_host(host, check, catalog, facts, expect):
-    inputs, failures = check_inputs(check, catalog, facts)
+    inputs, failures = check_inputs(check, catalog, facts, expect)
     if failures:
         return error_result(host, check, catalog, expect, failures)
     try:
@@ -222,15 +245,16 @@ def judge_host(host, check, catalog, facts, expect):
         # Facts lacked what the judge needs: an ERROR naming the check, never a traceback or a PASS.
         return result(host, check, catalog, expect, ERROR, expected_of_error(check, expect),
                       "facts incomplete for %s: %s: %s" % (check["judge"], type(exc).__name__, exc))
+    cause = outcome.get("cause") or check.get("causes", {}).get(outcome.get("cause_key"))
     return result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
-                  cause=outcome.get("cause"), command=outcome.get("command"))
+                  cause=cause, command=outcome.get("command"), detail=outcome.get("detail"))
 
 
 def judge_pod(check, catalog, facts_by_host, expect_by_host):
     """Results per host of a pod-scope check; hosts whose sources failed get an ERROR."""
     results, judged = {}, {}
     for host, facts in facts_by_host.items():
-        inputs, failures = check_inputs(check, catalog, facts)
+        inputs, failures = check_inputs(check, catalog, facts, expect_by_host[host])
         if failures:
             results[host] = error_result(host, check, catalog, expect_by_host[host], failures)
         else:

@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-_SPEC_KEYS = ("type", "elements", "choices", "default")
+_SPEC_KEYS = ("type", "elements", "choices", "default", "options")
 
 
 def argument_spec(catalog, names=None):
@@ -32,6 +34,8 @@ def resolve(catalog, raw_values, names=None):
         if name not in spec:
             continue
         value = values.get(name)
+        if definition.get("required") and not value:
+            errors.append("%s is required for this device and is not set" % name)
         if value is None:
             continue
         if "min" in definition and isinstance(value, int) and value < definition["min"]:
@@ -46,7 +50,37 @@ def resolve(catalog, raw_values, names=None):
                     value[key] = str(item)
             if definition.get("table"):
                 errors.extend(_table_errors(name, value))
+    errors.extend(_cross_errors(values))
     return values, errors
+
+
+def _cross_errors(values):
+    """What no single variable's type says: addresses, prefixes, ranges."""
+    errors = []
+    low, high = values.get("pyramid_optics_rx_min_dbm"), values.get("pyramid_optics_rx_max_dbm")
+    if low is not None and high is not None and low >= high:
+        errors.append("pyramid_optics_rx_min_dbm (%s) must be below pyramid_optics_rx_max_dbm (%s)" % (low, high))
+    for neighbor in values.get("pyramid_bgp_neighbors") or []:
+        if not _is_ip(neighbor["address"]):
+            errors.append("pyramid_bgp_neighbors: %r is not an IP address" % neighbor["address"])
+    for prefix in values.get("pyramid_ecmp_prefixes") or []:
+        try:
+            ipaddress.ip_network(prefix, strict=False)
+        except ValueError:
+            errors.append("pyramid_ecmp_prefixes: %r is not a prefix" % prefix)
+    ports = [entry["port"] for entry in values.get("pyramid_switch_ports") or []]
+    twice = sorted({port for port in ports if ports.count(port) > 1})
+    if twice:
+        errors.append("pyramid_switch_ports: ports listed twice: %s" % ", ".join(twice))
+    return errors
+
+
+def _is_ip(text):
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _table_errors(name, table):

@@ -15,6 +15,7 @@ action plugins, the unit tests and the twin can all load it by path.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import re
@@ -28,6 +29,9 @@ else:
     TEXTFSM_IMPORT_ERROR = None
 
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "parsers", "textfsm")
+# Switch parsers live one file per platform (_parsers_<os>.py): PARSERS, NORMALIZERS and optionally
+# PREPARE there; a normalizer raises ValueError for output it cannot read completely.
+SWITCH_PARSER_MODULES = ("_parsers_eos", "_parsers_nxos", "_parsers_sonic", "_parsers_cumulus")
 
 PARSERS = {
     "linux_ibstat": "ibstat: RDMA CAs, their firmware and per-port state, rate and link layer",
@@ -55,8 +59,21 @@ class ParseError(Exception):
     """The text is not a complete, recognizable output of the command."""
 
 
+def _ntc_template_dir():
+    try:
+        import ntc_templates  # pylint: disable=import-outside-toplevel
+    except ImportError:
+        return None
+    return os.path.join(os.path.dirname(ntc_templates.__file__), "templates")
+
+
 def template_path(parser):
-    return os.path.join(TEMPLATE_DIR, parser + ".textfsm")
+    """The collection's template, else ntc-templates' of the same name (reused where it parses right)."""
+    own = os.path.join(TEMPLATE_DIR, parser + ".textfsm")
+    if os.path.exists(own) or parser not in NTC_TEMPLATES:
+        return own
+    ntc_dir = _ntc_template_dir()
+    return os.path.join(ntc_dir, parser + ".textfsm") if ntc_dir else own
 
 
 def textfsm_rows(parser, text):
@@ -84,7 +101,10 @@ def parse(parser, text):
         rows = textfsm_rows(parser, text)
     except textfsm.TextFSMError as exc:
         raise ParseError("%s: %s" % (parser, exc))
-    facts = _NORMALIZERS[parser](rows)
+    try:
+        facts = _NORMALIZERS[parser](rows)
+    except ValueError as exc:  # a switch normalizer (_parsers_<os>.py) rejecting what it read
+        raise ParseError("%s: %s" % (parser, exc))
     if parser == "nccl_tests":  # the NCCL_DEBUG lines interleaved with the table
         facts["nccl"] = _nccl_debug(textfsm_rows("nccl_debug", text))
     return facts
@@ -514,3 +534,22 @@ _NORMALIZERS = {
     "nccl_debug": _nccl_debug,
     "training_log": _training_log,
 }
+
+
+def _load_platform(name):
+    """A platform's parser module, loaded by path: this file is also loaded by path (tests, twin)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    if not os.path.exists(path):
+        return None
+    spec = importlib.util.spec_from_file_location("pyramid%s" % name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+NTC_TEMPLATES = set()  # parsers whose template is ntc-templates' own
+for _module in filter(None, map(_load_platform, SWITCH_PARSER_MODULES)):
+    PARSERS.update(_module.PARSERS)
+    _NORMALIZERS.update(_module.NORMALIZERS)
+    _PREPARE.update(getattr(_module, "PREPARE", {}))
+    NTC_TEMPLATES.update(getattr(_module, "NTC_TEMPLATES", ()))

@@ -26,10 +26,13 @@ def build(catalog, run_dir, devices):
             by_key = {(r["layer"], r["check"]): r for r in doc["results"]}
             records = []
             for check in expected_checks:
-                record = by_key.get((check["layer"], check["id"]))
+                record = by_key.pop((check["layer"], check["id"]), None)
                 if record is None:
                     record = _missing(host, check, has_results=bool(doc["results"]))
                 records.append(record)
+            # a switch in the host's path failed: the host carries that switch check, BLOCKED
+            records.extend(r for r in by_key.values() if r["status"] == "BLOCKED")
+            records.sort(key=lambda r: r["layer"])
             hosts[host] = {
                 "device": device,
                 "verdict": "GO" if all(r["status"] == "PASS" for r in records) else "NO-GO",
@@ -37,7 +40,7 @@ def build(catalog, run_dir, devices):
                 "checks": records,
             }
     covered_layers = sorted({c["layer"] for c in catalog["checks"]})
-    checklist = _checklist(catalog, hosts)
+    checklist = _checklist(catalog, hosts, sorted(devices))
     go = sum(1 for h in hosts.values() if h["verdict"] == "GO")
     counts = {}
     for host in hosts.values():
@@ -63,22 +66,28 @@ def _missing(host, check, has_results):
             "go_back_to": None if has_results else "Read the play output for this host, then re-run"}
 
 
-def _checklist(catalog, hosts):
+def _checklist(catalog, hosts, devices_in_run):
     rows = []
     for row in catalog["rows"]:
-        check_ids = [c["id"] for c in catalog["checks"] if c["row"] == row["id"]]
-        entry = {"row": row["id"], "title": row["title"], "layer": row["layer"], "checks": check_ids,
-                 "failing_hosts": [], "not_run_hosts": []}
-        if not check_ids:
-            entry["status"] = "not_covered"
+        checks = [c for c in catalog["checks"] if c["row"] == row["id"]]
+        entry = {"row": row["id"], "title": row["title"], "layer": row["layer"], "checks": [c["id"] for c in checks],
+                 "failing_hosts": [], "blocked_hosts": [], "not_run_hosts": []}
+        wanted = sorted({c["device"] for c in checks})
+        if not checks:
+            entry["status"], entry["why_not"] = "not_covered", "no catalog check yet"
+        elif not set(wanted) & set(devices_in_run):  # e.g. the links row of a run without switches
+            entry["status"], entry["why_not"] = "not_covered", "no %s in this run" % " or ".join(wanted)
         else:
             for host, info in sorted(hosts.items()):
                 statuses = {r["status"] for r in info["checks"] if r["row"] == row["id"]}
                 if statuses & {"FAIL", "ERROR"}:
                     entry["failing_hosts"].append(host)
+                elif "BLOCKED" in statuses:
+                    entry["blocked_hosts"].append(host)
                 elif statuses - {"PASS"}:
                     entry["not_run_hosts"].append(host)
-            entry["status"] = "fail" if entry["failing_hosts"] or entry["not_run_hosts"] or not hosts else "pass"
+            entry["status"] = "fail" if entry["failing_hosts"] or entry["blocked_hosts"] or entry["not_run_hosts"] \
+                or not hosts else "pass"
         rows.append(entry)
     return rows
 
@@ -100,9 +109,11 @@ def checklist_text(report):
     for row in report["checklist"]:
         line = "%s L%d  %s" % (MARK[row["status"]], row["layer"], row["title"])
         if row["status"] == "not_covered":
-            line += "  (not checked: no catalog check yet)"
+            line += "  (not checked: %s)" % row["why_not"]
         if row["failing_hosts"]:
             line += "  FAILING: " + _names(row["failing_hosts"])
+        if row["blocked_hosts"]:
+            line += "  BLOCKED: " + _names(row["blocked_hosts"])
         if row["not_run_hosts"]:
             line += "  NOT RUN: " + _names(row["not_run_hosts"])
         lines.append(line)
@@ -115,12 +126,29 @@ def checklist_text(report):
             lines.append("      go back to: %s" % record["go_back_to"])
         if len(found) > 40:
             lines.append("  ... %d more in report.md" % (len(found) - 40))
+    blocked_by = _blocked_by(report)
+    if blocked_by:
+        lines += ["", "Blocked by a switch in their path (not failing on their own):"]
+        for (layer, switches), hosts in sorted(blocked_by.items())[:20]:
+            lines.append("  L%d by %s: %s" % (layer, switches, _names(hosts, 12)))
     blocked = sorted(h for h, i in report["hosts"].items() if i["stopped_at"] is not None)
     if blocked:
         lines += ["", "Stopped (not climbed past the failing layer): " + ", ".join(
             "%s@L%d" % (h, report["hosts"][h]["stopped_at"]) for h in blocked[:20]) + (" ..." if len(blocked) > 20 else "")]
     lines += ["", "Reports: %s/report.md  report.json  junit.xml" % report["run_dir"]]
     return "\n".join(lines)
+
+
+def _blocked_by(report):
+    """(layer, "switch check, ...") -> the hosts blocked there."""
+    found = {}
+    for host, info in sorted(report["hosts"].items()):
+        for record in info["checks"]:
+            if record["status"] == "BLOCKED":
+                by = ", ".join("%s %s%s" % (b["switch"], b["check"], " " + "/".join(b["ports"]) if b["ports"] else "")
+                               for b in record["blocked_by"])
+                found.setdefault((record["layer"], by), []).append(host)
+    return found
 
 
 def _cell(value):
@@ -132,11 +160,13 @@ def markdown(report):
     out = ["# Go/no-go: %s" % report["verdict"], "",
            "%d of %d hosts GO. Generated %s. Layers in the catalog: %s." % (
                summary["go"], summary["hosts"], report["generated_at"], ", ".join("L%d" % l for l in report["layers_in_catalog"])),
-           "", "## Checklist", "", "| | Layer | Check | Failing hosts | Not run |", "|---|---|---|---|---|"]
+           "", "## Checklist", "", "| | Layer | Check | Failing devices | Blocked by a switch | Not run |",
+           "|---|---|---|---|---|---|"]
     for row in report["checklist"]:
-        title = row["title"] + (" *(no catalog check yet)*" if row["status"] == "not_covered" else "")
-        out.append("| %s | L%d | %s | %s | %s |" % (MARK[row["status"]], row["layer"], _cell(title),
-                                                    _cell(", ".join(row["failing_hosts"])), _cell(", ".join(row["not_run_hosts"]))))
+        title = row["title"] + (" *(not checked: %s)*" % row["why_not"] if row["status"] == "not_covered" else "")
+        out.append("| %s | L%d | %s | %s | %s | %s |" % (
+            MARK[row["status"]], row["layer"], _cell(title), _cell(", ".join(row["failing_hosts"])),
+            _cell(", ".join(row["blocked_hosts"])), _cell(", ".join(row["not_run_hosts"]))))
     found = list(problems(report))
     out += ["", "## Failures and their likely causes", ""]
     if found:
@@ -146,12 +176,19 @@ def markdown(report):
             out.append("| %s |" % " | ".join(_cell(v) for v in cells))
     else:
         out.append("None.")
-    out += ["", "## Hosts", "", "| Host | Verdict | Stopped at | PASS | FAIL | ERROR | SKIP |", "|---|---|---|---|---|---|---|"]
+    blocked_by = _blocked_by(report)
+    if blocked_by:
+        out += ["", "## Blocked by a switch in their path", "", "| Layer | Blocked by | Hosts |", "|---|---|---|"]
+        for (layer, switches), hosts in sorted(blocked_by.items()):
+            out.append("| L%d | %s | %s |" % (layer, _cell(switches), _cell(", ".join(hosts))))
+    out += ["", "## Devices", "", "| Device | Type | Verdict | Stopped at | PASS | FAIL | ERROR | BLOCKED | SKIP |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for host, info in sorted(report["hosts"].items()):
-        counts = {s: sum(1 for r in info["checks"] if r["status"] == s) for s in ("PASS", "FAIL", "ERROR", "SKIP")}
+        counts = {s: sum(1 for r in info["checks"] if r["status"] == s) for s in ("PASS", "FAIL", "ERROR", "BLOCKED", "SKIP")}
         stopped = "" if info["stopped_at"] is None else "L%d" % info["stopped_at"]
-        out.append("| %s | %s | %s | %d | %d | %d | %d |" % (host, info["verdict"], stopped, counts["PASS"], counts["FAIL"],
-                                                             counts["ERROR"], counts["SKIP"]))
+        out.append("| %s | %s | %s | %s | %d | %d | %d | %d | %d |" % (
+            host, info["device"], info["verdict"], stopped, counts["PASS"], counts["FAIL"], counts["ERROR"],
+            counts["BLOCKED"], counts["SKIP"]))
     return "\n".join(out) + "\n"
 
 
@@ -170,7 +207,7 @@ def junit(report):
             elif r["status"] == "ERROR":
                 totals["errors"] += 1
                 ET.SubElement(case, "error", message=r["actual"]).text = text
-            elif r["status"] == "SKIP":
+            elif r["status"] in ("SKIP", "BLOCKED"):  # a blocked host did not fail on its own
                 totals["skipped"] += 1
                 ET.SubElement(case, "skipped", message=r["actual"])
     for key, value in totals.items():

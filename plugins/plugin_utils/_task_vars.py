@@ -8,11 +8,19 @@ from __future__ import annotations
 from . import _catalog, _expectations
 
 
+# ansible_network_os -> pyramid_switch_os, for switches whose inventory sets only the former
+NETWORK_OS = {"arista.eos.eos": "eos", "arista.eos": "eos", "eos": "eos", "cisco.nxos.nxos": "nxos", "cisco.nxos": "nxos", "nxos": "nxos",
+              "dellemc.enterprise_sonic.sonic": "sonic", "sonic": "sonic", "nvidia.nvue.nvue": "cumulus", "cumulus": "cumulus"}
+
+
 def raw_values(templar, variables, names):
     values = {}
     for name in names:
         if name in variables:
             values[name] = templar.template(variables[name])
+    if "pyramid_switch_os" in names and values.get("pyramid_switch_os") is None and "ansible_network_os" in variables:
+        network_os = str(templar.template(variables["ansible_network_os"]))
+        values["pyramid_switch_os"] = NETWORK_OS.get(network_os, network_os)
     return values
 
 

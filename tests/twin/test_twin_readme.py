@@ -2,7 +2,7 @@
 
 import os
 
-from pyramid_twin import model
+from pyramid_twin import model, switch_model
 
 README = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "twin", "README.md")
 
@@ -14,6 +14,13 @@ def test_readme_lists_every_fault_kind():
     assert not undocumented, "add these fault kinds to twin/README.md: %s" % undocumented
 
 
+def test_readme_lists_every_switch_fault_kind():
+    with open(README, encoding="utf-8") as handle:
+        text = handle.read()
+    undocumented = [kind for kind in switch_model.SWITCH_FAULTS if "| `%s` |" % kind not in text]
+    assert not undocumented, "add these switch fault kinds to twin/README.md: %s" % undocumented
+
+
 def test_shipped_scenarios_load():
     scenarios = os.path.join(os.path.dirname(README), "scenarios")
     for name in ("default.yml", "healthy.yml"):
@@ -21,3 +28,7 @@ def test_shipped_scenarios_load():
         assert len(model.node_names(scenario)) == 32
         for node in model.node_names(scenario):
             model.node_state(scenario, node)
+        topo = switch_model.topology(scenario)
+        assert len(topo["switches"]) == 12
+        for switch in topo["switches"]:
+            switch_model.switch_state(scenario, switch)

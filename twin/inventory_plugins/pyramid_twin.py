@@ -40,7 +40,7 @@ TWIN = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEY = os.path.join(os.path.dirname(TWIN), ".twin", "id_ed25519")
 PORT = 2222
 CLOSED_PORT = 1  # tcpmux: nothing listens there, so connecting is refused
-GROUPS = ["gpu_nodes", "launcher", "rail_leaves", "spines"]
+GROUPS = ["gpu_nodes", "launcher", "switches", "rail_leaves", "spines"]
 
 
 def _model():
@@ -48,6 +48,15 @@ def _model():
         sys.path.insert(0, TWIN)
     from pyramid_twin import model  # pylint: disable=import-outside-toplevel
     return model
+
+
+def _switch_modules():
+    from pyramid_twin import keys, switch_model  # pylint: disable=import-outside-toplevel
+    return keys, switch_model
+
+
+def _switch_faults(topo, kind):
+    return {item["switch"] for item in topo["conf"]["faults"] if item["kind"] == kind}
 
 
 class InventoryModule(BaseInventoryPlugin):
@@ -71,13 +80,17 @@ class InventoryModule(BaseInventoryPlugin):
         try:
             scenario = model.load_scenario(scenario_path)
             states = [model.node_state(scenario, name) for name in model.node_names(scenario)]
+            keys, switch_model = _switch_modules()
+            topo = switch_model.topology(scenario)
         except model.ScenarioError as exc:
-            raise AnsibleParserError("twin scenario: %s" % exc) from exc
+            raise AnsibleParserError("twin scenario %s: %s" % (scenario_path, exc)) from exc
         except Exception as exc:  # unreadable file, YAML syntax, a fault naming what a node lacks
             raise AnsibleParserError("twin scenario %s: %s" % (scenario_path, exc)) from exc
 
         for group in GROUPS:
             self.inventory.add_group(group)
+        self.inventory.add_child("switches", "rail_leaves")
+        self.inventory.add_child("switches", "spines")
         # One set of control sockets per scenario: a multiplexed session carries the SetEnv of the
         # master connection, not its own (twin/README.md). ssh does not create the directory.
         control_dir = os.path.expanduser("~/.ansible/cp")
@@ -102,3 +115,31 @@ class InventoryModule(BaseInventoryPlugin):
                 ("ansible_ssh_common_args", common_args),
             ):
                 self.inventory.set_variable(name, key, value)
+        if topo is not None:
+            self._add_switches(topo, keys, switch_model, scenario_path, common_args)
+
+    def _add_switches(self, topo, keys, switch_model, scenario_path, common_args):
+        """Leaves and spines: EOS and NX-OS through network_cli, SONiC and Cumulus over SSH."""
+        key = keys.scenario_key(scenario_path)
+        refuse, down = _switch_faults(topo, "auth_fail"), _switch_faults(topo, "unreachable")
+        for name, info in topo["switches"].items():
+            self.inventory.add_host(name, group="rail_leaves" if info["role"] == "leaf" else "spines")
+            variables = {
+                "ansible_host": info["address"],
+                "ansible_port": CLOSED_PORT if name in down else PORT,
+                "ansible_user": "root",
+                "ansible_ssh_private_key_file": keys.stranger_key() if name in refuse else key,
+            }
+            if info["os"] in switch_model.CLI_OSES:
+                variables.update({
+                    "ansible_connection": "ansible.netcommon.network_cli",
+                    "ansible_network_os": switch_model.NETWORK_OS[info["os"]],
+                    "ansible_network_cli_ssh_type": "libssh",
+                    "ansible_command_timeout": 15,
+                    "ansible_connect_timeout": 10,
+                })
+            else:
+                variables.update({"ansible_python_interpreter": "/usr/bin/python3", "ansible_ssh_common_args": common_args})
+            variables.update(switch_model.inventory_vars(topo, name))
+            for var, value in variables.items():
+                self.inventory.set_variable(name, var, value)

@@ -1,7 +1,8 @@
 """sshd ForceCommand of the twin (via twin/ssh_entry): become the node this connection reached.
 
-The node is the server address of SSH_CONNECTION (127.1.x.y, see model.node_address), the
-scenario is $PYRAMID_TWIN_SCENARIO (sent with ssh -o SetEnv). The node's files are rendered
+The node is the server address of SSH_CONNECTION (127.1.x.y, see model.node_address; a switch at
+127.2.x.y goes to switch_session.py), the scenario is $PYRAMID_TWIN_SCENARIO (sent with ssh -o SetEnv,
+or set by the scenario's own key in authorized_keys, for clients such as paramiko that send no env). The node's files are rendered
 once per digest (scenario + twin code) by render.py; then namespace.py mounts them and the
 session's command runs with stdin, stdout and exit code untouched.
 Hot path: stdlib only, no YAML; errors -> stderr and exit 255, as ssh itself fails.
@@ -81,8 +82,16 @@ def main():
     connection = os.environ.get("SSH_CONNECTION", "").split()
     if len(connection) != 4:
         raise TwinError("not an SSH session (no SSH_CONNECTION)")
-    index = node_index(connection[2])
     scenario = os.path.abspath(os.environ.get("PYRAMID_TWIN_SCENARIO") or DEFAULT_SCENARIO)
+    if connection[2].startswith("127.2."):  # a switch of the fabric (switch_session.py)
+        from pyramid_twin import switch_session
+        with open(scenario, "rb") as handle:
+            digest_dir = os.path.join(STATE_DIR, "render", digest(handle.read()))
+        path = switch_session.switch_json(digest_dir, scenario, switch_session.index_of(connection[2]))
+        if path is None:
+            raise TwinError(None)
+        switch_session.become(path)
+    index = node_index(connection[2])
     node = node_dir(scenario, index)
     state = read_meta(node)
     if state["unreachable"]:

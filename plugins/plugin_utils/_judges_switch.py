@@ -1,0 +1,278 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Switch judges (Layers 1-3): vendor-neutral, they read only the normalized switch facts.
+
+Facts per source (docs/switches.md): {"ports": {PORT: ...}} (or, for a per-port command, {port:
+facts | SourceFailure}); counters sources come as {"before": ..., "after": ..., "seconds": s}, read
+a soak apart. Only the planned ports (pyramid_switch_ports) are judged. A verdict's detail names
+the failing ports ({"ports": [...]}) or the whole switch ({"device": true}), so the hosts behind
+them can be blocked at that layer (_blocking.py).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from ._judges import ERROR, FAIL, PASS, SourceFailure, _summary, judge, verdict
+
+
+def _table(value, key="ports"):
+    """(merged table, failures) from one command's facts or a per-port command's {port: facts}."""
+    if key in value and not isinstance(value[key], SourceFailure) and all(
+            not isinstance(v, SourceFailure) for v in value.values()):
+        return value[key], []
+    table, failures = {}, []
+    for item, facts in value.items():
+        if isinstance(facts, SourceFailure):
+            failures.append("%s: %s" % (item, facts.reason))
+        else:  # a per-port command's facts are that port's values alone
+            table.update(facts[key] if key in facts else {item: facts})
+    return table, failures
+
+
+def _planned(expect):
+    return [entry["port"] for entry in expect["pyramid_switch_ports"]]
+
+
+def _no_data(expected, failures, what):
+    return verdict(ERROR, expected, "no %s: %s" % (what, _summary(failures, 3)),
+                   cause="No data for some planned ports: the command failed for them")
+
+
+def _failed(expected, problems, ports, cause_key=None, device=False):
+    """A FAIL naming its ports (or the whole switch); cause_key picks one of the check's `causes`."""
+    result = verdict(FAIL, expected, _summary(problems))
+    result["detail"] = {"ports": sorted(set(ports)), "device": device}
+    if cause_key:
+        result["cause_key"] = cause_key
+    return result
+
+
+# --- Layer 1 ------------------------------------------------------------------------------
+
+@judge("link_status")
+def link_status(facts, expect):
+    table, failures = _table(facts["sw_interfaces"])
+    default_speed = expect["pyramid_port_speed_gbps"]
+    expected = "%d planned ports up at their rated speed (%dG unless set per port)" % (
+        len(expect["pyramid_switch_ports"]), default_speed)
+    problems, ports, kinds = [], [], set()
+    for entry in expect["pyramid_switch_ports"]:
+        port, want = entry["port"], entry.get("speed_gbps") or default_speed
+        state = table.get(port)
+        if state is None:
+            problems.append("%s not on the switch" % port)
+            kinds.add("absent")
+        elif state["oper"] != "up":
+            problems.append("%s %s (admin %s)" % (port, state["status"], state.get("admin") or "?"))
+            kinds.add("down")
+        elif state["speed_gbps"] != want:
+            problems.append("%s up at %sG, want %dG" % (port, state["speed_gbps"], want))
+            kinds.add("speed")
+        else:
+            continue
+        ports.append(port)
+    if failures and not problems:
+        return _no_data(expected, failures, "interface status")
+    if problems:
+        return _failed(expected, problems, ports, None if kinds == {"speed"} else sorted(kinds - {"speed"})[0])
+    return verdict(PASS, expected, "%d ports up at rated speed" % len(expect["pyramid_switch_ports"]))
+
+
+def _window(value):
+    """(before table, after table, seconds, failures) of a counters source."""
+    before, failed_before = _table(value["before"])
+    after, failed_after = _table(value["after"])
+    return before, after, value["seconds"], failed_before + failed_after
+
+
+def _deltas(before, after, port, fields):
+    """{field: increase} of one port, or a reason the increase is unknown."""
+    if port not in before or port not in after:
+        return "%s: no counters %s" % (port, "at the snapshot" if port not in before else "now")
+    out = {}
+    for field, old in fields(before[port]).items():
+        new = fields(after[port]).get(field)
+        if new is None:
+            return "%s: %s not read twice" % (port, field)
+        if new < old:
+            return "%s: %s went from %d to %d (cleared or rebooted during the window)" % (port, field, old, new)
+        out[field] = new - old
+    return out
+
+
+def _counter_judge(source, expect, fields, limit, label, unit):
+    before, after, seconds, failures = _window(source)
+    expected = "%s <= %d per port%s over the %ds window" % (label, limit, unit, seconds)
+    problems, ports, unknown = [], [], list(failures)
+    for port in _planned(expect):
+        deltas = _deltas(before, after, port, fields)
+        if isinstance(deltas, str):
+            unknown.append(deltas)
+            continue
+        over = ["%s +%d" % (name, value) for name, value in sorted(deltas.items()) if value > limit]
+        if over:
+            problems.append("%s: %s" % (port, ", ".join(over)))
+            ports.append(port)
+    if problems:
+        return _failed(expected, problems + (["not read: " + _summary(unknown, 3)] if unknown else []), ports)
+    if unknown:
+        return verdict(ERROR, expected, "counters not read twice: " + _summary(unknown, 3),
+                       cause="Counters could not be compared across the window (a failed read, or counters cleared)")
+    return verdict(PASS, expected, "%d ports, none above %d over %ds" % (len(_planned(expect)), limit, seconds))
+
+
+@judge("link_errors")
+def link_errors(facts, expect):
+    return _counter_judge(facts["sw_errors"], expect,
+                          lambda port: {"crc": port["crc"], "in_errors": port["in_errors"], "out_errors": port["out_errors"]},
+                          expect["pyramid_link_error_max"], "CRC/FCS, input and output errors", "")
+
+
+@judge("optics_rx")
+def optics_rx(facts, expect):
+    table, failures = _table(facts["sw_optics"])
+    low, high = expect["pyramid_optics_rx_min_dbm"], expect["pyramid_optics_rx_max_dbm"]
+    expected = "every lane's RX power %.1f to %.1f dBm" % (low, high)
+    problems, ports = [], []
+    for port in _planned(expect):
+        optic = table.get(port)
+        if optic is None or not optic["rx_dbm"]:
+            problems.append("%s: no optic or no RX power reading" % port)
+            ports.append(port)
+            continue
+        bad = ["lane %d %s" % (lane + 1, "no reading" if dbm is None else "%.2f dBm" % dbm)
+               for lane, dbm in enumerate(optic["rx_dbm"]) if dbm is None or not low <= dbm <= high]
+        if bad:
+            problems.append("%s: %s" % (port, ", ".join(bad)))
+            ports.append(port)
+    if failures and not problems:
+        return _no_data(expected, failures, "optics readings")
+    if problems:
+        return _failed(expected, problems, ports)
+    return verdict(PASS, expected, "%d ports, every lane in range" % len(_planned(expect)))
+
+
+@judge("cabling")
+def cabling(facts, expect):
+    table, failures = _table(facts["sw_lldp"], "neighbors")
+    expected = "every planned port's LLDP neighbor is its planned peer"
+    problems, ports, silent = [], [], []
+    for entry in expect["pyramid_switch_ports"]:
+        if not entry.get("peer"):
+            continue
+        port, seen = entry["port"], table.get(entry["port"]) or []
+        if not seen:
+            silent.append(port)
+            continue
+        match = [n for n in seen if _same_name(n["system"], entry["peer"]) and
+                 (not entry.get("peer_port") or n["port"] == entry["peer_port"])]
+        if not match:
+            found = ", ".join("%s %s" % (n["system"], n["port"]) for n in seen)
+            problems.append("%s: plan %s %s, LLDP sees %s" % (port, entry["peer"], entry.get("peer_port") or "", found))
+            ports.append(port)
+    if failures and not problems:
+        return _no_data(expected, failures, "LLDP neighbors")
+    if expect["pyramid_lldp_required"] and silent:
+        problems.append("no LLDP neighbor on %s" % ", ".join(silent[:8]))
+        ports.extend(silent)
+    if problems:
+        return _failed(expected, problems, ports)
+    proven = sum(1 for entry in expect["pyramid_switch_ports"] if entry.get("peer")) - len(silent)
+    return verdict(PASS, expected, "%d ports proven by LLDP%s" % (
+        proven, "; no LLDP neighbor (not proven) on %s" % ", ".join(silent[:8]) if silent else ""))
+
+
+def _same_name(seen, planned):
+    """LLDP system names are often FQDNs: node-001.pod1.example matches node-001."""
+    return seen == planned or seen.split(".")[0] == planned.split(".")[0]
+
+
+# --- Layer 2 ------------------------------------------------------------------------------
+
+@judge("bgp_sessions")
+def bgp_sessions(facts, expect):
+    seen = facts["sw_bgp"]["neighbors"]
+    wanted, minimum = expect["pyramid_bgp_neighbors"], expect["pyramid_bgp_min_prefixes"]
+    expected = "%d neighbors Established, >= %d prefixes each" % (len(wanted), minimum)
+    problems, kinds = [], set()
+    for neighbor in wanted:
+        name = "%s (%s)" % (neighbor["address"], neighbor.get("name") or "AS %s" % neighbor.get("remote_as"))
+        state = seen.get(neighbor["address"])
+        if state is None:
+            problems.append("%s not configured" % name)
+            kinds.add("missing")
+        elif state["state"] != "Established":
+            problems.append("%s %s" % (name, state["state"]))
+            kinds.add("down")
+        elif (state["prefixes_received"] or 0) < minimum:
+            problems.append("%s Established, %s prefixes received" % (name, state["prefixes_received"]))
+            kinds.add("no_prefixes")
+        elif neighbor.get("remote_as") and state["remote_as"] != neighbor["remote_as"]:
+            problems.append("%s remote AS %s, want %s" % (name, state["remote_as"], neighbor["remote_as"]))
+            kinds.add("missing")
+    if problems:
+        return _failed(expected, problems, [], None if "down" in kinds else sorted(kinds)[0], device=True)
+    return verdict(PASS, expected, "%d neighbors Established" % len(wanted))
+
+
+@judge("ecmp")
+def ecmp(facts, expect):
+    routes, sessions = facts["sw_routes"]["routes"], facts["sw_bgp"]["neighbors"]
+    want, prefixes = expect["pyramid_ecmp_paths"], expect["pyramid_ecmp_prefixes"]
+    names = {n["address"]: n.get("name") or n["address"] for n in expect["pyramid_bgp_neighbors"]}
+    expected = "%d prefixes with %d BGP next hops each" % (len(prefixes), want)
+    problems, kinds = [], set()
+    for prefix in prefixes:
+        route = routes.get(str(ipaddress.ip_network(prefix, strict=False)))
+        if route is None:
+            problems.append("%s: no BGP route" % prefix)
+            kinds.add("no_route")
+            continue
+        hops = route["next_hops"]
+        if len(hops) >= want:
+            continue
+        missing = [name for address, name in sorted(names.items(), key=lambda kv: kv[1]) if address not in hops]
+        down = [name for address, name in names.items() if address not in hops
+                and sessions.get(address, {}).get("state") != "Established"]
+        problems.append("%s: %d of %d next hops%s" % (prefix, len(hops), want,
+                                                     " (missing via %s)" % ", ".join(missing) if missing else ""))
+        kinds.add("session_down" if down else "short")
+    if problems:
+        return _failed(expected, problems, [], _ecmp_cause(kinds, len(problems), len(prefixes)), device=True)
+    return verdict(PASS, expected, "%d prefixes, %d-way ECMP each" % (len(prefixes), want))
+
+
+def _ecmp_cause(kinds, short, total):
+    """Local session down; every prefix short with every session up (maximum-paths, the catalog's
+    cause); or only some prefixes short (their leaf's session to that spine is down)."""
+    if "session_down" in kinds:
+        return "session_down"
+    if kinds == {"no_route"}:
+        return "no_route"
+    return None if short == total else "remote"
+
+
+# --- Layer 3 (idle) -----------------------------------------------------------------------
+
+def _per_priority(table_entry, kinds):
+    return {"%s %s" % (kind, priority): counters[kind] for priority, counters in table_entry.items() for kind in kinds}
+
+
+@judge("pfc_idle")
+def pfc_idle(facts, expect):
+    return _counter_judge(facts["sw_pfc"], expect, lambda port: _per_priority(port, ("rx", "tx")),
+                          expect["pyramid_idle_pfc_max"], "PFC pause frames (RX/TX per priority)", " and priority")
+
+
+@judge("ecn_idle")
+def ecn_idle(facts, expect):
+    return _counter_judge(facts["sw_ecn"], expect, lambda port: {"ECN-marked q%s" % q: n for q, n in port.items()},
+                          expect["pyramid_idle_ecn_max"], "ECN-marked packets", " and queue")
+
+
+@judge("discards_idle")
+def discards_idle(facts, expect):
+    return _counter_judge(facts["sw_discards"], expect, lambda port: {"discards q%s" % q: n for q, n in port.items()},
+                          expect["pyramid_idle_discards_max"], "queue discards", " and queue")

@@ -1,0 +1,402 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""NVIDIA Cumulus Linux 5.x switch parsers (NVUE `nv show ...`) and the FRR `vtysh` parsers shared with SONiC.
+
+Loaded by path from _parsers.py: standard library only. Each normalizer gets the TextFSM rows of
+parsers/textfsm/<parser>.textfsm (lowercase keys) and raises ValueError for output that is empty,
+cut short, an error message or not the command's report.
+
+NVUE prints fixed-width tables whose cells may be empty (a down port has no speed, a port without
+LLDP no remote host) and whose columns moved between releases (5.0-5.10: Interface MTU Speed State
+Remote Host Remote Port Type Summary; 5.11+: Interface State Speed MTU Type Remote Host Remote Port
+Summary). PREPARE cuts such a table at its dash line's columns and writes one
+"ROW|interface|admin|state|speed|mtu|type|remote host|remote port" line per row (in this order
+whatever the release), so the template reads columns by name, not by position.
+
+Per-port commands (NVUE has no all-port form with FCS errors, optic power or QoS counters) are run
+once per port by the catalog ("nv show interface {item} ..."): their output does not name the
+port, so those normalizers return the facts of ONE port (what goes under ports[PORT] in the fact
+schema); the engine keys them by item.
+"""
+
+from __future__ import annotations
+
+import re
+
+PARSERS = {
+    "cumulus_nv_show_interface":
+        "nv show interface: every interface's state and speed (interfaces fact, swp ports)",
+    "cumulus_nv_show_interface_lldp":
+        "nv show interface: the LLDP neighbor (Remote Host / Remote Port columns) of every swp port (lldp fact)",
+    "cumulus_nv_show_interface_counters_errors":
+        "nv show interface <port> counters errors: FCS and total RX/TX errors of one port (errors fact, per port)",
+    "cumulus_nv_show_interface_transceiver":
+        "nv show interface <port> transceiver: per-lane RX/TX optical power of one port's module (optics fact, per port)",
+    "cumulus_nv_show_interface_counters_qos_pfc":
+        "nv show interface <port> counters qos: PFC pause frames RX/TX per switch priority of one port (pfc fact, per port)",
+    "cumulus_nv_show_interface_counters_qos_ecn":
+        "nv show interface <port> counters qos: ECN-marked packets of one port, port total (ecn fact, per port)",
+    "cumulus_nv_show_interface_counters_qos_discards":
+        "nv show interface <port> counters qos: tx-uc-buffer-discards per traffic class of one port, in bytes (discards fact, per port)",
+    "frr_show_ip_bgp_summary":
+        "vtysh -c 'show ip bgp summary' (FRR 7-10): IPv4 unicast neighbors, remote AS, state, prefixes received (bgp fact)",
+    "frr_show_ip_route":
+        "vtysh -c 'show ip route bgp' (FRR): selected BGP routes of the default VRF with every FIB next hop (routes fact)",
+}
+
+NTC_TEMPLATES = set()  # ntc-templates 9.3.0 has no Cumulus NVUE or FRR vtysh template
+
+_TRUNCATED = "\u2026"  # NVUE cuts a cell that does not fit its column and ends it with an ellipsis
+
+# --- NVUE tables -----------------------------------------------------------------------------------
+
+_COLUMNS = {  # header text -> canonical field
+    "interface": "interface", "admin status": "admin", "state": "state", "oper status": "state",
+    "speed": "speed", "mtu": "mtu", "type": "type", "remote host": "remote_host", "remote port": "remote_port",
+}
+_ROW_FIELDS = ("interface", "admin", "state", "speed", "mtu", "type", "remote_host", "remote_port")
+_DASHES = re.compile(r"^\s*-{2,}\S*(?:\s+-{2,}\S*)+\s*$")
+
+
+def _spans(dash_line):
+    starts = [match.start() for match in re.finditer(r"\S+", dash_line)]
+    return [(start, starts[i + 1] if i + 1 < len(starts) else None) for i, start in enumerate(starts)]
+
+
+def _cells(line, spans):
+    return [line[start:end].strip() if end is not None else line[start:].strip() for start, end in spans]
+
+
+def _prepare_nv_interface(text):
+    """Fixed-width `nv show interface` table -> HEADER|... and ROW|... lines (see the module doc)."""
+    lines = text.split("\n")
+    for index in range(1, len(lines)):
+        if _DASHES.match(lines[index]) and lines[index - 1].strip().startswith("Interface"):
+            break
+    else:
+        return text  # not the table: the template's catch-all reports it
+    spans = _spans(lines[index])
+    names = [name.lower() for name in _cells(lines[index - 1], spans)]
+    out = list(lines[:index - 1]) + ["HEADER|" + "|".join(names)]
+    rows = []
+    for line in lines[index + 1:]:
+        if not line.strip():
+            continue
+        if line.strip() == "...":  # the docs' elision, never printed by nv
+            out.append(line)
+            continue
+        cells = dict(zip(names, _cells(line, spans)))
+        fields = {_COLUMNS[name]: value for name, value in cells.items() if name in _COLUMNS}
+        if cells.get(names[0]):
+            rows.append(fields)
+        elif rows:  # a wrapped cell (the Summary column mostly) continues the row above
+            for key, value in fields.items():
+                if value:
+                    rows[-1][key] = ("%s %s" % (rows[-1].get(key, ""), value)).strip()
+        else:
+            out.append(line)
+    for fields in rows:
+        out.append("ROW|" + "|".join(fields.get(key, "") for key in _ROW_FIELDS))
+    return "\n".join(out) + "\n"
+
+
+def _reject_other(rows, what):
+    for row in rows:
+        if row.get("other"):
+            raise ValueError("unexpected line %r: not %s" % (row["other"], what))
+
+
+def _swp(name):
+    return re.match(r"swp\d+(?:s\d+)?$", name) is not None
+
+
+def _interface_rows(rows):
+    _reject_other(rows, "`nv show interface` output")
+    headers = [row["header"] for row in rows if row.get("header")]
+    if not headers:
+        raise ValueError("no 'Interface ... State ... Speed' table header")
+    missing = [name for name in ("interface", "state", "speed") if name not in headers[0].split("|")]
+    if missing:
+        raise ValueError("the table has no %s column" % ", ".join(missing))
+    return [row for row in rows if row.get("interface")]
+
+
+def _speed_gbps(text):
+    match = re.match(r"^(\d+(?:\.\d+)?)([MGT])$", text)
+    if not match:
+        return None
+    value = float(match.group(1)) * {"M": 0.001, "G": 1, "T": 1000}[match.group(2)]
+    return int(value) if value.is_integer() else value
+
+
+_OPER_STATES = ("up", "down", "unknown", "dormant", "lowerlayerdown", "notpresent", "testing")
+
+
+def _nv_interface(rows):
+    ports = {}
+    for row in _interface_rows(rows):
+        name = row["interface"]
+        if not (row["type"] == "swp" or (not row["type"] and _swp(name))):
+            continue
+        for key in ("interface", "state", "speed", "admin"):
+            if _TRUNCATED in row[key]:
+                raise ValueError("%s: the %s column is cut short (%r)" % (name, key, row[key]))
+        state = row["state"]
+        if state not in _OPER_STATES:  # also a last row cut short
+            raise ValueError("%s: unreadable state %r (truncated?)" % (name, state))
+        if row["speed"] and _speed_gbps(row["speed"]) is None and row["speed"] != "auto":
+            raise ValueError("%s: unreadable speed %r" % (name, row["speed"]))
+        ports[name] = {"oper": "up" if state == "up" else "down",
+                       "admin": row["admin"] if row["admin"] in ("up", "down") else None,
+                       "speed_gbps": _speed_gbps(row["speed"]), "status": state}
+    if not ports:
+        raise ValueError("no swp port in the table")
+    return {"ports": ports}
+
+
+def _nv_interface_lldp(rows):
+    neighbors = {}
+    seen = 0
+    for row in _interface_rows(rows):
+        name = row["interface"]
+        if not (row["type"] == "swp" or (not row["type"] and _swp(name))):
+            continue
+        seen += 1
+        host, port = row["remote_host"], row["remote_port"]
+        if not host and not port:
+            continue
+        if _TRUNCATED in host or _TRUNCATED in port:
+            raise ValueError("%s: the remote host/port is cut short by the table width (%r, %r)" % (name, host, port))
+        neighbors[name] = [{"system": host, "port": port}]
+    if not seen:
+        raise ValueError("no swp port in the table")
+    return {"neighbors": neighbors}
+
+
+# --- NVUE per-port counters ------------------------------------------------------------------------
+
+def _count(text, where):
+    if text == "n/a":
+        return None
+    if not re.match(r"^\d+$", text):
+        raise ValueError("%s: not a count: %r" % (where, text))
+    return int(text)
+
+
+def _counters_errors(rows):
+    _reject_other(rows, "`nv show interface <port> counters errors` output")
+    table = {row["counter"].lower(): row for row in rows if row.get("counter")}
+    missing = [name for name in ("fcs errors", "total errors") if name not in table]
+    if missing:
+        raise ValueError("no %s row (truncated?)" % " / ".join(missing))
+    facts = {"crc": _count(table["fcs errors"]["receive"], "FCS Errors"),
+             "in_errors": _count(table["total errors"]["receive"], "Total Errors"),
+             "out_errors": _count(table["total errors"]["transmit"], "Total Errors")}
+    if None in facts.values():
+        raise ValueError("FCS/Total Errors read n/a where a count belongs")
+    return facts
+
+
+_NO_LIGHT_DBM = -40.0  # NVUE prints "0.0000 mW / -inf dBm" for a dark lane
+
+
+def _dbm(text, where):
+    match = re.search(r"(-?inf|-?\d+(?:\.\d+)?)\s*dBm", text)
+    if not match:
+        raise ValueError("%s: no dBm value in %r" % (where, text))
+    return _NO_LIGHT_DBM if "inf" in match.group(1) else float(match.group(1))
+
+
+def _transceiver(rows):
+    _reject_other(rows, "`nv show interface <port> transceiver` output")
+    fields = {row["key"]: row["value"] for row in rows if row.get("key")}
+    if "status" not in fields and "identifier" not in fields:
+        raise ValueError("no identifier/status line: not a transceiver report")
+    lanes = {"rx": {}, "tx": {}}
+    for key, value in fields.items():
+        match = re.match(r"^ch-(\d+)-(rx|tx)-power$", key)
+        if match:
+            lanes[match.group(2)][int(match.group(1))] = _dbm(value, key)
+    if not lanes["rx"] and not lanes["tx"]:
+        if "unplugged" in fields.get("status", "") or "identifier" not in fields or "Not Available" in fields.get("diagnostics-status", ""):
+            return {"rx_dbm": [], "tx_dbm": []}  # no module, or one without diagnostics (a DAC): no optic
+        raise ValueError("a module with diagnostics but no ch-N-rx-power lines (truncated?)")
+    for side, found in lanes.items():
+        if sorted(found) != list(range(1, len(found) + 1)):
+            raise ValueError("%s power lanes %s are not 1..N (truncated?)" % (side, sorted(found)))
+    if lanes["tx"] and len(lanes["tx"]) != len(lanes["rx"]):
+        raise ValueError("%d rx lanes but %d tx lanes (truncated?)" % (len(lanes["rx"]), len(lanes["tx"])))
+    return {"rx_dbm": [lanes["rx"][lane] for lane in sorted(lanes["rx"])],
+            "tx_dbm": [lanes["tx"][lane] for lane in sorted(lanes["tx"])]}
+
+
+_UNITS = {"bytes": 1, "byte": 1, "b": 1, "kb": 1024, "mb": 1024 ** 2, "gb": 1024 ** 3, "tb": 1024 ** 4}
+
+
+def _bytes(text, where):
+    match = re.match(r"^(\d+(?:\.\d+)?)\s*([A-Za-z]+)$", text.strip())
+    if not match or match.group(2).lower() not in _UNITS:
+        raise ValueError("%s: not a byte count: %r" % (where, text))
+    return int(round(float(match.group(1)) * _UNITS[match.group(2).lower()]))
+
+
+def _qos_rows(rows, section):
+    _reject_other(rows, "`nv show interface <port> counters qos` output")
+    for wanted in (section, "Qos Port Statistics"):  # the last section: the report was not cut short
+        if not any(row.get("section") == wanted for row in rows):
+            raise ValueError("no '%s' section (truncated, or not the qos counters report)" % wanted)
+
+
+def _eight(found, what):
+    if sorted(found, key=int) != [str(n) for n in range(8)]:
+        raise ValueError("%s rows %s are not 0..7 (truncated?)" % (what, sorted(found, key=int)))
+
+
+def _qos_pfc(rows):
+    _qos_rows(rows, "PFC Statistics")
+    pfc = {}
+    for row in rows:
+        if row.get("priority"):
+            pfc[row["priority"]] = {"rx": int(row["rx_pause"]), "tx": int(row["tx_pause"])}
+    _eight(pfc, "PFC switch-priority")
+    return pfc
+
+
+def _qos_ecn(rows):
+    _qos_rows(rows, "Qos Port Statistics")
+    for row in rows:
+        if row.get("counter") and re.sub(r"[\s-]+", "-", row["counter"].lower()) == "ecn-marked-packets":
+            value = _count(row["transmit"], "ecn-marked-packets")
+            if value is None:
+                raise ValueError("ecn-marked-packets Transmit reads n/a")
+            return {"all": value}
+    raise ValueError("no ecn-marked-packets row in Qos Port Statistics (truncated?)")
+
+
+def _qos_discards(rows):
+    _qos_rows(rows, "Egress Queue Statistics")
+    discards = {}
+    for row in rows:
+        if row.get("traffic_class"):
+            discards[row["traffic_class"]] = _bytes(row["uc_discards"], "tx-uc-buffer-discards")
+    _eight(discards, "egress traffic-class")
+    return discards
+
+
+# --- FRR vtysh ---------------------------------------------------------------------------------------
+
+def _prepare_bgp_summary(text):
+    # A neighbor name longer than the column (IPv6, "host(swpN)") is printed alone on its line and the
+    # row goes on under it.
+    return re.sub(r"^(\S+)[ \t]*\n[ \t]+(?=\d[ \t]+\d+[ \t]+\d+[ \t]+\d+)", r"\1 ", text, flags=re.M)
+
+
+_BGP_STATES = {"idle": "Idle", "connect": "Connect", "active": "Active", "opensent": "OpenSent",
+               "openconfirm": "OpenConfirm", "established": "Established", "clearing": "Clearing", "deleted": "Deleted"}
+
+
+def _bgp_summary(rows):
+    parser_what = "`show ip bgp summary` output"
+    errors = [row["error"] for row in rows if row.get("error")]
+    if errors:
+        raise ValueError(errors[0])
+    _reject_other(rows, parser_what)
+    if any(row.get("no_neighbors") for row in rows) and not any(row.get("neighbor") for row in rows):
+        return {"neighbors": {}}
+    if not any(row.get("section") for row in rows):
+        raise ValueError("no 'IPv4 Unicast Summary' line: not %s" % parser_what)
+    ipv4 = [row for row in rows if row.get("section", "").startswith("IPv4 Unicast")]
+    if not any(row.get("header") for row in ipv4):
+        raise ValueError("no 'Neighbor V AS ...' header in the IPv4 Unicast section (truncated?)")
+    neighbors = {}
+    for row in ipv4:
+        if not row.get("neighbor"):
+            continue
+        name = row["neighbor"]
+        match = re.match(r"^[^()]+\((\S+)\)$", name)  # "spine01(swp51)": FRR shows the peer's hostname
+        key = match.group(1) if match else name
+        raw = row["state_pfxrcd"]
+        if raw.isdigit():
+            state, received = "Established", int(raw)
+        elif raw == "(Policy)":  # RFC 8212: established, but no policy lets its routes in
+            state, received = "Established", 0
+        else:
+            word = raw.split()[0].lower()
+            if word not in _BGP_STATES:
+                raise ValueError("%s: unknown state %r" % (name, raw))
+            state, received = _BGP_STATES[word], None
+        neighbors[key] = {"remote_as": int(row["remote_as"]), "state": state, "prefixes_received": received}
+    totals = [int(row["total"]) for row in ipv4 if row.get("total")]
+    if not totals:
+        raise ValueError("no 'Total number of neighbors' line after %d neighbors (truncated?)" % len(neighbors))
+    if totals[0] != len(neighbors):
+        raise ValueError("%d neighbors listed, %d in the total" % (len(neighbors), totals[0]))
+    return {"neighbors": neighbors}
+
+
+_ROUTE_HEAD = re.compile(r"^(?P<type>[A-Za-z])(?P<selected>[> ])(?P<fib>[*qro ]) (?P<prefix>\S+/\d+)\s+\[\d+/\d+\]\s+$")
+
+
+def _ip_route(rows):
+    errors = [row["error"] for row in rows if row.get("error")]
+    if errors:
+        raise ValueError(errors[0])
+    _reject_other(rows, "`show ip route` output")
+    if not any(row.get("codes") for row in rows):
+        raise ValueError("no 'Codes:' legend: not `show ip route` output")
+    routes = {}
+    current, via_column, pending = None, None, None
+    for row in rows:
+        if row.get("head"):
+            head = _ROUTE_HEAD.match(row["head"])
+            if head is None:
+                raise ValueError("unreadable route line %r" % row["head"])
+            current, via_column, pending = None, len(row["head"]), None
+            if head.group("type") != "B" or head.group("selected") != ">":
+                continue  # another protocol's route, or a BGP path that is not the selected one
+            current = routes.setdefault(head.group("prefix"), {"next_hops": []})
+            fib = head.group("fib")
+        elif row.get("route_other"):
+            if row["route_other"].startswith("B"):
+                raise ValueError("unreadable BGP route line %r" % row["route_other"])
+            current = None
+            continue
+        elif row.get("lead") and row.get("nexthop"):
+            fib = row["lead"].strip()
+            if len(row["lead"]) != via_column:
+                # a next hop resolving the recursive one above, printed one level deeper: the
+                # recursive (BGP) next hop is in use when one of its resolutions is in the FIB
+                if current is not None and pending and fib == "*":
+                    current["next_hops"].append(pending)
+                    pending = None
+                continue
+        else:
+            continue
+        if current is None or not row.get("nexthop"):
+            continue
+        pending = None
+        if "(recursive)" in row.get("flags", ""):
+            pending = row["nexthop"]
+        elif fib == "*" and "inactive" not in row.get("flags", ""):
+            current["next_hops"].append(row["nexthop"])
+    return {"routes": routes}
+
+
+PREPARE = {
+    "cumulus_nv_show_interface": _prepare_nv_interface,
+    "cumulus_nv_show_interface_lldp": _prepare_nv_interface,
+    "frr_show_ip_bgp_summary": _prepare_bgp_summary,
+}
+
+NORMALIZERS = {
+    "cumulus_nv_show_interface": _nv_interface,
+    "cumulus_nv_show_interface_lldp": _nv_interface_lldp,
+    "cumulus_nv_show_interface_counters_errors": _counters_errors,
+    "cumulus_nv_show_interface_transceiver": _transceiver,
+    "cumulus_nv_show_interface_counters_qos_pfc": _qos_pfc,
+    "cumulus_nv_show_interface_counters_qos_ecn": _qos_ecn,
+    "cumulus_nv_show_interface_counters_qos_discards": _qos_discards,
+    "frr_show_ip_bgp_summary": _bgp_summary,
+    "frr_show_ip_route": _ip_route,
+}

@@ -1,0 +1,265 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Arista EOS switch parsers: TextFSM rows of EOS show commands -> vendor-neutral facts.
+
+Loaded by path from _parsers.py: standard library only. Port names come out canonical
+(Et1/1 -> Ethernet1/1). A normalizer raises ValueError for output it cannot read completely
+(an error message, a missing table header, a line it does not know); _parsers turns that
+into ParseError.
+"""
+
+import json
+import re
+
+PARSERS = {
+    "arista_eos_show_interfaces_status": "show interfaces status: per port link status, admin state and speed",
+    "arista_eos_show_interfaces_counters_errors": "show interfaces counters errors: per port FCS (CRC), Rx and Tx error counters",
+    "arista_eos_show_interfaces_transceiver": "show interfaces transceiver: per port optic Tx/Rx power (dBm) of every lane",
+    "arista_eos_show_lldp_neighbors": "show lldp neighbors: per port LLDP neighbor system name and port id",
+    "arista_eos_show_ip_bgp_summary": "show ip bgp summary: BGP neighbors of the default VRF, remote AS, state, prefixes received",
+    "arista_eos_show_ip_route": "show ip route bgp: BGP routes of the default VRF with every ECMP next hop",
+    "arista_eos_show_priority-flow-control_counters": "show priority-flow-control counters: per port PFC frames received/sent (port totals)",
+    "arista_eos_show_qos_interfaces_ecn_counters_queue": "show qos interfaces ecn counters queue | json: per port ECN-marked packets per tx queue",
+    "arista_eos_show_interfaces_counters_discards": "show interfaces counters discards: per port output (egress) discards, port total",
+}
+
+# ntc-templates' own templates, checked against real outputs (Flags/Encapsulation columns, Not Present
+# optics; ECMP "via" continuation lines, VRF line). The others are ours (parsers/textfsm/).
+NTC_TEMPLATES = {"arista_eos_show_interfaces_status", "arista_eos_show_ip_route"}
+
+# Long interface names by the abbreviations EOS tables print (Et1/1, Ma1, Po10, ...).
+_LONG_NAMES = ("Ethernet", "Management", "Port-Channel", "Loopback", "Vlan", "Vxlan", "Tunnel", "Recirc-Channel")
+_NAME = re.compile(r"([A-Za-z][A-Za-z-]*)(\d\S*)$")
+
+
+def port_name(name):
+    """Canonical EOS interface name: Et1/1 -> Ethernet1/1, Ma1 -> Management1, Po10 -> Port-Channel10."""
+    match = _NAME.match(name)
+    if not match:
+        return name
+    prefix, rest = match.groups()
+    if len(prefix) >= 2:
+        for long_name in _LONG_NAMES:
+            if long_name.lower().startswith(prefix.lower()):
+                return long_name + rest
+    return name
+
+
+def _other(rows):
+    for row in rows:
+        if row.get("other"):
+            raise ValueError("unexpected line %r" % row["other"])
+
+
+def _table(rows, what):
+    """The data rows of a table whose header the template records as its first row."""
+    _other(rows)
+    if not rows or not rows[0].get("header"):
+        raise ValueError("no %s table header (not this command's output?)" % what)
+    body = [row for row in rows[1:] if not row.get("header")]
+    if len(body) != len(rows) - 1:
+        raise ValueError("the table header appears twice")
+    return body
+
+
+def _number(text):
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+# --- interfaces ---------------------------------------------------------------------------------
+
+# Status column -> (oper, admin). disabled = shutdown; errdisabled = admin up, forced down.
+_STATUS = {
+    "connected": ("up", "up"),
+    "notconnect": ("down", "up"),
+    "disabled": ("down", "down"),
+    "errdisabled": ("down", "up"),
+    "inactive": ("down", "up"),
+}
+_SPEED = re.compile(r"(?:a-)?(\d+(?:\.\d+)?)([GM])$")
+
+
+def speed_gbps(text):
+    """400G / a-100G -> 400 / 100; 100M -> 0.1; auto / unconf -> None."""
+    match = _SPEED.match(text)
+    if not match:
+        return None
+    value = float(match.group(1))
+    return _number(value if match.group(2) == "G" else value / 1000)
+
+
+def _interfaces(rows):
+    ports = {}
+    for row in rows:
+        oper, admin = _STATUS[row["status"]]
+        ports[port_name(row["port"])] = {"oper": oper, "admin": admin, "speed_gbps": speed_gbps(row["speed"]),
+                                         "status": row["status"]}
+    if not ports:
+        raise ValueError("no interfaces listed")
+    return {"ports": ports}
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+def _errors(rows):
+    ports = {}
+    for row in _table(rows, "'Port FCS Align Symbol Rx Runts Giants Tx'"):
+        ports[port_name(row["port"])] = {"crc": int(row["fcs"]), "in_errors": int(row["rx"]), "out_errors": int(row["tx"])}
+    if not ports:
+        raise ValueError("no interfaces listed")
+    return {"ports": ports}
+
+
+# --- optics -------------------------------------------------------------------------------------
+
+def _lane_group(name):
+    """EOS lists a multi-lane optic one row per lane, named by the lane's interface: Et1/1..Et1/8
+    on a fixed switch, Et3/1/1..Et3/1/4 on a linecard. The group is the name without the lane."""
+    return name.rsplit("/", 1)[0] if "/" in name else name
+
+
+def _optics(rows):
+    """Lanes of one optic go to the port of its first lane (Et1/1..Et1/4 -> Ethernet1/1).
+
+    A row with neither Tx nor Rx power (N/A: no optic DOM) is left out; a lane's N/A value is
+    left out of that list (a DAC or an optic without Tx monitoring).
+    A port broken out into several interfaces gets all lanes of the optic on its first interface.
+    """
+    ports = {}
+    for row in _table(rows, "'Port (Celsius) (Volts) ...'"):
+        if row["rx_power"] == "N/A" and row["tx_power"] == "N/A":
+            continue
+        key = ports.setdefault(_lane_group(row["port"]), {"port": port_name(row["port"]), "rx_dbm": [], "tx_dbm": []})
+        for side, column in (("rx_dbm", "rx_power"), ("tx_dbm", "tx_power")):
+            if row[column] != "N/A":
+                key[side].append(float(row[column]))
+    return {"ports": {entry.pop("port"): entry for entry in ports.values()}}
+
+
+# --- lldp ---------------------------------------------------------------------------------------
+
+def _lldp(rows):
+    neighbors = {}
+    for row in _table(rows, "'Port Neighbor Device ID Neighbor Port ID TTL'"):
+        neighbors.setdefault(port_name(row["local_interface"]), []).append(
+            {"system": row["neighbor_name"], "port": row["neighbor_interface"]})
+    return {"neighbors": neighbors}
+
+
+# --- bgp ----------------------------------------------------------------------------------------
+
+_BGP_STATES = {"Estab": "Established", "Established": "Established", "Idle": "Idle", "Active": "Active",
+               "Connect": "Connect", "OpenSent": "OpenSent", "OpenConfirm": "OpenConfirm"}
+
+
+def _asn(text):
+    if "." in text:  # asdot: 65000.100
+        high, low = text.split(".")
+        return int(high) * 65536 + int(low)
+    return int(text)
+
+
+def _bgp(rows):
+    _other(rows)
+    neighbors = {}
+    for row in rows:
+        if not row["bgp_neigh"] or row["vrf"] not in ("", "default"):
+            continue  # the Filldown-only row TextFSM adds at the end; another VRF's neighbors
+        state, received = row["state"], row["state_pfxrcd"]
+        if not state and received:  # old layout: a number in State/PfxRcd means Established
+            state = "Estab"
+        base = state.split("(")[0]
+        if base not in _BGP_STATES:
+            raise ValueError("neighbor %s: unknown state %r" % (row["bgp_neigh"], state))
+        state = _BGP_STATES[base]
+        if state == "Established" and not received:
+            raise ValueError("neighbor %s is Established but shows no prefix count (truncated?)" % row["bgp_neigh"])
+        neighbors[row["bgp_neigh"]] = {"remote_as": _asn(row["neigh_as"]), "state": state,
+                                       "prefixes_received": int(received) if state == "Established" else None}
+    if not neighbors:
+        raise ValueError("no BGP neighbor of the default VRF listed")
+    return {"neighbors": neighbors}
+
+
+# --- routes -------------------------------------------------------------------------------------
+
+def _routes(rows):
+    routes = {}
+    for row in rows:
+        if row["vrf"] not in ("", "default"):
+            raise ValueError("routes of VRF %s: not the default VRF's table" % row["vrf"])
+        protocol = row["protocol"].split()
+        if not protocol or protocol[0] != "B":  # B E, B I, B (not A B aggregates, C, S, O ...)
+            continue
+        hops = [hop for hop in row["next_hop"] if hop != "connected"]
+        if not hops:
+            raise ValueError("BGP route %s/%s has no next hop" % (row["network"], row["prefix_length"]))
+        routes["%s/%s" % (row["network"], row["prefix_length"])] = {"next_hops": hops}
+    return {"routes": routes}
+
+
+# --- pfc / ecn / discards -----------------------------------------------------------------------
+
+def _pfc(rows):
+    ports = {}
+    for row in _table(rows, "'Port RxPfc TxPfc'"):
+        ports[port_name(row["port"])] = {"all": {"rx": int(row["rx_pfc"]), "tx": int(row["tx_pfc"])}}
+    if not ports:
+        raise ValueError("no interfaces listed")
+    return {"ports": ports}
+
+
+def _ecn_json(text):
+    """The JSON reply ({"intfQueueCounters": {INTF: {"queueCounters": {Q: N or "-"}}}}) as lines."""
+    try:
+        data = json.loads(text)
+        interfaces = data["intfQueueCounters"]
+        lines = []
+        for interface, counters in interfaces.items():
+            for queue, value in counters["queueCounters"].items():
+                lines.append("ROW %s %s %s" % (interface, queue, value))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        return "UNREADABLE not the JSON of show qos interfaces ecn counters queue (%s): %s\n" % (type(exc).__name__, first[:120])
+    return "\n".join(lines) + "\n" if lines else "UNREADABLE no interface in intfQueueCounters\n"
+
+
+def _ecn(rows):
+    _other(rows)
+    ports = {}
+    for row in rows:
+        queue = re.sub(r"\D", "", row["queue"])  # "3", "TxQ3", "tx-queue 3" -> "3"
+        if not queue:
+            raise ValueError("unreadable queue %r" % row["queue"])
+        counters = ports.setdefault(port_name(row["interface"]), {})
+        if row["marked"] != "-":  # "-": ECN not configured on that queue
+            counters[queue] = int(row["marked"])
+    if not ports:
+        raise ValueError("no interfaces listed")
+    return {"ports": ports}
+
+
+def _discards(rows):
+    ports = {}
+    for row in _table(rows, "'Port InDiscards OutDiscards'"):
+        ports[port_name(row["port"])] = {"all": int(row["out_discards"])}
+    if not ports:
+        raise ValueError("no interfaces listed")
+    return {"ports": ports}
+
+
+PREPARE = {"arista_eos_show_qos_interfaces_ecn_counters_queue": _ecn_json}
+
+NORMALIZERS = {
+    "arista_eos_show_interfaces_status": _interfaces,
+    "arista_eos_show_interfaces_counters_errors": _errors,
+    "arista_eos_show_interfaces_transceiver": _optics,
+    "arista_eos_show_lldp_neighbors": _lldp,
+    "arista_eos_show_ip_bgp_summary": _bgp,
+    "arista_eos_show_ip_route": _routes,
+    "arista_eos_show_priority-flow-control_counters": _pfc,
+    "arista_eos_show_qos_interfaces_ecn_counters_queue": _ecn,
+    "arista_eos_show_interfaces_counters_discards": _discards,
+}

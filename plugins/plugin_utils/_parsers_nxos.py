@@ -1,0 +1,401 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Cisco NX-OS (Nexus 9000) switch parsers: TextFSM rows -> the vendor-neutral switch facts.
+
+Loaded by path from _parsers.py: standard library only. Every template is the collection's own
+(parsers/textfsm/cisco_nxos_*.textfsm): ntc-templates' NX-OS templates were checked and each lacks
+something we rely on (unknown status words stop the status template; the LLDP one has no catch-all
+and ignores "Total entries displayed"; the route one keeps neither ubest nor the best-path star;
+the transceiver one records a lane only at its "Note:" line and never says a block was cut short).
+A normalizer raises ValueError for output that is empty, cut short, an error message or another
+command's report.
+"""
+
+import re
+
+PARSERS = {
+    "cisco_nxos_show_interface_status":
+        "show interface status: per port link status word, speed (oper/admin derived from the status)",
+    "cisco_nxos_show_interface_counters_errors":
+        "show interface counters errors: per port FCS-Err (crc), Rcv-Err (in) and Xmit-Err (out) counters",
+    "cisco_nxos_show_interface_transceiver_details":
+        "show interface transceiver details: per port and lane Rx/Tx optical power (dBm)",
+    "cisco_nxos_show_lldp_neighbors":
+        "show lldp neighbors: neighbor system name and port per local port",
+    "cisco_nxos_show_ip_bgp_summary":
+        "show ip bgp summary: IPv4 unicast neighbors of the default VRF, AS, state, prefixes received",
+    "cisco_nxos_show_ip_route_bgp":
+        "show ip route bgp: BGP routes of the default VRF with every best (ECMP) next hop",
+    "cisco_nxos_show_interface_priority-flow-control_detail":
+        "show interface priority-flow-control detail: per port and priority PFC frames received/sent",
+    "cisco_nxos_show_queuing_interface":
+        "show queuing interface: per port and egress QoS group drop packets (WRED/AFD & tail + watchdog)",
+    "cisco_nxos_show_queuing_interface_ecn":
+        "show queuing interface: per port and egress QoS group ECN-marked packets",
+}
+
+NTC_TEMPLATES = set()
+
+_SHORT = (("Eth", "Ethernet"), ("Po", "port-channel"), ("Lo", "loopback"), ("Tu", "Tunnel"))
+
+
+def port_name(name):
+    """Eth1/1 -> Ethernet1/1, Po10 -> port-channel10; full names unchanged."""
+    for short, full in _SHORT:
+        if name.startswith(short) and not name.startswith(full) and name[len(short):len(short) + 1].isdigit():
+            return full + name[len(short):]
+    return name
+
+
+def _other(rows):
+    for row in rows:
+        if row.get("other"):
+            raise ValueError("unexpected line %r" % row["other"])
+
+
+def _int(text, what):
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        raise ValueError("%s is not a number: %r" % (what, text))
+
+
+# --- interfaces -----------------------------------------------------------------------------------
+
+_ADMIN = {"connected": "up", "notconnec": "up", "notconnect": "up", "disabled": "down", "adminDown": "down"}
+
+
+def _speed_gbps(text):
+    text = text[2:] if text.startswith("a-") else text
+    if text in ("auto", "--"):
+        return None
+    match = re.match(r"(\d+(?:\.\d+)?)([GM]?)$", text)
+    if not match:
+        raise ValueError("unknown speed %r" % text)
+    value = float(match.group(1))
+    if match.group(2) != "G":  # plain numbers (1000, 100) are Mb/s
+        value /= 1000.0
+    return int(value) if value.is_integer() else value
+
+
+def _interfaces(rows):
+    if not rows or not rows[0]["header"]:
+        raise ValueError("no 'Port Name Status Vlan Duplex Speed Type' header")
+    _other(rows)
+    ports = {}
+    for row in rows[1:]:
+        if not row["port"]:
+            continue
+        status = row["status"]
+        oper = "up" if status == "connected" else "down"
+        admin = _ADMIN.get(status)
+        if admin is None and re.match(r"(err|linkFlap|noOperMem|channelDo|suspnd|suspended)", status):
+            admin = "up"  # shut by the system, not by configuration
+        speed = _speed_gbps(row["speed"])
+        ports[port_name(row["port"])] = {"oper": oper, "admin": admin, "speed_gbps": speed, "status": status}
+    if not ports:
+        raise ValueError("no ports listed")
+    return {"ports": ports}
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+def _errors(rows):
+    if not rows or rows[0]["header"] != "Align-Err":
+        raise ValueError("no 'Port Align-Err FCS-Err Xmit-Err Rcv-Err UnderSize OutDiscards' header")
+    _other(rows)
+    if not any(row["header"] and row["header"] != "Align-Err" for row in rows[1:]):
+        # the first block ends where the second (Single-Col ...) begins: without it, it may be cut short
+        raise ValueError("output ends inside the first counter block (truncated?)")
+    ports = {}
+    for row in rows[1:]:
+        if not row["port"]:
+            continue
+        values = (row["fcs"], row["rcv"], row["xmit"])
+        name = port_name(row["port"])
+        if "--" in values:
+            if name.startswith("mgmt"):
+                continue  # the management port has no such counters
+            raise ValueError("%s shows no counter ('--')" % name)
+        ports[name] = {"crc": int(row["fcs"]), "in_errors": int(row["rcv"]), "out_errors": int(row["xmit"])}
+    if not ports:
+        raise ValueError("no ports listed")
+    return {"ports": ports}
+
+
+# --- optics ---------------------------------------------------------------------------------------
+
+def _dbm(text):
+    return None if text == "N/A" else float(text)  # N/A: the module reports no reading (laser off, no light)
+
+
+def _optics(rows):
+    _other(rows)
+    blocks, block = [], None
+    for row in rows:
+        if row["interface"]:
+            block = {"name": row["interface"], "present": None, "nodom": False, "lanes": [], "open": None}
+            blocks.append(block)
+            continue
+        if block is None:
+            raise ValueError("output does not start with an interface name")
+        if row["present"]:
+            block["present"] = row["present"] == "present"
+        elif row["nodom"]:
+            block["nodom"] = True
+        elif row["tx"] or row["rx"]:
+            lane = block["open"]
+            if lane is None:
+                lane = block["open"] = {"tx": None, "rx": None, "has_tx": False, "has_rx": False}
+            side = "tx" if row["tx"] else "rx"
+            if lane["has_" + side]:
+                raise ValueError("%s: two %s power lines in one lane block" % (block["name"], side))
+            lane[side], lane["has_" + side] = _dbm(row[side]), True
+        elif row["end"] and block["open"] is not None:
+            lane, block["open"] = block["open"], None
+            if not (lane["has_tx"] and lane["has_rx"]):
+                raise ValueError("%s: a lane shows %s power only" % (block["name"], "Tx" if lane["has_tx"] else "Rx"))
+            block["lanes"].append(lane)
+    if not blocks:
+        raise ValueError("no interface listed")
+    ports = {}
+    for index, block in enumerate(blocks):
+        last = index == len(blocks) - 1
+        if block["present"] is None:
+            raise ValueError("%s: no 'transceiver is ...' line (truncated?)" % block["name"])
+        if block["open"] is not None:
+            raise ValueError("%s: a lane's diagnostics table is cut short" % block["name"])
+        if not block["present"] or block["nodom"]:
+            continue
+        if not block["lanes"]:
+            if last:
+                raise ValueError("%s: output ends before its diagnostics (truncated?)" % block["name"])
+            continue
+        ports[block["name"]] = {"rx_dbm": [lane["rx"] for lane in block["lanes"]],
+                                "tx_dbm": [lane["tx"] for lane in block["lanes"]]}
+    return {"ports": ports}
+
+
+# --- lldp -----------------------------------------------------------------------------------------
+
+def _lldp(rows):
+    if not rows or not rows[0]["header"]:
+        raise ValueError("no 'Device ID Local Intf Hold-time Capability Port ID' header")
+    _other(rows)
+    totals = [row["total"] for row in rows if row["total"]]
+    if not totals:
+        raise ValueError("no 'Total entries displayed' line (truncated?)")
+    entries = [row for row in rows if row["local_interface"]]
+    if len(entries) != int(totals[0]):
+        raise ValueError("%d neighbors listed, the footer says %s" % (len(entries), totals[0]))
+    neighbors = {}
+    for row in entries:
+        neighbors.setdefault(port_name(row["local_interface"]), []).append(
+            {"system": row["neighbor_name"], "port": row["neighbor_interface"]})
+    return {"neighbors": neighbors}
+
+
+# --- bgp ------------------------------------------------------------------------------------------
+
+def _asn(text):
+    if "." in text:  # asdot
+        high, low = text.split(".")
+        return int(high) * 65536 + int(low)
+    return int(text)
+
+
+def _bgp(rows):
+    _other(rows)
+    if not any(row["header"] for row in rows):
+        raise ValueError("no 'Neighbor V AS MsgRcvd ...' header")
+    vrfs = {row["vrf"] for row in rows if row["vrf"]}
+    if vrfs - {"default"}:
+        raise ValueError("summary of VRF %s, not of the default VRF" % ", ".join(sorted(vrfs)))
+    families = {row["address_family"] for row in rows if row["address_family"]}
+    if families - {"IPv4 Unicast"}:
+        raise ValueError("summary of address family %s, not IPv4 Unicast" % ", ".join(sorted(families)))
+    neighbors = {}
+    for row in rows:
+        if not row["bgp_neigh"]:
+            continue
+        if not row["state_pfxrcd"]:
+            raise ValueError("neighbor %s: row cut short" % row["bgp_neigh"])
+        state = row["state_pfxrcd"]
+        if state.isdigit():
+            entry = {"state": "Established", "prefixes_received": int(state)}
+        else:
+            entry = {"state": state.split("(")[0].strip(), "prefixes_received": None}
+        entry["remote_as"] = _asn(row["neigh_as"])
+        neighbors[row["bgp_neigh"]] = entry
+    return {"neighbors": neighbors}
+
+
+# --- routes ---------------------------------------------------------------------------------------
+
+def _routes(rows):
+    _other(rows)
+    vrfs = [row["vrf"] for row in rows if row["vrf"]]
+    if not vrfs:
+        raise ValueError("no 'IP Route Table for VRF' header")
+    if set(vrfs) != {"default"}:
+        raise ValueError("route table of VRF %s, not of the default VRF" % ", ".join(sorted(set(vrfs))))
+    routes, current = {}, None
+
+    def close(route):
+        if route is None:
+            return
+        best = route["best"]
+        if len(best) < route["ubest"] or (route["mbest"] == 0 and len(best) != route["ubest"]):
+            raise ValueError("%s: ubest %d but %d best next hops listed (truncated?)"
+                             % (route["prefix"], route["ubest"], len(best)))
+        if route["bgp"]:
+            routes[route["prefix"]] = {"next_hops": best}
+
+    for row in rows:
+        if row["network"]:
+            close(current)
+            current = {"prefix": row["network"], "ubest": int(row["ubest"]), "mbest": int(row["mbest"]),
+                       "best": [], "bgp": False}
+        elif row["nexthop"]:
+            if current is None:
+                raise ValueError("next hop %s before any prefix" % row["nexthop"])
+            if row["best"] and row["protocol"].startswith("bgp"):
+                current["best"].append(row["nexthop"])
+                current["bgp"] = True
+            elif row["best"]:
+                current["best"].append(row["nexthop"])
+    close(current)
+    return {"routes": routes}
+
+
+# --- pfc ------------------------------------------------------------------------------------------
+
+def _cells(text, what, name):
+    cells = [cell.strip() for cell in text.strip().strip("|").split("|")]
+    if len(cells) != 8:
+        raise ValueError("%s: %s row has %d of 8 priorities (truncated?)" % (name, what, len(cells)))
+    return cells
+
+
+def _pfc(rows):
+    _other(rows)
+    ports, name = {}, None
+    seen = {}
+    for row in rows:
+        if row["interface"]:
+            name = row["interface"]
+            seen[name] = set()
+            continue
+        if name is None:
+            if any(row.values()):
+                raise ValueError("output does not start with an interface name")
+            continue
+        if row["priorities"]:
+            cells = _cells(row["priorities"], "Priority", name)
+            if cells != ["Priority%d" % prio for prio in range(8)]:
+                raise ValueError("%s: unexpected priority header %r" % (name, row["priorities"]))
+            seen[name].add("header")
+        for side in ("rx", "tx"):
+            if row[side]:
+                if "header" not in seen[name]:
+                    raise ValueError("%s: %s counters without the Priority0..7 header" % (name, side))
+                values = [_int(cell, "%s %s" % (name, side)) for cell in _cells(row[side], side, name)]
+                port = ports.setdefault(name, {str(prio): {"rx": None, "tx": None} for prio in range(8)})
+                for prio, value in enumerate(values):
+                    port[str(prio)][side] = value
+                seen[name].add(side)
+    if not seen:
+        raise ValueError("no interface listed")
+    for name, parts in seen.items():
+        if not {"rx", "tx"} <= parts:
+            raise ValueError("%s: no per-priority %s counters (truncated?)"
+                             % (name, " and ".join(sorted({"rx", "tx"} - parts))))
+    return {"ports": ports}
+
+
+# --- queuing: discards and ECN ---------------------------------------------------------------------
+
+def _queuing(rows):
+    """{port: {group: {label: unicast + multicast}}} of the numbered egress QoS groups, checked complete."""
+    _other(rows)
+    ports, order = {}, []
+    port = group = None
+    follows = {}  # port -> something came after its last numbered group's rows
+    for row in rows:
+        if row["egress"]:
+            port, group = row["egress"], None
+            if port in ports:
+                raise ValueError("%s listed twice" % port)
+            ports[port], follows[port] = {}, False
+            order.append(port)
+        elif row["group"]:
+            if port is None:
+                raise ValueError("QoS group before any 'Egress Queuing for' line")
+            group = row["group"]
+            if group.isdigit():
+                ports[port][group] = {}
+                follows[port] = False
+            else:
+                follows[port] = True
+        elif row["label"]:
+            if port is None or group is None:
+                raise ValueError("counter row %r outside a QoS group" % row["label"])
+            if group.isdigit():
+                ports[port][group][row["label"]] = int(row["unicast"]) + int(row["multicast"])
+        elif row["ingress"] or row["mark"]:
+            if port is not None:
+                follows[port] = True
+    if not ports:
+        raise ValueError("no 'Egress Queuing for' section")
+    first = ports[order[0]]
+    for name in order:
+        groups = ports[name]
+        if not groups:
+            raise ValueError("%s: no QoS group counters" % name)
+        if not follows[name]:
+            raise ValueError("%s: output ends inside its QoS group counters (truncated?)" % name)
+        if sorted(groups) != sorted(first):
+            raise ValueError("%s: QoS groups %s, %s has %s (truncated?)"
+                             % (name, ",".join(sorted(groups)), order[0], ",".join(sorted(first))))
+        labels = set(next(iter(first.values())))
+        for group, counters in groups.items():
+            if set(counters) != labels:
+                raise ValueError("%s QoS group %s: counters %s differ from the others (truncated?)"
+                                 % (name, group, sorted(counters)))
+    return ports
+
+
+def _discards(rows):
+    result = {}
+    for name, groups in _queuing(rows).items():
+        for group, counters in groups.items():
+            drops = [value for label, value in counters.items() if re.search(r"Drop Pkts$", label)]
+            if not drops:
+                raise ValueError("%s QoS group %s: no drop packet counter" % (name, group))
+            result.setdefault(name, {})[group] = sum(drops)
+    return {"ports": result}
+
+
+def _ecn(rows):
+    result = {}
+    for name, groups in _queuing(rows).items():
+        for group, counters in groups.items():
+            marked = [value for label, value in counters.items() if re.search(r"ECN", label, re.I)]
+            if not marked:
+                raise ValueError("%s QoS group %s: this output has no ECN-marked packet counter" % (name, group))
+            result.setdefault(name, {})[group] = sum(marked)
+    return {"ports": result}
+
+
+NORMALIZERS = {
+    "cisco_nxos_show_interface_status": _interfaces,
+    "cisco_nxos_show_interface_counters_errors": _errors,
+    "cisco_nxos_show_interface_transceiver_details": _optics,
+    "cisco_nxos_show_lldp_neighbors": _lldp,
+    "cisco_nxos_show_ip_bgp_summary": _bgp,
+    "cisco_nxos_show_ip_route_bgp": _routes,
+    "cisco_nxos_show_interface_priority-flow-control_detail": _pfc,
+    "cisco_nxos_show_queuing_interface": _discards,
+    "cisco_nxos_show_queuing_interface_ecn": _ecn,
+}

@@ -1,0 +1,340 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""SONiC (community 202305+) switch parsers: sonic-utilities `show` output -> vendor-neutral facts.
+
+Loaded by _parsers.py by file path: standard library only. The tables are sonic-utilities'
+tabulate output (intfutil, portstat, pfcstat, queuestat, lldpshow, bgp_util); ntc-templates has no
+SONiC templates, so every template is ours (parsers/textfsm/sonic_*.textfsm).
+
+Port names are SONiC's default names (Ethernet0, Ethernet8, ...); rows of other objects
+(PortChannel, backplane Ethernet-BP ports) are left out. A normalizer raises ValueError for output
+that is empty, cut short, an error message or another command's report.
+"""
+
+import re
+
+PARSERS = {
+    "sonic_show_interfaces_status": "show interfaces status: per port oper/admin state and speed",
+    "sonic_show_interfaces_counters": "show interfaces counters (portstat): per port RX_ERR (incl. FCS/CRC) and TX_ERR",
+    "sonic_show_interfaces_transceiver_eeprom_dom":
+        "show interfaces transceiver eeprom --dom: per port, per lane RX/TX optical power in dBm",
+    "sonic_show_lldp_table": "show lldp table: LLDP neighbors (system name, port id) per local port",
+    "sonic_show_ip_bgp_summary": "show ip bgp summary (SONiC's bgp_util table): IPv4 neighbors, AS, state, prefixes",
+    "sonic_show_pfc_counters": "show pfc counters (pfcstat): PFC0..PFC7 pause frames received and sent per port",
+    "sonic_show_queue_wredcounters": "show queue wredcounters (202411+): ECN-marked packets per unicast queue per port",
+    "sonic_show_queue_counters": "show queue counters (queuestat): dropped packets per unicast queue per port",
+}
+
+# SONiC's front-panel port names in the default naming mode ("alias" mode prints etp1, fortyGigE0/0 ...).
+_PORT = re.compile(r"Ethernet\d+$")
+_NA = "N/A"
+_NO_LIGHT_DBM = -40.0  # "-inf" dBm (no light at all) as a number JSON can carry
+
+
+def _fail(msg, *args):
+    raise ValueError(msg % args if args else msg)
+
+
+def _reject_other(rows):
+    for row in rows:
+        if row.get("other"):
+            _fail("unexpected line %r", row["other"])
+
+
+def _need_header(rows, what):
+    if not any(row.get("header") for row in rows):
+        _fail("no %s header: not this command's report (an error, or cut short)", what)
+
+
+def _count(text, what):
+    """A counter cell: "1,200" -> 1200; N/A -> None."""
+    text = text.strip()
+    if text == _NA:
+        return None
+    if not re.match(r"\d{1,3}(?:,\d{3})*$|\d+$", text):
+        _fail("%s: %r is not a counter", what, text)
+    return int(text.replace(",", ""))
+
+
+# --- tabulate tables with blank cells or cells holding spaces -------------------------------------
+
+_DASHES = re.compile(r"^-+(?:[ ]+-+)+[ ]*$")
+
+
+def _cells(text):
+    """Rows of a tabulate "simple" table, cut at the columns of the dash line under its header.
+
+    A cell may be blank (lldpshow prints "" for a neighbor without a name or capability) or hold
+    spaces ("Interface   8 as enp5s0f0", "Idle (Admin)"), so splitting on whitespace would
+    shift columns. Each row becomes "|"-separated stripped cells; everything else is unchanged.
+    """
+    out, spans = [], None
+    for line in text.split("\n"):
+        if _DASHES.match(line):
+            spans = [match.span() for match in re.finditer(r"-+", line)]
+            out.append(line)
+            continue
+        if spans is None or not line.strip() or re.match(r"^-+\s*$", line):
+            spans = None
+            out.append(line)
+            continue
+        cells = [line[start:end] for start, end in spans[:-1]] + [line[spans[-1][0]:]]
+        gaps = [line[end:spans[i + 1][0]] for i, (start, end) in enumerate(spans[:-1])]
+        if any(gap.strip() for gap in gaps):  # text where tabulate puts the two-space gap: not a row
+            out.append(line)
+            spans = None
+            continue
+        out.append("|".join(cell.strip() for cell in cells))
+    return "\n".join(out)
+
+
+# --- interfaces ------------------------------------------------------------------------------------
+
+def _speed_gbps(text):
+    match = re.match(r"(\d+(?:\.\d+)?)([GM])$", text)
+    if not match:
+        if text == _NA:
+            return None
+        _fail("speed %r is not a speed", text)
+    value = float(match.group(1)) / (1 if match.group(2) == "G" else 1000)
+    return int(value) if value.is_integer() else value
+
+
+def _interfaces_status(rows):
+    _need_header(rows, "'Interface Lanes Speed MTU FEC Alias Vlan Oper Admin Type Asym PFC'")
+    _reject_other(rows)
+    ports = {}
+    for row in rows:
+        name = row["interface"]
+        if not name or not _PORT.match(name):
+            continue
+        oper, admin = row["oper"].lower(), row["admin"].lower()
+        if oper not in ("up", "down") or admin not in ("up", "down"):
+            _fail("%s: oper %r / admin %r", name, row["oper"], row["admin"])
+        ports[name] = {"oper": oper, "admin": admin, "speed_gbps": _speed_gbps(row["speed"]), "status": row["oper"]}
+    if not ports:
+        _fail("no EthernetN port rows (interface naming mode 'alias'?)")
+    return {"ports": ports}
+
+
+# --- errors ----------------------------------------------------------------------------------------
+
+def _interfaces_counters(rows):
+    """RX_ERR is SAI_PORT_STAT_IF_IN_ERRORS, which counts FCS (CRC) errors; SONiC's CLI shows no
+    separate FCS counter, so crc and in_errors are both RX_ERR."""
+    _need_header(rows, "'IFACE STATE RX_OK ... TX_OVR'")
+    _reject_other(rows)
+    ports = {}
+    for row in rows:
+        name = row["iface"]
+        if not name or not _PORT.match(name):
+            continue
+        rx_err = _count(row["rx_err"], name + " RX_ERR")
+        if rx_err is None:  # the platform reports no input errors for this port: no data, not zero
+            continue
+        ports[name] = {"crc": rx_err, "in_errors": rx_err, "out_errors": _count(row["tx_err"], name + " TX_ERR")}
+    if not ports:
+        _fail("no EthernetN port with an RX_ERR counter")
+    return {"ports": ports}
+
+
+# --- optics ----------------------------------------------------------------------------------------
+
+def _dbm(text, where):
+    value = text[:-3] if text.endswith("dBm") else text
+    if value == _NA:
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return _fail("%s: %r is not a power in dBm", where, text)
+    if number == float("-inf"):
+        return _NO_LIGHT_DBM
+    if number != number or number == float("inf"):
+        _fail("%s: %r is not a power in dBm", where, text)
+    return number
+
+
+def _lanes(found, port, kind):
+    numbers = sorted(found)
+    if numbers != list(range(1, len(numbers) + 1)):
+        _fail("%s: %s lanes %s are not 1..N (cut short?)", port, kind, numbers)
+    return [found[number] for number in numbers]
+
+
+def _transceiver_dom(rows):
+    _reject_other(rows)
+    blocks = {}
+    order = []
+    for row in rows:
+        port = row["port"]
+        if not port:
+            continue
+        if row["status"]:
+            if port in blocks:
+                _fail("%s is listed twice", port)
+            blocks[port] = {"status": row["status"], "rx": {}, "tx": {}, "monitor": False, "end": False}
+            order.append(port)
+            continue
+        block = blocks.get(port)
+        if block is None:
+            _fail("DOM values before the %s: header line", port)
+        if row["section"] == "ChannelMonitorValues":
+            block["monitor"] = True
+        elif row["section"] == "ModuleThresholdValues":
+            block["end"] = True
+        elif row["direction"]:
+            kind = row["direction"].lower()
+            lane = int(row["lane"] or 1)
+            if lane in block[kind]:
+                _fail("%s: %s%dPower listed twice", port, row["direction"], lane)
+            block[kind][lane] = _dbm(row["power"], "%s %s%dPower" % (port, row["direction"], lane))
+    if not blocks:
+        _fail("no '<port>: SFP EEPROM ...' lines")
+    ports = {}
+    for port in order:
+        block = blocks[port]
+        if not block["monitor"]:
+            continue  # no optic, no EEPROM, RJ45, or a module without DOM
+        if not block["end"]:
+            _fail("%s: the DOM block is cut short (no ModuleThresholdValues)", port)
+        rx = _lanes(block["rx"], port, "RX")
+        tx = _lanes(block["tx"], port, "TX")
+        if not rx or None in rx:  # copper or a module that reports no RX power: no optical reading
+            continue
+        if not _PORT.match(port):
+            continue
+        ports[port] = {"rx_dbm": rx, "tx_dbm": [value for value in tx if value is not None]}
+    return {"ports": ports}
+
+
+# --- lldp ------------------------------------------------------------------------------------------
+
+def _lldp_table(rows):
+    _need_header(rows, "'LocalPort RemoteDevice RemotePortID Capability RemotePortDescr'")
+    _reject_other(rows)
+    totals = [row["total"] for row in rows if row["total"]]
+    if not totals:
+        _fail("no 'Total entries displayed' line: cut short")
+    neighbors = {}
+    entries = [row for row in rows if row["local_port"]]
+    if len(entries) != int(totals[-1]):
+        _fail("%d rows but 'Total entries displayed: %s'", len(entries), totals[-1])
+    for row in entries:
+        neighbors.setdefault(row["local_port"], []).append({"system": row["remote_device"], "port": row["remote_port_id"]})
+    return {"neighbors": neighbors}
+
+
+# --- bgp -------------------------------------------------------------------------------------------
+
+_BGP_STATES = ("Idle", "Connect", "Active", "OpenSent", "OpenConfirm", "Established", "Clearing", "Deleted")
+
+
+def _bgp_summary(rows):
+    _need_header(rows, "'Neighbhor V AS MsgRcvd ... State/PfxRcd NeighborName'")
+    _reject_other(rows)
+    if not any(row["family"] for row in rows):
+        _fail("no 'IPv4 Unicast Summary:' line")
+    totals = [row["total"] for row in rows if row["total"]]
+    if not totals:
+        _fail("no 'Total number of neighbors' line: cut short")
+    entries = [row for row in rows if row["neighbor"]]
+    if len(entries) != int(totals[-1]):
+        _fail("%d rows but 'Total number of neighbors %s'", len(entries), totals[-1])
+    neighbors = {}
+    for row in entries:
+        address = row["neighbor"]
+        if not re.match(r"[0-9A-Fa-f:.]+$", address) or not row["remote_as"].isdigit():
+            _fail("not a neighbor row: %r", "|".join(row[key] for key in ("neighbor", "version", "remote_as")))
+        state_pfx = row["state_pfxrcd"]
+        if state_pfx.isdigit():
+            state, prefixes = "Established", int(state_pfx)
+        else:
+            state = state_pfx.split()[0] if state_pfx else ""
+            if state not in _BGP_STATES:
+                _fail("%s: state %r", address, state_pfx)
+            prefixes = None
+        neighbors[address] = {"remote_as": int(row["remote_as"]), "state": state, "prefixes_received": prefixes}
+    return {"neighbors": neighbors}
+
+
+# --- pfc -------------------------------------------------------------------------------------------
+
+def _pfc_counters(rows):
+    _reject_other(rows)
+    tables = {"rx": {}, "tx": {}}
+    for row in rows:
+        if not row["port"]:
+            continue
+        direction = row["direction"].lower()
+        values = [_count(row["pfc%d" % prio], "%s %s PFC%d" % (row["port"], row["direction"], prio)) for prio in range(8)]
+        tables[direction][row["port"]] = values
+    seen = {row["direction"].lower() for row in rows if row["header"]}
+    for direction in ("rx", "tx"):
+        if direction not in seen:
+            _fail("no 'Port %s PFC0 ... PFC7' table (cut short?)", direction.capitalize())
+    if set(tables["rx"]) != set(tables["tx"]):
+        _fail("the Rx and Tx tables list different ports (cut short?)")
+    ports = {}
+    for port, rx in tables["rx"].items():
+        tx = tables["tx"][port]
+        if not _PORT.match(port) or None in rx or None in tx:
+            continue  # a port without PFC counters (N/A): no data, not zero
+        ports[port] = {str(prio): {"rx": rx[prio], "tx": tx[prio]} for prio in range(8)}
+    if not ports:
+        _fail("no EthernetN port with PFC counters")
+    return {"ports": ports}
+
+
+# --- queue tables (discards, ecn) ------------------------------------------------------------------
+
+def _queue_table(rows, column, what):
+    _reject_other(rows)
+    if not any(row["header"] for row in rows):
+        _fail("no '%s' table header: not this command's report (an error, or cut short)", what)
+    ports = {}
+    for row in rows:
+        port, queue = row["port"], row["queue"]
+        if not port:
+            continue
+        match = re.match(r"UC(\d+)$", queue)
+        if not match or not _PORT.match(port):
+            continue  # multicast / ALL queues, backplane ports
+        value = _count(row[column], "%s %s" % (port, queue))
+        if value is None:
+            _fail("%s %s: %s is N/A (counter not supported or not polled)", port, queue, what)
+        ports.setdefault(port, {})[match.group(1)] = value
+    if not ports:
+        _fail("no unicast queue rows")
+    queue_sets = {frozenset(queues) for queues in ports.values()}
+    if len(queue_sets) != 1:
+        _fail("ports list different unicast queues (cut short?)")
+    return {"ports": ports}
+
+
+def _queue_counters(rows):
+    return _queue_table(rows, "drop_pkts", "Drop/pkts")
+
+
+def _queue_wredcounters(rows):
+    return _queue_table(rows, "ecn_pkts", "EcnMarked/pkts")
+
+
+NORMALIZERS = {
+    "sonic_show_interfaces_status": _interfaces_status,
+    "sonic_show_interfaces_counters": _interfaces_counters,
+    "sonic_show_interfaces_transceiver_eeprom_dom": _transceiver_dom,
+    "sonic_show_lldp_table": _lldp_table,
+    "sonic_show_ip_bgp_summary": _bgp_summary,
+    "sonic_show_pfc_counters": _pfc_counters,
+    "sonic_show_queue_wredcounters": _queue_wredcounters,
+    "sonic_show_queue_counters": _queue_counters,
+}
+
+PREPARE = {
+    "sonic_show_lldp_table": _cells,
+    "sonic_show_ip_bgp_summary": _cells,
+}
+
+NTC_TEMPLATES = set()

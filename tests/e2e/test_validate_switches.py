@@ -1,0 +1,153 @@
+"""validate.yml on twin fabrics: switch faults caught at the right layer, switch and port, with the
+cheat-sheet cause; the nodes behind a failing leaf BLOCKED, not failing on their own; a switch that
+cannot be reached is an ERROR while the run goes on. EOS and NX-OS answer through network_cli, SONiC
+and Cumulus over SSH, all over real SSH.
+"""
+
+import pytest
+
+pytestmark = [pytest.mark.twin, pytest.mark.slow]
+
+# 4 nodes, one leaf per rail (8 leaves: eos, nxos, sonic, cumulus twice) and 4 spines of each vendor.
+FABRIC = {"spines": 4, "nodes_per_leaf": 4, "leaf_os": ["eos", "nxos", "sonic", "cumulus"],
+          "spine_os": ["eos", "nxos", "sonic", "cumulus"]}
+SOAK = 3
+
+
+def _pod(*faults):
+    return {"pod": {"nodes": 4}, "switches": dict(FABRIC, faults=list(faults)), "faults": []}
+
+
+def _status(run, device):
+    return {r["check"]: r for r in run.host(device)["checks"] if r["status"] != "PASS"}
+
+
+@pytest.fixture(scope="module")
+def healthy(validate):
+    return validate(_pod(), pyramid_soak_seconds=SOAK)
+
+
+def test_a_healthy_mixed_vendor_fabric_raises_no_alarm(healthy):
+    run = healthy
+    switches = [h for h, info in run.report["hosts"].items() if info["device"] == "switch"]
+    assert len(switches) == 12, run.stdout[-3000:]
+    for name, info in run.report["hosts"].items():
+        assert {r["status"] for r in info["checks"]} == {"PASS"}, (name, run.not_passing(name))
+    assert run.report["verdict"] == "GO" and run.rc == 0
+    rows = {row["row"]: row for row in run.report["checklist"]}
+    assert rows["links"]["status"] == rows["bgp_ecmp"]["status"] == rows["qos_idle"]["status"] == "pass"
+    ecmp = next(r for r in run.host("leaf1-r3")["checks"] if r["check"] == "ecmp")
+    assert ecmp["actual"] == "7 prefixes, 4-way ECMP each"
+
+
+# leaf -> platform: r0 eos, r1 nxos, r2 sonic, r3 cumulus, r4 eos, r5 nxos, r6 sonic, r7 cumulus
+PORT_FAULTS = [
+    {"switch": "leaf1-r0", "kind": "port_speed", "port": "Ethernet2/1", "speed": 100},
+    {"switch": "leaf1-r1", "kind": "crc_rising", "port": "Ethernet1/3"},
+    {"switch": "leaf1-r1", "kind": "crc_old", "port": "Ethernet1/1", "count": 977},
+    {"switch": "leaf1-r2", "kind": "rx_power_low", "port": "Ethernet8", "dbm": -11.5},
+    {"switch": "leaf1-r3", "kind": "port_down", "port": "swp4"},
+    {"switch": "leaf1-r4", "kind": "pfc_rising", "port": "Ethernet1/1", "priority": 3, "direction": "rx"},
+    {"switch": "leaf1-r5", "kind": "ecn_rising", "port": "Ethernet1/2", "priority": 3},
+    {"switch": "leaf1-r6", "kind": "discards_rising", "port": "Ethernet16", "priority": 3},
+    {"kind": "miscabled", "node": "node-001", "rails": [6, 7]},
+]
+
+
+@pytest.fixture(scope="module")
+def port_faults(validate):
+    return validate(_pod(*PORT_FAULTS), pyramid_soak_seconds=SOAK)
+
+
+@pytest.mark.parametrize("switch, check, layer, words, cause", [
+    ("leaf1-r0", "link_status", 1, "Ethernet2/1 up at 100G, want 400G", "Transceiver mismatch"),
+    ("leaf1-r1", "link_errors", 1, "Ethernet1/3: crc +", "bad optic or cable"),
+    ("leaf1-r2", "optics_rx", 1, "Ethernet8: lane 1 -11.50 dBm", "RX power out of range"),
+    ("leaf1-r3", "link_status", 1, "swp4 ", "Port down"),
+    ("leaf1-r6", "cabling", 1, "plan node-001 ens7np0, LLDP sees node-001 ens8np0", "Miscabled"),
+    ("leaf1-r7", "cabling", 1, "plan node-001 ens8np0, LLDP sees node-001 ens7np0", "Miscabled"),
+    ("leaf1-r4", "pfc_idle", 3, "Ethernet1/1: rx", "PFC pauses at idle"),
+    ("leaf1-r5", "ecn_idle", 3, "Ethernet1/2: ECN-marked q3 +", "ECN marking at idle"),
+    ("leaf1-r6", "discards_idle", 3, "Ethernet16: discards q", "headroom underprovisioned"),
+])
+def test_each_port_fault_is_caught_on_its_switch_and_port(port_faults, switch, check, layer, words, cause):
+    failing = _status(port_faults, switch)
+    assert check in failing, (switch, failing, port_faults.stdout[-2000:])
+    record = failing[check]
+    assert record["status"] == "FAIL" and record["layer"] == layer
+    assert words in record["actual"], record["actual"]
+    assert cause in record["cause"], record["cause"]
+
+
+def test_flat_old_crc_counts_pass_and_other_switches_stay_clean(port_faults):
+    assert "link_errors" not in _status(port_faults, "leaf1-r1") or \
+        "Ethernet1/1" not in _status(port_faults, "leaf1-r1")["link_errors"]["actual"]
+    for spine in ("spine-01", "spine-02", "spine-03", "spine-04"):
+        assert _status(port_faults, spine) == {}, spine
+
+
+def test_nodes_behind_failing_ports_are_blocked_not_failing(port_faults):
+    blocked = {node: [r for r in port_faults.host(node)["checks"] if r["status"] == "BLOCKED"]
+               for node in ("node-001", "node-002", "node-003", "node-004")}
+    for node, records in blocked.items():
+        assert records, node
+        assert all(r["status"] in ("PASS", "BLOCKED", "SKIP") for r in port_faults.host(node)["checks"]), node
+    by = {r["check"]: r["blocked_by"] for r in blocked["node-002"]}
+    assert {"switch": "leaf1-r0", "check": "link_status", "status": "FAIL", "ports": ["Ethernet2/1"]} in by["link_status"]
+    assert port_faults.host("node-002")["stopped_at"] == 1
+    rows = {row["row"]: row for row in port_faults.report["checklist"]}
+    assert "node-002" in rows["links"]["blocked_hosts"] and "leaf1-r0" in rows["links"]["failing_hosts"]
+    assert "Blocked by a switch in their path" in port_faults.stdout
+
+
+CONTROL_FAULTS = [
+    {"switch": "leaf1-r1", "kind": "bgp_down", "peer": "spine-03", "state": "Idle"},
+    {"switch": "leaf1-r2", "kind": "maximum_paths", "paths": 1},
+]
+
+
+@pytest.fixture(scope="module")
+def control_plane(validate):
+    return validate(_pod(*CONTROL_FAULTS), pyramid_soak_seconds=SOAK)
+
+
+def test_bgp_down_names_both_ends_and_ecmp_names_the_missing_spine(control_plane):
+    leaf = _status(control_plane, "leaf1-r1")
+    assert leaf["bgp_sessions"]["layer"] == 2 and "(spine-03) Idle" in leaf["bgp_sessions"]["actual"]
+    assert "missing via spine-03" in leaf["ecmp"]["actual"]
+    assert "session is down" in leaf["ecmp"]["cause"]
+    spine = _status(control_plane, "spine-03")
+    assert "(leaf1-r1) Active" in spine["bgp_sessions"]["actual"]
+    # another leaf: only leaf1-r1's prefix lacks spine-03, its own sessions are up
+    other = _status(control_plane, "leaf1-r0")["ecmp"]
+    assert "10.51.0.0/24: 3 of 4 next hops (missing via spine-03)" in other["actual"]
+    assert "maximum-paths" not in other["cause"]
+
+
+def test_one_path_with_every_session_up_is_maximum_paths(control_plane):
+    ecmp = _status(control_plane, "leaf1-r2")["ecmp"]
+    assert "1 of 4 next hops" in ecmp["actual"] and "maximum-paths" in ecmp["cause"]
+    assert "bgp_sessions" not in _status(control_plane, "leaf1-r2")
+
+
+def test_a_failing_leaf_blocks_its_nodes_at_layer_2(control_plane):
+    for node in ("node-001", "node-004"):
+        info = control_plane.host(node)
+        assert info["stopped_at"] == 2 and info["verdict"] == "NO-GO"
+        assert {r["status"] for r in info["checks"] if r["layer"] == 2} == {"BLOCKED"}
+        assert {r["status"] for r in info["checks"] if r["layer"] >= 5} == {"SKIP"}
+
+
+def test_unreachable_refused_and_wedged_switches_are_errors_and_the_run_goes_on(validate):
+    run = validate(_pod({"switch": "leaf1-r0", "kind": "unreachable"}, {"switch": "leaf1-r1", "kind": "auth_fail"},
+                        {"switch": "leaf1-r4", "kind": "prompt_timeout"}, {"switch": "leaf1-r2", "kind": "unreachable"}),
+                   pyramid_soak_seconds=SOAK)
+    for switch, words in (("leaf1-r0", "leaf1-r0"), ("leaf1-r1", "leaf1-r1"), ("leaf1-r2", "leaf1-r2"),
+                          ("leaf1-r4", "timeout")):
+        layer1 = [r for r in run.host(switch)["checks"] if r["layer"] == 1]
+        assert {r["status"] for r in layer1} == {"ERROR"}, (switch, layer1)
+        assert any(words in (r["cause"] + r["actual"]) for r in layer1), (switch, layer1[0])
+    for switch in ("leaf1-r3", "leaf1-r5", "spine-01", "spine-02"):  # the others were judged
+        assert {r["status"] for r in run.host(switch)["checks"]} == {"PASS"}, (switch, run.not_passing(switch))
+    assert run.host("node-001")["stopped_at"] == 1
+    assert run.report["verdict"] == "NO-GO" and run.rc != 0

@@ -1,0 +1,87 @@
+"""A failing switch blocks the hosts behind it at that layer; the report shows them as blocked."""
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _blocking, _catalog, _report, _results
+
+CATALOG = _catalog.load_catalog()
+PLAN = [{"port": "Ethernet1/1", "peer": "node-001", "role": "host"},
+        {"port": "Ethernet2/1", "peer": "node-002", "role": "host"},
+        {"port": "Ethernet33/1", "peer": "spine-01", "role": "fabric"}]
+
+
+def _switch(run_dir, name, records, plan=PLAN):
+    doc = {"host": name, "results": records, "facts": {}, "expect": {"pyramid_switch_ports": plan}}
+    _results.save(run_dir, doc)
+
+
+def _failure(check, layer, ports=(), device=False, status="FAIL"):
+    return {"host": "leaf1-r0", "layer": layer, "check": check, "title": check, "row": "links", "status": status,
+            "expected": "e", "actual": "a", "command": "show x", "cause": "bad optic", "go_back_to": "Layer 1",
+            "detail": {"ports": list(ports), "device": device}}
+
+
+def _host(run_dir, name):
+    _results.save(run_dir, {"host": name, "results": [], "facts": {}})
+
+
+def test_failing_host_port_blocks_only_that_host(tmp_path):
+    run_dir = str(tmp_path)
+    _switch(run_dir, "leaf1-r0", [_failure("link_errors", 1, ["Ethernet2/1"])])
+    blocked = _blocking.block(run_dir, 1, ["leaf1-r0"], ["node-001", "node-002"])
+    assert blocked == {"node-002": ["leaf1-r0"]}
+    record = _results.load(run_dir, "node-002")["results"][0]
+    assert record["status"] == "BLOCKED" and record["layer"] == 1 and record["check"] == "link_errors"
+    assert record["actual"] == "blocked by leaf1-r0 Ethernet2/1: link_errors FAIL"
+    assert record["blocked_by"] == [{"switch": "leaf1-r0", "check": "link_errors", "status": "FAIL", "ports": ["Ethernet2/1"]}]
+    assert _results.blocker(_results.load(run_dir, "node-002")["results"], 5) == (1, ["link_errors"])
+
+
+def test_device_failure_uplink_or_error_blocks_every_host_of_the_leaf(tmp_path):
+    run_dir = str(tmp_path)
+    hosts = ["node-001", "node-002"]
+    for records in ([_failure("bgp_sessions", 2, device=True)], [_failure("link_status", 2, ["Ethernet33/1"])],
+                    [_failure("cabling", 2, status="ERROR")]):
+        _switch(run_dir, "leaf1-r0", records)
+        assert _blocking.block(run_dir, 2, ["leaf1-r0"], hosts) == {h: ["leaf1-r0"] for h in hosts}
+
+
+def test_spine_and_passing_switch_block_nobody(tmp_path):
+    run_dir = str(tmp_path)
+    spine_plan = [{"port": "Ethernet1/1", "peer": "leaf1-r0", "role": "fabric"}]
+    _switch(run_dir, "spine-01", [_failure("bgp_sessions", 2, device=True)], spine_plan)
+    _switch(run_dir, "leaf1-r0", [dict(_failure("bgp_sessions", 2), status="PASS")])
+    assert _blocking.block(run_dir, 2, ["spine-01", "leaf1-r0"], ["node-001", "node-002"]) == {}
+
+
+def test_report_shows_blocked_host_apart_from_failing_switch(tmp_path):
+    run_dir = str(tmp_path)
+    switch_checks = _catalog.checks_for(CATALOG, "switch")
+    records = []
+    for check in switch_checks:
+        record = _failure(check["id"], check["layer"], ["Ethernet2/1"]) if check["id"] == "link_errors" else \
+            dict(_failure(check["id"], check["layer"]), status="PASS", cause=None)
+        records.append(dict(record, row=check["row"]))
+    _switch(run_dir, "leaf1-r0", records)
+    for node in ("node-001", "node-002"):
+        _results.save(run_dir, {"host": node, "facts": {}, "results": [
+            {"host": node, "layer": c["layer"], "check": c["id"], "title": "t", "row": c["row"], "status": "PASS",
+             "expected": "e", "actual": "a", "command": "c", "cause": None, "go_back_to": None}
+            for c in _catalog.checks_for(CATALOG, "gpu_node")]})
+    _blocking.block(run_dir, 1, ["leaf1-r0"], ["node-001", "node-002"])
+    report = _report.build(CATALOG, run_dir, {"gpu_node": ["node-001", "node-002"], "switch": ["leaf1-r0"]})
+    assert report["hosts"]["node-001"]["verdict"] == "GO"
+    assert report["hosts"]["node-002"]["verdict"] == "NO-GO" and report["hosts"]["node-002"]["stopped_at"] == 1
+    links = next(row for row in report["checklist"] if row["row"] == "links")
+    assert links["failing_hosts"] == ["leaf1-r0"] and links["blocked_hosts"] == ["node-002"]
+    text = _report.checklist_text(report)
+    assert "BLOCKED: node-002" in text and "L1 by leaf1-r0 link_errors Ethernet2/1: node-002" in text
+    assert "| L1 | leaf1-r0 link_errors Ethernet2/1 | node-002 |" in _report.markdown(report)
+    assert 'name="L1.link_errors"><skipped' in _report.junit(report).replace("\n", "")
+
+
+def test_rows_of_an_absent_device_type_are_not_checked_never_passed(tmp_path):
+    run_dir = str(tmp_path)
+    _host(run_dir, "node-001")
+    report = _report.build(CATALOG, run_dir, {"gpu_node": ["node-001"]})
+    links = next(row for row in report["checklist"] if row["row"] == "links")
+    assert links["status"] == "not_covered" and links["why_not"] == "no switch in this run"
+    assert "(not checked: no switch in this run)" in _report.checklist_text(report)

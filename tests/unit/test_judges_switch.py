@@ -1,0 +1,188 @@
+"""Switch judges (Layers 1-3) from normalized facts: healthy passes, each fault fails with its cause key.
+
+The facts are what every platform's parser yields (docs/switches.md); the per-platform parsers are
+tested from fixtures (test_parser_fixtures.py) and from the twin's renderers (test_twin_formats_*.py).
+"""
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _judges
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SourceFailure
+
+CATALOG = _catalog.load_catalog()
+CHECKS = {c["id"]: c for c in _catalog.checks_for(CATALOG, "switch")}
+PLAN = [{"port": "Ethernet1/1", "peer": "node-001", "peer_port": "ens1np0", "role": "host"},
+        {"port": "Ethernet2/1", "peer": "node-002", "peer_port": "ens1np0", "role": "host"},
+        {"port": "Ethernet33/1", "peer": "spine-01", "peer_port": "Ethernet1/1", "role": "fabric"}]
+NEIGHBORS = [{"address": "10.200.0.0", "name": "spine-01", "remote_as": 65000},
+             {"address": "10.200.8.0", "name": "spine-02", "remote_as": 65000}]
+EXPECT = {"pyramid_switch_ports": PLAN, "pyramid_port_speed_gbps": 400, "pyramid_soak_seconds": 10,
+          "pyramid_link_error_max": 0, "pyramid_optics_rx_min_dbm": -7.0, "pyramid_optics_rx_max_dbm": -3.0,
+          "pyramid_lldp_required": False, "pyramid_bgp_neighbors": NEIGHBORS, "pyramid_bgp_min_prefixes": 1,
+          "pyramid_ecmp_prefixes": ["10.51.0.0/24"], "pyramid_ecmp_paths": 2, "pyramid_idle_pfc_max": 0,
+          "pyramid_idle_ecn_max": 0, "pyramid_idle_discards_max": 0, "pyramid_switch_os": "eos"}
+PORTS = [entry["port"] for entry in PLAN]
+
+
+def _interfaces(**changes):
+    ports = {p: {"oper": "up", "admin": "up", "speed_gbps": 400, "status": "connected"} for p in PORTS}
+    for port, change in changes.items():
+        ports[port.replace("_", "/")].update(change)
+    return {"ports": ports}
+
+
+def _window(before, after, seconds=12):
+    return {"before": before, "after": after, "seconds": seconds}
+
+
+def _errors(crc=0, port="Ethernet1/1"):
+    ports = {p: {"crc": 100, "in_errors": 100, "out_errors": 0} for p in PORTS}
+    ports[port] = {"crc": 100 + crc, "in_errors": 100 + crc, "out_errors": 0}
+    return {"ports": ports}
+
+
+def _pfc(rx=0):
+    ports = {p: {str(q): {"rx": 5, "tx": 5} for q in range(8)} for p in PORTS}
+    ports["Ethernet2/1"]["3"]["rx"] += rx
+    return {"ports": ports}
+
+
+def _judge(check, facts, **expect):
+    return _engine.judge_host("leaf1-r0", CHECKS[check], CATALOG, facts, dict(EXPECT, **expect))
+
+
+def test_healthy_switch_passes_every_check():
+    bgp = {"neighbors": {n["address"]: {"remote_as": 65000, "state": "Established", "prefixes_received": 7}
+                         for n in NEIGHBORS}}
+    facts = {
+        "sw_interfaces": _interfaces(),
+        "sw_errors": _window(_errors(), _errors()),
+        "sw_optics": {"ports": {p: {"rx_dbm": [-4.1, -4.3, -3.9, -4.2], "tx_dbm": [0.8] * 4} for p in PORTS}},
+        "sw_lldp": {"neighbors": {e["port"]: [{"system": e["peer"], "port": e["peer_port"]}] for e in PLAN}},
+        "sw_bgp": bgp,
+        "sw_routes": {"routes": {"10.51.0.0/24": {"next_hops": ["10.200.0.0", "10.200.8.0"]}}},
+        "sw_pfc": _window(_pfc(), _pfc()),
+        "sw_ecn": _window({"ports": {p: {"3": 9} for p in PORTS}}, {"ports": {p: {"3": 9} for p in PORTS}}),
+        "sw_discards": _window({"ports": {p: {"all": 0} for p in PORTS}}, {"ports": {p: {"all": 0} for p in PORTS}}),
+    }
+    for check in CHECKS.values():
+        record = _engine.judge_host("leaf1-r0", check, CATALOG, facts, EXPECT)
+        assert record["status"] == "PASS", (check["id"], record["actual"])
+
+
+@pytest.mark.parametrize("changes, key, text", [
+    ({"Ethernet2_1": {"oper": "down", "status": "notconnect", "speed_gbps": None}}, "down", "Ethernet2/1 notconnect"),
+    ({"Ethernet1_1": {"speed_gbps": 100}}, None, "Ethernet1/1 up at 100G, want 400G"),
+    ({"Ethernet1_1": {"speed_gbps": 200}}, None, "want 400G"),
+])
+def test_link_status_names_port_and_cause(changes, key, text):
+    record = _judge("link_status", {"sw_interfaces": _interfaces(**changes)})
+    assert record["status"] == "FAIL" and text in record["actual"]
+    assert record["cause"] == (CHECKS["link_status"]["causes"][key] if key else CHECKS["link_status"]["cause"])
+    assert record["detail"]["ports"] == [list(changes)[0].replace("_", "/")]
+
+
+def test_link_status_port_missing_from_switch_and_per_port_speed():
+    facts = _interfaces()
+    del facts["ports"]["Ethernet2/1"]
+    record = _judge("link_status", {"sw_interfaces": facts})
+    assert record["status"] == "FAIL" and "Ethernet2/1 not on the switch" in record["actual"]
+    assert record["cause"] == CHECKS["link_status"]["causes"]["absent"]
+    plan = [dict(PLAN[0], speed_gbps=100)] + PLAN[1:]
+    record = _judge("link_status", {"sw_interfaces": _interfaces(Ethernet1_1={"speed_gbps": 100})}, pyramid_switch_ports=plan)
+    assert record["status"] == "PASS"
+
+
+def test_crc_rising_during_soak_fails_old_flat_counts_pass():
+    record = _judge("link_errors", {"sw_errors": _window(_errors(), _errors(crc=240))})
+    assert record["status"] == "FAIL"
+    assert "Ethernet1/1: crc +240, in_errors +240" in record["actual"] and "12s window" in record["expected"]
+    assert record["detail"]["ports"] == ["Ethernet1/1"]
+    assert _judge("link_errors", {"sw_errors": _window(_errors(crc=1412), _errors(crc=1412))})["status"] == "PASS"
+
+
+def test_counters_cleared_or_missing_are_errors_never_pass():
+    record = _judge("link_errors", {"sw_errors": _window(_errors(crc=50), _errors())})
+    assert record["status"] == "ERROR" and "cleared or rebooted" in record["actual"]
+    after = _errors()
+    del after["ports"]["Ethernet2/1"]
+    assert _judge("link_errors", {"sw_errors": _window(_errors(), after)})["status"] == "ERROR"
+    missing = SourceFailure("(counter snapshot)", "no snapshot of sw_errors before the soak")
+    record = _judge("link_errors", {"sw_errors": missing})
+    assert record["status"] == "ERROR" and "no snapshot" in record["actual"]
+
+
+def test_optics_low_rx_names_lanes():
+    facts = {"ports": {p: {"rx_dbm": [-4.0] * 4, "tx_dbm": [0.5] * 4} for p in PORTS}}
+    facts["ports"]["Ethernet2/1"]["rx_dbm"] = [-4.0, -11.5, -4.0, -12.0]
+    record = _judge("optics_rx", {"sw_optics": facts})
+    assert record["status"] == "FAIL" and "Ethernet2/1: lane 2 -11.50 dBm, lane 4 -12.00 dBm" in record["actual"]
+    del facts["ports"]["Ethernet1/1"]
+    assert "Ethernet1/1: no optic" in _judge("optics_rx", {"sw_optics": facts})["actual"]
+
+
+def test_cabling_names_both_ends_and_lists_silent_ports():
+    lldp = {e["port"]: [{"system": e["peer"], "port": e["peer_port"]}] for e in PLAN}
+    lldp["Ethernet2/1"] = [{"system": "node-002.pod1.example", "port": "ens2np0"}]
+    del lldp["Ethernet1/1"]
+    record = _judge("cabling", {"sw_lldp": {"neighbors": lldp}})
+    assert record["status"] == "FAIL"
+    assert "Ethernet2/1: plan node-002 ens1np0, LLDP sees node-002.pod1.example ens2np0" in record["actual"]
+    assert record["detail"]["ports"] == ["Ethernet2/1"]
+    lldp["Ethernet2/1"] = [{"system": "node-002.pod1.example", "port": "ens1np0"}]  # an FQDN matches its host
+    record = _judge("cabling", {"sw_lldp": {"neighbors": lldp}})
+    assert record["status"] == "PASS" and "not proven) on Ethernet1/1" in record["actual"]
+    assert _judge("cabling", {"sw_lldp": {"neighbors": lldp}}, pyramid_lldp_required=True)["status"] == "FAIL"
+
+
+def _bgp(**states):
+    out = {n["address"]: {"remote_as": 65000, "state": "Established", "prefixes_received": 7} for n in NEIGHBORS}
+    for address, change in states.items():
+        out[address.replace("_", ".")].update(change)
+    return {"neighbors": out}
+
+
+def test_bgp_idle_active_missing_and_no_prefixes():
+    record = _judge("bgp_sessions", {"sw_bgp": _bgp(**{"10_200_8_0": {"state": "Idle", "prefixes_received": None}})})
+    assert record["status"] == "FAIL" and "10.200.8.0 (spine-02) Idle" in record["actual"]
+    assert record["detail"]["device"] is True and record["cause"] == CHECKS["bgp_sessions"]["cause"]
+    record = _judge("bgp_sessions", {"sw_bgp": _bgp(**{"10_200_8_0": {"prefixes_received": 0}})})
+    assert record["cause"] == CHECKS["bgp_sessions"]["causes"]["no_prefixes"]
+    facts = _bgp()
+    del facts["neighbors"]["10.200.0.0"]
+    assert _judge("bgp_sessions", {"sw_bgp": facts})["cause"] == CHECKS["bgp_sessions"]["causes"]["missing"]
+
+
+def test_ecmp_names_missing_spine_and_cause():
+    one_path = {"routes": {"10.51.0.0/24": {"next_hops": ["10.200.0.0"]}}}
+    record = _judge("ecmp", {"sw_routes": one_path, "sw_bgp": _bgp()})
+    assert record["status"] == "FAIL" and "10.51.0.0/24: 1 of 2 next hops (missing via spine-02)" in record["actual"]
+    assert record["cause"] == CHECKS["ecmp"]["cause"]  # every session up: maximum-paths on the leaf
+    record = _judge("ecmp", {"sw_routes": one_path, "sw_bgp": _bgp(**{"10_200_8_0": {"state": "Active"}})})
+    assert record["cause"] == CHECKS["ecmp"]["causes"]["session_down"]
+    record = _judge("ecmp", {"sw_routes": {"routes": {}}, "sw_bgp": _bgp()})
+    assert "no BGP route" in record["actual"] and record["cause"] == CHECKS["ecmp"]["causes"]["no_route"]
+
+
+def test_qos_counters_rising_at_idle_fail_per_port_and_priority():
+    record = _judge("pfc_idle", {"sw_pfc": _window(_pfc(), _pfc(rx=3000))})
+    assert record["status"] == "FAIL" and "Ethernet2/1: rx 3 +3000" in record["actual"]
+    assert record["detail"]["ports"] == ["Ethernet2/1"]
+    ecn_after = {"ports": {p: {"3": 9} for p in PORTS}}
+    ecn_after["ports"]["Ethernet1/1"]["3"] = 509
+    record = _judge("ecn_idle", {"sw_ecn": _window({"ports": {p: {"3": 9} for p in PORTS}}, ecn_after)})
+    assert "ECN-marked q3 +500" in record["actual"]
+    assert _judge("pfc_idle", {"sw_pfc": _window(_pfc(), _pfc(rx=3))}, pyramid_idle_pfc_max=5)["status"] == "PASS"
+
+
+def test_per_port_command_failures_are_errors():
+    value = {"Ethernet1/1": {"ports": {"Ethernet1/1": {"rx_dbm": [-4.0], "tx_dbm": [0.1]}}},
+             "Ethernet2/1": SourceFailure("nv show interface swp2 transceiver", "timed out"),
+             "Ethernet33/1": {"ports": {"Ethernet33/1": {"rx_dbm": [-4.0], "tx_dbm": [0.1]}}}}
+    record = _judge("optics_rx", {"sw_optics": value})
+    assert record["status"] == "FAIL" and "Ethernet2/1: no optic" in record["actual"]
+
+
+def test_every_switch_check_judge_is_registered():
+    for check in CHECKS.values():
+        assert check["judge"] in _judges.JUDGES

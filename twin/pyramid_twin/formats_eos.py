@@ -1,0 +1,218 @@
+"""What an Arista EOS switch prints for the product's show commands (standard library only).
+
+Each renderer takes the switch snapshot (switch_model.snapshot: counters already concrete ints)
+and returns the CLI text, laid out as EOS 4.2x prints it: abbreviated port names (Et1/1),
+fixed-width columns, one transceiver row per optic lane (Et1/1..Et1/4 for the lanes of port 1),
+ECMP next hops on "via" continuation lines. The ECN counters are asked for as JSON
+(`| json`), as EOS's eAPI/CLI prints them.
+"""
+
+import json
+
+_SHORT = (("Ethernet", "Et"), ("Management", "Ma"), ("Port-Channel", "Po"), ("Loopback", "Lo"))
+
+
+def short_name(name):
+    """Ethernet1/1 -> Et1/1, as EOS tables print interface names."""
+    for long_name, short in _SHORT:
+        if name.startswith(long_name):
+            return short + name[len(long_name):]
+    return name
+
+
+def _sort_key(port):
+    parts = []
+    for piece in port["name"].replace("Ethernet", "").split("/"):
+        parts.append(int(piece) if piece.isdigit() else 0)
+    return parts
+
+
+def _ports(switch):
+    return sorted(switch["ports"], key=_sort_key)
+
+
+def _status(port):
+    if port["admin"] == "down":
+        return "disabled"
+    return "connected" if port["oper"] == "up" else "notconnect"
+
+
+def _speed(port):
+    return "%dG" % port["speed_gbps"] if port.get("speed_gbps") else "auto"
+
+
+def interfaces_status(switch):
+    lines = ["Port       Name                Status       Vlan     Duplex Speed  Type            Flags Encapsulation"]
+    for port in _ports(switch):
+        optic = port.get("optic") if port.get("rx_dbm") else None
+        lines.append("%-10s %-19s %-12s %-8s %-6s %-6s %-15s" % (
+            short_name(port["name"]), (port.get("description") or "")[:19], _status(port),
+            "routed" if port.get("ip") else "1", "full", _speed(port), optic or "Not Present"))
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def counters_errors(switch):
+    lines = ["Port              FCS       Align      Symbol          Rx       Runts      Giants          Tx"]
+    for port in _ports(switch):
+        lines.append("%-12s %8d %11d %11d %11d %11d %11d %11d" % (
+            short_name(port["name"]), port["crc"], 0, 0, port["in_errors"], 0, 0, port["out_errors"]))
+    return "\n".join(lines) + "\n"
+
+
+def _lane_names(name, count):
+    """Ethernet5/1 with 4 lanes -> Et5/1, Et5/2, Et5/3, Et5/4 (EOS names each lane's interface)."""
+    short = short_name(name)
+    if "/" not in short:
+        return [short] if count == 1 else ["%s/%d" % (short, lane) for lane in range(1, count + 1)]
+    base, first = short.rsplit("/", 1)
+    return ["%s/%d" % (base, int(first) + lane) for lane in range(count)]
+
+
+def transceiver(switch):
+    lines = [
+        "If device is externally calibrated, only calibrated values are printed.",
+        "N/A: not applicable, Tx: transmit, Rx: receive.",
+        "mA: milliamperes, dBm: decibels (milliwatts).",
+        "                               Bias      Optical   Optical",
+        "          Temp       Voltage   Current   Tx Power  Rx Power",
+        "Port      (Celsius)  (Volts)   (mA)      (dBm)     (dBm)     Last Update",
+        "-----     ---------  --------  --------  --------  --------  -------------------",
+    ]
+    for index, port in enumerate(_ports(switch)):
+        rx, tx = port.get("rx_dbm") or [], port.get("tx_dbm") or []
+        if not rx and not tx:
+            continue  # no optic: EOS lists nothing for the port
+        temp = 30.0 + (index % 7) * 0.37
+        for lane, name in enumerate(_lane_names(port["name"], max(len(rx), len(tx)))):
+            bias = 0.0 if lane >= len(tx) or tx[lane] <= -30 else 7.5 + lane * 0.12
+            lines.append("%-10s %-10.2f %-9.2f %-8.2f %-9s %-9s %s" % (
+                name, temp, 3.29, bias,
+                "%.2f" % tx[lane] if lane < len(tx) else "N/A",
+                "%.2f" % rx[lane] if lane < len(rx) else "N/A", "0:00:0%d ago" % (1 + index % 9)))
+    return "\n".join(lines) + "\n"
+
+
+def lldp_neighbors(switch):
+    entries = sum(len(port.get("lldp") or []) for port in switch["ports"])
+    lines = [
+        "Last table change time   : 2 days, 3:04:11 ago",
+        "Number of table inserts  : %d" % entries,
+        "Number of table deletes  : 0",
+        "Number of table drops    : 0",
+        "Number of table age-outs : 0",
+        "",
+        "Port          Neighbor Device ID       Neighbor Port ID    TTL",
+        "---------- ------------------------ ---------------------- ---",
+    ]
+    for port in _ports(switch):
+        for neighbor in port.get("lldp") or []:
+            lines.append("%-13s %-24s %-19s %s" % (short_name(port["name"]), neighbor["system"], neighbor["port"], 120))
+    return "\n".join(lines) + "\n"
+
+
+def _bgp_state(neighbor):
+    return "Estab" if neighbor["state"] == "Established" else neighbor["state"]
+
+
+def bgp_summary(switch):
+    lines = [
+        "BGP summary information for VRF default",
+        "Router identifier %s, local AS number %d" % (switch["router_id"], switch["asn"]),
+        "Neighbor Status Codes: m - Under maintenance",
+        "  Description              Neighbor         V AS           MsgRcvd   MsgSent  InQ OutQ  Up/Down State   PfxRcd PfxAcc",
+    ]
+    for neighbor in switch["bgp_neighbors"]:
+        established = neighbor["state"] == "Established"
+        received = neighbor.get("prefixes_received") or 0
+        line = "  %-24s %-16s 4 %-12d %7d %9d %4d %4d %8s %-7s" % (
+            (neighbor.get("description") or "")[:24], neighbor["address"], neighbor["remote_as"],
+            neighbor.get("msg_rcvd", 0) if established else 0, neighbor.get("msg_sent", 0) if established else 0,
+            0, 0, neighbor.get("up_down", "never"), _bgp_state(neighbor))
+        if established:
+            line += " %-6d %d" % (received, received)
+        lines.append(line.rstrip())
+    return "\n".join(lines) + "\n"
+
+
+_ROUTE_CODES = """\
+VRF: default
+Codes: C - connected, S - static, K - kernel,
+       O - OSPF, IA - OSPF inter area, E1 - OSPF external type 1,
+       E2 - OSPF external type 2, N1 - OSPF NSSA external type 1,
+       N2 - OSPF NSSA external type2, B - Other BGP Routes,
+       B I - iBGP, B E - eBGP, R - RIP, I L1 - IS-IS level 1,
+       I L2 - IS-IS level 2, O3 - OSPFv3, A B - BGP Aggregate,
+       A O - OSPF Summary, NG - Nexthop Group Static Route,
+       V - VXLAN Control Service, M - Martian,
+       DH - DHCP client installed default route,
+       DP - Dynamic Policy Route, L - VRF Leaked,
+       G  - gRIBI, RC - Route Cache Route
+
+Gateway of last resort is not set
+"""
+
+
+def ip_route_bgp(switch):
+    lines = [_ROUTE_CODES]
+    for route in switch["routes"]:
+        hops = route["next_hops"]
+        if not hops:
+            continue
+        head = " B E      %s [200/0] " % route["prefix"]
+        lines.append("%svia %s, %s" % (head, hops[0]["address"], hops[0]["interface"]))
+        for hop in hops[1:]:
+            lines.append("%svia %s, %s" % (" " * len(head), hop["address"], hop["interface"]))
+    return "\n".join(lines) + "\n\n"
+
+
+def pfc_counters(switch):
+    lines = ["Port        RxPfc        TxPfc"]
+    for port in _ports(switch):
+        pfc = port.get("pfc") or {}
+        lines.append("%-11s %-12d %d" % (short_name(port["name"]), sum(p["rx"] for p in pfc.values()),
+                                         sum(p["tx"] for p in pfc.values())))
+    return "\n".join(lines) + "\n"
+
+
+def ecn_counters_json(switch):
+    counters = {}
+    for port in _ports(switch):
+        marked = port.get("ecn_marked") or {}
+        counters[port["name"]] = {"queueCounters": {queue: marked.get(queue, 0) for queue in sorted(marked)}}
+    return json.dumps({"intfQueueCounters": counters}, indent=4) + "\n"
+
+
+def counters_discards(switch):
+    lines = ["Port                  InDiscards          OutDiscards",
+             "--------- -------------------- --------------------"]
+    total_in = total_out = 0
+    for port in _ports(switch):
+        out = sum((port.get("discards") or {}).values())
+        total_out += out
+        lines.append("%-9s %20d %20d" % (short_name(port["name"]), 0, out))
+    lines.append("--------- -------------------- --------------------")
+    lines.append("%-9s %20d %20d" % ("Totals", total_in, total_out))
+    return "\n".join(lines) + "\n"
+
+
+COMMANDS = {
+    "show interfaces status": interfaces_status,
+    "show interfaces counters errors": counters_errors,
+    "show interfaces transceiver": transceiver,
+    "show lldp neighbors": lldp_neighbors,
+    "show ip bgp summary": bgp_summary,
+    "show ip route bgp": ip_route_bgp,
+    "show priority-flow-control counters": pfc_counters,
+    "show qos interfaces ecn counters queue | json": ecn_counters_json,
+    "show interfaces counters discards": counters_discards,
+}
+
+
+def error(command):
+    """EOS answers an unknown command on stdout; the CLI session itself carries on (rc 0)."""
+    words = command.split()
+    known = ("show", "interfaces", "ip", "lldp", "qos", "priority-flow-control", "counters", "bgp", "route")
+    for position, word in enumerate(words, start=1):
+        if word not in known:
+            return "%% Invalid input (at token %d: '%s')\n" % (position - 1, word), 0
+    return "% Incomplete command\n", 0

@@ -1,0 +1,368 @@
+"""What a Cisco Nexus 9000 (NX-OS) switch prints for the product's switch commands.
+
+COMMANDS maps the exact command text to a renderer taking the switch snapshot (see the twin's
+switch model) and returning the CLI text; error() is what NX-OS prints for anything else. Layouts
+follow real NX-OS 9.3/10.x output (ntc-templates and genieparser test data, public lab write-ups):
+short port names (Eth1/1) in the tables, full names (Ethernet1/1) in the per-port reports.
+"""
+
+import ipaddress
+
+DASH80 = "-" * 80
+PFC_RULE = "    " + "-" * 117
+
+
+def short(name):
+    """Ethernet1/1 -> Eth1/1 (the tables' abbreviation)."""
+    return "Eth" + name[len("Ethernet"):] if name.startswith("Ethernet") else name
+
+
+def _fields(port):
+    return port.get("speed_gbps"), port.get("optic") or "--"
+
+
+# --- show interface status ---------------------------------------------------------------------------
+
+def _status_word(port):
+    if port["admin"] == "down":
+        return "disabled"
+    if port["oper"] == "up":
+        return "connected"
+    if not port.get("optic"):
+        return "sfpAbsent"
+    return "notconnec"
+
+
+def show_interface_status(switch):
+    lines = [DASH80, "Port          Name               Status    Vlan      Duplex  Speed   Type", DASH80]
+    for port in switch["ports"]:
+        speed, optic = _fields(port)
+        up = port["oper"] == "up"
+        speed_text = "%dG" % speed if speed else "auto"
+        name = (port.get("description") or "--")[:18]
+        lines.append("%-13s %-18s %-9s %-9s %-7s %-7s %s" % (
+            short(port["name"]), name, _status_word(port), "routed" if port.get("ip") else "1",
+            "full" if up else "auto", speed_text, optic))
+    return "\n".join(lines) + "\n"
+
+
+# --- show interface counters errors --------------------------------------------------------------------
+
+def _block(header, ports, values):
+    lines = [DASH80, header, DASH80]
+    for port in ports:
+        lines.append("%-14s" % short(port["name"]) + "".join(values(port)))
+    return lines + [""]
+
+
+def show_interface_counters_errors(switch):
+    ports = switch["ports"]
+    lines = _block("Port          Align-Err    FCS-Err   Xmit-Err    Rcv-Err  UnderSize OutDiscards", ports,
+                   lambda p: ["%9d" % 0, "%11d" % p["crc"], "%11d" % p["out_errors"], "%11d" % p["in_errors"],
+                              "%11d" % 0, "%12d" % sum(p.get("discards", {}).values())])
+    lines += _block("Port         Single-Col  Multi-Col   Late-Col  Exces-Col  Carri-Sen       Runts", ports,
+                    lambda p: ["%9d" % 0, "%11d" % 0, "%11d" % 0, "%11d" % 0, "%11d" % 0, "%12d" % 0])
+    lines += _block("Port          Giants SQETest-Err Deferred-Tx IntMacTx-Er IntMacRx-Er Symbol-Err", ports,
+                    lambda p: ["%6d" % 0, "%12s" % "--", "%12d" % 0, "%12d" % 0, "%12d" % 0, "%11d" % 0])
+    lines += _block("Port         InDiscards", ports, lambda p: ["%9d" % 0])
+    lines += _block("Port         Stomped-CRC", ports, lambda p: ["%9d" % 0])
+    return "\n".join(lines)
+
+
+# --- show interface transceiver details ----------------------------------------------------------------
+
+# QDD-400G-DR4-S thresholds (genieparser's NX-OS test data): high alarm, low alarm, high warn, low warn
+_RX = (6.99, -9.91, 3.99, -5.90)
+_TX = (6.99, -6.90, 3.99, -2.90)
+
+
+def _flag(value, limits):
+    high_alarm, low_alarm, high_warn, low_warn = limits
+    if value >= high_alarm:
+        return "++"
+    if value <= low_alarm:
+        return "--"
+    if value >= high_warn:
+        return "+"
+    if value <= low_warn:
+        return "-"
+    return ""
+
+
+def _power(label, value, limits):
+    high_alarm, low_alarm, high_warn, low_warn = limits
+    return "    %-9s%10.2f dBm%3s%8.2f dBm%8.2f dBm%8.2f dBm%10.2f dBm" % (
+        label, value, _flag(value, limits), high_alarm, low_alarm, high_warn, low_warn)
+
+
+def _lane(number, rx, tx, temp):
+    lines = []
+    if number is not None:
+        lines.append("Lane Number:%d Network Lane" % number)
+    lines += [
+        "           SFP Detail Diagnostics Information (internal calibration)",
+        "    " + "-" * 76,
+        "                Current              Alarms                  Warnings",
+        "                Measurement     High        Low         High          Low",
+        "    " + "-" * 76,
+        "    Temperature   %5.2f C        80.00 C     -5.00 C     75.00 C        0.00 C" % temp,
+        "    Voltage        3.33 V         3.63 V      2.97 V      3.46 V        3.13 V",
+        "    Current      108.00 mA      120.00 mA    20.00 mA   110.00 mA      30.00 mA",
+        _power("Tx Power", tx, _TX),
+        _power("Rx Power", rx, _RX),
+        "    Transmit Fault Count = 0",
+        "    " + "-" * 76,
+        "    Note: ++  high-alarm; +  high-warning; --  low-alarm; -  low-warning",
+        "",
+    ]
+    return lines
+
+
+def show_interface_transceiver_details(switch):
+    lines = []
+    for index, port in enumerate(switch["ports"]):
+        lines.append(port["name"])
+        if not port.get("rx_dbm"):
+            lines += ["    transceiver is not present", ""]
+            continue
+        optic = port.get("optic") or "QSFP-DD-400G-DR4"
+        lanes = len(port["rx_dbm"])
+        lines += [
+            "    transceiver is present",
+            "    type is %s" % optic,
+            "    name is CISCO-INNOLIGHT",
+            "    part number is T-DP4CNH-NCI",
+            "    revision is 2B",
+            "    serial number is INL2417%04d" % (3000 + index),
+            "    nominal bitrate is 425000 MBit/sec per channel",
+            "    cisco id is 0x18",
+            "    cisco part number is 10-3320-01",
+            "    cisco product id is QDD-400G-DR4-S",
+            "    cisco version id is V01",
+            "    firmware version is 204.154",
+            "    Link length SMF is 0.5 km",
+            "    Nominal transmitter wavelength is 1311.00 nm",
+            "    host lane count is 8",
+            "    media lane count is %d" % lanes,
+            "    power class is 6 (12.0 W maximum)",
+            "    max power is 12.00 W",
+            "    media interface is 1310 nm EML",
+            "    Host electrical interface code is 400GAUI-8 C2M (Annex 120E)",
+            "    media interface advertising code is 400GBASE-DR4 (Cl 124)",
+            "",
+        ]
+        for lane, (rx, tx) in enumerate(zip(port["rx_dbm"], port["tx_dbm"]), 1):
+            lines += _lane(lane if lanes > 1 else None, rx, tx, 31.5 + index % 7 * 0.25)
+    return "\n".join(lines)
+
+
+# --- show lldp neighbors ---------------------------------------------------------------------------
+
+def show_lldp_neighbors(switch):
+    lines = ["Capability codes:",
+             "  (R) Router, (B) Bridge, (T) Telephone, (C) DOCSIS Cable Device",
+             "  (W) WLAN Access Point, (P) Repeater, (S) Station, (O) Other",
+             "Device ID            Local Intf      Hold-time  Capability  Port ID  "]
+    count = 0
+    for port in switch["ports"]:
+        for neighbor in port.get("lldp", []):
+            system = neighbor["system"]
+            switchlike = neighbor["port"].startswith(("Ethernet", "Eth", "swp"))
+            row = "%-15s %-10s %-11s %s" % (short(port["name"]), "120", "BR" if switchlike else "", neighbor["port"])
+            if len(system) > 20:
+                lines += [system, " " * 21 + row]
+            else:
+                lines.append("%-20s %s" % (system, row))
+            count += 1
+    lines.append("Total entries displayed: %d" % count)
+    return "\n".join(lines) + "\n"
+
+
+# --- show ip bgp summary ---------------------------------------------------------------------------
+
+def show_ip_bgp_summary(switch):
+    neighbors = switch.get("bgp_neighbors", [])
+    up = [n for n in neighbors if n["state"] == "Established"]
+    paths = sum(n.get("prefixes_received") or 0 for n in up)
+    lines = [
+        "BGP summary information for VRF default, address family IPv4 Unicast",
+        "BGP router identifier %s, local AS number %d" % (switch["router_id"], switch["asn"]),
+        "BGP table version is %d, IPv4 Unicast config peers %d, capable peers %d" % (40 + paths, len(neighbors), len(up)),
+        "%d network entries and %d paths using %d bytes of memory" % (len(switch.get("routes", [])), paths, 212 * paths),
+        "BGP attribute entries [%d/%d], BGP AS path entries [%d/%d]" % (len(up), 168 * len(up), len(up), 6 * len(up)),
+        "BGP community entries [0/0], BGP clusterlist entries [0/0]",
+        "",
+        "Neighbor        V    AS MsgRcvd MsgSent   TblVer  InQ OutQ Up/Down  State/PfxRcd",
+    ]
+    for neighbor in neighbors:
+        state = str(neighbor.get("prefixes_received") or 0) if neighbor["state"] == "Established" else neighbor["state"]
+        counters = "%7d %7d %8d %4d %4d %8s %s" % (neighbor.get("msg_rcvd", 0), neighbor.get("msg_sent", 0),
+                                                 40 + paths if neighbor["state"] == "Established" else 0,
+                                                 0, 0, neighbor.get("up_down", "00:00:00"), state)
+        asn = str(neighbor["remote_as"])
+        if len(asn) > 5:  # a 4-byte AS number pushes the counters onto the next line
+            lines += ["%-15s 4 %s" % (neighbor["address"], asn), " " * 24 + counters]
+        else:
+            lines.append("%-15s 4 %5s %s" % (neighbor["address"], asn, counters))
+    return "\n".join(lines) + "\n"
+
+
+# --- show ip route bgp -----------------------------------------------------------------------------
+
+def show_ip_route_bgp(switch):
+    peers = {n["address"]: n["remote_as"] for n in switch.get("bgp_neighbors", [])}
+    lines = ['IP Route Table for VRF "default"',
+             "'*' denotes best ucast next-hop",
+             "'**' denotes best mcast next-hop",
+             "'[x/y]' denotes [preference/metric]",
+             "'%<string>' in via output denotes VRF <string>",
+             ""]
+    for route in sorted(switch.get("routes", []), key=lambda r: ipaddress.ip_network(r["prefix"], strict=False)):
+        hops = route["next_hops"]
+        lines.append("%s, ubest/mbest: %d/0" % (route["prefix"], len(hops)))
+        for hop in hops:
+            peer_as = peers.get(hop["address"], switch["asn"])
+            kind, pref = ("internal", 200) if peer_as == switch["asn"] else ("external", 20)
+            lines.append("    *via %s, [%d/0], %s, bgp-%d, %s, tag %d" % (
+                hop["address"], pref, route.get("age", "2d03h"), switch["asn"], kind, peer_as))
+    return "\n".join(lines) + "\n"
+
+
+# --- show interface priority-flow-control detail -----------------------------------------------------
+
+def _pfc_row(label, values):
+    return "    %-4s" % label + "|".join([""] + ["%-13d" % value for value in values]).rstrip()
+
+
+def show_interface_priority_flow_control_detail(switch):
+    lines = ["slot  1", "=======", "", ""]
+    for port in switch["ports"]:
+        pfc = port.get("pfc", {})
+        rx = [pfc.get(str(prio), {}).get("rx", 0) for prio in range(8)]
+        tx = [pfc.get(str(prio), {}).get("tx", 0) for prio in range(8)]
+        lines += [
+            port["name"],
+            "    Admin Mode: On",
+            "    Oper Mode: %s" % ("On" if port["oper"] == "up" else "Off"),
+            "    VL bitmap: (8)",
+            "    Total Rx PFC Frames: %d" % sum(rx),
+            "    Total Tx PFC Frames: %d" % sum(tx),
+            PFC_RULE,
+            "        |" + "|".join("  Priority%d  " % prio for prio in range(8)) + "|",
+            PFC_RULE,
+            _pfc_row("Rx", rx),
+            PFC_RULE,
+            _pfc_row("Tx", tx),
+            PFC_RULE,
+            "",
+        ]
+    return "\n".join(lines)
+
+
+# --- show queuing interface ------------------------------------------------------------------------
+
+_FRAME = "+" + "-" * 61 + "+"
+
+
+def _group(title, rows):
+    lines = [_FRAME, "|%s|" % title.center(61), _FRAME,
+             "|                           |  Unicast       |Multicast       |", _FRAME]
+    lines += ["|%26s |%16d|%16d|" % (label, unicast, 0) for label, unicast in rows]
+    return lines
+
+
+def _queuing_port(port):
+    name = port["name"]
+    lines = ["Egress Queuing for %s [System]" % name,
+             "-" * 78,
+             "QoS-Group# Bandwidth% PrioLevel                Shape                   QLimit",
+             "                                   Min          Max        Units   ",
+             "-" * 78]
+    for group in range(7, -1, -1):
+        bandwidth = {3: "50", 0: "50"}.get(group, "0")
+        prio = "1" if group == 7 else "-"
+        lines.append("%7d %13s %9s %11s %12s %5s %12s" % (group, "-" if group == 7 else bandwidth, prio, "-", "-", "-",
+                                                         "9(D)"))
+    share = port.get("out_packets", 0)
+    for group in range(8):
+        key = str(group)
+        tx = share if group == 3 else 0
+        lines += _group("QOS GROUP %d" % group, [
+            ("Tx Pkts", tx), ("Tx Byts", tx * 4160),
+            ("WRED/AFD & Tail Drop Pkts", port.get("discards", {}).get(key, 0)),
+            ("WRED/AFD & Tail Drop Byts", port.get("discards", {}).get(key, 0) * 4160),
+            ("Q Depth Byts", 0), ("WD & Tail Drop Pkts", 0),
+            ("ECN Marked Pkts", port.get("ecn_marked", {}).get(key, 0))])
+    lines += _group("CONTROL QOS GROUP", [("Tx Pkts", 15342), ("Tx Byts", 1718304),
+                                          ("Tail Drop Pkts", 0), ("Tail Drop Byts", 0)])
+    lines += _group("SPAN QOS GROUP", [("Tx Pkts", 0), ("Tx Byts", 0)])
+    lines += [_FRAME, "", "",
+              "Per Slice Egress SPAN Statistics",
+              "-" * 63,
+              "          SPAN Copies Tail Drop Pkts                         0",
+              "          SPAN Input Queue Drop Pkts                         0",
+              "          SPAN Copies/Transit Tail Drop Pkts                 0",
+              "          SPAN Input Desc Drop Pkts                          0",
+              "", "",
+              "Ingress Queuing for %s" % name,
+              "-" * 53,
+              "QoS-Group#                 Pause                                        ",
+              "            Buff Size       Pause Th      Resume Th",
+              "-" * 53]
+    for group in range(7, -1, -1):
+        if group == 3:
+            lines.append("%7d %14d %12d %12d" % (group, 348608, 77376, 75712))
+        else:
+            lines.append("%7d %14s %12s %12s" % (group, "-", "-", "-"))
+    pfc = port.get("pfc", {})
+    rx = sum(entry.get("rx", 0) for entry in pfc.values())
+    tx = sum(entry.get("tx", 0) for entry in pfc.values())
+    lines += ["", "Per Port Ingress Statistics",
+              "-" * 56,
+              "Hi Priority Drop Pkts                           0",
+              "Low Priority Drop Pkts                           0",
+              "Ingress Overflow Drop Pkts                       0",
+              "", "",
+              "PFC Statistics",
+              "-" * 78,
+              "TxPPP: %20d,   RxPPP: %20d" % (tx, rx),
+              "-" * 78,
+              "",
+              "PFC_COS QOS_Group   TxPause             TxCount   RxPause             RxCount"]
+    for cos in range(8):
+        entry = pfc.get(str(cos), {})
+        lines.append("%7d %9d  Inactive %19d  Inactive %19d" % (cos, cos, entry.get("tx", 0), entry.get("rx", 0)))
+    lines += ["-" * 78, "", ""]
+    return lines
+
+
+def show_queuing_interface(switch):
+    lines = ["slot  1", "=======", "", ""]
+    for port in switch["ports"]:
+        lines += _queuing_port(port)
+    return "\n".join(lines)
+
+
+COMMANDS = {
+    "show interface status": show_interface_status,
+    "show interface counters errors": show_interface_counters_errors,
+    "show interface transceiver details": show_interface_transceiver_details,
+    "show lldp neighbors": show_lldp_neighbors,
+    "show ip bgp summary": show_ip_bgp_summary,
+    "show ip route bgp": show_ip_route_bgp,
+    "show interface priority-flow-control detail": show_interface_priority_flow_control_detail,
+    "show queuing interface": show_queuing_interface,
+}
+
+
+def error(command):
+    """NX-OS answers an unknown command with a caret under the first bad word, on the CLI's rc 0."""
+    words = command.split()
+    known = ("show", "interface", "ip", "lldp", "bgp", "route", "queuing", "status", "counters", "errors",
+             "transceiver", "details", "neighbors", "summary", "priority-flow-control", "detail")
+    column = 0
+    for word in words:
+        if word not in known:
+            break
+        column += len(word) + 1
+    return "%s^\n%% Invalid command at '^' marker.\n" % (" " * (column + len("switch# "))), 0

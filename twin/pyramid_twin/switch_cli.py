@@ -1,0 +1,73 @@
+"""The CLI of a twin EOS or NX-OS switch: what network_cli talks to over SSH.
+
+Started by entry.py for a session at a switch's address (127.2.x.y), with a PTY for an interactive
+shell (network_cli) or with the command of an exec request (``ssh leaf1-r0 'show version'``). It
+prints the prompt, answers the product's ``show`` commands from formats_<os>.py in the vendor's
+format, and the vendor's error for anything else. A switch with the prompt_timeout fault answers one
+command and then never prints its prompt again, as a wedged CLI does.
+Hot path: stdlib only.
+"""
+
+import importlib
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # run as a script under -I -S
+from pyramid_twin import switch_session  # noqa: E402
+
+BANNER = {
+    "nxos": ("Cisco Nexus Operating System (NX-OS) Software\nTAC support: http://www.cisco.com/tac\n"
+             "Copyright (C) 2002-2024, Cisco and/or its affiliates.\nAll rights reserved.\n"),
+    "eos": "Last login: Mon Nov 23 09:12:44 2026 from 10.9.0.5\n",
+}
+SILENT = ("terminal length 0", "terminal width 512", "terminal width 511", "terminal dont-ask", "enable",
+          "terminal session-timeout 0")
+
+
+def answer(switch, command):
+    """(text, known) for one command line."""
+    formats = importlib.import_module("pyramid_twin.formats_%s" % switch["os"])
+    command = " ".join(command.split())
+    if not command or command in SILENT:
+        return "", True
+    handler = formats.COMMANDS.get(command)
+    if handler is None:
+        return formats.error(command)[0], False
+    return handler(switch_session.snapshot_now(switch)), True
+
+
+def interactive(switch):
+    prompt = "%s#" % switch["hostname"]
+    out = sys.stdout
+    out.write(BANNER.get(switch["os"], ""))
+    out.write(prompt)
+    out.flush()
+    for raw in sys.stdin:
+        command = raw.strip()
+        if command in ("exit", "logout", "quit"):
+            return 0
+        text, _ = answer(switch, command)
+        if text and not text.endswith("\n"):
+            text += "\n"
+        out.write(text)
+        if switch["prompt_timeout"] and command.startswith("show"):
+            out.flush()
+            while True:  # the CLI is wedged: output, then no prompt ever again
+                time.sleep(3600)
+        out.write(prompt)
+        out.flush()
+    return 0
+
+
+def main(argv):
+    switch = switch_session.load(argv[1])
+    if len(argv) > 2:  # exec request: one command, as `ssh switch 'show version'` runs it
+        text, known = answer(switch, argv[2])
+        sys.stdout.write(text)
+        return 0 if known else 1
+    return interactive(switch)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,374 @@
+"""The twin's switches: a rail-optimized leaf/spine fabric derived from the scenario's `switches:`.
+
+Only the twin uses this. Topology: for every group of `nodes_per_leaf` nodes (a scalable unit, SU)
+and every rail r, one rail leaf `leaf<su>-r<r>` with one 400G port per node of the SU and one uplink
+to every spine; eBGP (spines AS 65000, leaf n AS 65101+n), each leaf advertises its rail subnet
+10.(50+r).(su-1).0/24 and learns every other leaf's prefix through every spine (4-way ECMP by default).
+
+Switch state (``switch_state``): the renderer's snapshot (formats_<os>.py) plus counter *rates*:
+every counter is {"base": N, "per_s": R} until ``snapshot(state, now)`` makes it N + R * seconds
+since the render, so a counter can rise during the soak the product measures.
+
+Host-side faults show on the switch too (a rail Down on node-007 is a notconnect port on its leaf,
+a rail at 200G is a 200G port), as the two ends of a cable do.
+"""
+
+import copy
+import ipaddress
+
+from pyramid_twin import model
+
+OSES = ("eos", "nxos", "sonic", "cumulus")
+CLI_OSES = ("eos", "nxos")  # reached through network_cli; the others are Linux over SSH
+NETWORK_OS = {"eos": "arista.eos.eos", "nxos": "cisco.nxos.nxos"}
+SPINE_ASN = 65000
+PRIORITIES = [str(p) for p in range(8)]
+HEALTHY_RX = [-4.1, -4.3, -3.9, -4.2]  # inside the seed's -7..-3 dBm
+HEALTHY_TX = [0.8, 0.9, 0.7, 0.8]
+
+SWITCH_FAULTS = {}
+
+
+class SwitchScenarioError(model.ScenarioError):
+    """The scenario's switches section is not valid."""
+
+
+def fault(kind):
+    def register(function):
+        SWITCH_FAULTS[kind] = function
+        return function
+    return register
+
+
+def settings(scenario):
+    """The scenario's `switches:` with defaults, or None for a pod without switches."""
+    section = scenario.get("switches")
+    if section is None:
+        return None
+    if not isinstance(section, dict):
+        raise SwitchScenarioError("switches: a mapping")
+    out = {"spines": section.get("spines", 4), "nodes_per_leaf": section.get("nodes_per_leaf", 32),
+           "leaf_os": section.get("leaf_os", ["eos"]), "spine_os": section.get("spine_os", ["eos"]),
+           "faults": section.get("faults", [])}
+    unknown = set(section) - set(out)
+    if unknown:
+        raise SwitchScenarioError("switches: unknown keys %s" % sorted(unknown))
+    if not isinstance(out["spines"], int) or not 1 <= out["spines"] <= 64:
+        raise SwitchScenarioError("switches.spines must be 1..64")
+    for key in ("leaf_os", "spine_os"):
+        if not out[key] or any(os_name not in OSES for os_name in out[key]):
+            raise SwitchScenarioError("switches.%s: a list of %s" % (key, ", ".join(OSES)))
+    return out
+
+
+def topology(scenario):
+    """Every switch (name -> role, os, index, leaf number or spine number) and the cabling plan."""
+    conf = settings(scenario)
+    if conf is None:
+        return None
+    nodes = model.node_names(scenario)
+    rails = scenario["pod"]["rails"]
+    per_leaf = conf["nodes_per_leaf"]
+    sus = (len(nodes) + per_leaf - 1) // per_leaf
+    switches, leaves = {}, []
+    for su in range(1, sus + 1):
+        members = nodes[(su - 1) * per_leaf:su * per_leaf]
+        for rail in range(rails):
+            number = len(leaves)
+            name = "leaf%d-r%d" % (su, rail)
+            leaves.append(name)
+            switches[name] = {"role": "leaf", "number": number, "su": su, "rail": rail, "nodes": members,
+                              "os": conf["leaf_os"][number % len(conf["leaf_os"])], "asn": 65101 + number,
+                              "prefix": "10.%d.%d.0/24" % (50 + rail, su - 1)}
+    for spine in range(conf["spines"]):
+        name = "spine-%02d" % (spine + 1)
+        switches[name] = {"role": "spine", "number": spine, "os": conf["spine_os"][spine % len(conf["spine_os"])],
+                          "asn": SPINE_ASN}
+    for index, name in enumerate(switches, start=1):
+        switches[name]["index"] = index
+        switches[name]["address"] = switch_address(index)
+    for item in conf["faults"]:
+        if not isinstance(item, dict) or item.get("kind") not in SWITCH_FAULTS:
+            raise SwitchScenarioError("switch fault %r: kind must be one of %s" % (item, ", ".join(sorted(SWITCH_FAULTS))))
+        if item.get("switch") not in switches and item["kind"] != "miscabled":
+            raise SwitchScenarioError("switch fault %r names unknown switch %r" % (item["kind"], item.get("switch")))
+    return {"switches": switches, "leaves": leaves, "spines": [n for n in switches if n.startswith("spine")],
+            "rails": rails, "conf": conf}
+
+
+def switch_address(index):
+    """Switch number ``index`` (1-based) answers at 127.2.x.y."""
+    return str(ipaddress.IPv4Address("127.2.0.0") + index)
+
+
+def port_name(os_name, number):
+    """The switch's front-panel port ``number`` (1-based), 400G, as the OS names it."""
+    return {"eos": "Ethernet%d/1" % number, "nxos": "Ethernet1/%d" % number,
+            "sonic": "Ethernet%d" % ((number - 1) * 8), "cumulus": "swp%d" % number}[os_name]
+
+
+def _link(leaf_number, spine_number):
+    """The /31 of a leaf-spine link: (spine side, leaf side)."""
+    network = ipaddress.IPv4Address("10.200.0.0") + (spine_number * 1024 + leaf_number) * 2
+    return str(network), str(network + 1)
+
+
+def plan(topo, name):
+    """What the switch should be: its ports (with what sits at the far end), BGP peers, ECMP prefixes.
+
+    This is what the inventory declares (the cabling and IP plan), whatever the faults.
+    """
+    info = topo["switches"][name]
+    ports, neighbors, prefixes = [], [], []
+    if info["role"] == "leaf":
+        for position, node in enumerate(info["nodes"], start=1):
+            ports.append({"port": port_name(info["os"], position), "peer": node,
+                          "peer_port": "ens%dnp0" % (info["rail"] + 1), "role": "host"})
+        base = len(info["nodes"])
+        for spine_name in topo["spines"]:
+            spine = topo["switches"][spine_name]
+            spine_side, leaf_side = _link(info["number"], spine["number"])
+            ports.append({"port": port_name(info["os"], base + spine["number"] + 1), "peer": spine_name,
+                          "peer_port": port_name(spine["os"], info["number"] + 1), "role": "fabric",
+                          "ip": leaf_side + "/31"})
+            neighbors.append({"address": spine_side, "name": spine_name, "remote_as": SPINE_ASN})
+        prefixes = [topo["switches"][other]["prefix"] for other in topo["leaves"] if other != name]
+    else:
+        for leaf_name in topo["leaves"]:
+            leaf = topo["switches"][leaf_name]
+            spine_side, leaf_side = _link(leaf["number"], info["number"])
+            ports.append({"port": port_name(info["os"], leaf["number"] + 1), "peer": leaf_name,
+                          "peer_port": port_name(leaf["os"], len(leaf["nodes"]) + info["number"] + 1),
+                          "role": "fabric", "ip": spine_side + "/31"})
+            neighbors.append({"address": leaf_side, "name": leaf_name, "remote_as": leaf["asn"]})
+    return {"ports": ports, "bgp_neighbors": neighbors, "ecmp_prefixes": prefixes}
+
+
+def _counter(value=0, per_s=0.0):
+    return {"base": value, "per_s": per_s}
+
+
+def _healthy_port(entry, asn_hint=0):
+    return {
+        "name": entry["port"], "description": "%s %s" % (entry["peer"], entry["peer_port"]),
+        "admin": "up", "oper": "up", "speed_gbps": 400,
+        "crc": _counter(), "in_errors": _counter(), "out_errors": _counter(),
+        "rx_dbm": list(HEALTHY_RX), "tx_dbm": list(HEALTHY_TX), "optic": "400GBASE-DR4",
+        "lldp": [{"system": entry["peer"], "port": entry["peer_port"]}],
+        "pfc": {p: {"rx": _counter(), "tx": _counter()} for p in PRIORITIES},
+        "ecn_marked": {p: _counter() for p in PRIORITIES},
+        "discards": {p: _counter() for p in PRIORITIES},
+        "ip": entry.get("ip"), "in_packets": _counter(1000000 + asn_hint, 1000.0), "out_packets": _counter(1000000 + asn_hint, 1000.0),
+    }
+
+
+def switch_state(scenario, name, node_state=model.node_state):
+    topo = topology(scenario)
+    if topo is None or name not in topo["switches"]:
+        raise SwitchScenarioError("no switch %r in this scenario" % name)
+    info = topo["switches"][name]
+    wanted = plan(topo, name)
+    state = {"hostname": name, "os": info["os"], "role": info["role"], "asn": info["asn"],
+             "router_id": "10.255.%d.%d" % (info["role"] == "spine", info["number"] + 1),
+             "index": info["index"], "address": info["address"], "unreachable": False, "auth_fail": False,
+             "prompt_timeout": False,
+             "ports": [_healthy_port(entry, info["number"]) for entry in wanted["ports"]],
+             "bgp_neighbors": [], "routes": []}
+    for neighbor in wanted["bgp_neighbors"]:
+        state["bgp_neighbors"].append({
+            "address": neighbor["address"], "remote_as": neighbor["remote_as"], "state": "Established",
+            "prefixes_received": (len(topo["leaves"]) - 1) if info["role"] == "leaf" else 1,
+            "up_down": "2d03h", "msg_rcvd": 4021, "msg_sent": 4033, "description": neighbor["name"],
+            "peer": neighbor["name"]})
+    _host_side(scenario, topo, info, state, node_state)
+    for item in topo["conf"]["faults"]:
+        if item["kind"] == "miscabled":
+            _miscabled(topo, info, state, item)
+        elif item["switch"] == name or item["kind"] in PEER_FAULTS and item.get("peer") == name:
+            SWITCH_FAULTS[item["kind"]](state, item, name)
+    _routes(topo, name, state, scenario)
+    return state
+
+
+def _host_side(scenario, topo, info, state, node_state):
+    """The far end of a host port is a node's rail: its faults show here (port down, speed)."""
+    if info["role"] != "leaf":
+        return
+    for port, node in zip(state["ports"], info["nodes"]):
+        rails = {rail["device"]: rail for rail in node_state(scenario, node)["rails"]}
+        rail = rails.get("mlx5_%d" % info["rail"])
+        if rail is None or rail["state"] != "Active":
+            _down(port)
+        elif rail["rate"] != 400:
+            port["speed_gbps"] = rail["rate"]
+
+
+def _down(port):
+    port.update(oper="down", lldp=[], rx_dbm=[-40.0] * len(port["rx_dbm"]))
+
+
+def _port(state, item):
+    for port in state["ports"]:
+        if port["name"] == item.get("port"):
+            return port
+    raise SwitchScenarioError("%s has no port %r (ports: %s ...)" % (
+        state["hostname"], item.get("port"), ", ".join(p["name"] for p in state["ports"][:3])))
+
+
+@fault("port_down")
+def _port_down(state, item, name):
+    _down(_port(state, item))
+
+
+@fault("port_speed")
+def _port_speed(state, item, name):
+    _port(state, item)["speed_gbps"] = int(item.get("speed", 100))
+
+
+@fault("crc_rising")
+def _crc_rising(state, item, name):
+    port = _port(state, item)
+    port["crc"] = _counter(int(item.get("count", 0)), float(item.get("per_s", 20)))
+    port["in_errors"] = copy.deepcopy(port["crc"])
+
+
+@fault("crc_old")
+def _crc_old(state, item, name):
+    port = _port(state, item)  # errors from before the cable was reseated: flat during the soak
+    port["crc"] = _counter(int(item.get("count", 1412)))
+    port["in_errors"] = _counter(int(item.get("count", 1412)))
+
+
+@fault("rx_power_low")
+def _rx_power_low(state, item, name):
+    port = _port(state, item)
+    lanes = item.get("lanes") or list(range(len(port["rx_dbm"])))
+    for lane in lanes:
+        port["rx_dbm"][lane] = float(item.get("dbm", -11.5))
+
+
+def _rising(field):
+    def apply(state, item, name):
+        port = _port(state, item)
+        priority = str(item.get("priority", 3))
+        if field == "pfc":
+            port["pfc"][priority][item.get("direction", "rx")] = _counter(0, float(item.get("per_s", 500)))
+        else:
+            port[field][priority] = _counter(0, float(item.get("per_s", 500)))
+    return apply
+
+
+SWITCH_FAULTS["pfc_rising"] = _rising("pfc")
+SWITCH_FAULTS["ecn_rising"] = _rising("ecn_marked")
+SWITCH_FAULTS["discards_rising"] = _rising("discards")
+PEER_FAULTS = ("bgp_down",)
+
+
+@fault("bgp_down")
+def _bgp_down(state, item, name):
+    """The session between `switch` and `peer` is down; both ends see it."""
+    other = item["peer"] if name == item["switch"] else item["switch"]
+    for neighbor in state["bgp_neighbors"]:
+        if neighbor["peer"] == other:
+            neighbor.update(state=item.get("state", "Idle") if name == item["switch"] else "Active",
+                            prefixes_received=None, up_down="00:12:41")
+
+
+@fault("maximum_paths")
+def _maximum_paths(state, item, name):
+    state["maximum_paths"] = int(item.get("paths", 1))  # BGP maximum-paths missing: one path installed
+
+
+@fault("unreachable")
+def _unreachable(state, item, name):
+    state["unreachable"] = True
+
+
+@fault("auth_fail")
+def _auth_fail(state, item, name):
+    state["auth_fail"] = True
+
+
+@fault("prompt_timeout")
+def _prompt_timeout(state, item, name):
+    state["prompt_timeout"] = True
+
+
+@fault("miscabled")
+def _miscabled_marker(state, item, name):
+    """Applied by _miscabled: a node's cables of two rails swapped at the leaves."""
+
+
+def _miscabled(topo, info, state, item):
+    node, rails = item.get("node"), item.get("rails", [2, 3])
+    if info["role"] != "leaf" or info["rail"] not in rails or node not in info["nodes"]:
+        return
+    other = rails[1] if info["rail"] == rails[0] else rails[0]
+    port = state["ports"][info["nodes"].index(node)]
+    port["lldp"] = [{"system": node, "port": "ens%dnp0" % (other + 1)}]
+
+
+def _established(state):
+    return {n["peer"] for n in state["bgp_neighbors"] if n["state"] == "Established"}
+
+
+def _routes(topo, name, state, scenario):
+    """BGP routes: a leaf learns every other leaf's prefix through each spine both sessions are up on."""
+    info = topo["switches"][name]
+    sessions = _session_map(topo, scenario)
+    if info["role"] == "leaf":
+        by_spine = {n["peer"]: n for n in state["bgp_neighbors"]}
+        ports = {p["description"].split()[0]: p for p in state["ports"]}
+        for other in topo["leaves"]:
+            if other == name:
+                continue
+            hops = []
+            for spine in topo["spines"]:
+                if sessions.get((name, spine)) and sessions.get((other, spine)):
+                    hops.append({"address": by_spine[spine]["address"], "interface": ports[spine]["name"]})
+            hops = hops[:state.get("maximum_paths", len(hops))]
+            if hops:
+                state["routes"].append({"prefix": topo["switches"][other]["prefix"], "next_hops": hops, "age": "2d03h"})
+    else:
+        ports = {p["description"].split()[0]: p for p in state["ports"]}
+        for neighbor in state["bgp_neighbors"]:
+            if neighbor["state"] == "Established":
+                leaf = neighbor["peer"]
+                state["routes"].append({"prefix": topo["switches"][leaf]["prefix"], "age": "2d03h",
+                                        "next_hops": [{"address": neighbor["address"], "interface": ports[leaf]["name"]}]})
+    for neighbor in state["bgp_neighbors"]:
+        if neighbor["state"] == "Established" and info["role"] == "leaf":
+            neighbor["prefixes_received"] = sum(1 for other in topo["leaves"] if other != name
+                                                and sessions.get((other, neighbor["peer"])))
+
+
+def _session_map(topo, scenario):
+    """(leaf, spine) -> session up, from the bgp_down faults."""
+    up = {(leaf, spine): True for leaf in topo["leaves"] for spine in topo["spines"]}
+    for item in topo["conf"]["faults"]:
+        if item["kind"] == "bgp_down":
+            pair = tuple(sorted((item["switch"], item["peer"]), key=lambda n: n.startswith("spine")))
+            up[pair] = False
+    return up
+
+
+def snapshot(state, seconds):
+    """The switch as its CLI shows it ``seconds`` after the render: counters made concrete."""
+    def concrete(value):
+        if isinstance(value, dict) and set(value) == {"base", "per_s"}:
+            return int(value["base"] + value["per_s"] * max(seconds, 0.0))
+        if isinstance(value, dict):
+            return {key: concrete(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [concrete(item) for item in value]
+        return value
+    return concrete(state)
+
+
+def inventory_vars(topo, name):
+    """The inventory's expectations of a switch: platform, cabling and BGP plan."""
+    info = topo["switches"][name]
+    wanted = plan(topo, name)
+    return {"pyramid_switch_os": info["os"], "pyramid_switch_ports": wanted["ports"],
+            "pyramid_bgp_neighbors": wanted["bgp_neighbors"], "pyramid_ecmp_prefixes": wanted["ecmp_prefixes"],
+            "pyramid_ecmp_paths": len(topo["spines"])}

@@ -1,0 +1,81 @@
+"""An SSH session at a twin switch's address (127.2.x.y): render the switches once, then become one.
+
+EOS and NX-OS switches run their CLI (switch_cli.py): what network_cli expects at the other end.
+SONiC and Cumulus switches are Linux: the session's command runs in a shell whose PATH starts with
+the switch's tools (`show`, `nv`, `vtysh` -> switch_tool.py). Hot path: stdlib only, no YAML.
+
+Layout: DIGEST_DIR/switches/<name>.json (switch_model.switch_state + rendered_at) and, for Linux
+switches, DIGEST_DIR/switches/<name>/bin/<tool>; DIGEST_DIR/sw@<index> -> <name>.json marks a
+rendered switch.
+"""
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLI_OSES = ("eos", "nxos")  # = switch_model.CLI_OSES
+LINUX_TOOLS = ("show", "nv", "vtysh")
+
+
+def index_of(address):
+    parts = address.split(".")
+    return int(parts[2]) * 256 + int(parts[3])
+
+
+def switch_json(digest_dir, scenario, index):
+    marker = os.path.join(digest_dir, "sw@%d" % index)
+    if not os.path.exists(marker):
+        os.makedirs(digest_dir, exist_ok=True)
+        with open(os.path.join(digest_dir, ".lock"), "w", encoding="utf-8") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not os.path.exists(marker):
+                done = subprocess.run([sys.executable, os.path.join(HERE, "switch_render.py"), scenario, digest_dir],
+                                      stdin=subprocess.DEVNULL, stdout=sys.stderr, check=False)
+                if done.returncode:
+                    return None
+        if not os.path.exists(marker):
+            sys.stderr.write("pyramid twin: no switch at 127.2.%d.%d in scenario %s\n" % (index // 256, index % 256, scenario))
+            return None
+    return os.path.realpath(marker)
+
+
+def load(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def snapshot_now(switch):
+    """The switch with its counters as they stand now (switch_model.snapshot without importing it)."""
+    seconds = max(time.time() - switch["rendered_at"], 0.0)
+
+    def concrete(value):
+        if isinstance(value, dict) and set(value) == {"base", "per_s"}:
+            return int(value["base"] + value["per_s"] * seconds)
+        if isinstance(value, dict):
+            return {key: concrete(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [concrete(item) for item in value]
+        return value
+    return concrete(switch)
+
+
+def become(path):
+    """Replace this process with the switch's side of the session."""
+    switch = load(path)
+    if switch["unreachable"]:
+        sys.stderr.write("pyramid twin: %s is unreachable\n" % switch["hostname"])
+        sys.exit(255)
+    command = os.environ.pop("SSH_ORIGINAL_COMMAND", None)
+    os.environ.pop("PYRAMID_TWIN_SCENARIO", None)
+    if switch["os"] in CLI_OSES:
+        argv = [sys.executable, "-I", "-S", os.path.join(HERE, "switch_cli.py"), path]
+        os.execv(sys.executable, argv + ([command] if command is not None else []))
+    os.environ["PATH"] = os.path.join(path[:-len(".json")], "bin") + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin")
+    shell = os.environ.get("SHELL") or "/bin/sh"
+    if command is None:
+        os.execv(shell, ["-" + os.path.basename(shell)])
+    os.execv(shell, [os.path.basename(shell), "-c", command])
