@@ -34,7 +34,7 @@ def resolve(catalog, raw_values, names=None):
         if name not in spec:
             continue
         value = values.get(name)
-        if definition.get("required") and not value:
+        if definition.get("required") and names is not None and not value:  # a device's own set of names
             errors.append("%s is required for this device and is not set" % name)
         if value is None:
             continue

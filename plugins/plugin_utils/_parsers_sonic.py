@@ -222,7 +222,8 @@ def _lldp_table(rows):
     if len(entries) != int(totals[-1]):
         _fail("%d rows but 'Total entries displayed: %s'", len(entries), totals[-1])
     for row in entries:
-        neighbors.setdefault(row["local_port"], []).append({"system": row["remote_device"], "port": row["remote_port_id"]})
+        neighbor = {"system": row["remote_device"], "port": row["remote_port_id"]}
+        neighbors.setdefault(row["local_port"], []).append(neighbor)
     return {"neighbors": neighbors}
 
 
@@ -268,7 +269,8 @@ def _pfc_counters(rows):
         if not row["port"]:
             continue
         direction = row["direction"].lower()
-        values = [_count(row["pfc%d" % prio], "%s %s PFC%d" % (row["port"], row["direction"], prio)) for prio in range(8)]
+        where = "%s %s PFC" % (row["port"], row["direction"])
+        values = [_count(row["pfc%d" % prio], where + str(prio)) for prio in range(8)]
         tables[direction][row["port"]] = values
     seen = {row["direction"].lower() for row in rows if row["header"]}
     for direction in ("rx", "tx"):

@@ -115,9 +115,18 @@ def test_bad_expectations_stop_the_run_before_any_host_is_touched(validate):
 def test_the_default_demo_scenario(validate):
     run = validate(os.path.join(ROOT, "twin", "scenarios", "default.yml"))
     hosts = run.report["hosts"]
-    assert len(hosts) == 32
+    assert len(hosts) == 32 + 12  # and the fabric: 8 rail leaves, 4 spines
     no_go = sorted(name for name, info in hosts.items() if info["verdict"] == "NO-GO")
-    assert no_go == ["node-007", "node-009", "node-012", "node-019", "node-023", "node-028"]
+    assert no_go == ["leaf1-r2", "leaf1-r5", "leaf1-r7", "node-007", "node-009", "node-012", "node-019", "node-023",
+                     "node-026", "node-028", "node-030", "node-031"]
+    # the switch faults: the switch fails, the node behind its port is BLOCKED at that layer
+    for node, layer, switch, check in (("node-030", 1, "leaf1-r5", "link_errors"), ("node-031", 1, "leaf1-r2", "optics_rx"),
+                                       ("node-026", 3, "leaf1-r7", "pfc_idle")):
+        assert hosts[node]["stopped_at"] == layer
+        blocked = [r for r in hosts[node]["checks"] if r["status"] == "BLOCKED"]
+        assert [(r["check"], r["blocked_by"][0]["switch"]) for r in blocked] == [(check, switch)]
+        assert run.not_passing(switch)[check]["status"] == "FAIL"
+    assert hosts["leaf1-r0"]["verdict"] == "GO"  # old CRC counts that stay flat pass
 
     def failing(node):
         return {check for check, r in run.not_passing(node).items() if r["status"] != "SKIP"}

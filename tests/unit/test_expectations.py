@@ -45,3 +45,24 @@ def test_bad_values_are_named(given, fragment):
 def test_mlxconfig_integers_compare_as_strings():
     values, errors = resolve(pyramid_mlxconfig={"ROCE_CC_PRIO_MASK_P1": 255})
     assert errors == [] and values["pyramid_mlxconfig"] == {"ROCE_CC_PRIO_MASK_P1": "255"}
+
+
+def test_switch_expectations_are_required_typed_and_cross_checked():
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations
+    catalog = _catalog.load_catalog()
+    names = _catalog.expectation_names(_catalog.checks_for(catalog, "switch"), catalog)
+    errors = _expectations.resolve(catalog, {}, names)[1]
+    assert "pyramid_switch_os is required for this device and is not set" in errors
+    assert "pyramid_switch_ports is required for this device and is not set" in errors
+    values = {"pyramid_switch_os": "junos",
+              "pyramid_switch_ports": [{"port": "Ethernet1/1", "role": "uplink"}, {"port": "Ethernet1/1"}, {"peer": "x"}],
+              "pyramid_bgp_neighbors": [{"address": "10.0.0.300"}], "pyramid_ecmp_prefixes": ["10.1.0.0/33"],
+              "pyramid_optics_rx_min_dbm": -3, "pyramid_optics_rx_max_dbm": -7}
+    text = " ".join(_expectations.resolve(catalog, values, names)[1])
+    for words in ("pyramid_switch_os", "junos", "role", "port", "10.0.0.300", "10.1.0.0/33",
+                  "pyramid_optics_rx_min_dbm (-3.0) must be below"):
+        assert words in text, (words, text)
+    good = {"pyramid_switch_os": "nxos", "pyramid_switch_ports": [{"port": "Ethernet1/1", "peer": "node-001"}],
+            "pyramid_bgp_neighbors": [{"address": "10.0.0.1", "name": "spine-01", "remote_as": 65000}]}
+    values, errors = _expectations.resolve(catalog, good, names)
+    assert errors == [] and values["pyramid_switch_ports"][0]["role"] == "host" and values["pyramid_soak_seconds"] == 300

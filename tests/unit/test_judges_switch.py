@@ -117,6 +117,8 @@ def test_optics_low_rx_names_lanes():
     facts["ports"]["Ethernet2/1"]["rx_dbm"] = [-4.0, -11.5, -4.0, -12.0]
     record = _judge("optics_rx", {"sw_optics": facts})
     assert record["status"] == "FAIL" and "Ethernet2/1: lane 2 -11.50 dBm, lane 4 -12.00 dBm" in record["actual"]
+    facts["ports"]["Ethernet33/1"]["rx_dbm"] = [-4.0, None, -4.0, -4.0]  # NX-OS prints N/A: never a pass
+    assert "Ethernet33/1: lane 2 no reading" in _judge("optics_rx", {"sw_optics": facts})["actual"]
     del facts["ports"]["Ethernet1/1"]
     assert "Ethernet1/1: no optic" in _judge("optics_rx", {"sw_optics": facts})["actual"]
 

@@ -143,8 +143,10 @@ def test_faulty_leaf_facts_show_the_faults(parsers):
     assert bgp["10.200.0.10"] == {"remote_as": 65000, "state": "Established", "prefixes_received": 0}
     pfc = parsers.parse("sonic_show_pfc_counters", render["show pfc counters"])["ports"]
     assert pfc["Ethernet40"]["3"] == {"rx": 150000, "tx": 12}
-    assert parsers.parse("sonic_show_queue_wredcounters", render["show queue wredcounters"])["ports"]["Ethernet40"]["3"] == 98765
-    assert parsers.parse("sonic_show_queue_counters", render["show queue counters"])["ports"]["Ethernet40"]["3"] == 4321
+    ecn = parsers.parse("sonic_show_queue_wredcounters", render["show queue wredcounters"])["ports"]
+    assert ecn["Ethernet40"]["3"] == 98765
+    discards = parsers.parse("sonic_show_queue_counters", render["show queue counters"])["ports"]
+    assert discards["Ethernet40"]["3"] == 4321
 
 
 def test_tables_look_like_sonic_utilities():

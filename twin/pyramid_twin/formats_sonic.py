@@ -257,7 +257,8 @@ def show_ip_bgp_summary(switch):
 def show_pfc_counters(switch):
     tables = []
     for direction in ("rx", "tx"):
-        rows = [[port["name"]] + [_comma(port["pfc"][prio][direction]) for prio in PRIORITIES] for port in _ports(switch)]
+        rows = [[port["name"]] + [_comma(port["pfc"][prio][direction]) for prio in PRIORITIES]
+                for port in _ports(switch)]
         headers = ["Port %s" % direction.capitalize()] + ["PFC%s" % prio for prio in PRIORITIES]
         tables.append(_table(headers, rows, stralign="right"))
     return tables[0] + "\n\n" + tables[1] + "\n"
