@@ -69,11 +69,12 @@ def _ntc_template_dir():
 
 def template_path(parser):
     """The collection's template, else ntc-templates' of the same name (reused where it parses right)."""
-    own = os.path.join(TEMPLATE_DIR, parser + ".textfsm")
-    if os.path.exists(own) or parser not in NTC_TEMPLATES:
+    name = TEMPLATE_OF.get(parser, parser)  # two parsers over one command share its template
+    own = os.path.join(TEMPLATE_DIR, name + ".textfsm")
+    if os.path.exists(own) or name not in NTC_TEMPLATES:
         return own
     ntc_dir = _ntc_template_dir()
-    return os.path.join(ntc_dir, parser + ".textfsm") if ntc_dir else own
+    return os.path.join(ntc_dir, name + ".textfsm") if ntc_dir else own
 
 
 def textfsm_rows(parser, text):
@@ -548,8 +549,10 @@ def _load_platform(name):
 
 
 NTC_TEMPLATES = set()  # parsers whose template is ntc-templates' own
+TEMPLATE_OF = {}  # parser -> the parser whose template it reads
 for _module in filter(None, map(_load_platform, SWITCH_PARSER_MODULES)):
     PARSERS.update(_module.PARSERS)
     _NORMALIZERS.update(_module.NORMALIZERS)
     _PREPARE.update(getattr(_module, "PREPARE", {}))
     NTC_TEMPLATES.update(getattr(_module, "NTC_TEMPLATES", ()))
+    TEMPLATE_OF.update(getattr(_module, "TEMPLATE_OF", {}))

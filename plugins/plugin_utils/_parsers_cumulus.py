@@ -389,6 +389,8 @@ PREPARE = {
     "frr_show_ip_bgp_summary": _prepare_bgp_summary,
 }
 
+TEMPLATE_OF = {"cumulus_nv_show_interface_lldp": "cumulus_nv_show_interface"}  # one command, two facts
+
 NORMALIZERS = {
     "cumulus_nv_show_interface": _nv_interface,
     "cumulus_nv_show_interface_lldp": _nv_interface_lldp,

@@ -388,6 +388,8 @@ def _ecn(rows):
     return {"ports": result}
 
 
+TEMPLATE_OF = {"cisco_nxos_show_queuing_interface_ecn": "cisco_nxos_show_queuing_interface"}  # one command, two facts
+
 NORMALIZERS = {
     "cisco_nxos_show_interface_status": _interfaces,
     "cisco_nxos_show_interface_counters_errors": _errors,

@@ -1,6 +1,6 @@
 """What an Arista EOS switch prints for the product's show commands (standard library only).
 
-Each renderer takes the switch snapshot (switch_model.snapshot: counters already concrete ints)
+Each renderer takes the switch snapshot (switch_session.snapshot_now: counters already concrete ints)
 and returns the CLI text, laid out as EOS 4.2x prints it: abbreviated port names (Et1/1),
 fixed-width columns, one transceiver row per optic lane (Et1/1..Et1/4 for the lanes of port 1),
 ECMP next hops on "via" continuation lines. The ECN counters are asked for as JSON

@@ -6,8 +6,8 @@ to every spine; eBGP (spines AS 65000, leaf n AS 65101+n), each leaf advertises 
 10.(50+r).(su-1).0/24 and learns every other leaf's prefix through every spine (4-way ECMP by default).
 
 Switch state (``switch_state``): the renderer's snapshot (formats_<os>.py) plus counter *rates*:
-every counter is {"base": N, "per_s": R} until ``snapshot(state, now)`` makes it N + R * seconds
-since the render, so a counter can rise during the soak the product measures.
+every counter is {"base": N, "per_s": R} until switch_session.snapshot_now makes it N + R *
+seconds since the render, so a counter can rise during the soak the product measures.
 
 Host-side faults show on the switch too (a rail Down on node-007 is a notconnect port on its leaf,
 a rail at 200G is a 200G port), as the two ends of a cable do.
@@ -350,19 +350,6 @@ def _session_map(topo, scenario):
             pair = tuple(sorted((item["switch"], item["peer"]), key=lambda n: n.startswith("spine")))
             up[pair] = False
     return up
-
-
-def snapshot(state, seconds):
-    """The switch as its CLI shows it ``seconds`` after the render: counters made concrete."""
-    def concrete(value):
-        if isinstance(value, dict) and set(value) == {"base", "per_s"}:
-            return int(value["base"] + value["per_s"] * max(seconds, 0.0))
-        if isinstance(value, dict):
-            return {key: concrete(item) for key, item in value.items()}
-        if isinstance(value, list):
-            return [concrete(item) for item in value]
-        return value
-    return concrete(state)
 
 
 def inventory_vars(topo, name):

@@ -49,7 +49,7 @@ def load(path):
 
 
 def snapshot_now(switch):
-    """The switch with its counters as they stand now (switch_model.snapshot without importing it)."""
+    """The switch with its counters as they stand now: what formats_<os>.py render."""
     seconds = max(time.time() - switch["rendered_at"], 0.0)
 
     def concrete(value):
