@@ -44,7 +44,7 @@ options:
   snapshot:
     description:
       - Only read the device's counter sources (catalog C(counters) true - switch error, PFC, ECN and
-        discard counters) and keep them in its results file: the start of the soak.
+        discard counters) and keep them in its results file, as the start of the soak.
       - A later run of a layer with counter checks waits until C(pyramid_soak_seconds) have passed since
         this snapshot, reads the counters again and judges the difference. Run the snapshot on every
         switch in one task first, so the soak is waited out once, not once per switch.

@@ -117,7 +117,8 @@ def test_the_default_demo_scenario(validate):
     hosts = run.report["hosts"]
     assert len(hosts) == 32 + 12  # and the fabric: 8 rail leaves, 4 spines
     no_go = sorted(name for name, info in hosts.items() if info["verdict"] == "NO-GO")
-    assert no_go == ["leaf1-r2", "leaf1-r5", "leaf1-r7", "node-007", "node-009", "node-012", "node-019", "node-023",
+    # leaf1-r3 too: node-028's rail 3 runs at 200G, and the leaf's end of that cable shows it (link_status)
+    assert no_go == ["leaf1-r2", "leaf1-r3", "leaf1-r5", "leaf1-r7", "node-007", "node-009", "node-012", "node-019", "node-023",
                      "node-026", "node-028", "node-030", "node-031"]
     # the switch faults: the switch fails, the node behind its port is BLOCKED at that layer
     for node, layer, switch, check in (("node-030", 1, "leaf1-r5", "link_errors"), ("node-031", 1, "leaf1-r2", "optics_rx"),
@@ -127,6 +128,7 @@ def test_the_default_demo_scenario(validate):
         assert [(r["check"], r["blocked_by"][0]["switch"]) for r in blocked] == [(check, switch)]
         assert run.not_passing(switch)[check]["status"] == "FAIL"
     assert hosts["leaf1-r0"]["verdict"] == "GO"  # old CRC counts that stay flat pass
+    assert "200G, want 400G" in run.not_passing("leaf1-r3")["link_status"]["actual"]
 
     def failing(node):
         return {check for check, r in run.not_passing(node).items() if r["status"] != "SKIP"}
