@@ -29,7 +29,7 @@ PLATFORMS = {"eos": "Arista EOS (network_cli)", "nxos": "Cisco NX-OS (network_cl
 
 def _switch_commands(catalog):
     """Per platform, which command is parsed by what, for every switch source."""
-    names = [n for n in _engine_sources(catalog, "switch")]
+    names = _engine_sources(catalog, "switch")
     out = ["## Switch commands by platform", "",
            "Every switch source runs one command per platform (`pyramid_switch_os`) and its parser yields the same "
            "normalized facts (docs/switches.md). (ntc-templates): the template is ntc-templates' own, reused.", "",
@@ -41,8 +41,9 @@ def _switch_commands(catalog):
         for platform in _catalog.SWITCH_OSES:
             way = ways[platform]
             text = (way["cli"] if "cli" in way else " ".join(way["run"])).replace("|", "\\|")
-            cells.append("`%s`%s → `%s`%s" % (text, " (per port)" if way.get("foreach") else "", way["parser"],
-                                             " (ntc)" if way["parser"] in _parsers.NTC_TEMPLATES else ""))
+            per_port = " (per port)" if way.get("foreach") else ""
+            ntc = " (ntc)" if way["parser"] in _parsers.NTC_TEMPLATES else ""
+            cells.append("`%s`%s → `%s`%s" % (text, per_port, way["parser"], ntc))
         out.append("| `%s`%s | %s |" % (name, " (counters)" if catalog["sources"][name].get("counters") else "",
                                         " | ".join(cells)))
     return out + [""]

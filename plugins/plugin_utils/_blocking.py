@@ -65,4 +65,4 @@ def block(run_dir, layer, switches, hosts):
             })
         _results.record(doc, records)
         _results.save(run_dir, doc)
-    return {host: sorted({switch for switch, _, _ in items}) for host, items in by_host.items()}
+    return {host: sorted({item[0] for item in items}) for host, items in by_host.items()}

@@ -28,7 +28,7 @@ def foreach_of(source, expect=None):
 
 def foreach_items(spec, expect):
     """Items of `foreach: VAR` (a list) or `foreach: VAR.FIELD` (that field of each dict of a list)."""
-    name, _, field = spec.partition(".")
+    name, field = (spec.split(".", 1) + [""])[:2]
     return [item[field] if field else item for item in expect[name]]
 
 

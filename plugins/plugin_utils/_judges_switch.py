@@ -238,8 +238,8 @@ def ecmp(facts, expect):
         missing = [name for address, name in sorted(names.items(), key=lambda kv: kv[1]) if address not in hops]
         down = [name for address, name in names.items() if address not in hops
                 and sessions.get(address, {}).get("state") != "Established"]
-        problems.append("%s: %d of %d next hops%s" % (prefix, len(hops), want,
-                                                     " (missing via %s)" % ", ".join(missing) if missing else ""))
+        via = " (missing via %s)" % ", ".join(missing) if missing else ""
+        problems.append("%s: %d of %d next hops%s" % (prefix, len(hops), want, via))
         kinds.add("session_down" if down else "short")
     if problems:
         return _failed(expected, problems, [], _ecmp_cause(kinds, len(problems), len(prefixes)), device=True)

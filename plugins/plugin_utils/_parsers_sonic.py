@@ -12,6 +12,7 @@ Port names are SONiC's default names (Ethernet0, Ethernet8, ...); rows of other 
 that is empty, cut short, an error message or another command's report.
 """
 
+import math
 import re
 
 PARSERS = {
@@ -151,7 +152,7 @@ def _dbm(text, where):
         return _fail("%s: %r is not a power in dBm", where, text)
     if number == float("-inf"):
         return _NO_LIGHT_DBM
-    if number != number or number == float("inf"):
+    if math.isnan(number) or number == float("inf"):
         _fail("%s: %r is not a power in dBm", where, text)
     return number
 

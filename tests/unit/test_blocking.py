@@ -8,8 +8,8 @@ PLAN = [{"port": "Ethernet1/1", "peer": "node-001", "role": "host"},
         {"port": "Ethernet33/1", "peer": "spine-01", "role": "fabric"}]
 
 
-def _switch(run_dir, name, records, plan=PLAN):
-    doc = {"host": name, "results": records, "facts": {}, "expect": {"pyramid_switch_ports": plan}}
+def _switch(run_dir, name, records, plan=None):
+    doc = {"host": name, "results": records, "facts": {}, "expect": {"pyramid_switch_ports": plan or PLAN}}
     _results.save(run_dir, doc)
 
 

@@ -196,9 +196,9 @@ def show_ip_bgp_summary(switch):
     ]
     for neighbor in neighbors:
         state = str(neighbor.get("prefixes_received") or 0) if neighbor["state"] == "Established" else neighbor["state"]
+        table_version = 40 + paths if neighbor["state"] == "Established" else 0
         counters = "%7d %7d %8d %4d %4d %8s %s" % (neighbor.get("msg_rcvd", 0), neighbor.get("msg_sent", 0),
-                                                 40 + paths if neighbor["state"] == "Established" else 0,
-                                                 0, 0, neighbor.get("up_down", "00:00:00"), state)
+                                                   table_version, 0, 0, neighbor.get("up_down", "00:00:00"), state)
         asn = str(neighbor["remote_as"])
         if len(asn) > 5:  # a 4-byte AS number pushes the counters onto the next line
             lines += ["%-15s 4 %s" % (neighbor["address"], asn), " " * 24 + counters]
@@ -281,8 +281,8 @@ def _queuing_port(port):
     for group in range(7, -1, -1):
         bandwidth = {3: "50", 0: "50"}.get(group, "0")
         prio = "1" if group == 7 else "-"
-        lines.append("%7d %13s %9s %11s %12s %5s %12s" % (group, "-" if group == 7 else bandwidth, prio, "-", "-", "-",
-                                                         "9(D)"))
+        shown_bandwidth = "-" if group == 7 else bandwidth
+        lines.append("%7d %13s %9s %11s %12s %5s %12s" % (group, shown_bandwidth, prio, "-", "-", "-", "9(D)"))
     share = port.get("out_packets", 0)
     for group in range(8):
         key = str(group)

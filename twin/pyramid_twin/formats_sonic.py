@@ -29,7 +29,7 @@ def _is_number(value):
 
 def _table(headers, rows, stralign="left"):
     """tabulate(rows, headers) in the "simple" format; stralign "right" as intfutil & co. pass."""
-    columns = list(zip(*rows)) if rows else [[] for _ in headers]
+    columns = list(zip(*rows)) if rows else [[] for header in headers]
     aligns, widths = [], []
     for header, cells in zip(headers, columns):
         numeric = bool(cells) and all(_is_number(cell) for cell in cells)

@@ -47,7 +47,7 @@ def interactive(switch):
         command = raw.strip()
         if command in ("exit", "logout", "quit"):
             return 0
-        text, _ = answer(switch, command)
+        text = answer(switch, command)[0]
         if text and not text.endswith("\n"):
             text += "\n"
         out.write(text)
