@@ -6,6 +6,11 @@
 The same raw shape as the collect module's, so parsing and judging do not care how output arrived.
 A connection that cannot be opened (refused, authentication, no prompt) makes the switch unreachable:
 every check of it is an ERROR naming the switch; the play goes on for the others.
+
+network_cli ends an answer at the first text that looks like a prompt and is followed by a short
+quiet spell. A line of output can look like one (NX-OS's queuing report prints "QoS-Group#"), so
+every answer must end at the switch's own prompt, learned from an empty line; the rest of an answer
+cut short is read and dropped, the command asked again, and a cut answer never parsed.
 """
 
 from __future__ import annotations
@@ -15,11 +20,17 @@ import time
 
 from ansible.module_utils.connection import Connection, ConnectionError as NetworkConnectionError
 
-# What network_cli and its SSH clients say when the session itself could not be opened.
-SESSION_FAILURE = re.compile(
-    r"unable to (?:open|connect)|authentication|connection refused|no route to host|ssh connect failed|"
-    r"unable to set terminal parameters|no existing session|not connected|timed out", re.I)
 COMMAND_TIMEOUT = re.compile(r"command timeout triggered", re.I)
+CUT_TRIES = 3  # asks of one command whose answer was cut at a prompt-like line
+DRAINS = 20  # reads of the rest of a cut answer, up to the switch's own prompt
+
+
+class _Cut(Exception):
+    """An answer ended at text that only looks like the prompt."""
+
+
+class _Lost(_Cut):
+    """A cut answer whose rest never ended at the prompt: the session was closed."""
 
 
 def collect(socket_path, planned):
@@ -29,6 +40,10 @@ def collect(socket_path, planned):
     answering fails that command and the rest as timeouts, never as output.
     """
     connection = Connection(socket_path)
+    try:
+        prompt = _own_prompt(connection)
+    except NetworkConnectionError as exc:
+        return None, "%s (network_cli)" % _message(exc)
     raw = {}
     for index, source in enumerate(planned):
         way = source["ways"][0] if source["ways"] else {}
@@ -39,21 +54,81 @@ def collect(socket_path, planned):
             continue
         started = time.monotonic()
         try:
-            stdout = connection.get(command=command)
+            stdout = _ask(connection, command, prompt)
+        except _Lost as lost:
+            return dict(raw, **_not_run(planned[index:], source, "%s: %s" % (command, lost))), None
+        except _Cut as cut:
+            raw[source["id"]] = {"status": "failed", "command": command, "way": 0, "stdout": "",
+                                 "attempts": ["%s: %s" % (command, cut)]}
+            continue
         except NetworkConnectionError as exc:
-            message = " ".join(str(exc).split())[:300]
+            message = _message(exc)
             if COMMAND_TIMEOUT.search(message):
-                for later in planned[index:]:
-                    shown = (later["ways"][0] if later["ways"] else {}).get("cli", "?")
-                    raw[later["id"]] = {"status": "timeout", "command": shown, "way": 0, "stdout": "", "attempts": [
-                        "%s: %s" % (command, message) if later is source else
-                        "not run: the CLI stopped answering at `%s`" % command]}
-                return raw, None
-            if index == 0 and SESSION_FAILURE.search(message):
-                return None, "%s (network_cli)" % message
+                _close(connection)  # what the wedged command prints later must not answer another task
+                return dict(raw, **_not_run(planned[index:], source, "%s: %s" % (command, message), "timeout")), None
             raw[source["id"]] = {"status": "failed", "command": command, "way": 0, "stdout": "",
                                  "attempts": ["%s: %s" % (command, message)]}
             continue
         raw[source["id"]] = {"status": "ok", "command": command, "way": 0, "rc": 0, "stdout": stdout,
                              "seconds": round(time.monotonic() - started, 3)}
     return raw, None
+
+
+def _not_run(rest, source, why, status="failed"):
+    """The failed source and every one after it: the session is gone."""
+    command = source["ways"][0]["cli"]
+    raw = {}
+    for later in rest:
+        shown = (later["ways"][0] if later["ways"] else {}).get("cli", "?")
+        raw[later["id"]] = {"status": status, "command": shown, "way": 0, "stdout": "", "attempts": [
+            why if later is source else "not run: the CLI stopped answering at `%s`" % command]}
+    return raw
+
+
+def _own_prompt(connection):
+    """The switch's prompt: the whole answer to an empty line, so nothing else can be taken for it."""
+    connection.get(command="")
+    prompt = _matched(connection)
+    if not prompt:
+        raise NetworkConnectionError("no prompt in the answer to an empty line")
+    return prompt
+
+
+def _ask(connection, command, prompt):
+    """The whole answer to one command; _Cut when every try ended at a prompt-like line."""
+    for _ in range(CUT_TRIES):
+        stdout = connection.get(command=command)
+        seen = _matched(connection)
+        if seen == prompt:
+            return stdout
+        _drain(connection, prompt)
+    raise _Cut("the answer ended %d times at %r, which network_cli took for the prompt %r; raise "
+               "ansible_buffer_read_timeout, or set ansible_terminal_stdout_re to match only this switch's "
+               "prompt" % (CUT_TRIES, seen, prompt))
+
+
+def _drain(connection, prompt):
+    """Read the rest of a cut answer, sending nothing (typed-ahead input would be echoed into it),
+    until it ends at the switch's own prompt."""
+    for _ in range(DRAINS):
+        connection.receive()
+        if _matched(connection) == prompt:
+            return
+    _close(connection)
+    raise _Lost("the rest of a cut answer never ended at the prompt %r" % prompt)
+
+
+def _matched(connection):
+    return " ".join((connection.get_prompt() or "").split())
+
+
+def _close(connection):
+    """End the session; the next task opens a fresh one."""
+    try:
+        connection.close()
+    except NetworkConnectionError:
+        pass
+
+
+def _message(exc):
+    return " ".join(str(exc).split())[:300]

@@ -148,3 +148,25 @@ def test_output_cut_at_a_line_boundary_is_rejected(parsers, command):
         last = min(i for i, line in enumerate(lines) if line.startswith(cut)) + 1
     with pytest.raises(parsers.ParseError):
         parsers.parse(PARSER[command], "\n".join(lines[:last]) + "\n")
+
+
+PER_PORT = {"show interface {} transceiver details": "show interface transceiver details",
+            "show queuing interface {}": "show queuing interface"}
+
+
+@pytest.mark.parametrize("typed", ["Ethernet1/49", "ethernet1/49", "Eth1/49", "e1/49"])
+@pytest.mark.parametrize("form", sorted(PER_PORT))
+def test_a_per_port_form_answers_for_that_port_only(parsers, form, typed):
+    """What the catalog runs once per planned port: the same report, for the one port named."""
+    switch = _faulty()
+    command = PER_PORT[form]
+    facts = parsers.parse(PARSER[command], formats_nxos.COMMANDS[form.format(typed)](switch))
+    assert facts == {"ports": {"Ethernet1/49": _expected(switch)[command]["ports"]["Ethernet1/49"]}}
+
+
+@pytest.mark.parametrize("form", sorted(PER_PORT))
+def test_a_per_port_form_for_a_port_the_switch_lacks_is_an_error(parsers, form):
+    text = formats_nxos.COMMANDS[form.format("Ethernet9/9")](_healthy())
+    assert "Invalid range at '^' marker" in text
+    with pytest.raises(parsers.ParseError):
+        parsers.parse(PARSER[PER_PORT[form]], text)

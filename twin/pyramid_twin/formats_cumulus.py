@@ -9,7 +9,7 @@ gets NVUE's error text. Standard library only.
 import math
 import re
 
-from pyramid_twin import formats_frr
+from pyramid_twin import commands, formats_frr
 
 NO_ITEM = "Error: The requested item does not exist.\n"
 
@@ -119,40 +119,18 @@ PER_PORT = {
 _PER_PORT = re.compile(r"^nv show interface (\S+) (%s)$" % "|".join(PER_PORT))
 
 
-class _Commands(dict):
-    """Exact commands, plus the per-port `nv show interface <port> ...` ones matched by pattern."""
-
-    def get(self, command, default=None):
-        if dict.__contains__(self, command):
-            return dict.__getitem__(self, command)
-        match = _PER_PORT.match(command)
-        if not match:
-            return default
-        name, view = match.groups()
-        render = PER_PORT[view]
-
-        def handler(switch):
-            port = next((p for p in switch["ports"] if p["name"] == name), None)
-            return NO_ITEM if port is None else render(switch, port)
-        return handler
-
-    def __contains__(self, command):
-        return self.get(command) is not None
-
-    def __getitem__(self, command):
-        handler = self.get(command)
-        if handler is None:
-            raise KeyError(command)
-        return handler
+def _per_port(match):
+    name, view = match.groups()
+    return commands.bound(PER_PORT[view], name, NO_ITEM)
 
 
-COMMANDS = _Commands({
+COMMANDS = commands.Commands({
     "nv show interface": nv_show_interface,
     "vtysh -c show ip bgp summary": formats_frr.show_ip_bgp_summary,
     "vtysh -c show ip route bgp": formats_frr.show_ip_route,
     "sudo vtysh -c show ip bgp summary": formats_frr.show_ip_bgp_summary,
     "sudo vtysh -c show ip route bgp": formats_frr.show_ip_route,
-})
+}, [(_PER_PORT, _per_port)])
 
 
 def error(command):

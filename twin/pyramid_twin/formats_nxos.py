@@ -1,12 +1,15 @@
 """What a Cisco Nexus 9000 (NX-OS) switch prints for the product's switch commands.
 
-COMMANDS maps the exact command text to a renderer taking the switch snapshot (see the twin's
-switch model) and returning the CLI text; error() is what NX-OS prints for anything else. Layouts
+COMMANDS maps the command text (exact, or a per-port form by pattern) to a renderer taking the
+switch snapshot (see the twin's switch model) and returning the CLI text; error() is what NX-OS prints for anything else. Layouts
 follow real NX-OS 9.3/10.x output (ntc-templates and genieparser test data, public lab write-ups):
 short port names (Eth1/1) in the tables, full names (Ethernet1/1) in the per-port reports.
 """
 
 import ipaddress
+import re
+
+from pyramid_twin import commands
 
 DASH80 = "-" * 80
 PFC_RULE = "    " + "-" * 117
@@ -118,9 +121,11 @@ def _lane(number, rx, tx, temp):
     return lines
 
 
-def show_interface_transceiver_details(switch):
+def show_interface_transceiver_details(switch, only=None):
     lines = []
     for index, port in enumerate(switch["ports"]):
+        if only is not None and port is not only:
+            continue
         lines.append(port["name"])
         if not port.get("rx_dbm"):
             lines += ["    transceiver is not present", ""]
@@ -336,14 +341,34 @@ def _queuing_port(port):
     return lines
 
 
-def show_queuing_interface(switch):
+def show_queuing_interface(switch, only=None):
     lines = ["slot  1", "=======", "", ""]
     for port in switch["ports"]:
-        lines += _queuing_port(port)
+        if only is None or port is only:
+            lines += _queuing_port(port)
     return "\n".join(lines)
 
 
-COMMANDS = {
+_PORT_NAME = re.compile(r"^(?:ethernet|eth|e)(\d+/\d+(?:/\d+)?)$", re.I)
+BAD_PORT = "% Invalid range at '^' marker.\n"
+
+
+def _per_port(render):
+    """A handler maker for a per-port form: NX-OS takes Ethernet1/1, ethernet1/1, Eth1/1 or e1/1."""
+    def bind(match):
+        named = _PORT_NAME.match(match.group(1))
+        return commands.bound(render, "Ethernet" + named.group(1) if named else None, BAD_PORT)
+    return bind
+
+
+# The per-port forms the catalog runs once per planned port: they keep each answer small, because
+# network_cli re-scans the whole response for the prompt at every chunk it receives.
+PER_PORT = [
+    (re.compile(r"^show interface (\S+) transceiver details$"), _per_port(show_interface_transceiver_details)),
+    (re.compile(r"^show queuing interface (\S+)$"), _per_port(show_queuing_interface)),
+]
+
+COMMANDS = commands.Commands({
     "show interface status": show_interface_status,
     "show interface counters errors": show_interface_counters_errors,
     "show interface transceiver details": show_interface_transceiver_details,
@@ -352,7 +377,7 @@ COMMANDS = {
     "show ip route bgp": show_ip_route_bgp,
     "show interface priority-flow-control detail": show_interface_priority_flow_control_detail,
     "show queuing interface": show_queuing_interface,
-}
+}, PER_PORT)
 
 
 def error(command):

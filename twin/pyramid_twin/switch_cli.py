@@ -4,12 +4,14 @@ Started by entry.py for a session at a switch's address (127.2.x.y), with a PTY 
 shell (network_cli) or with the command of an exec request (``ssh leaf1-r0 'show version'``). It
 prints the prompt, answers the product's ``show`` commands from formats_<os>.py in the vendor's
 format, and the vendor's error for anything else. A switch with the prompt_timeout fault answers one
-command and then never prints its prompt again, as a wedged CLI does.
+command and then never prints its prompt again, as a wedged CLI does; one with cli_stall pauses
+mid-answer right after a line that looks like a prompt, as a busy switch CPU can.
 Hot path: stdlib only.
 """
 
 import importlib
 import os
+import re
 import sys
 import time
 
@@ -21,6 +23,7 @@ BANNER = {
              "Copyright (C) 2002-2024, Cisco and/or its affiliates.\nAll rights reserved.\n"),
     "eos": "Last login: Mon Nov 23 09:12:44 2026 from 10.9.0.5\n",
 }
+PROMPT_LIKE = re.compile(r"(?m)^[A-Za-z0-9][\w.-]*[#>]")
 SILENT = ("terminal length 0", "terminal width 512", "terminal width 511", "terminal dont-ask", "enable",
           "terminal session-timeout 0")
 
@@ -43,6 +46,7 @@ def interactive(switch):
     out.write(BANNER.get(switch["os"], ""))
     out.write(prompt)
     out.flush()
+    stall = switch["cli_stall"]
     for raw in sys.stdin:
         command = raw.strip()
         if command in ("exit", "logout", "quit"):
@@ -50,6 +54,13 @@ def interactive(switch):
         text = answer(switch, command)[0]
         if text and not text.endswith("\n"):
             text += "\n"
+        like = PROMPT_LIKE.search(text) if stall and stall["times"] > 0 else None
+        if like:
+            stall["times"] -= 1
+            out.write(text[:like.end()])
+            out.flush()
+            time.sleep(stall["seconds"])
+            text = text[like.end():]
         out.write(text)
         if switch["prompt_timeout"] and command.startswith("show"):
             out.flush()

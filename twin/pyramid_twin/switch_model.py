@@ -171,7 +171,7 @@ def switch_state(scenario, name, node_state=model.node_state):
     state = {"hostname": name, "os": info["os"], "role": info["role"], "asn": info["asn"],
              "router_id": "10.255.%d.%d" % (info["role"] == "spine", info["number"] + 1),
              "index": info["index"], "address": info["address"], "unreachable": False, "auth_fail": False,
-             "prompt_timeout": False,
+             "prompt_timeout": False, "cli_stall": None,
              "ports": [_healthy_port(entry, info["number"]) for entry in wanted["ports"]],
              "bgp_neighbors": [], "routes": []}
     for neighbor in wanted["bgp_neighbors"]:
@@ -292,6 +292,13 @@ def _auth_fail(state, item, name):
 @fault("prompt_timeout")
 def _prompt_timeout(state, item, name):
     state["prompt_timeout"] = True
+
+
+@fault("cli_stall")
+def _cli_stall(state, item, name):
+    """A busy switch CPU: the CLI pauses right after a line that looks like a prompt (NX-OS's
+    "QoS-Group#"), `times` per session."""
+    state["cli_stall"] = {"seconds": float(item.get("seconds", 0.5)), "times": int(item.get("times", 1))}
 
 
 @fault("miscabled")
