@@ -96,7 +96,7 @@ def _own_prompt(connection):
 
 def _ask(connection, command, prompt):
     """The whole answer to one command; _Cut when every try ended at a prompt-like line."""
-    for _ in range(CUT_TRIES):
+    for _try in range(CUT_TRIES):
         stdout = connection.get(command=command)
         seen = _matched(connection)
         if seen == prompt:
@@ -110,7 +110,7 @@ def _ask(connection, command, prompt):
 def _drain(connection, prompt):
     """Read the rest of a cut answer, sending nothing (typed-ahead input would be echoed into it),
     until it ends at the switch's own prompt."""
-    for _ in range(DRAINS):
+    for _read in range(DRAINS):
         connection.receive()
         if _matched(connection) == prompt:
             return

@@ -64,7 +64,7 @@ def test_whole_answers_are_collected_after_the_prompt_is_learned(connect):
 def test_a_cut_answer_is_drained_and_asked_again(connect):
     fake = connect([("", PROMPT), ("Egress Queuing for Ethernet1/1", CUT), (" Bandwidth% ...", PROMPT),
                     ("Egress Queuing for Ethernet1/1\nQoS-Group# Bandwidth% ...", PROMPT)])
-    raw, _ = _cli.collect("/sock", _sources("show queuing interface Ethernet1/1"))
+    raw, _unreachable = _cli.collect("/sock", _sources("show queuing interface Ethernet1/1"))
     assert raw["s0"]["status"] == "ok" and "Bandwidth%" in raw["s0"]["stdout"]
     assert fake.calls[1:] == [("get", "show queuing interface Ethernet1/1"), ("receive",),
                               ("get", "show queuing interface Ethernet1/1")]
@@ -73,7 +73,7 @@ def test_a_cut_answer_is_drained_and_asked_again(connect):
 
 def test_an_answer_cut_every_time_is_a_failure_naming_the_false_prompt(connect):
     fake = connect([("", PROMPT)] + [("part", CUT), ("rest", PROMPT)] * _cli.CUT_TRIES + [("table b", PROMPT)])
-    raw, _ = _cli.collect("/sock", _sources("show queuing interface Ethernet1/1", "show b"))
+    raw, _unreachable = _cli.collect("/sock", _sources("show queuing interface Ethernet1/1", "show b"))
     assert raw["s0"]["status"] == "failed" and raw["s0"]["stdout"] == ""
     assert "QoS-Group#" in raw["s0"]["attempts"][0] and "ansible_buffer_read_timeout" in raw["s0"]["attempts"][0]
     assert raw["s1"]["status"] == "ok"  # the session was drained: the next command is answered whole
@@ -91,7 +91,7 @@ def test_a_rest_that_never_reaches_the_prompt_closes_the_session(connect):
 def test_a_command_timeout_fails_the_rest_and_closes_the_session(connect):
     timeout = NetworkConnectionError("command timeout triggered, timeout value is 15 secs.")
     fake = connect([("", PROMPT), ("table a", PROMPT), timeout])
-    raw, _ = _cli.collect("/sock", _sources("show a", "show b", "show c"))
+    raw, _unreachable = _cli.collect("/sock", _sources("show a", "show b", "show c"))
     assert raw["s0"]["status"] == "ok"
     assert raw["s1"]["status"] == raw["s2"]["status"] == "timeout"
     assert "not run: the CLI stopped answering at `show b`" in raw["s2"]["attempts"][0]
@@ -106,6 +106,6 @@ def test_a_session_that_cannot_open_makes_the_switch_unreachable(connect):
 
 def test_a_command_error_fails_that_command_only(connect):
     connect([("", PROMPT), NetworkConnectionError("% Invalid range at '^' marker."), ("table b", PROMPT)])
-    raw, _ = _cli.collect("/sock", _sources("show queuing interface Ethernet9/9", "show b"))
+    raw, _unreachable = _cli.collect("/sock", _sources("show queuing interface Ethernet9/9", "show b"))
     assert raw["s0"]["status"] == "failed" and "Invalid range" in raw["s0"]["attempts"][0]
     assert raw["s1"]["status"] == "ok"
