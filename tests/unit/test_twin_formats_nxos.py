@@ -108,7 +108,7 @@ def test_ecn_counters(parsers, make):
 
 def test_faulty_snapshot_shows_its_faults(parsers):
     switch = _faulty()
-    run = {command: parsers.parse(PARSER[command], render(switch)) for command, render in formats_nxos.COMMANDS.items()}
+    run = {command: parsers.parse(PARSER[command], formats_nxos.COMMANDS[command](switch)) for command in PARSER}
     assert run["show interface status"]["ports"]["Ethernet1/3"]["speed_gbps"] == 200
     assert run["show interface status"]["ports"]["Ethernet1/2"]["oper"] == "down"
     assert run["show interface counters errors"]["ports"]["Ethernet1/3"]["crc"] == 1234
@@ -170,3 +170,12 @@ def test_a_per_port_form_for_a_port_the_switch_lacks_is_an_error(parsers, form):
     assert "Invalid range at '^' marker" in text
     with pytest.raises(parsers.ParseError):
         parsers.parse(PARSER[PER_PORT[form]], text)
+
+
+def test_show_version_and_inventory_answer_what_cisco_nxos_cliconf_reads():
+    """cisco.nxos.nxos_command reads device info first (bench/network_cli_answers.py runs it)."""
+    import re
+    version = formats_nxos.COMMANDS["show version"](_healthy())
+    assert re.search(r"\s+NXOS:\s+version\s*(\S+)", version, re.M).group(1) == "10.3(4a)"
+    assert re.search(r"\s+Device name:\s*(\S+)", version, re.M).group(1) == "leaf-r0"
+    assert "PID: N9K-C9364D-GX2A" in formats_nxos.COMMANDS["show inventory"](_healthy())

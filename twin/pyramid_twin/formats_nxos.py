@@ -349,6 +349,27 @@ def show_queuing_interface(switch, only=None):
     return "\n".join(lines)
 
 
+def show_version(switch):
+    """What cisco.nxos's cliconf reads for device info, with show inventory (nxos_command runs both)."""
+    return "\n".join([
+        "Cisco Nexus Operating System (NX-OS) Software", "TAC support: http://www.cisco.com/tac",
+        "Copyright (c) 2002-2024, Cisco Systems, Inc. All rights reserved.", "",
+        "Software", "  BIOS: version 01.09", " NXOS: version 10.3(4a) [Maintenance Release]",
+        "  BIOS compile time:  06/20/2023", "  NXOS image file is: bootflash:///nxos64-cs.10.3.4a.M.bin",
+        "  NXOS compile time:  10/27/2023 12:00:00 [10/27/2023 23:42:40]", "", "",
+        "Hardware", "  cisco Nexus9000 C9364D-GX2A Chassis",
+        "  Intel(R) Xeon(R) CPU D-1530 @ 2.40GHz with 32801796 kB of memory.",
+        "  Processor Board ID FDO2417%04d" % switch.get("index", 0), "",
+        "  Device name: %s" % switch["hostname"], "  bootflash:   115805708 kB", "",
+        "Kernel uptime is 12 day(s), 3 hour(s), 41 minute(s), 7 second(s)", ""])
+
+
+def show_inventory(switch):
+    return "\n".join([
+        'NAME: "Chassis",  DESCR: "Nexus9000 C9364D-GX2A Chassis"',
+        "PID: N9K-C9364D-GX2A     ,  VID: V01  ,  SN: FDO2417%04d" % switch.get("index", 0), ""])
+
+
 _PORT_NAME = re.compile(r"^(?:ethernet|eth|e)(\d+/\d+(?:/\d+)?)$", re.I)
 BAD_PORT = "% Invalid range at '^' marker.\n"
 
@@ -369,6 +390,8 @@ PER_PORT = [
 ]
 
 COMMANDS = commands.Commands({
+    "show version": show_version,
+    "show inventory": show_inventory,
     "show interface status": show_interface_status,
     "show interface counters errors": show_interface_counters_errors,
     "show interface transceiver details": show_interface_transceiver_details,
@@ -383,7 +406,7 @@ COMMANDS = commands.Commands({
 def error(command):
     """NX-OS answers an unknown command with a caret under the first bad word, on the CLI's rc 0."""
     words = command.split()
-    known = ("show", "interface", "ip", "lldp", "bgp", "route", "queuing", "status", "counters", "errors",
+    known = ("show", "version", "inventory", "interface", "ip", "lldp", "bgp", "route", "queuing", "status", "counters", "errors",
              "transceiver", "details", "neighbors", "summary", "priority-flow-control", "detail")
     column = 0
     for word in words:
