@@ -20,6 +20,17 @@ class ActionModule(ActionBase):
     _VALID_ARGS = frozenset(("layer", "run_dir", "device", "snapshot"))
 
     def run(self, tmp=None, task_vars=None):
+        try:
+            result = self._run_layer(tmp, task_vars)
+        finally:
+            released = _collector.release(self)  # every way out, or the next task may find it closing
+        if not released:
+            result.setdefault("warnings", []).append(
+                "%s: the network_cli connection was still closing after %ds; the next task may fail to start one"
+                % (task_vars["inventory_hostname"], _collector.RELEASE_SECONDS))
+        return result
+
+    def _run_layer(self, tmp, task_vars):
         result = super().run(tmp, task_vars)
         args = self._task.args
         layer, run_dir = int(args["layer"]), args["run_dir"]

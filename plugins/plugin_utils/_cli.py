@@ -11,10 +11,15 @@ network_cli ends an answer at the first text that looks like a prompt and is fol
 quiet spell. A line of output can look like one (NX-OS's queuing report prints "QoS-Group#"), so
 every answer must end at the switch's own prompt, learned from an empty line; the rest of an answer
 cut short is read and dropped, the command asked again, and a cut answer never parsed.
+
+Each task ends its session and waits until the persistent connection is gone (release). ansible-core
+reuses a connection whose socket file still exists; one shutting down (idle timeout, end of play)
+fails the next task before it starts ("Unable to connect to socket", "Connection reset by peer").
 """
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -23,6 +28,7 @@ from ansible.module_utils.connection import Connection, ConnectionError as Netwo
 COMMAND_TIMEOUT = re.compile(r"command timeout triggered", re.I)
 CUT_TRIES = 3  # asks of one command whose answer was cut at a prompt-like line
 DRAINS = 20  # reads of the rest of a cut answer, up to the switch's own prompt
+RELEASE_SECONDS = 10.0  # for a closed connection's process to remove its socket
 
 
 class _Cut(Exception):
@@ -72,6 +78,20 @@ def collect(socket_path, planned):
         raw[source["id"]] = {"status": "ok", "command": command, "way": 0, "rc": 0, "stdout": stdout,
                              "seconds": round(time.monotonic() - started, 3)}
     return raw, None
+
+
+def release(socket_path, seconds=RELEASE_SECONDS):
+    """Close the persistent connection and wait for its socket to go, so that the next task starts a
+    fresh one; True once it is gone."""
+    if not socket_path or not os.path.exists(socket_path):
+        return True
+    _close(Connection(socket_path))
+    deadline = time.monotonic() + seconds
+    while os.path.exists(socket_path):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def _not_run(rest, source, why, status="failed"):

@@ -54,6 +54,17 @@ def collect(action, planned, timeout, task_vars, parallel=1):
     return raw, unreachable
 
 
+RELEASE_SECONDS = _cli.RELEASE_SECONDS
+
+
+def release(action):
+    """End a network_cli switch's persistent connection before the task ends (see _cli.release);
+    False when it did not go in time. Other connections are Ansible's to keep."""
+    if not _is_network_cli(action):
+        return True
+    return _cli.release(getattr(action._connection, "socket_path", None))
+
+
 def _is_network_cli(action):
     return getattr(action._connection, "transport", "") in NETWORK_CLI
 

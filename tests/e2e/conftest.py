@@ -21,7 +21,7 @@ def twin():
 
 
 class Run:
-    def __init__(self, runner, report_root):
+    def __init__(self, runner, report_root, control_dir):
         self.rc = runner.rc
         self.status = runner.status
         self.stdout = runner.stdout.read()
@@ -29,6 +29,8 @@ class Run:
         self.report = json.load(open(found[-1], encoding="utf-8")) if found else None
         self.run_dirs = sorted(glob.glob(os.path.join(report_root, "*")))
         self.changed = dict((runner.stats or {}).get("changed", {}))
+        # network_cli connections still open (or left behind) when the run ended
+        self.open_sockets = sorted(os.path.basename(path) for path in glob.glob(os.path.join(control_dir, "*")))
 
     def host(self, name):
         return self.report["hosts"][name]
@@ -61,11 +63,13 @@ def validate(twin, tmp_path_factory):
             playbook=os.path.join(ROOT, playbook),
             inventory=os.path.join(ROOT, "inventories", "twin"),
             extravars=variables,
-            envvars={"ANSIBLE_CONFIG": os.path.join(ROOT, "ansible.cfg")},
+            # each run's own persistent-connection sockets, to see which outlive it
+            envvars={"ANSIBLE_CONFIG": os.path.join(ROOT, "ansible.cfg"),
+                     "ANSIBLE_PERSISTENT_CONTROL_PATH_DIR": str(base / "pc")},
             limit=limit,
             cmdline=cmdline,
             quiet=True,
         )
-        return Run(runner, report_root)
+        return Run(runner, report_root, str(base / "pc"))
 
     return run

@@ -119,7 +119,7 @@ def test_the_default_demo_scenario(validate):
     no_go = sorted(name for name, info in hosts.items() if info["verdict"] == "NO-GO")
     # leaf1-r3 too: node-028's rail 3 runs at 200G, and the leaf's end of that cable shows it (link_status)
     assert no_go == ["leaf1-r2", "leaf1-r3", "leaf1-r5", "leaf1-r7", "node-007", "node-009", "node-012", "node-019", "node-023",
-                     "node-026", "node-028", "node-030", "node-031"]
+                     "node-026", "node-028", "node-030", "node-031"], _first_not_passing(run, no_go)
     # the switch faults: the switch fails, the node behind its port is BLOCKED at that layer
     for node, layer, switch, check in (("node-030", 1, "leaf1-r5", "link_errors"), ("node-031", 1, "leaf1-r2", "optics_rx"),
                                        ("node-026", 3, "leaf1-r7", "pfc_idle")):
@@ -144,3 +144,9 @@ def test_the_default_demo_scenario(validate):
     assert "known-good" in pairs["actual"] and "GPUDirect RDMA off" in pairs["cause"]
     assert "rank 5" in run.not_passing("node-023")["training_stable"]["actual"]
     assert run.rc != 0 and run.status == "failed"
+
+
+def _first_not_passing(run, names):
+    """What made each device NO-GO, so a surprise in CI says why."""
+    return {name: next(("%s %s: %s" % (r["check"], r["status"], r["actual"]) for r in run.host(name)["checks"]
+                        if r["status"] not in ("PASS", "SKIP")), "?") for name in names}

@@ -38,6 +38,8 @@ def test_a_healthy_mixed_vendor_fabric_raises_no_alarm(healthy):
     assert rows["links"]["status"] == rows["bgp_ecmp"]["status"] == rows["qos_idle"]["status"] == "pass"
     ecmp = next(r for r in run.host("leaf1-r3")["checks"] if r["check"] == "ecmp")
     assert ecmp["actual"] == "7 prefixes, 4-way ECMP each"
+    # each switch task closed its network_cli connection: none was left for a later task to find closing
+    assert run.open_sockets == []
 
 
 # leaf -> platform: r0 eos, r1 nxos, r2 sonic, r3 cumulus, r4 eos, r5 nxos, r6 sonic, r7 cumulus
@@ -161,3 +163,4 @@ def test_unreachable_refused_and_wedged_switches_are_errors_and_the_run_goes_on(
                for r in cut.values())
     assert run.host("node-001")["stopped_at"] == 1
     assert run.report["verdict"] == "NO-GO" and run.rc != 0
+    assert run.open_sockets == []  # closed after timeouts and failed logins too

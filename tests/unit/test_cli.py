@@ -109,3 +109,51 @@ def test_a_command_error_fails_that_command_only(connect):
     raw, _unreachable = _cli.collect("/sock", _sources("show queuing interface Ethernet9/9", "show b"))
     assert raw["s0"]["status"] == "failed" and "Invalid range" in raw["s0"]["attempts"][0]
     assert raw["s1"]["status"] == "ok"
+
+
+# release: ansible-core reuses a persistent connection whose socket file exists; one still shutting down
+# fails the next task before it starts, so each task closes its own and waits until the socket is gone.
+
+class ClosingProcess:
+    """ansible-connection's side of close(): its socket goes after a moment, or never (a hung process)."""
+
+    def __init__(self, socket_path, goes=True, refuses=False):
+        self.socket_path, self.goes, self.refuses = socket_path, goes, refuses
+        self.closes = 0
+
+    def __call__(self, socket_path):
+        assert socket_path == str(self.socket_path)
+        return self
+
+    def close(self):
+        self.closes += 1
+        if self.goes:
+            self.socket_path.unlink()
+        if self.refuses:
+            raise NetworkConnectionError("Unable to connect to socket '%s'" % self.socket_path)
+
+
+def test_release_closes_the_connection_and_returns_once_its_socket_is_gone(monkeypatch, tmp_path):
+    sock = tmp_path / "pc" / "420ecd8afc"
+    sock.parent.mkdir()
+    sock.write_text("")
+    process = ClosingProcess(sock)
+    monkeypatch.setattr(_cli, "Connection", process)
+    assert _cli.release(str(sock)) is True
+    assert process.closes == 1 and not sock.exists()
+
+
+def test_release_of_a_connection_already_gone_does_nothing(monkeypatch, tmp_path):
+    process = ClosingProcess(tmp_path / "gone")
+    monkeypatch.setattr(_cli, "Connection", process)
+    assert _cli.release(str(tmp_path / "gone")) is True and _cli.release(None) is True
+    assert process.closes == 0
+
+
+def test_release_gives_up_on_a_socket_that_stays(monkeypatch, tmp_path):
+    sock = tmp_path / "stuck"
+    sock.write_text("")
+    process = ClosingProcess(sock, goes=False, refuses=True)  # refused: the close error is not raised
+    monkeypatch.setattr(_cli, "Connection", process)
+    assert _cli.release(str(sock), seconds=0.2) is False
+    assert process.closes == 1 and sock.exists()
