@@ -6,7 +6,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, ".collections"))
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _parsers  # noqa: E402
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, parsing  # noqa: E402
 
 TARGET = os.path.join(ROOT, "docs", "checks.md")
 
@@ -20,7 +20,7 @@ def _way(way):
     launcher = "with `pyramid_nccl_launcher: %s`: " % way["launcher"] if way.get("launcher") else ""
     if way.get("platform"):
         launcher = "%s%s: " % (PLATFORMS[way["platform"]], " (once per planned port)" if way.get("foreach") else "")
-    return "%s`%s` → `%s`%s" % (launcher, text, way["parser"], " (ntc-templates)" if way["parser"] in _parsers.NTC_TEMPLATES else "")
+    return "%s`%s` → `%s`%s" % (launcher, text, way["parser"], " (ntc-templates)" if parsing.PARSERS[way["parser"]].ntc else "")
 
 
 PLATFORMS = {"eos": "Arista EOS (network_cli)", "nxos": "Cisco NX-OS (network_cli)", "sonic": "SONiC (SSH)",
@@ -42,7 +42,7 @@ def _switch_commands(catalog):
             way = ways[platform]
             text = (way["cli"] if "cli" in way else " ".join(way["run"])).replace("|", "\\|")
             per_port = " (per port)" if way.get("foreach") else ""
-            ntc = " (ntc)" if way["parser"] in _parsers.NTC_TEMPLATES else ""
+            ntc = " (ntc)" if parsing.PARSERS[way["parser"]].ntc else ""
             cells.append("`%s`%s → `%s`%s" % (text, per_port, way["parser"], ntc))
         out.append("| `%s`%s | %s |" % (name, " (counters)" if catalog["sources"][name].get("counters") else "",
                                         " | ".join(cells)))
@@ -108,9 +108,10 @@ def render(catalog):
     for name, platform in catalog["platforms"].items():
         figures = ", ".join("%d B: %s" % (size, value) for size, value in sorted(platform["busbw"].items()))
         out.append("| `%s` (%s) | %s | %s |" % (name, platform["title"], figures, platform["source"]))
-    out += ["", "## Parsers", "", "| Parser | Parses |", "|---|---|"]
-    for name, text in sorted(_parsers.PARSERS.items()):
-        out.append("| `%s` | %s |" % (name, text))
+    out += ["", "## Parsers", "", "| Parser | Kind | Parses |", "|---|---|---|"]
+    for name, entry in sorted(parsing.PARSERS.items()):
+        kind = "textfsm (ntc-templates)" if entry.ntc else entry.kind
+        out.append("| `%s` | %s | %s |" % (name, kind, entry.description))
     return "\n".join(out) + "\n"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._model import PASS
 
 
 class ActionModule(ActionBase):
@@ -34,7 +35,7 @@ class ActionModule(ActionBase):
         for check in checks:
             for host, record in _engine.judge_pod(check, catalog, facts_by_host, expect_by_host).items():
                 _results.record(docs[host], [record])
-                if record["status"] != "PASS":
+                if record["status"] != PASS:
                     summary.setdefault(check["id"], []).append("%s=%s" % (host, record["status"]))
         for doc in docs.values():
             _results.save(run_dir, doc)

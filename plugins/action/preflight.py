@@ -11,7 +11,7 @@ import secrets
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _parsers
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
 
 
@@ -42,8 +42,8 @@ class ActionModule(ActionBase):
             catalog = _catalog.load_catalog()
         except (_catalog.CatalogError, OSError) as exc:
             return dict(result, failed=True, msg=str(exc))
-        if _parsers.TEXTFSM_IMPORT_ERROR:
-            return dict(result, failed=True, msg="the controller needs the textfsm Python package: %s" % _parsers.TEXTFSM_IMPORT_ERROR)
+        if parsing.TEXTFSM_IMPORT_ERROR:
+            return dict(result, failed=True, msg="the controller needs the textfsm Python package: %s" % parsing.TEXTFSM_IMPORT_ERROR)
         hosts = self._task.args.get("hosts") or []
         if not hosts:
             return dict(result, failed=True, msg="no devices to validate: the inventory has no hosts in the pyramid groups")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _collector, _counters, _engine, _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SKIP, SourceFailure
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._model import PASS, SKIP, SourceFailure, count_statuses
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
 
 
@@ -83,10 +83,8 @@ class ActionModule(ActionBase):
         doc.setdefault("expect", {}).update(expect)
         _results.record(doc, records)
         _results.save(run_dir, doc)
-        counts = {}
-        for record in records:
-            counts[record["status"]] = counts.get(record["status"], 0) + 1
-        failing = ["%s=%s" % (r["check"], r["status"]) for r in records if r["status"] not in ("PASS",)]
+        counts = {status: n for status, n in count_statuses(records).items() if n}
+        failing = ["%s=%s" % (r["check"], r["status"]) for r in records if r["status"] != PASS]
         return dict(result, changed=False, counts=counts, soak_waited=round(waited, 1),
                     msg="layer %d: %s%s" % (layer, ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())),
                                             (" (" + ", ".join(failing) + ")") if failing else ""))

@@ -11,7 +11,8 @@ import re
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _collector, _engine, _hunt, _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import ERROR, FABRIC_JUDGES, SKIP, SourceFailure
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import FABRIC_JUDGES
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._model import ERROR, PASS, SKIP, SourceFailure, verdict
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
 
 
@@ -44,7 +45,7 @@ class ActionModule(ActionBase):
                     cause=check.get("causes", {}).get(verdict["cause_key"]), command=verdict.get("command"))])
                 key = "%s=%s" % (check["id"], verdict["status"])
                 counts[key] = counts.get(key, 0) + 1
-            nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == "PASS"]
+            nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == PASS]
         for doc in docs.values():
             _results.save(run_dir, doc)
         return dict(result, changed=False, counts=counts, runs=log.count,
@@ -58,7 +59,7 @@ class ActionModule(ActionBase):
         references = [host for host in self._task.args.get("references") or [] if host not in nodes]
         if (len(nodes) >= 2 or (nodes and references)) and not launcher:
             why = "no launcher host: add one to the inventory group `launcher` (it starts %s)" % expect["pyramid_nccl_launcher"]
-            return {node: {"status": ERROR, "expected": "a launcher host", "actual": why, "cause_key": None} for node in nodes}
+            return {node: verdict(ERROR, "a launcher host", why, cause_key=None) for node in nodes}
         name, judge = check["sources"][0], FABRIC_JUDGES[check["judge"]]
 
         def run(groups):
@@ -104,8 +105,8 @@ def _not_climbing(docs, verdicts, check, layer):
             continue
         failing = sorted({"%s=%s" % (r["check"], r["status"]) for r in doc["results"]
                           if r["layer"] <= layer and r["status"] in _results.NOT_PASSING})
-        skipped[host] = {"status": SKIP, "expected": "a node that passed the rounds before", "cause_key": None,
-                         "actual": "not in this round: %s" % (", ".join(failing) or "no results below")}
+        skipped[host] = verdict(SKIP, "a node that passed the rounds before",
+                                "not in this round: %s" % (", ".join(failing) or "no results below"), cause_key=None)
     return skipped
 
 

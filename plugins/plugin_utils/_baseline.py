@@ -10,6 +10,7 @@ import statistics
 import yaml
 
 from . import _results
+from ._model import PASS
 
 HEADER = """# Baseline measured by gpufabric.pyramid, run %(run)s (pod verdict %(verdict)s), on the %(count)d GO nodes.
 # To judge later runs against it, copy this file into the inventory (group_vars/gpu_nodes/baseline.yml):
@@ -29,7 +30,7 @@ def figures(run_dir, hosts):
     for host in hosts:
         doc = _results.load(run_dir, host)
         results = doc["results"]
-        if not results or any(r["status"] != "PASS" for r in results):
+        if not results or any(r["status"] != PASS for r in results):
             continue
         counted += 1
         facts = doc.get("facts", {})

@@ -12,8 +12,8 @@ A blocked host is not failing on its own: its record says which switch, check an
 from __future__ import annotations
 
 from . import _results
+from ._model import BLOCKED
 
-BLOCKED = "BLOCKED"
 
 
 def _hosts_of(plan):

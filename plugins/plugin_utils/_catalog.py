@@ -39,7 +39,7 @@ def load_catalog(path=CATALOG_PATH):
 
 
 def _check(catalog):
-    from . import _hunt, _judges, _judges_fabric, _judges_switch, _parsers  # noqa: F401  late import: the catalog is also read by docs tooling
+    from . import _hunt, _judges, _judges_fabric, _judges_switch, parsing  # noqa: F401  late import: the catalog is also read by docs tooling
 
     rows = {row["id"] for row in catalog["rows"]}
     problems = []
@@ -48,7 +48,7 @@ def _check(catalog):
             kinds = [kind for kind in WAY_KINDS if kind in way]
             if len(kinds) != 1:
                 problems.append("source %s: each way needs exactly one of %s" % (name, ", ".join(WAY_KINDS)))
-            if way.get("parser") not in _parsers.PARSERS:
+            if way.get("parser") not in parsing.PARSERS:
                 problems.append("source %s: unknown parser %r" % (name, way.get("parser")))
             if source.get("launched") and way.get("launcher") not in LAUNCHERS:
                 problems.append("source %s: each way of a launched source names a launcher of %s" % (name, LAUNCHERS))

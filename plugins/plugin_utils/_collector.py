@@ -107,7 +107,7 @@ class SourceFactsAction(ActionBase):
         failures = []
         for name in names:
             source = catalog["sources"][name]
-            items = facts[name].values() if source.get("foreach") else [facts[name]]
+            items = facts[name].values() if _engine.foreach_of(source, expect) else [facts[name]]
             if not source.get("optional"):
                 failures.extend(item for item in items if isinstance(item, SourceFailure))
         if failures:

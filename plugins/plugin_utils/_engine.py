@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 
-from . import _judges, _parsers
-from ._judges import ERROR, SKIP, SourceFailure
+from . import _judges, parsing
+from ._catalog import WAY_KINDS
+from ._model import ERROR, PASS, SKIP, SourceFailure
 
 PLACEHOLDER = re.compile(r"\{(item|pyramid_\w+|group_\w+)\}")  # {payload:NAME} is left for the collect module
 ENV_FLAGS = "{env_flags}"
-WAY_KINDS = ("run", "read", "list", "cli")
 SPLICE = re.compile(r"^\{\*(pyramid_\w+)\}$")  # an argument that is a whole list expectation, spliced in
 
 NO_DATA_GO_BACK = "Fix data collection on the host (tool installed, host reachable), then re-run"
@@ -61,9 +61,7 @@ def plan(names, catalog, expect, group=None):
                 kind = next(k for k in WAY_KINDS if k in way)
                 if kind == "run":
                     value = _argv(way, item, expect, group)
-                elif kind == "cli":  # one command line of a network OS CLI (network_cli)
-                    value = _fill(way[kind], item, expect, group)
-                else:
+                else:  # a file or directory to read, or one command line of a network OS CLI (network_cli)
                     value = _fill(way[kind], item, expect, group)
                 planned_way = {kind: value}
                 if way.get("env"):
@@ -131,11 +129,11 @@ def parse_one(raw, source, expect):
                              status=raw.get("status"), output=raw.get("stdout", ""))
     parser = _ways(source, expect)[raw.get("way", 0)]["parser"]  # "way" counts the planned ways
     try:
-        facts = _parsers.parse(parser, raw.get("stdout", ""))
+        facts = parsing.parse(parser, raw.get("stdout", ""))
         if raw.get("rc"):
             facts["exit_code"] = raw["rc"]  # an accepted non-zero exit: the judge decides what it means
         return facts
-    except _parsers.ParseError as exc:
+    except parsing.ParseError as exc:
         said = [line.strip() for line in (raw.get("stderr") or "").splitlines() if line.strip() and not line.startswith("---")]
         stderr = "; stderr: %s" % " ".join(said[-3:]) if said else ""  # a launcher says there which node failed
         return SourceFailure(command, "%s: unparseable output (%s): %s%s" % (command, parser, exc, stderr),
@@ -160,7 +158,7 @@ def commands_of(check, catalog, expect):
         source = catalog["sources"][name]
         for way in (_ways(source, expect) if expect else source["ways"])[:1]:
             kind = next(k for k in WAY_KINDS if k in way)
-            each = source.get("foreach") or way.get("foreach")
+            each = foreach_of(source, expect) if expect else source.get("foreach") or way.get("foreach")
             if kind == "run":  # the command as it runs; a foreach item and a group's nodes stay placeholders
                 text = " ".join(_argv(way, "<%s>" % each, expect, None, shown=True) if expect else way["run"])
             elif kind == "cli":
@@ -216,7 +214,7 @@ def result(host, check, catalog, expect, status, expected, actual, cause=None, c
         if host not in record["cause"]:
             record["cause"] += " on %s" % host
         record["go_back_to"] = NO_DATA_GO_BACK
-    elif status not in ("PASS", SKIP):
+    elif status not in (PASS, SKIP):
         record["cause"] = cause or check["cause"]
         record["go_back_to"] = check["go_back_to"]
     if detail:

@@ -17,7 +17,7 @@ of the run can be one. A bad reference can fail a node, never pass it: a run pas
 
 from __future__ import annotations
 
-from ._judges import FAIL, PASS, SKIP
+from ._model import FAIL, PASS, SKIP, verdict
 
 
 def pair_up(nodes):
@@ -35,12 +35,11 @@ def scale_sizes(count):
 
 
 def _verdict(status, outcome, actual, cause_key=None):
-    return {"status": status, "expected": outcome["expected"], "actual": actual, "cause_key": cause_key,
-            "command": outcome.get("command")}
+    return verdict(status, outcome["expected"], actual, command=outcome.get("command"), cause_key=cause_key)
 
 
 def _skip_all(nodes, why):
-    return {node: {"status": SKIP, "expected": "a run across nodes", "actual": why, "cause_key": None} for node in nodes}
+    return {node: verdict(SKIP, "a run across nodes", why, cause_key=None) for node in nodes}
 
 
 def round_pairs(nodes, run, references=()):
@@ -86,8 +85,8 @@ def _unattributed(suspects, odd, first):
     verdicts = {}
     for node in suspects:
         if node == odd:
-            verdicts[node] = {"status": SKIP, "expected": "a run with a known-good partner", "cause_key": None,
-                              "actual": "odd one out, and no pair passed to lend a known-good partner"}
+            verdicts[node] = verdict(SKIP, "a run with a known-good partner",
+                                     "odd one out, and no pair passed to lend a known-good partner", cause_key=None)
             continue
         pair, outcome = first[node]
         verdicts[node] = _verdict(outcome["status"], outcome, "with %s: %s; no pair passed, so no known-good partner "

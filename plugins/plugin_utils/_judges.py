@@ -15,33 +15,11 @@ import collections
 import re
 import statistics
 
+from ._model import ERROR, FAIL, PASS, SourceFailure, verdict
+
 JUDGES = {}
 POD_JUDGES = {}
 FABRIC_JUDGES = {}  # judged from runs across groups of nodes (_judges_fabric.py)
-
-PASS, FAIL, ERROR, SKIP = "PASS", "FAIL", "ERROR", "SKIP"
-
-
-class SourceFailure:
-    """A source gave no usable facts: missing tool, timeout, bad exit, unparseable output."""
-
-    def __init__(self, command, reason, status=None, output=""):
-        self.command = command
-        self.reason = reason
-        self.status = status  # the collect status: missing, timeout, failed, unreadable, or None (unparseable)
-        self.output = output  # what the command printed before it failed (a hang's last words)
-
-    def __repr__(self):
-        return "SourceFailure(%r, %r)" % (self.command, self.reason)
-
-
-def verdict(status, expected, actual, cause=None, command=None):
-    result = {"status": status, "expected": expected, "actual": actual}
-    if cause:
-        result["cause"] = cause  # overrides the catalog's cause for this sub-case
-    if command:
-        result["command"] = command
-    return result
 
 
 def judge(name, pod=False, fabric=False):

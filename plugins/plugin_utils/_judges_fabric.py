@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ._judges import ERROR, FAIL, JUDGES, PASS, RANK_LINE, SourceFailure, _summary, judge
+from ._judges import JUDGES, RANK_LINE, _summary, judge
+from ._model import ERROR, FAIL, PASS, SourceFailure, verdict
 
 # The first kind of miss found names the cause (the catalog check's `causes`); a slow run that NCCL
 # warned about is blamed on the warning (cheat sheet: "WARN: skipping ..." is usually a topology file).
@@ -116,9 +117,8 @@ def nccl_group(run, group, expect, catalog):
     expected = _expected_text(group, expect, table, source)
     if isinstance(run, SourceFailure):
         if run.status == "timeout":
-            return {"status": FAIL, "expected": expected, "actual": _hung(run, group), "cause_key": "hang",
-                    "by_host": {}}
-        return {"status": ERROR, "expected": expected, "actual": run.reason, "cause_key": None, "by_host": {}}
+            return verdict(FAIL, expected, _hung(run, group), cause_key="hang", by_host={})
+        return verdict(ERROR, expected, run.reason, cause_key=None, by_host={})
     findings, by_host, missing_data = _network_findings(run, group, expect["pyramid_rails"])
     ranks = len(group) * expect["pyramid_gpus_per_node"]
     if len(run["ranks"]) != ranks:
@@ -140,20 +140,19 @@ def nccl_group(run, group, expect, catalog):
     problems = [text for key in CAUSE_ORDER for text in findings.get(key, [])]
     if problems:
         cause_key = next(key for key in CAUSE_ORDER if key in findings)
-        return {"status": FAIL, "expected": expected, "actual": _summary(problems + missing_data), "cause_key": cause_key,
-                "by_host": by_host}
+        return verdict(FAIL, expected, _summary(problems + missing_data), cause_key=cause_key, by_host=by_host)
     if missing_data:
-        return {"status": ERROR, "expected": expected, "actual": _summary(missing_data), "cause_key": None, "by_host": {}}
-    return {"status": PASS, "expected": expected, "actual": "; ".join(seen[-1:]) + "; %d rails, GDRDMA on %d nodes" % (
-        len(expect["pyramid_rails"]), len(group)), "cause_key": None, "by_host": {}}
+        return verdict(ERROR, expected, _summary(missing_data), cause_key=None, by_host={})
+    return verdict(PASS, expected, "; ".join(seen[-1:]) + "; %d rails, GDRDMA on %d nodes" % (
+        len(expect["pyramid_rails"]), len(group)), cause_key=None, by_host={})
 
 
 @judge("training_group", fabric=True)
 def training_group(run, group, expect, catalog):  # pylint: disable=unused-argument
     """The training step across ``group``, judged as on one node; a slow rank is traced to its node."""
     outcome = JUDGES["training_stable"]({"training_node": run}, expect)
-    result = {"status": outcome["status"], "expected": "%d nodes: %s" % (len(group), outcome["expected"]),
-              "actual": outcome["actual"], "cause_key": None, "by_host": {}}
+    result = verdict(outcome["status"], "%d nodes: %s" % (len(group), outcome["expected"]), outcome["actual"],
+                     cause_key=None, by_host={})
     if outcome["status"] != FAIL:
         return result
     actual = outcome["actual"]

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import ipaddress
 
-from ._judges import ERROR, FAIL, PASS, SourceFailure, _summary, judge, verdict
+from ._judges import _summary, judge
+from ._model import ERROR, FAIL, PASS, SourceFailure, verdict
 
 
 def _table(value, key="ports"):
@@ -42,11 +43,8 @@ def _no_data(expected, failures, what):
 
 def _failed(expected, problems, ports, cause_key=None, device=False):
     """A FAIL naming its ports (or the whole switch); cause_key picks one of the check's `causes`."""
-    result = verdict(FAIL, expected, _summary(problems))
-    result["detail"] = {"ports": sorted(set(ports)), "device": device}
-    if cause_key:
-        result["cause_key"] = cause_key
-    return result
+    extra = {"cause_key": cause_key} if cause_key else {}
+    return verdict(FAIL, expected, _summary(problems), detail={"ports": sorted(set(ports)), "device": device}, **extra)
 
 
 # --- Layer 1 ------------------------------------------------------------------------------

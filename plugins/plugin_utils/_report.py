@@ -11,6 +11,7 @@ import os
 import xml.etree.ElementTree as ET
 
 from . import _catalog, _results
+from ._model import BLOCKED, ERROR, FAIL, PASS, SKIP, count_statuses
 
 SCHEMA_VERSION = 1
 MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}
@@ -35,7 +36,7 @@ def build(catalog, run_dir, devices):
             records.sort(key=lambda r: r["layer"])
             hosts[host] = {
                 "device": device,
-                "verdict": "GO" if all(r["status"] == "PASS" for r in records) else "NO-GO",
+                "verdict": "GO" if all(r["status"] == PASS for r in records) else "NO-GO",
                 "stopped_at": _results.stopped_at(records),
                 "checks": records,
             }
@@ -61,7 +62,7 @@ def build(catalog, run_dir, devices):
 def _missing(host, check, has_results):
     reason = "not run in this play" if has_results else "no results at all: the host left the play before its first check"
     return {"host": host, "layer": check["layer"], "check": check["id"], "title": check["title"], "row": check["row"],
-            "status": "SKIP" if has_results else "ERROR", "expected": "a result", "actual": reason, "command": None,
+            "status": SKIP if has_results else ERROR, "expected": "a result", "actual": reason, "command": None,
             "cause": None if has_results else "No data: the playbook failed on this host before any check ran",
             "go_back_to": None if has_results else "Read the play output for this host, then re-run"}
 
@@ -84,7 +85,7 @@ def _checklist(catalog, hosts, devices_in_run):
                     entry["failing_hosts"].append(host)
                 elif "BLOCKED" in statuses:
                     entry["blocked_hosts"].append(host)
-                elif statuses - {"PASS"}:
+                elif statuses - {PASS}:
                     entry["not_run_hosts"].append(host)
             entry["status"] = "fail" if entry["failing_hosts"] or entry["blocked_hosts"] or entry["not_run_hosts"] \
                 or not hosts else "pass"
@@ -184,11 +185,11 @@ def markdown(report):
     out += ["", "## Devices", "", "| Device | Type | Verdict | Stopped at | PASS | FAIL | ERROR | BLOCKED | SKIP |",
             "|---|---|---|---|---|---|---|---|---|"]
     for host, info in sorted(report["hosts"].items()):
-        counts = {s: sum(1 for r in info["checks"] if r["status"] == s) for s in ("PASS", "FAIL", "ERROR", "BLOCKED", "SKIP")}
+        counts = count_statuses(info["checks"])
         stopped = "" if info["stopped_at"] is None else "L%d" % info["stopped_at"]
         out.append("| %s | %s | %s | %s | %d | %d | %d | %d | %d |" % (
-            host, info["device"], info["verdict"], stopped, counts["PASS"], counts["FAIL"], counts["ERROR"],
-            counts["BLOCKED"], counts["SKIP"]))
+            host, info["device"], info["verdict"], stopped, counts[PASS], counts[FAIL], counts[ERROR],
+            counts[BLOCKED], counts[SKIP]))
     return "\n".join(out) + "\n"
 
 
@@ -207,7 +208,7 @@ def junit(report):
             elif r["status"] == "ERROR":
                 totals["errors"] += 1
                 ET.SubElement(case, "error", message=r["actual"]).text = text
-            elif r["status"] in ("SKIP", "BLOCKED"):  # a blocked host did not fail on its own
+            elif r["status"] in (SKIP, BLOCKED):  # a blocked host did not fail on its own
                 totals["skipped"] += 1
                 ET.SubElement(case, "skipped", message=r["actual"])
     for key, value in totals.items():

@@ -9,7 +9,9 @@ import json
 import os
 import tempfile
 
-NOT_PASSING = ("FAIL", "ERROR", "BLOCKED")  # BLOCKED: a switch in the host's path failed that layer
+from ._model import BLOCKED, ERROR, FAIL
+
+NOT_PASSING = (FAIL, ERROR, BLOCKED)  # BLOCKED: a switch in the host's path failed that layer
 
 
 def host_path(run_dir, host):

@@ -31,8 +31,10 @@ def test_fixture(parsers, raw_path):
     parser = os.path.basename(os.path.dirname(raw_path))
     assert parser in parsers.PARSERS
     raw, expected = _load(raw_path)
-    if os.path.exists(parsers.template_path(parser)):
+    if parsers.PARSERS[parser].kind == "textfsm":
         assert parsers.textfsm_rows(parser, raw) == expected["parsed_sample"]
+    else:
+        assert "parsed_sample" not in expected, "a %s parser has no TextFSM rows" % parsers.PARSERS[parser].kind
     if expected.get("parse_error"):
         with pytest.raises(parsers.ParseError):
             parsers.parse(parser, raw)
@@ -56,9 +58,16 @@ def test_fixture_files_come_in_pairs():
     assert ymls == raws
 
 
-def test_every_template_has_a_parser(parsers):
+def test_every_template_is_read_by_a_parser(parsers):
+    read = {entry.template for entry in parsers.PARSERS.values() if entry.kind == "textfsm"}
     for path in glob.glob(os.path.join(parsers.TEMPLATE_DIR, "*.textfsm")):
-        assert os.path.basename(path)[:-len(".textfsm")] in parsers.PARSERS
+        assert os.path.basename(path)[:-len(".textfsm")] in read
+
+
+def test_every_textfsm_parser_has_its_template(parsers):
+    for name, entry in parsers.PARSERS.items():
+        if entry.kind == "textfsm":
+            assert os.path.exists(parsers.template_path(name)), name
 
 
 def test_unknown_parser_and_none_text(parsers):

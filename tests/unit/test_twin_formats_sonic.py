@@ -1,4 +1,4 @@
-"""The twin's SONiC output (formats_sonic) read back by the product's SONiC parsers (_parsers_sonic).
+"""The twin's SONiC output (formats_sonic) read back by the product's SONiC parsers (parsing.sonic).
 
 Every command the catalog runs on SONiC is rendered from a switch snapshot and parsed; the facts
 must be what the snapshot says. The twin's error output must never parse.

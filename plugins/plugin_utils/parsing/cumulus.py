@@ -3,9 +3,9 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """NVIDIA Cumulus Linux 5.x switch parsers (NVUE `nv show ...`) and the FRR `vtysh` parsers shared with SONiC.
 
-Loaded by path from _parsers.py: standard library only. Each normalizer gets the TextFSM rows of
-parsers/textfsm/<parser>.textfsm (lowercase keys) and raises ValueError for output that is empty,
-cut short, an error message or not the command's report.
+Each parser gets the TextFSM rows of parsers/textfsm/<parser>.textfsm
+(lowercase keys) and raises ValueError for output that is empty, cut short, an error message or
+not the command's report.
 
 NVUE prints fixed-width tables whose cells may be empty (a down port has no speed, a port without
 LLDP no remote host) and whose columns moved between releases (5.0-5.10: Interface MTU Speed State
@@ -24,28 +24,9 @@ from __future__ import annotations
 
 import re
 
-PARSERS = {
-    "cumulus_nv_show_interface":
-        "nv show interface: every interface's state and speed (interfaces fact, swp ports)",
-    "cumulus_nv_show_interface_lldp":
-        "nv show interface: the LLDP neighbor (Remote Host / Remote Port columns) of every swp port (lldp fact)",
-    "cumulus_nv_show_interface_counters_errors":
-        "nv show interface <port> counters errors: FCS and total RX/TX errors of one port (errors fact, per port)",
-    "cumulus_nv_show_interface_transceiver":
-        "nv show interface <port> transceiver: per-lane RX/TX optical power of one port's module (optics fact, per port)",
-    "cumulus_nv_show_interface_counters_qos_pfc":
-        "nv show interface <port> counters qos: PFC pause frames RX/TX per switch priority of one port (pfc fact, per port)",
-    "cumulus_nv_show_interface_counters_qos_ecn":
-        "nv show interface <port> counters qos: ECN-marked packets of one port, port total (ecn fact, per port)",
-    "cumulus_nv_show_interface_counters_qos_discards":
-        "nv show interface <port> counters qos: tx-uc-buffer-discards per traffic class of one port, in bytes (discards fact, per port)",
-    "frr_show_ip_bgp_summary":
-        "vtysh -c 'show ip bgp summary' (FRR 7-10): IPv4 unicast neighbors, remote AS, state, prefixes received (bgp fact)",
-    "frr_show_ip_route":
-        "vtysh -c 'show ip route bgp' (FRR): selected BGP routes of the default VRF with every FIB next hop (routes fact)",
-}
+from ._common import reject_other as _reject_other
+from ._registry import parser
 
-NTC_TEMPLATES = set()  # ntc-templates 9.3.0 has no Cumulus NVUE or FRR vtysh template
 
 _TRUNCATED = "\u2026"  # NVUE cuts a cell that does not fit its column and ends it with an ellipsis
 
@@ -101,12 +82,6 @@ def _prepare_nv_interface(text):
     return "\n".join(out) + "\n"
 
 
-def _reject_other(rows, what):
-    for row in rows:
-        if row.get("other"):
-            raise ValueError("unexpected line %r: not %s" % (row["other"], what))
-
-
 def _swp(name):
     return re.match(r"swp\d+(?:s\d+)?$", name) is not None
 
@@ -133,6 +108,9 @@ def _speed_gbps(text):
 _OPER_STATES = ("up", "down", "unknown", "dormant", "lowerlayerdown", "notpresent", "testing")
 
 
+@parser("cumulus_nv_show_interface",
+        "nv show interface: every interface's state and speed (interfaces fact, swp ports)",
+        prepare=_prepare_nv_interface)
 def _nv_interface(rows):
     ports = {}
     for row in _interface_rows(rows):
@@ -155,6 +133,10 @@ def _nv_interface(rows):
     return {"ports": ports}
 
 
+@parser("cumulus_nv_show_interface_lldp",
+        "nv show interface: the LLDP neighbor (Remote Host / Remote Port columns) of every swp port (lldp fact)",
+        prepare=_prepare_nv_interface,
+        template="cumulus_nv_show_interface")
 def _nv_interface_lldp(rows):
     neighbors = {}
     seen = 0
@@ -184,6 +166,8 @@ def _count(text, where):
     return int(text)
 
 
+@parser("cumulus_nv_show_interface_counters_errors",
+        "nv show interface <port> counters errors: FCS and total RX/TX errors of one port (errors fact, per port)")
 def _counters_errors(rows):
     _reject_other(rows, "`nv show interface <port> counters errors` output")
     table = {row["counter"].lower(): row for row in rows if row.get("counter")}
@@ -208,6 +192,8 @@ def _dbm(text, where):
     return _NO_LIGHT_DBM if "inf" in match.group(1) else float(match.group(1))
 
 
+@parser("cumulus_nv_show_interface_transceiver",
+        "nv show interface <port> transceiver: per-lane RX/TX optical power of one port's module (optics fact, per port)")
 def _transceiver(rows):
     _reject_other(rows, "`nv show interface <port> transceiver` output")
     fields = {row["key"]: row["value"] for row in rows if row.get("key")}
@@ -253,6 +239,8 @@ def _eight(found, what):
         raise ValueError("%s rows %s are not 0..7 (truncated?)" % (what, sorted(found, key=int)))
 
 
+@parser("cumulus_nv_show_interface_counters_qos_pfc",
+        "nv show interface <port> counters qos: PFC pause frames RX/TX per switch priority of one port (pfc fact, per port)")
 def _qos_pfc(rows):
     _qos_rows(rows, "PFC Statistics")
     pfc = {}
@@ -263,6 +251,8 @@ def _qos_pfc(rows):
     return pfc
 
 
+@parser("cumulus_nv_show_interface_counters_qos_ecn",
+        "nv show interface <port> counters qos: ECN-marked packets of one port, port total (ecn fact, per port)")
 def _qos_ecn(rows):
     _qos_rows(rows, "Qos Port Statistics")
     for row in rows:
@@ -274,6 +264,8 @@ def _qos_ecn(rows):
     raise ValueError("no ecn-marked-packets row in Qos Port Statistics (truncated?)")
 
 
+@parser("cumulus_nv_show_interface_counters_qos_discards",
+        "nv show interface <port> counters qos: tx-uc-buffer-discards per traffic class of one port, in bytes (discards fact, per port)")
 def _qos_discards(rows):
     _qos_rows(rows, "Egress Queue Statistics")
     discards = {}
@@ -296,6 +288,9 @@ _BGP_STATES = {"idle": "Idle", "connect": "Connect", "active": "Active", "opense
                "openconfirm": "OpenConfirm", "established": "Established", "clearing": "Clearing", "deleted": "Deleted"}
 
 
+@parser("frr_show_ip_bgp_summary",
+        "vtysh -c 'show ip bgp summary' (FRR 7-10): IPv4 unicast neighbors, remote AS, state, prefixes received (bgp fact)",
+        prepare=_prepare_bgp_summary)
 def _bgp_summary(rows):
     parser_what = "`show ip bgp summary` output"
     errors = [row["error"] for row in rows if row.get("error")]
@@ -338,6 +333,8 @@ def _bgp_summary(rows):
 _ROUTE_HEAD = re.compile(r"^(?P<type>[A-Za-z])(?P<selected>[> ])(?P<fib>[*qro ]) (?P<prefix>\S+/\d+)\s+\[\d+/\d+\]\s+$")
 
 
+@parser("frr_show_ip_route",
+        "vtysh -c 'show ip route bgp' (FRR): selected BGP routes of the default VRF with every FIB next hop (routes fact)")
 def _ip_route(rows):
     errors = [row["error"] for row in rows if row.get("error")]
     if errors:
@@ -381,24 +378,3 @@ def _ip_route(rows):
         elif fib == "*" and "inactive" not in row.get("flags", ""):
             current["next_hops"].append(row["nexthop"])
     return {"routes": routes}
-
-
-PREPARE = {
-    "cumulus_nv_show_interface": _prepare_nv_interface,
-    "cumulus_nv_show_interface_lldp": _prepare_nv_interface,
-    "frr_show_ip_bgp_summary": _prepare_bgp_summary,
-}
-
-TEMPLATE_OF = {"cumulus_nv_show_interface_lldp": "cumulus_nv_show_interface"}  # one command, two facts
-
-NORMALIZERS = {
-    "cumulus_nv_show_interface": _nv_interface,
-    "cumulus_nv_show_interface_lldp": _nv_interface_lldp,
-    "cumulus_nv_show_interface_counters_errors": _counters_errors,
-    "cumulus_nv_show_interface_transceiver": _transceiver,
-    "cumulus_nv_show_interface_counters_qos_pfc": _qos_pfc,
-    "cumulus_nv_show_interface_counters_qos_ecn": _qos_ecn,
-    "cumulus_nv_show_interface_counters_qos_discards": _qos_discards,
-    "frr_show_ip_bgp_summary": _bgp_summary,
-    "frr_show_ip_route": _ip_route,
-}

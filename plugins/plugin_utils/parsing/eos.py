@@ -1,32 +1,19 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Arista EOS switch parsers: TextFSM rows of EOS show commands -> vendor-neutral facts.
+"""Arista EOS switch parsers: EOS show commands -> vendor-neutral facts.
 
-Loaded by path from _parsers.py: standard library only. Port names come out canonical
-(Et1/1 -> Ethernet1/1). A normalizer raises ValueError for output it cannot read completely
-(an error message, a missing table header, a line it does not know); _parsers turns that
-into ParseError.
+Port names come out canonical (Et1/1 -> Ethernet1/1). A parser raises ValueError for output it
+cannot read completely (an error message, a missing table header, a line it does not know); the
+registry turns that into ParseError. `show qos interfaces ecn counters queue | json` is parsed as
+JSON, the other commands as text through TextFSM.
 """
 
-import json
 import re
 
-PARSERS = {
-    "arista_eos_show_interfaces_status": "show interfaces status: per port link status, admin state and speed",
-    "arista_eos_show_interfaces_counters_errors": "show interfaces counters errors: per port FCS (CRC), Rx and Tx error counters",
-    "arista_eos_show_interfaces_transceiver": "show interfaces transceiver: per port optic Tx/Rx power (dBm) of every lane",
-    "arista_eos_show_lldp_neighbors": "show lldp neighbors: per port LLDP neighbor system name and port id",
-    "arista_eos_show_ip_bgp_summary": "show ip bgp summary: BGP neighbors of the default VRF, remote AS, state, prefixes received",
-    "arista_eos_show_ip_route": "show ip route bgp: BGP routes of the default VRF with every ECMP next hop",
-    "arista_eos_show_priority-flow-control_counters": "show priority-flow-control counters: per port PFC frames received/sent (port totals)",
-    "arista_eos_show_qos_interfaces_ecn_counters_queue": "show qos interfaces ecn counters queue | json: per port ECN-marked packets per tx queue",
-    "arista_eos_show_interfaces_counters_discards": "show interfaces counters discards: per port output (egress) discards, port total",
-}
+from ._common import number as _number, reject_other as _other
+from ._registry import parser
 
-# ntc-templates' own templates, checked against real outputs (Flags/Encapsulation columns, Not Present
-# optics; ECMP "via" continuation lines, VRF line). The others are ours (parsers/textfsm/).
-NTC_TEMPLATES = {"arista_eos_show_interfaces_status", "arista_eos_show_ip_route"}
 
 # Long interface names by the abbreviations EOS tables print (Et1/1, Ma1, Po10, ...).
 _LONG_NAMES = ("Ethernet", "Management", "Port-Channel", "Loopback", "Vlan", "Vxlan", "Tunnel", "Recirc-Channel")
@@ -46,12 +33,6 @@ def port_name(name):
     return name
 
 
-def _other(rows):
-    for row in rows:
-        if row.get("other"):
-            raise ValueError("unexpected line %r" % row["other"])
-
-
 def _table(rows, what):
     """The data rows of a table whose header the template records as its first row."""
     _other(rows)
@@ -61,11 +42,6 @@ def _table(rows, what):
     if len(body) != len(rows) - 1:
         raise ValueError("the table header appears twice")
     return body
-
-
-def _number(text):
-    value = float(text)
-    return int(value) if value.is_integer() else value
 
 
 # --- interfaces ---------------------------------------------------------------------------------
@@ -90,6 +66,9 @@ def speed_gbps(text):
     return _number(value if match.group(2) == "G" else value / 1000)
 
 
+@parser("arista_eos_show_interfaces_status",
+        "show interfaces status: per port link status, admin state and speed",
+        ntc=True)
 def _interfaces(rows):
     ports = {}
     for row in rows:
@@ -103,6 +82,8 @@ def _interfaces(rows):
 
 # --- errors -------------------------------------------------------------------------------------
 
+@parser("arista_eos_show_interfaces_counters_errors",
+        "show interfaces counters errors: per port FCS (CRC), Rx and Tx error counters")
 def _errors(rows):
     ports = {}
     for row in _table(rows, "'Port FCS Align Symbol Rx Runts Giants Tx'"):
@@ -120,6 +101,8 @@ def _lane_group(name):
     return name.rsplit("/", 1)[0] if "/" in name else name
 
 
+@parser("arista_eos_show_interfaces_transceiver",
+        "show interfaces transceiver: per port optic Tx/Rx power (dBm) of every lane")
 def _optics(rows):
     """Lanes of one optic go to the port of its first lane (Et1/1..Et1/4 -> Ethernet1/1).
 
@@ -140,6 +123,8 @@ def _optics(rows):
 
 # --- lldp ---------------------------------------------------------------------------------------
 
+@parser("arista_eos_show_lldp_neighbors",
+        "show lldp neighbors: per port LLDP neighbor system name and port id")
 def _lldp(rows):
     neighbors = {}
     for row in _table(rows, "'Port Neighbor Device ID Neighbor Port ID TTL'"):
@@ -161,6 +146,8 @@ def _asn(text):
     return int(text)
 
 
+@parser("arista_eos_show_ip_bgp_summary",
+        "show ip bgp summary: BGP neighbors of the default VRF, remote AS, state, prefixes received")
 def _bgp(rows):
     _other(rows)
     neighbors = {}
@@ -185,6 +172,9 @@ def _bgp(rows):
 
 # --- routes -------------------------------------------------------------------------------------
 
+@parser("arista_eos_show_ip_route",
+        "show ip route bgp: BGP routes of the default VRF with every ECMP next hop",
+        ntc=True)
 def _routes(rows):
     routes = {}
     for row in rows:
@@ -202,6 +192,8 @@ def _routes(rows):
 
 # --- pfc / ecn / discards -----------------------------------------------------------------------
 
+@parser("arista_eos_show_priority-flow-control_counters",
+        "show priority-flow-control counters: per port PFC frames received/sent (port totals)")
 def _pfc(rows):
     ports = {}
     for row in _table(rows, "'Port RxPfc TxPfc'"):
@@ -211,36 +203,30 @@ def _pfc(rows):
     return {"ports": ports}
 
 
-def _ecn_json(text):
-    """The JSON reply ({"intfQueueCounters": {INTF: {"queueCounters": {Q: N or "-"}}}}) as lines."""
-    try:
-        data = json.loads(text)
-        interfaces = data["intfQueueCounters"]
-        lines = []
-        for interface, counters in interfaces.items():
-            for queue, value in counters["queueCounters"].items():
-                lines.append("ROW %s %s %s" % (interface, queue, value))
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        first = text.strip().splitlines()[0] if text.strip() else ""
-        return "UNREADABLE not the JSON of show qos interfaces ecn counters queue (%s): %s\n" % (type(exc).__name__, first[:120])
-    return "\n".join(lines) + "\n" if lines else "UNREADABLE no interface in intfQueueCounters\n"
-
-
-def _ecn(rows):
-    _other(rows)
+@parser("arista_eos_show_qos_interfaces_ecn_counters_queue",
+        "show qos interfaces ecn counters queue | json: per port ECN-marked packets per tx queue",
+        kind="json")
+def _ecn(document):
+    """{"intfQueueCounters": {INTF: {"queueCounters": {QUEUE: N or "-"}}}}; "-": ECN not configured on that queue."""
     ports = {}
-    for row in rows:
-        queue = re.sub(r"\D", "", row["queue"])  # "3", "TxQ3", "tx-queue 3" -> "3"
-        if not queue:
-            raise ValueError("unreadable queue %r" % row["queue"])
-        counters = ports.setdefault(port_name(row["interface"]), {})
-        if row["marked"] != "-":  # "-": ECN not configured on that queue
-            counters[queue] = int(row["marked"])
+    for interface, counters in document["intfQueueCounters"].items():
+        marked = ports.setdefault(port_name(interface), {})
+        for queue, value in counters["queueCounters"].items():
+            number = re.sub(r"\D", "", str(queue))  # "3", "TxQ3", "tx-queue 3" -> "3"
+            if not number:
+                raise ValueError("%s: unreadable queue %r" % (interface, queue))
+            if value == "-":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError("%s queue %s: %r is not a packet count" % (interface, queue, value))
+            marked[number] = value
     if not ports:
-        raise ValueError("no interfaces listed")
+        raise ValueError("no interface in intfQueueCounters")
     return {"ports": ports}
 
 
+@parser("arista_eos_show_interfaces_counters_discards",
+        "show interfaces counters discards: per port output (egress) discards, port total")
 def _discards(rows):
     ports = {}
     for row in _table(rows, "'Port InDiscards OutDiscards'"):
@@ -248,18 +234,3 @@ def _discards(rows):
     if not ports:
         raise ValueError("no interfaces listed")
     return {"ports": ports}
-
-
-PREPARE = {"arista_eos_show_qos_interfaces_ecn_counters_queue": _ecn_json}
-
-NORMALIZERS = {
-    "arista_eos_show_interfaces_status": _interfaces,
-    "arista_eos_show_interfaces_counters_errors": _errors,
-    "arista_eos_show_interfaces_transceiver": _optics,
-    "arista_eos_show_lldp_neighbors": _lldp,
-    "arista_eos_show_ip_bgp_summary": _bgp,
-    "arista_eos_show_ip_route": _routes,
-    "arista_eos_show_priority-flow-control_counters": _pfc,
-    "arista_eos_show_qos_interfaces_ecn_counters_queue": _ecn,
-    "arista_eos_show_interfaces_counters_discards": _discards,
-}

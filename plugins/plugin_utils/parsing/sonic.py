@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """SONiC (community 202305+) switch parsers: sonic-utilities `show` output -> vendor-neutral facts.
 
-Loaded by _parsers.py by file path: standard library only. The tables are sonic-utilities'
+The tables are sonic-utilities'
 tabulate output (intfutil, portstat, pfcstat, queuestat, lldpshow, bgp_util); ntc-templates has no
 SONiC templates, so every template is ours (parsers/textfsm/sonic_*.textfsm).
 
@@ -15,32 +15,14 @@ that is empty, cut short, an error message or another command's report.
 import math
 import re
 
-PARSERS = {
-    "sonic_show_interfaces_status": "show interfaces status: per port oper/admin state and speed",
-    "sonic_show_interfaces_counters": "show interfaces counters (portstat): per port RX_ERR (incl. FCS/CRC) and TX_ERR",
-    "sonic_show_interfaces_transceiver_eeprom_dom":
-        "show interfaces transceiver eeprom --dom: per port, per lane RX/TX optical power in dBm",
-    "sonic_show_lldp_table": "show lldp table: LLDP neighbors (system name, port id) per local port",
-    "sonic_show_ip_bgp_summary": "show ip bgp summary (SONiC's bgp_util table): IPv4 neighbors, AS, state, prefixes",
-    "sonic_show_pfc_counters": "show pfc counters (pfcstat): PFC0..PFC7 pause frames received and sent per port",
-    "sonic_show_queue_wredcounters": "show queue wredcounters (202411+): ECN-marked packets per unicast queue per port",
-    "sonic_show_queue_counters": "show queue counters (queuestat): dropped packets per unicast queue per port",
-}
+from ._common import fail as _fail, reject_other as _reject_other
+from ._registry import parser
+
 
 # SONiC's front-panel port names in the default naming mode ("alias" mode prints etp1, fortyGigE0/0 ...).
 _PORT = re.compile(r"Ethernet\d+$")
 _NA = "N/A"
 _NO_LIGHT_DBM = -40.0  # "-inf" dBm (no light at all) as a number JSON can carry
-
-
-def _fail(msg, *args):
-    raise ValueError(msg % args if args else msg)
-
-
-def _reject_other(rows):
-    for row in rows:
-        if row.get("other"):
-            _fail("unexpected line %r", row["other"])
 
 
 def _need_header(rows, what):
@@ -102,6 +84,8 @@ def _speed_gbps(text):
     return int(value) if value.is_integer() else value
 
 
+@parser("sonic_show_interfaces_status",
+        "show interfaces status: per port oper/admin state and speed")
 def _interfaces_status(rows):
     _need_header(rows, "'Interface Lanes Speed MTU FEC Alias Vlan Oper Admin Type Asym PFC'")
     _reject_other(rows)
@@ -121,6 +105,8 @@ def _interfaces_status(rows):
 
 # --- errors ----------------------------------------------------------------------------------------
 
+@parser("sonic_show_interfaces_counters",
+        "show interfaces counters (portstat): per port RX_ERR (incl. FCS/CRC) and TX_ERR")
 def _interfaces_counters(rows):
     """RX_ERR is SAI_PORT_STAT_IF_IN_ERRORS, which counts FCS (CRC) errors; SONiC's CLI shows no
     separate FCS counter, so crc and in_errors are both RX_ERR."""
@@ -164,6 +150,8 @@ def _lanes(found, port, kind):
     return [found[number] for number in numbers]
 
 
+@parser("sonic_show_interfaces_transceiver_eeprom_dom",
+        "show interfaces transceiver eeprom --dom: per port, per lane RX/TX optical power in dBm")
 def _transceiver_dom(rows):
     _reject_other(rows)
     blocks = {}
@@ -212,6 +200,9 @@ def _transceiver_dom(rows):
 
 # --- lldp ------------------------------------------------------------------------------------------
 
+@parser("sonic_show_lldp_table",
+        "show lldp table: LLDP neighbors (system name, port id) per local port",
+        prepare=_cells)
 def _lldp_table(rows):
     _need_header(rows, "'LocalPort RemoteDevice RemotePortID Capability RemotePortDescr'")
     _reject_other(rows)
@@ -233,6 +224,9 @@ def _lldp_table(rows):
 _BGP_STATES = ("Idle", "Connect", "Active", "OpenSent", "OpenConfirm", "Established", "Clearing", "Deleted")
 
 
+@parser("sonic_show_ip_bgp_summary",
+        "show ip bgp summary (SONiC's bgp_util table): IPv4 neighbors, AS, state, prefixes",
+        prepare=_cells)
 def _bgp_summary(rows):
     _need_header(rows, "'Neighbhor V AS MsgRcvd ... State/PfxRcd NeighborName'")
     _reject_other(rows)
@@ -263,6 +257,8 @@ def _bgp_summary(rows):
 
 # --- pfc -------------------------------------------------------------------------------------------
 
+@parser("sonic_show_pfc_counters",
+        "show pfc counters (pfcstat): PFC0..PFC7 pause frames received and sent per port")
 def _pfc_counters(rows):
     _reject_other(rows)
     tables = {"rx": {}, "tx": {}}
@@ -316,28 +312,13 @@ def _queue_table(rows, column, what):
     return {"ports": ports}
 
 
+@parser("sonic_show_queue_counters",
+        "show queue counters (queuestat): dropped packets per unicast queue per port")
 def _queue_counters(rows):
     return _queue_table(rows, "drop_pkts", "Drop/pkts")
 
 
+@parser("sonic_show_queue_wredcounters",
+        "show queue wredcounters (202411+): ECN-marked packets per unicast queue per port")
 def _queue_wredcounters(rows):
     return _queue_table(rows, "ecn_pkts", "EcnMarked/pkts")
-
-
-NORMALIZERS = {
-    "sonic_show_interfaces_status": _interfaces_status,
-    "sonic_show_interfaces_counters": _interfaces_counters,
-    "sonic_show_interfaces_transceiver_eeprom_dom": _transceiver_dom,
-    "sonic_show_lldp_table": _lldp_table,
-    "sonic_show_ip_bgp_summary": _bgp_summary,
-    "sonic_show_pfc_counters": _pfc_counters,
-    "sonic_show_queue_wredcounters": _queue_wredcounters,
-    "sonic_show_queue_counters": _queue_counters,
-}
-
-PREPARE = {
-    "sonic_show_lldp_table": _cells,
-    "sonic_show_ip_bgp_summary": _cells,
-}
-
-NTC_TEMPLATES = set()

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Cisco NX-OS (Nexus 9000) switch parsers: TextFSM rows -> the vendor-neutral switch facts.
 
-Loaded by path from _parsers.py: standard library only. Every template is the collection's own
+Every template is the collection's own
 (parsers/textfsm/cisco_nxos_*.textfsm): ntc-templates' NX-OS templates were checked and each lacks
 something we rely on (unknown status words stop the status template; the LLDP one has no catch-all
 and ignores "Total entries displayed"; the route one keeps neither ubest nor the best-path star;
@@ -14,28 +14,9 @@ command's report.
 
 import re
 
-PARSERS = {
-    "cisco_nxos_show_interface_status":
-        "show interface status: per port link status word, speed (oper/admin derived from the status)",
-    "cisco_nxos_show_interface_counters_errors":
-        "show interface counters errors: per port FCS-Err (crc), Rcv-Err (in) and Xmit-Err (out) counters",
-    "cisco_nxos_show_interface_transceiver_details":
-        "show interface transceiver details: per port and lane Rx/Tx optical power (dBm)",
-    "cisco_nxos_show_lldp_neighbors":
-        "show lldp neighbors: neighbor system name and port per local port",
-    "cisco_nxos_show_ip_bgp_summary":
-        "show ip bgp summary: IPv4 unicast neighbors of the default VRF, AS, state, prefixes received",
-    "cisco_nxos_show_ip_route_bgp":
-        "show ip route bgp: BGP routes of the default VRF with every best (ECMP) next hop",
-    "cisco_nxos_show_interface_priority-flow-control_detail":
-        "show interface priority-flow-control detail: per port and priority PFC frames received/sent",
-    "cisco_nxos_show_queuing_interface":
-        "show queuing interface: per port and egress QoS group drop packets (WRED/AFD & tail + watchdog)",
-    "cisco_nxos_show_queuing_interface_ecn":
-        "show queuing interface: per port and egress QoS group ECN-marked packets",
-}
+from ._common import reject_other as _other
+from ._registry import parser
 
-NTC_TEMPLATES = set()
 
 _SHORT = (("Eth", "Ethernet"), ("Po", "port-channel"), ("Lo", "loopback"), ("Tu", "Tunnel"))
 
@@ -46,12 +27,6 @@ def port_name(name):
         if name.startswith(short) and not name.startswith(full) and name[len(short):len(short) + 1].isdigit():
             return full + name[len(short):]
     return name
-
-
-def _other(rows):
-    for row in rows:
-        if row.get("other"):
-            raise ValueError("unexpected line %r" % row["other"])
 
 
 def _int(text, what):
@@ -79,6 +54,8 @@ def _speed_gbps(text):
     return int(value) if value.is_integer() else value
 
 
+@parser("cisco_nxos_show_interface_status",
+        "show interface status: per port link status word, speed (oper/admin derived from the status)")
 def _interfaces(rows):
     if not rows or not rows[0]["header"]:
         raise ValueError("no 'Port Name Status Vlan Duplex Speed Type' header")
@@ -101,6 +78,8 @@ def _interfaces(rows):
 
 # --- errors ---------------------------------------------------------------------------------------
 
+@parser("cisco_nxos_show_interface_counters_errors",
+        "show interface counters errors: per port FCS-Err (crc), Rcv-Err (in) and Xmit-Err (out) counters")
 def _errors(rows):
     if not rows or rows[0]["header"] != "Align-Err":
         raise ValueError("no 'Port Align-Err FCS-Err Xmit-Err Rcv-Err UnderSize OutDiscards' header")
@@ -130,6 +109,8 @@ def _dbm(text):
     return None if text == "N/A" else float(text)  # N/A: the module reports no reading (laser off, no light)
 
 
+@parser("cisco_nxos_show_interface_transceiver_details",
+        "show interface transceiver details: per port and lane Rx/Tx optical power (dBm)")
 def _optics(rows):
     _other(rows)
     blocks, block = [], None
@@ -179,6 +160,8 @@ def _optics(rows):
 
 # --- lldp -----------------------------------------------------------------------------------------
 
+@parser("cisco_nxos_show_lldp_neighbors",
+        "show lldp neighbors: neighbor system name and port per local port")
 def _lldp(rows):
     if not rows or not rows[0]["header"]:
         raise ValueError("no 'Device ID Local Intf Hold-time Capability Port ID' header")
@@ -205,6 +188,8 @@ def _asn(text):
     return int(text)
 
 
+@parser("cisco_nxos_show_ip_bgp_summary",
+        "show ip bgp summary: IPv4 unicast neighbors of the default VRF, AS, state, prefixes received")
 def _bgp(rows):
     _other(rows)
     if not any(row["header"] for row in rows):
@@ -233,6 +218,8 @@ def _bgp(rows):
 
 # --- routes ---------------------------------------------------------------------------------------
 
+@parser("cisco_nxos_show_ip_route_bgp",
+        "show ip route bgp: BGP routes of the default VRF with every best (ECMP) next hop")
 def _routes(rows):
     _other(rows)
     vrfs = [row["vrf"] for row in rows if row["vrf"]]
@@ -278,6 +265,8 @@ def _cells(text, what, name):
     return cells
 
 
+@parser("cisco_nxos_show_interface_priority-flow-control_detail",
+        "show interface priority-flow-control detail: per port and priority PFC frames received/sent")
 def _pfc(rows):
     _other(rows)
     ports, name = {}, None
@@ -366,6 +355,8 @@ def _queuing(rows):
     return ports
 
 
+@parser("cisco_nxos_show_queuing_interface",
+        "show queuing interface: per port and egress QoS group drop packets (WRED/AFD & tail + watchdog)")
 def _discards(rows):
     result = {}
     for name, groups in _queuing(rows).items():
@@ -377,6 +368,9 @@ def _discards(rows):
     return {"ports": result}
 
 
+@parser("cisco_nxos_show_queuing_interface_ecn",
+        "show queuing interface: per port and egress QoS group ECN-marked packets",
+        template="cisco_nxos_show_queuing_interface")
 def _ecn(rows):
     result = {}
     for name, groups in _queuing(rows).items():
@@ -386,18 +380,3 @@ def _ecn(rows):
                 raise ValueError("%s QoS group %s: this output has no ECN-marked packet counter" % (name, group))
             result.setdefault(name, {})[group] = sum(marked)
     return {"ports": result}
-
-
-TEMPLATE_OF = {"cisco_nxos_show_queuing_interface_ecn": "cisco_nxos_show_queuing_interface"}  # one command, two facts
-
-NORMALIZERS = {
-    "cisco_nxos_show_interface_status": _interfaces,
-    "cisco_nxos_show_interface_counters_errors": _errors,
-    "cisco_nxos_show_interface_transceiver_details": _optics,
-    "cisco_nxos_show_lldp_neighbors": _lldp,
-    "cisco_nxos_show_ip_bgp_summary": _bgp,
-    "cisco_nxos_show_ip_route_bgp": _routes,
-    "cisco_nxos_show_interface_priority-flow-control_detail": _pfc,
-    "cisco_nxos_show_queuing_interface": _discards,
-    "cisco_nxos_show_queuing_interface_ecn": _ecn,
-}

@@ -1,0 +1,141 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The parser registry: each parser registers once, with @parser, next to its code.
+
+A parser turns one command's (or file's) raw text into typed facts on the controller. Its kind
+says what its function gets:
+
+- ``textfsm``: the rows of parsers/textfsm/<template>.textfsm (lowercase keys); ``prepare`` may
+  first tidy the text (interleaved lines, fixed-width cells); ``ntc=True`` reads ntc-templates'
+  template of that name instead of ours; ``template`` shares another parser's template (one
+  command, two facts).
+- ``json``: the decoded JSON document (EOS ``| json``, NVUE ``-o json``).
+- ``text``: the text itself (formats no template describes well).
+
+The function raises ValueError (or KeyError/TypeError for a JSON document of another shape) for
+output it cannot read completely: empty, cut short, an error message, another command's report.
+parse() turns that into ParseError naming the parser: a check never reads a truncated listing as
+"device absent".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+try:
+    import textfsm
+except ImportError as exc:  # a controller dependency: say so when a parser is used, not at import
+    textfsm = None
+    TEXTFSM_IMPORT_ERROR = exc
+else:
+    TEXTFSM_IMPORT_ERROR = None
+
+TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "parsers", "textfsm")
+KINDS = ("textfsm", "json", "text")
+PARSERS = {}  # name -> Parser
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class ParseError(Exception):
+    """The text is not a complete, recognizable output of the command."""
+
+
+class Parser:
+    """One registered parser: its name, what it reads, and how."""
+
+    def __init__(self, name, description, function, kind="textfsm", template=None, prepare=None, ntc=False,
+                 empty_ok=False, with_text=False):
+        if kind not in KINDS:
+            raise ValueError("parser %s: unknown kind %r" % (name, kind))
+        self.name = name
+        self.description = description
+        self.function = function
+        self.kind = kind
+        self.template = (template or name) if kind == "textfsm" else None
+        self.prepare = prepare
+        self.ntc = ntc
+        self.empty_ok = empty_ok  # empty output is an answer ("no IOMMU units"), not a failure
+        self.with_text = with_text  # the function also gets the raw text (rows, text)
+
+    def __repr__(self):
+        return "Parser(%r, kind=%r)" % (self.name, self.kind)
+
+
+def parser(name, description, **options):
+    """Register the decorated function as parser ``name`` (see Parser for the options)."""
+    def register(function):
+        if name in PARSERS:
+            raise ValueError("parser %s is registered twice" % name)
+        PARSERS[name] = Parser(name, description, function, **options)
+        return function
+    return register
+
+
+def _ntc_template_dir():
+    try:
+        import ntc_templates  # pylint: disable=import-outside-toplevel
+    except ImportError:
+        return None
+    return os.path.join(os.path.dirname(ntc_templates.__file__), "templates")
+
+
+def template_path(name):
+    """The template a textfsm parser reads (ours, or ntc-templates' where it parses right); None for other kinds."""
+    entry = PARSERS[name]
+    if entry.template is None:
+        return None
+    own = os.path.join(TEMPLATE_DIR, entry.template + ".textfsm")
+    if not entry.ntc or os.path.exists(own):
+        return own
+    ntc_dir = _ntc_template_dir()
+    return os.path.join(ntc_dir, entry.template + ".textfsm") if ntc_dir else own
+
+
+def textfsm_rows(name, text):
+    """Raw TextFSM rows as dicts with lowercase keys (what fixtures hold)."""
+    entry = PARSERS[name]
+    if entry.prepare:
+        text = entry.prepare(text)
+    with open(template_path(name), encoding="utf-8") as handle:
+        fsm = textfsm.TextFSM(handle)
+    return [{key.lower(): value for key, value in row.items()} for row in fsm.ParseTextToDicts(text)]
+
+
+def parse(name, text):
+    """Typed facts of one output, or ParseError saying why the output is not a complete answer."""
+    entry = PARSERS.get(name)
+    if entry is None:
+        raise ParseError("unknown parser %r" % name)
+    text = _ANSI.sub("", (text or "").replace("\r\n", "\n"))
+    if not text.strip() and not entry.empty_ok:
+        raise ParseError("%s: empty output" % name)
+    try:
+        if entry.kind == "text":
+            return entry.function(text)
+        if entry.kind == "json":
+            return _json(entry, text)
+        if textfsm is None:
+            raise ParseError("%s: the textfsm Python package is not installed on the controller (%s)" % (name, TEXTFSM_IMPORT_ERROR))
+        try:
+            rows = textfsm_rows(name, text)
+        except textfsm.TextFSMError as exc:
+            raise ParseError("%s: %s" % (name, exc))
+        return entry.function(rows, text) if entry.with_text else entry.function(rows)
+    except ValueError as exc:
+        raise ParseError("%s: %s" % (name, exc))
+
+
+def _json(entry, text):
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        raise ValueError("not a JSON document (%s): %r" % (exc, first[:120]))
+    try:
+        return entry.function(document)
+    except (KeyError, TypeError, AttributeError) as exc:  # a document of another shape: an error reply, say
+        raise ValueError("the JSON document has another shape (%s: %s)" % (type(exc).__name__, exc))

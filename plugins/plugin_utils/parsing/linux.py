@@ -1,0 +1,219 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Host parsers: Linux files and the vendor tools of a GPU node (ibstat, lsmod, mlxconfig, nvidia-smi, modinfo)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ._common import fail, number, reject_other
+from ._registry import parser
+
+
+@parser("linux_ibstat",
+        "ibstat: RDMA CAs, their firmware and per-port state, rate and link layer")
+def _ibstat(rows):
+    devices = {}
+    for row in rows:
+        name = row["ca"]
+        device = devices.setdefault(name, {
+            "ca_type": row["ca_type"], "firmware": row["firmware_version"],
+            "node_guid": row["node_guid"], "ports": {}, "_expected": row["number_of_ports"],
+        })
+        needed = ("port", "state", "physical_state", "rate", "link_layer")
+        missing = [key for key in needed if not row[key]]
+        if missing:
+            where = "port %s" % row["port"] if row["port"] else "its first port"
+            fail("CA %s is cut short at %s (no %s)", name, where, ", ".join(missing))
+        device["ports"][row["port"]] = {
+            "state": row["state"], "phys_state": row["physical_state"],
+            "rate_gbps": number(row["rate"]), "link_layer": row["link_layer"],
+            "port_guid": row["port_guid"],
+        }
+    if not devices:
+        fail("no CA found")
+    for name, device in devices.items():
+        expected = device.pop("_expected")
+        if expected and len(device["ports"]) < int(expected):
+            fail("CA %s lists %d of its %s ports", name, len(device["ports"]), expected)
+    return {"devices": devices}
+
+
+def _holders(text):
+    # /proc/modules ends the list with "," and prints "-" for none.
+    return [name for name in text.split(",") if name and name not in ("-", "[permanent]")]
+
+
+def _modules(rows):
+    modules = {}
+    for row in rows:
+        modules[row["module"]] = {"size": int(row["size"]), "used_by": _holders(row["used_by"])}
+    if not modules:
+        fail("no modules listed")
+    return {"modules": modules}
+
+
+@parser("linux_lsmod",
+        "lsmod: loaded kernel modules with size and holders")
+def _lsmod(rows):
+    if not rows or not rows[0].get("header"):
+        fail("missing 'Module Size Used by' header")
+    reject_other(rows)
+    return _modules(rows[1:])
+
+
+@parser("linux_proc_modules",
+        "/proc/modules: loaded kernel modules with size and holders")
+def _proc_modules(rows):
+    reject_other(rows)
+    return _modules(rows)
+
+
+@parser("linux_mlxconfig_query",
+        "mlxconfig -d <dev> -e q: firmware parameters (default, current, next boot)")
+def _mlxconfig(rows):
+    errors = [row["error"] for row in rows if row["error"]]
+    if errors:
+        fail("mlxconfig error: %s", "; ".join(errors))
+    if not rows or not rows[0]["device_type"]:
+        fail("no device block with a Default/Current/Next Boot header")
+    params = {}
+    for row in rows[1:]:
+        params[row["param"]] = {
+            "default": row["default"], "current": row["current"],
+            "next_boot": row["next_boot"], "modified": row["modified"] == "*",
+        }
+    if not params:
+        fail("no parameters listed")
+    return {"device": rows[0]["device"], "device_type": rows[0]["device_type"], "params": params}
+
+
+@parser("linux_proc_meminfo",
+        "/proc/meminfo: total memory and hugepage pool")
+def _meminfo(rows):
+    reject_other(rows)
+    values = {row["key"]: int(row["value"]) for row in rows}
+    wanted = {"mem_total_kb": "MemTotal", "hugepages_total": "HugePages_Total",
+              "hugepages_free": "HugePages_Free", "hugepagesize_kb": "Hugepagesize"}
+    missing = [key for key in wanted.values() if key not in values]
+    if missing:
+        fail("missing %s (truncated?)", ", ".join(missing))
+    return {fact: values[key] for fact, key in wanted.items()}
+
+
+# One kernel argument: bare words and "double quoted" runs, as the kernel splits them.
+_ARG = re.compile(r'(?:[^\s"]+|"[^"]*")+')
+
+
+@parser("linux_proc_cmdline",
+        "/proc/cmdline: kernel boot arguments",
+        kind="text")
+def _cmdline(text):
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) != 1:
+        fail("expected one line, got %d", len(lines))
+    pairs = []
+    for word in _ARG.findall(lines[0]):
+        key, value = word.partition("=")[::2]
+        pairs.append([key, value.replace('"', "")])
+    return {"raw": lines[0].strip(), "args": dict(pairs), "all": pairs}
+
+
+@parser("linux_sys_class_iommu",
+        "entries of /sys/class/iommu, one per line (empty = no IOMMU units)",
+        empty_ok=True)
+def _iommu(rows):
+    reject_other(rows)
+    return {"units": sorted(row["unit"] for row in rows)}
+
+
+@parser("linux_proc_osrelease",
+        "/proc/sys/kernel/osrelease: running kernel release")
+def _osrelease(rows):
+    reject_other(rows)
+    if len(rows) != 1:
+        fail("expected one release, got %d", len(rows))
+    release = rows[0]["release"]
+    major, minor = re.match(r"(\d+)\.(\d+)", release).groups()
+    return {"release": release, "major": int(major), "minor": int(minor)}
+
+
+_AFFINITY_COLUMNS = ("CPU Affinity", "NUMA Affinity", "GPU NUMA ID")
+
+
+@parser("linux_nvidia_smi_topo_m",
+        "nvidia-smi topo -m: GPU<->GPU/NIC link matrix, CPU/NUMA affinity, NIC legend")
+def _topo(rows):
+    if not rows or not rows[0]["columns"]:
+        fail("no GPU0 header row")
+    header = rows[0]["columns"]
+    columns = []
+    for token in header.split():
+        if token in ("CPU", "NUMA", "GPU"):  # first word of the affinity columns
+            break
+        columns.append(token)
+    present = [name for name in _AFFINITY_COLUMNS if name in header]
+    matrix = {row["device"]: row for row in rows[1:] if row["device"]}
+    legend = {row["nic"]: row["nic_name"] for row in rows[1:] if row["nic"]}
+    gpus, nics = {}, {}
+    for name in columns:
+        row = matrix.get(name)
+        if row is None:
+            fail("no row for %s (truncated?)", name)
+        cells = row["links"].split()
+        if len(cells) != len(columns):
+            fail("%s has %d cells for %d columns", name, len(cells), len(columns))
+        if name.startswith("GPU"):
+            if "CPU Affinity" in present and not row["cpu_affinity"]:
+                fail("%s row is cut before its affinity columns", name)
+            links = {peer: cell for peer, cell in zip(columns, cells) if peer != name}
+            gpus[name] = {"links": links, "cpu_affinity": row["cpu_affinity"] or None,
+                          "numa_affinity": row["numa_affinity"] or None}
+        elif re.match(r"NIC\d+$", name):
+            if name not in legend:
+                fail("%s is not in the NIC legend (truncated?)", name)
+            nics[name] = legend[name]
+        else:
+            nics[name] = name  # older drivers name NIC columns by device
+    if not gpus:
+        fail("no GPU rows")
+    return {"gpus": gpus, "nics": nics}
+
+
+@parser("linux_modinfo",
+        "modinfo nvidia: driver version and license (open vs proprietary kernel module)")
+def _modinfo(rows):
+    reject_other(rows)
+    fields = {}
+    for row in rows:
+        fields.setdefault(row["key"], row["value"])
+    if "modinfo" in fields:
+        fail(fields["modinfo"])
+    missing = [key for key in ("filename", "version", "license") if key not in fields]
+    if missing:
+        fail("missing %s", ", ".join(missing))
+    name = fields.get("name") or re.sub(r"\.ko(\.\w+)?$", "", os.path.basename(fields["filename"]))
+    license_ = fields["license"]
+    return {"name": name, "version": fields["version"], "license": license_,
+            "open_kernel_module": "GPL" in license_ or "MIT" in license_}
+
+
+@parser("linux_proc_driver_nvidia_version",
+        "/proc/driver/nvidia/version: loaded driver version, open vs proprietary kernel module")
+def _driver_version(rows):
+    reject_other(rows)
+    if len(rows) != 1:
+        fail("expected one NVRM version line, got %d", len(rows))
+    flavour = rows[0]["flavour"]
+    return {"name": "nvidia", "version": rows[0]["version"], "license": None,
+            "open_kernel_module": flavour.startswith("Open Kernel Module")}
+
+
+@parser("linux_dir_listing",
+        "entries of a directory, one per line (empty = none), e.g. /sys/class/infiniband",
+        empty_ok=True)
+def _dir_listing(rows):
+    reject_other(rows)
+    return {"entries": [row["entry"] for row in rows if row["entry"]]}

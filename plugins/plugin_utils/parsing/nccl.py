@@ -1,0 +1,149 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 5: nccl-tests all_reduce_perf (and the built-in benchmark, which prints the same table) and NCCL_DEBUG lines."""
+
+from __future__ import annotations
+
+import re
+
+from ._common import distinct, fail
+from ._registry import parser, textfsm_rows
+
+
+# Open MPI's --tag-output prefix, "[1,0]<stdout>:".
+_MPI_TAG = re.compile(r"^\[\d+,\d+\]<std(?:out|err)>: ?", re.M)
+# NCCL_DEBUG messages (src/debug.cc) go to the same stdout as the table, so one can land inside a
+# row. A WARN brings its own leading newline (and from NCCL 2.26 a "[date time] " stamp); an INFO
+# cut into a row starts right after the row's last digit, hence the host starting with a letter.
+_NCCL_WARN_LINE = re.compile(r"\n(?:\[[^\]\n]*\] )?[^\s:]+:\d+:\d+ \[-?\d+\] \S+:\d+ (?:\(\S+\) )?NCCL WARN [^\n]*\n?")
+_NCCL_LINE = re.compile(
+    r"(?:^[^\S\n]*[^\s:]+|[A-Za-z][\w.-]*):\d+:\d+ \[-?\d+\] (?:\S+:\d+ (?:\(\S+\) )?)?NCCL (?:INFO|WARN|TRACE)[^\n]*(?:\n|$)",
+    re.M)
+
+
+def _drop_nccl_debug(text):
+    text = _MPI_TAG.sub("", text)
+    return _NCCL_LINE.sub("", _NCCL_WARN_LINE.sub("", text))
+
+
+def _wrong(text):
+    return None if text == "N/A" else int(float(text))  # "%6g": 1e+06 wrong elements
+
+
+@parser("nccl_tests",
+        "nccl-tests all_reduce_perf (or the built-in torch benchmark): ranks, result table, average busbw, NCCL_DEBUG lines",
+        prepare=_drop_nccl_debug,
+        with_text=True)
+def _nccl_tests(rows, text):
+    failures = [row["failure"] for row in rows if row["failure"]]
+    why = " (%s)" % failures[0] if failures else ""
+    bad = [row["bad_row"] for row in rows if row["bad_row"]]
+    if bad:
+        fail("unparseable row %r", bad[0])
+    ranks = []
+    for row in rows:
+        if row["rank"]:
+            rank = int(row["rank"])
+            if any(seen["rank"] == rank for seen in ranks):
+                # nccl-tests built without MPI under mpirun: every process runs (and prints) its own test
+                fail("rank %d is listed twice: several independent runs in one output", rank)
+            ranks.append({"rank": rank, "host": row["host"], "pid": int(row["pid"]), "device": int(row["device"]),
+                          "bus_id": row["bus_id"], "gpu": row["gpu"]})
+    results = []
+    for row in rows:
+        if row["size"]:
+            result = {"size": int(row["size"]), "count": int(row["count"]), "type": row["type"], "redop": row["redop"]}
+            for side in ("oop", "ip"):
+                result.update({side + "_time_us": float(row[side + "_time"]), side + "_algbw": float(row[side + "_algbw"]),
+                               side + "_busbw": float(row[side + "_busbw"]), side + "_wrong": _wrong(row[side + "_wrong"])})
+            results.append(result)
+    if not results:
+        fail("no result rows%s", why)
+    average = [row["avg_busbw"] for row in rows if row["avg_busbw"]]
+    if not average:
+        fail("no '# Avg bus bandwidth' line after %d rows: the run died or hung%s", len(results), why)
+    ngpus = [row["ngpus"] for row in rows if row["ngpus"]]
+    bounds = [row["out_of_bounds"] for row in rows if row["out_of_bounds"]]
+    return {"ranks": ranks, "n_gpus": int(ngpus[0]) if ngpus else None, "rows": results,
+            "avg_busbw": float(average[0]), "out_of_bounds": int(bounds[0]) if bounds else None,
+            "nccl": _nccl_debug(textfsm_rows("nccl_debug", text))}  # the NCCL_DEBUG lines interleaved with the table
+
+
+# "Channel 00/0 : 1[1] -> 8[0] [receive] via NET/IB/0(8)/GDRDMA" (src/transport.cc)
+_VIA = re.compile(r"Channel \d+(?:/\d+)? : .* via (\S.*?)\s*$")
+# NET/<name>/<dev>[(<proxy dev>)][/GDRDMA][/Shared]; a plugin's name may hold spaces
+_NET_VIA = re.compile(r"NET/(.+?)/\d+(?:\(\d+\))?(?:/|$)")
+
+
+def _transport(via):
+    if via.startswith("NET/"):
+        match = _NET_VIA.match(via)
+        name = match.group(1) if match else via.split("/")[1]
+        return "NET/%s%s" % (name, "/GDRDMA" if "/GDRDMA" in via else "")
+    return "/".join(via.split("/")[:2])  # P2P/CUMEM/read -> P2P/CUMEM
+
+
+def _network(infos):
+    for message in infos:
+        match = re.match(r"Using network (.+)", message)
+        if match:
+            name = match.group(1)  # IB, IBext_v8 (the RDMA/SHARP plugin), Socket, or another plugin's name
+            return "IB" if name.startswith("IB") else name
+    if any(re.match(r"NET/IB : Using \[\d", message) for message in infos):
+        return "IB"
+    if any(message.startswith("NET/Socket : Using") for message in infos):
+        return "Socket"
+    return None
+
+
+def _gdr(infos, channels):
+    """GPUDirect RDMA: the network channels say whether it is used; else the NICs' capability lines."""
+    net = [(message, via) for message, via in channels if via.startswith("NET/")]
+    if net:
+        plain = [message for message, via in net if "/GDRDMA" not in via]
+        return (False, plain[0]) if plain else (True, net[0][0])
+    # "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'" (graph/topo.cc), "GPU Direct RDMA Disabled for
+    # GPU 0 / HCA 0 (distance 8 > 5)" (graph/paths.cc), "(nvidia-peermem) enabled" (RDMA/SHARP plugin)
+    lines = [message for message in infos if "GPU Direct RDMA" in message]
+    off = [message for message in lines if "Disabled" in message]
+    on = [message for message in lines if "Enabled" in message or "enabled" in message]
+    if off:
+        return False, off[0]
+    if on:
+        return True, on[0]
+    return None, None
+
+
+@parser("nccl_debug",
+        "NCCL_DEBUG=INFO/WARN lines of any program: version, network, NICs, GPUDirect RDMA, transports, warnings",
+        empty_ok=True)
+def _nccl_debug(rows):
+    infos = [row["info"] for row in rows if row["info"]]
+    channels = []
+    for message in infos:
+        match = _VIA.match(message)
+        if match:
+            channels.append((message, match.group(1)))
+    nics, nics_by_host = [], {}
+    for row in rows:
+        message = row["info"]
+        if message.startswith("NET/IB : Using"):
+            if "; OOB " not in message:  # net_ib.cc ends the NIC list with "; OOB <if>:<ip>"
+                fail("NIC list cut short: %r", message)
+            found = re.findall(r"\[\d+\]([^\s:\[\]]+):\d+/\w", message)
+            nics.extend(found)
+            nics_by_host.setdefault(row["host"], []).extend(found)
+    gdr, evidence = _gdr(infos, channels)
+    gdr_by_host = {}
+    for host in distinct(row["host"] for row in rows if row["info"]):
+        mine = [row["info"] for row in rows if row["host"] == host and row["info"]]
+        host_gdr = _gdr(mine, [(m, _VIA.match(m).group(1)) for m in mine if _VIA.match(m)])[0]
+        if host_gdr is not None:
+            gdr_by_host[host] = host_gdr
+    versions = [row["version"] for row in rows if row["version"]]
+    return {"version": versions[0] if versions else None, "network": _network(infos), "nics": distinct(nics),
+            "nics_by_host": {host: distinct(found) for host, found in nics_by_host.items()},
+            "gdr": gdr, "gdr_evidence": evidence, "gdr_by_host": gdr_by_host,
+            "transports": distinct(_transport(channel[1]) for channel in channels),
+            "warnings": distinct(row["warn"] for row in rows if row["warn"])}

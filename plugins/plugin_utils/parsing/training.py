@@ -1,0 +1,81 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 6: training logs (the built-in step's pyramid-train records, Megatron-LM's iteration lines)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ._common import distinct, fail
+from ._registry import parser
+
+
+def _split_pyramid_records(text):
+    # Ranks print to one pipe; unbuffered, a record and its newline are two writes, so two records can
+    # share a line (seen on a real 2x H200 run).
+    return re.sub(r"(?<=[^\n])pyramid-train ", "\npyramid-train ", text)
+
+
+def _loss(text):
+    value = float(text)
+    return value if math.isfinite(value) else None  # NaN/inf: counted in nan_iterations
+
+
+def _pyramid_step(record):
+    fields = dict(re.findall(r"(\w+)=(\S+)", record))
+    try:
+        step = {"step": int(fields["step"]), "rank": int(fields["rank"]), "step_time_ms": float(fields["step_time_ms"]),
+                "fwd_ms": float(fields["fwd_ms"]) if "fwd_ms" in fields else None, "loss": _loss(fields["loss"])}
+    except (KeyError, ValueError):
+        return fail("unparseable step line %r", "pyramid-train " + record)
+    if "host" in fields:  # across nodes: which node the rank ran on
+        step["host"] = fields["host"]
+    return step
+
+
+def _megatron_step(iteration, record):
+    # " consumed samples: 15360 | elapsed time per iteration (ms): 5123.4 | ... | lm loss: 9.876543E+00 | ..."
+    fields = {}
+    for part in record.split("|"):
+        key, sep, value = part.partition(":")
+        if sep:
+            fields[key.strip()] = value.strip()
+    if "elapsed time per iteration (ms)" not in fields:
+        return None, None
+    losses = [key for key in fields if key.endswith("loss") and key != "loss scale"]
+    key = "lm loss" if "lm loss" in fields else losses[0] if losses else None
+    try:
+        step = {"step": int(iteration), "rank": None, "step_time_ms": float(fields["elapsed time per iteration (ms)"]),
+                "fwd_ms": None, "loss": _loss(fields[key]) if key else None}
+        nan = int(fields["number of nan iterations"]) if "number of nan iterations" in fields else None
+    except ValueError:
+        return fail("unparseable iteration line %r", "iteration %s/ |%s" % (iteration, record))
+    return step, nan
+
+
+@parser("training_log",
+        "Megatron-LM or pyramid-train log: per-step times and losses, NCCL and watchdog timeouts",
+        prepare=_split_pyramid_records)
+def _training_log(rows):
+    steps, nan_counts, timeouts, fmt = [], [], [], None
+    for row in rows:
+        if row["pyramid"]:
+            fmt = "pyramid"
+            steps.append(_pyramid_step(row["pyramid"]))
+        elif row["iteration"]:
+            step, nan = _megatron_step(row["iteration"], row["megatron"])
+            if step:
+                fmt = fmt or "megatron"
+                steps.append(step)
+            if nan is not None:
+                nan_counts.append(nan)
+        else:
+            timeouts.append(row["timeout"] or row["nccl_warn"])
+    if not steps and not timeouts:
+        fail("no step lines")
+    if fmt == "pyramid":  # steps whose loss is NaN/inf on some rank
+        nan_counts = [len({step["step"] for step in steps if step["loss"] is None})]
+    return {"format": fmt, "steps": steps, "timeouts": distinct(timeouts),
+            "nan_iterations": sum(nan_counts) if nan_counts else None}
