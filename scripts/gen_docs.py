@@ -39,7 +39,10 @@ def _switch_commands(catalog):
         ways = {w["platform"]: w for w in catalog["sources"][name]["ways"]}
         cells = []
         for platform in _catalog.SWITCH_OSES:
-            way = ways[platform]
+            way = ways.get(platform)
+            if way is None:  # the checks reading this source declare other platforms
+                cells.append("not applicable")
+                continue
             text = (way["cli"] if "cli" in way else " ".join(way["run"])).replace("|", "\\|")
             per_port = " (per port)" if way.get("foreach") else ""
             ntc = " (ntc)" if parsing.PARSERS[way["parser"]].ntc else ""

@@ -14,5 +14,5 @@ class ActionModule(SourceFactsAction):
 
     def shape(self, facts):
         outcome = _judges.gpudirect(facts, {"pyramid_gpudirect_paths": ["peermem", "dmabuf"]})
-        path = outcome["actual"].split(":")[0].replace("path ", "") if outcome["status"] == "PASS" else None
+        path = outcome.get("detail", {}).get("path")  # set only on a PASS: the path in use
         return {"modules": facts["kernel_modules"]["modules"], "gpudirect_path": path, "gpudirect": outcome["actual"]}

@@ -41,6 +41,9 @@ class ActionModule(ActionBase):
         expect, errors = host_expectations(self._templar, task_vars, catalog, checks)
         if errors:
             return dict(result, failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
+        inapplicable = [_engine.not_applicable_result(host, check, catalog, expect) for check in checks
+                        if _catalog.not_applicable(check, expect)]
+        checks = [check for check in checks if not _catalog.not_applicable(check, expect)]
 
         doc = _results.load(run_dir, host)
         if args.get("snapshot"):
@@ -51,11 +54,13 @@ class ActionModule(ActionBase):
             records = [_engine.result(host, check, catalog, expect, SKIP, "layer %d passed" % below,
                                       "not run: blocked at layer %d (%s)" % (below, ", ".join(failing)))
                        for check in checks]
-            _results.record(doc, records)
+            _results.record(doc, records + inapplicable)
             _results.save(run_dir, doc)
             return dict(result, changed=False, skipped_checks=len(records),
                         msg="layer %d not run: %s stopped at layer %d (%s)" % (layer, host, below, ", ".join(failing)))
         if not [check for check in checks if check["scope"] != "fabric"]:
+            _results.record(doc, inapplicable)
+            _results.save(run_dir, doc)
             return dict(result, changed=False, msg="layer %d: no %s checks to run on the host" % (layer, device))
 
         # fabric checks run across nodes from the launcher (straggler_hunt); here only their gate SKIPs
@@ -81,6 +86,7 @@ class ActionModule(ActionBase):
                     records.append(_engine.judge_host(host, check, catalog, facts, expect))
             doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts(facts)
         doc.setdefault("expect", {}).update(expect)
+        records += inapplicable
         _results.record(doc, records)
         _results.save(run_dir, doc)
         counts = {status: n for status, n in count_statuses(records).items() if n}
@@ -95,7 +101,7 @@ class ActionModule(ActionBase):
         expect, errors = host_expectations(self._templar, task_vars, catalog, checks)
         if errors:
             return dict(failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
-        names = _counters.source_names(catalog, checks)
+        names = _counters.source_names(catalog, [check for check in checks if not _catalog.not_applicable(check, expect)])
         collected, unreachable = _collector.collect(self, _engine.plan(names, catalog, expect),
                                                     expect["pyramid_command_timeout"], task_vars)
         if unreachable:

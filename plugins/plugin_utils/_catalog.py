@@ -13,7 +13,7 @@ import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "catalog", "checks.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
-                "judges_failures", "causes"}
+                "judges_failures", "causes", "platforms"}
 SCOPES = ("host", "pod", "fabric")
 LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli")
@@ -35,6 +35,8 @@ def load_catalog(path=CATALOG_PATH):
     for check in catalog["checks"]:
         check.setdefault("scope", "host")
         check.setdefault("device", "gpu_node")
+        if check["device"] == "switch":
+            check.setdefault("platforms", list(SWITCH_OSES))
     return catalog
 
 
@@ -78,10 +80,13 @@ def _check(catalog):
                 problems.append("check %s: unknown expectation %r" % (cid, name))
         if check.get("device", "gpu_node") not in DEVICES:
             problems.append("check %s: unknown device %r" % (cid, check.get("device")))
+        declared = check.get("platforms", SWITCH_OSES)
+        if "platforms" in check and (check.get("device") != "switch" or not declared or set(declared) - set(SWITCH_OSES)):
+            problems.append("check %s: platforms is a non-empty list of %s, for switch checks" % (cid, ", ".join(SWITCH_OSES)))
         if check.get("device") == "switch":
             for source in check.get("sources", []):
                 platforms = [way.get("platform") for way in catalog["sources"].get(source, {}).get("ways", [])]
-                lacking = [os_name for os_name in SWITCH_OSES if platforms.count(os_name) != 1]
+                lacking = [os_name for os_name in declared if platforms.count(os_name) != 1]
                 if lacking:
                     problems.append("check %s: source %s needs exactly one way for %s" % (cid, source, ", ".join(lacking)))
         scope = check.get("scope", "host")
@@ -107,6 +112,14 @@ def _check(catalog):
 
 def checks_at(catalog, layer, device="gpu_node", scopes=SCOPES):
     return [c for c in catalog["checks"] if c["layer"] == layer and c["device"] == device and c["scope"] in scopes]
+
+
+def not_applicable(check, expect):
+    """Why a check does not apply to this device (a switch platform it was not written for), else None."""
+    platform = expect.get("pyramid_switch_os")
+    if "platforms" in check and platform not in check["platforms"]:
+        return "not applicable on %s: %s is checked on %s" % (platform, check["id"], ", ".join(check["platforms"]))
+    return None
 
 
 def checks_for(catalog, device="gpu_node"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from . import _judges, parsing
+from . import _catalog, _judges, parsing
 from ._catalog import WAY_KINDS
 from ._model import ERROR, PASS, SKIP, SourceFailure
 
@@ -222,6 +222,14 @@ def result(host, check, catalog, expect, status, expected, actual, cause=None, c
     return record
 
 
+def not_applicable_result(host, check, catalog, expect):
+    """SKIP for a check this device's platform has no way for; it does not count against GO."""
+    record = result(host, check, catalog, expect, SKIP, "a device of %s" % ", ".join(check["platforms"]),
+                    _catalog.not_applicable(check, expect), command="(none)")
+    record["not_applicable"] = True
+    return record
+
+
 def expected_of_error(check, expect):
     return "parseable output from every source of %s" % check["id"]
 
@@ -233,12 +241,18 @@ def error_result(host, check, catalog, expect, failures):
                   command="; ".join(f.command for f in failures))
 
 
+def declared(check, expect):
+    """The expectations a check declares (its `expect`): all its judge may read. A judge reading another
+    one fails on it (an ERROR naming it, and the judge's data-table tests catch it before it ships)."""
+    return {name: expect[name] for name in check.get("expect", []) if name in expect}
+
+
 def judge_host(host, check, catalog, facts, expect):
     inputs, failures = check_inputs(check, catalog, facts, expect)
     if failures:
         return error_result(host, check, catalog, expect, failures)
     try:
-        outcome = _judges.JUDGES[check["judge"]](inputs, expect)
+        outcome = _judges.JUDGES[check["judge"]](inputs, declared(check, expect))
     except (KeyError, TypeError, ValueError) as exc:
         # Facts lacked what the judge needs: an ERROR naming the check, never a traceback or a PASS.
         return result(host, check, catalog, expect, ERROR, expected_of_error(check, expect),
@@ -259,7 +273,7 @@ def judge_pod(check, catalog, facts_by_host, expect_by_host):
             judged[host] = inputs
     if judged:
         try:
-            outcomes = _judges.POD_JUDGES[check["judge"]](judged, {h: expect_by_host[h] for h in judged})
+            outcomes = _judges.POD_JUDGES[check["judge"]](judged, {h: declared(check, expect_by_host[h]) for h in judged})
         except (KeyError, TypeError, ValueError) as exc:
             outcomes = {host: {"status": ERROR, "expected": expected_of_error(check, None),
                                "actual": "facts incomplete for %s: %s: %s" % (check["judge"], type(exc).__name__, exc)}

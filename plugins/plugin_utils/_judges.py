@@ -140,7 +140,7 @@ def gpudirect(facts, expect):
     loaded = facts["kernel_modules"]["modules"]
     peer = [name for name in PEERMEM_MODULES if name in loaded]
     if peer and "peermem" in accepted:
-        return verdict(PASS, expected, "path peermem: %s loaded" % peer[0])
+        return verdict(PASS, expected, "path peermem: %s loaded" % peer[0], detail={"path": "peermem"})
     nvidia, release = facts.get("nvidia_module"), facts["osrelease"]
     if nvidia is None:
         dmabuf = "DMA-BUF unknown (modinfo nvidia gave nothing: is the NVIDIA driver installed?)"
@@ -148,7 +148,7 @@ def gpudirect(facts, expect):
         kernel_ok = (release["major"], release["minor"]) >= DMABUF_MIN_KERNEL
         if nvidia["open_kernel_module"] and kernel_ok and "dmabuf" in accepted:
             return verdict(PASS, expected, "path dmabuf: open kernel module %s on Linux %s (nvidia_peermem not loaded)" % (
-                nvidia["version"], release["release"]))
+                nvidia["version"], release["release"]), detail={"path": "dmabuf"})
         dmabuf = "no DMA-BUF: %s kernel module %s on Linux %s" % (
             "open" if nvidia["open_kernel_module"] else "proprietary", nvidia["version"], release["release"])
     return verdict(FAIL, expected, "nvidia_peermem not loaded; " + dmabuf)

@@ -36,7 +36,7 @@ def build(catalog, run_dir, devices):
             records.sort(key=lambda r: r["layer"])
             hosts[host] = {
                 "device": device,
-                "verdict": "GO" if all(r["status"] == PASS for r in records) else "NO-GO",
+                "verdict": "GO" if all(r["status"] == PASS or r.get("not_applicable") for r in records) else "NO-GO",
                 "stopped_at": _results.stopped_at(records),
                 "checks": records,
             }
@@ -78,9 +78,11 @@ def _checklist(catalog, hosts, devices_in_run):
             entry["status"], entry["why_not"] = "not_covered", "no catalog check yet"
         elif not set(wanted) & set(devices_in_run):  # e.g. the links row of a run without switches
             entry["status"], entry["why_not"] = "not_covered", "no %s in this run" % " or ".join(wanted)
+        elif not any(r["row"] == row["id"] and not r.get("not_applicable") for info in hosts.values() for r in info["checks"]):
+            entry["status"], entry["why_not"] = "not_covered", "not applicable to the platforms in this run"
         else:
             for host, info in sorted(hosts.items()):
-                statuses = {r["status"] for r in info["checks"] if r["row"] == row["id"]}
+                statuses = {r["status"] for r in info["checks"] if r["row"] == row["id"] and not r.get("not_applicable")}
                 if statuses & {"FAIL", "ERROR"}:
                     entry["failing_hosts"].append(host)
                 elif "BLOCKED" in statuses:

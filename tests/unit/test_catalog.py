@@ -43,3 +43,44 @@ def test_docs_are_generated_from_the_catalog():
     result = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_docs.py"), "--check"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
+
+
+def _catalog_with(tmp_path, old, new):
+    text = open(_catalog.CATALOG_PATH, encoding="utf-8").read()
+    assert old in text
+    path = tmp_path / "checks.yml"
+    path.write_text(text.replace(old, new, 1))
+    return _catalog.load_catalog(str(path))
+
+
+def test_a_switch_check_declares_the_platforms_it_applies_to(tmp_path):
+    # the default: all four; a check for fewer needs ways for those only
+    assert all(c["platforms"] == list(_catalog.SWITCH_OSES) for c in _catalog.checks_for(CATALOG, "switch"))
+    catalog = _catalog_with(tmp_path, "judge: link_errors\n", "judge: link_errors\n    platforms: [eos, sonic]\n")
+    check = next(c for c in catalog["checks"] if c["id"] == "link_errors")
+    assert check["platforms"] == ["eos", "sonic"]
+    assert _catalog.not_applicable(check, {"pyramid_switch_os": "eos"}) is None
+    why = _catalog.not_applicable(check, {"pyramid_switch_os": "cumulus"})
+    assert why.startswith("not applicable on cumulus") and "eos, sonic" in why
+    gpu_check = next(c for c in catalog["checks"] if c["device"] == "gpu_node")
+    assert "platforms" not in gpu_check and _catalog.not_applicable(gpu_check, {}) is None
+
+
+def test_platforms_must_be_known_switch_platforms(tmp_path):
+    with pytest.raises(_catalog.CatalogError, match="platforms is a non-empty list"):
+        _catalog_with(tmp_path, "judge: link_errors\n", "judge: link_errors\n    platforms: [junos]\n")
+    with pytest.raises(_catalog.CatalogError, match="platforms is a non-empty list"):
+        _catalog_with(tmp_path, "judge: gpudirect\n", "judge: gpudirect\n    platforms: [eos]\n")
+
+
+def test_a_judge_sees_only_the_expectations_its_check_declares():
+    check = next(c for c in CATALOG["checks"] if c["id"] == "rails_rate")
+    expect = {"pyramid_rails": ["mlx5_0"], "pyramid_rail_rate_gbps": 400, "pyramid_nccl_timeout": 60}
+    assert _engine.declared(check, expect) == {"pyramid_rails": ["mlx5_0"], "pyramid_rail_rate_gbps": 400}
+
+
+def test_a_judge_reading_an_undeclared_expectation_is_an_error_not_a_pass():
+    check = dict(next(c for c in CATALOG["checks"] if c["id"] == "rails_rate"), expect=["pyramid_rails"])
+    facts = {"ibstat": {"devices": {"mlx5_0": {"ports": {"1": {"state": "Active", "phys_state": "LinkUp", "rate_gbps": 400}}}}}}
+    record = _engine.judge_host("node-001", check, CATALOG, facts, {"pyramid_rails": ["mlx5_0"], "pyramid_rail_rate_gbps": 400})
+    assert record["status"] == "ERROR" and "pyramid_rail_rate_gbps" in record["actual"]

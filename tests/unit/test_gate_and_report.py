@@ -72,3 +72,35 @@ def test_report_go_for_a_clean_pod(tmp_path):
     report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001"]})
     assert report["verdict"] == "GO"
     assert all(row["status"] in ("pass", "not_covered") for row in report["checklist"])
+
+
+def test_a_check_not_applicable_on_a_platform_neither_passes_nor_blocks_go(tmp_path):
+    switch_checks = _catalog.checks_for(CATALOG, "switch")
+    doc = {"host": "leaf1", "results": [], "facts": {}}
+    records = [dict(_record("leaf1", c, "PASS"), layer=c["layer"]) for c in switch_checks]
+    records[0].update(status="SKIP", not_applicable=True, actual="not applicable on nxos")
+    _results.record(doc, records)
+    _results.save(str(tmp_path), doc)
+    report = _report.build(CATALOG, str(tmp_path), {"switch": ["leaf1"]})
+    assert report["hosts"]["leaf1"]["verdict"] == "GO"
+    row = next(r for r in report["checklist"] if r["row"] == switch_checks[0]["row"])
+    assert row["status"] == "pass" and not row["not_run_hosts"]  # the row's other checks ran and passed
+    # a plain SKIP (not run) is still no GO
+    records[0].pop("not_applicable")
+    _results.record(doc, records)
+    _results.save(str(tmp_path), doc)
+    assert _report.build(CATALOG, str(tmp_path), {"switch": ["leaf1"]})["hosts"]["leaf1"]["verdict"] == "NO-GO"
+
+
+def test_a_row_no_device_of_the_run_applies_to_is_not_covered(tmp_path):
+    links = [c for c in _catalog.checks_for(CATALOG, "switch") if c["row"] == "links"]
+    doc = {"host": "leaf1", "results": [], "facts": {}}
+    records = [dict(_record("leaf1", c, "PASS"), layer=c["layer"]) for c in _catalog.checks_for(CATALOG, "switch")]
+    for record in records:
+        if record["row"] == "links":
+            record.update(status="SKIP", not_applicable=True)
+    _results.record(doc, records)
+    _results.save(str(tmp_path), doc)
+    report = _report.build(CATALOG, str(tmp_path), {"switch": ["leaf1"]})
+    row = next(r for r in report["checklist"] if r["row"] == "links")
+    assert links and row["status"] == "not_covered" and "not applicable" in row["why_not"]
