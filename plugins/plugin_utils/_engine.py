@@ -124,10 +124,12 @@ def parse_one(raw, source, expect):
     if raw is None:
         return SourceFailure("(not collected)", "no output was collected")
     command = raw.get("command", "?")
+    ways = _ways(source, expect)
+    parser = ways[raw.get("way", 0)]["parser"] if raw.get("way", 0) < len(ways) else None  # "way" counts the planned ways
     if raw.get("status") != "ok":
         return SourceFailure(command, "; ".join(raw.get("attempts") or [raw.get("msg", "failed")]),
-                             status=raw.get("status"), output=raw.get("stdout", ""))
-    parser = _ways(source, expect)[raw.get("way", 0)]["parser"]  # "way" counts the planned ways
+                             status=raw.get("status"), output=raw.get("stdout", ""),
+                             partial=parsing.partial(parser, raw.get("stdout", "")))
     try:
         facts = parsing.parse(parser, raw.get("stdout", ""))
         if raw.get("rc"):
@@ -288,7 +290,7 @@ def serializable_facts(value):
     """Facts as JSON: failures become {"error": ...} so pod judges and reports can read them back."""
     if isinstance(value, SourceFailure):
         return {"__source_failure__": True, "command": value.command, "reason": value.reason,
-                "status": value.status, "output": value.output[-4000:]}
+                "status": value.status, "output": value.output[-4000:], "partial": value.partial}
     if isinstance(value, dict):
         return {key: serializable_facts(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -299,7 +301,8 @@ def serializable_facts(value):
 def restore_facts(value):
     if isinstance(value, dict):
         if value.get("__source_failure__"):
-            return SourceFailure(value["command"], value["reason"], value.get("status"), value.get("output", ""))
+            return SourceFailure(value["command"], value["reason"], value.get("status"), value.get("output", ""),
+                                 value.get("partial"))
         return {key: restore_facts(item) for key, item in value.items()}
     if isinstance(value, list):
         return [restore_facts(item) for item in value]

@@ -12,7 +12,6 @@ and returns a Verdict per host. Judges never see raw text and never pass on miss
 from __future__ import annotations
 
 import collections
-import re
 import statistics
 
 from ._model import ERROR, FAIL, PASS, SourceFailure, verdict
@@ -267,10 +266,6 @@ def gpu_nic_affinity(facts, expect):
 
 # --- Layer 5: NCCL ------------------------------------------------------------------------
 
-RANK_LINE = re.compile(r"#\s+Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+\d+\s+on\s+(\S+)\s+device\s+(\d+)")
-TABLE_ROW = re.compile(r"^\s*(\d+)\s+\d+\s+\w+\s+\w+\s+-?\d+\s", re.M)
-
-
 def _ranks_text(ranks):
     by_host = collections.OrderedDict()
     for rank, host in ranks:
@@ -286,10 +281,11 @@ def nccl_completes(facts, expect):  # an exit 1 with a full table is nccl-tests'
     if isinstance(run, SourceFailure):
         if run.status != "timeout":
             return verdict(ERROR, expected, run.reason)
-        ranks = [(m.group(1), m.group(2)) for m in RANK_LINE.finditer(run.output)]
-        sizes = TABLE_ROW.findall(run.output)
+        seen = run.partial or {"ranks": [], "sizes_done": []}
+        ranks = [(str(rank["rank"]), rank["host"]) for rank in seen["ranks"]]
+        sizes = seen["sizes_done"]
         return verdict(FAIL, expected, "hung: %s never finished; last size completed: %s" % (
-            _ranks_text(ranks) or "no rank reported in", sizes[-1] + " B" if sizes else "none"))
+            _ranks_text(ranks) or "no rank reported in", "%d B" % sizes[-1] if sizes else "none"))
     return verdict(PASS, expected, "%d sizes up to %d B on %d ranks" % (len(run["rows"]), run["rows"][-1]["size"], len(run["ranks"])))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ._judges import JUDGES, RANK_LINE, _summary, judge
+from ._judges import JUDGES, _summary, judge
 from ._model import ERROR, FAIL, PASS, SourceFailure, verdict
 
 # The first kind of miss found names the cause (the catalog check's `causes`); a slow run that NCCL
@@ -50,7 +50,7 @@ def _expected_text(group, expect, table, source):
 
 
 def _hung(run, group):
-    printed = {match.group(2) for match in RANK_LINE.finditer(run.output)}
+    printed = {rank["host"] for rank in (run.partial or {}).get("ranks", [])}
     silent = [host for host in group if _host_key(host, printed) is None]
     return "did not finish within the timeout (hung); %s" % (
         "nodes whose ranks never reported: %s" % ", ".join(silent) if silent

@@ -12,11 +12,12 @@ STATUSES = (PASS, FAIL, ERROR, BLOCKED, SKIP)  # the report's column order
 class SourceFailure:
     """A source gave no usable facts: missing tool, timeout, bad exit, unparseable output."""
 
-    def __init__(self, command, reason, status=None, output=""):
+    def __init__(self, command, reason, status=None, output="", partial=None):
         self.command = command
         self.reason = reason
         self.status = status  # the collect status: missing, timeout, failed, unreadable, or None (unparseable)
-        self.output = output  # what the command printed before it failed (a hang's last words)
+        self.output = output  # what the command printed before it failed, for the report
+        self.partial = partial  # facts its parser still read from that output (a hang's last words), or None
 
     def __repr__(self):
         return "SourceFailure(%r, %r)" % (self.command, self.reason)

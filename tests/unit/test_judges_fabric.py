@@ -71,10 +71,10 @@ def test_a_rank_count_that_does_not_match_the_group_fails(parsers):
     assert outcome["status"] == "FAIL" and "16 of 24 ranks joined" in outcome["actual"]
 
 
-def test_a_hang_names_the_nodes_whose_ranks_never_reported():
+def test_a_hang_names_the_nodes_whose_ranks_never_reported(parsers):
     output = "#  Rank  0 Group  0 Pid  23100 on   node-001 device  0 [0x18] NVIDIA H100 80GB HBM3\n"
-    outcome = _judges_fabric.nccl_group(SourceFailure("mpirun ...", "hung", "timeout", output), ["node-001", "node-002"],
-                                        expect(), CATALOG)
+    hung = SourceFailure("mpirun ...", "hung", "timeout", output, parsers.partial("nccl_tests", output))
+    outcome = _judges_fabric.nccl_group(hung, ["node-001", "node-002"], expect(), CATALOG)
     assert outcome["status"] == "FAIL" and outcome["cause_key"] == "hang"
     assert "never reported: node-002" in outcome["actual"]
 

@@ -1,9 +1,10 @@
 """Layer 5/6 judges from data tables: hangs, wrong results, stragglers, unstable steps, slow ranks."""
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations, _judges
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _expectations, _judges
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SourceFailure
 
-EXPECT = _expectations.resolve(_catalog.load_catalog(), {})[0]
+CATALOG = _catalog.load_catalog()
+EXPECT = _expectations.resolve(CATALOG, {})[0]
 
 
 def nccl(busbw=300.0, wrong=0, sizes=(1 << 20, 1 << 30)):
@@ -22,7 +23,14 @@ def test_a_hang_is_a_fail_naming_the_ranks():
     output = "#  Rank  0 Group  0 Pid   4242 on   node-005 device  0 [0x18] NVIDIA H100\n" \
              "#  Rank  1 Group  0 Pid   4242 on   node-005 device  1 [0x2a] NVIDIA H100\n" \
              "     1048576        262144     float     sum      -1    10.0  100.0  175.0      0    10.0  100.0  175.0      0\n"
-    outcome = _judges.nccl_completes({"nccl_node": SourceFailure("all_reduce_perf", "hung", "timeout", output)}, EXPECT)
+    # the engine reads a hang's output with the source's parser; the judge sees facts, never the text
+    source = CATALOG["sources"]["nccl_node"]
+    hung = _engine.parse_one({"status": "timeout", "command": "all_reduce_perf", "way": 0, "stdout": output,
+                              "attempts": ["all_reduce_perf: timed out"]}, source, EXPECT)
+    assert hung.partial == {"ranks": [{"rank": 0, "host": "node-005", "device": 0}, {"rank": 1, "host": "node-005", "device": 1}],
+                            "sizes_done": [1048576]}
+    assert _engine.restore_facts(_engine.serializable_facts(hung)).partial == hung.partial
+    outcome = _judges.nccl_completes({"nccl_node": hung}, EXPECT)
     assert outcome["status"] == "FAIL"
     assert "ranks 0,1 on node-005" in outcome["actual"] and "1048576 B" in outcome["actual"]
 

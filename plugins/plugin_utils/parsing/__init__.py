@@ -11,6 +11,6 @@ standard library.
 from __future__ import annotations
 
 from . import cumulus, eos, linux, nccl, nxos, sonic, training  # noqa: F401  registers their parsers
-from ._registry import KINDS, PARSERS, TEMPLATE_DIR, TEXTFSM_IMPORT_ERROR, ParseError, parse, parser, template_path, textfsm_rows
+from ._registry import KINDS, PARSERS, TEMPLATE_DIR, TEXTFSM_IMPORT_ERROR, ParseError, parse, parser, partial, template_path, textfsm_rows
 
-__all__ = ["KINDS", "PARSERS", "TEMPLATE_DIR", "TEXTFSM_IMPORT_ERROR", "ParseError", "parse", "parser", "template_path", "textfsm_rows"]
+__all__ = ["KINDS", "PARSERS", "TEMPLATE_DIR", "TEXTFSM_IMPORT_ERROR", "ParseError", "parse", "parser", "partial", "template_path", "textfsm_rows"]

@@ -13,6 +13,9 @@ says what its function gets:
 - ``json``: the decoded JSON document (EOS ``| json``, NVUE ``-o json``).
 - ``text``: the text itself (formats no template describes well).
 
+``partial``, where given, reads what a run that did not finish printed (a hang's last words: which
+ranks started, which sizes completed), so judges never scan raw text themselves.
+
 The function raises ValueError (or KeyError/TypeError for a JSON document of another shape) for
 output it cannot read completely: empty, cut short, an error message, another command's report.
 parse() turns that into ParseError naming the parser: a check never reads a truncated listing as
@@ -48,7 +51,7 @@ class Parser:
     """One registered parser: its name, what it reads, and how."""
 
     def __init__(self, name, description, function, kind="textfsm", template=None, prepare=None, ntc=False,
-                 empty_ok=False, with_text=False):
+                 empty_ok=False, with_text=False, partial=None):
         if kind not in KINDS:
             raise ValueError("parser %s: unknown kind %r" % (name, kind))
         self.name = name
@@ -60,6 +63,7 @@ class Parser:
         self.ntc = ntc
         self.empty_ok = empty_ok  # empty output is an answer ("no IOMMU units"), not a failure
         self.with_text = with_text  # the function also gets the raw text (rows, text)
+        self.partial = partial  # text of a run that did not finish -> the facts it still tells
 
     def __repr__(self):
         return "Parser(%r, kind=%r)" % (self.name, self.kind)
@@ -127,6 +131,14 @@ def parse(name, text):
         return entry.function(rows, text) if entry.with_text else entry.function(rows)
     except ValueError as exc:
         raise ParseError("%s: %s" % (name, exc))
+
+
+def partial(name, text):
+    """What the output of a run that did not finish still tells (e.g. the ranks that started), or None."""
+    entry = PARSERS.get(name)
+    if entry is None or entry.partial is None or not text:
+        return None
+    return entry.partial(_ANSI.sub("", text.replace("\r\n", "\n")))
 
 
 def _json(entry, text):

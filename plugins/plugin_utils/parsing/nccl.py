@@ -27,6 +27,19 @@ def _drop_nccl_debug(text):
     return _NCCL_LINE.sub("", _NCCL_WARN_LINE.sub("", text))
 
 
+# "#  Rank  0 Group  0 Pid   4242 on   node-005 device  0 [0x18] NVIDIA H100" and a result row's first columns
+_RANK_LINE = re.compile(r"#\s+Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+\d+\s+on\s+(\S+)\s+device\s+(\d+)")
+_TABLE_ROW = re.compile(r"^\s*(\d+)\s+\d+\s+\w+\s+\w+\s+-?\d+\s", re.M)
+
+
+def _nccl_tests_partial(text):
+    """A run that hung or died: the ranks that reported in, and the sizes it completed."""
+    text = _drop_nccl_debug(text)
+    return {"ranks": [{"rank": int(match.group(1)), "host": match.group(2), "device": int(match.group(3))}
+                      for match in _RANK_LINE.finditer(text)],
+            "sizes_done": [int(size) for size in _TABLE_ROW.findall(text)]}
+
+
 def _wrong(text):
     return None if text == "N/A" else int(float(text))  # "%6g": 1e+06 wrong elements
 
@@ -34,7 +47,8 @@ def _wrong(text):
 @parser("nccl_tests",
         "nccl-tests all_reduce_perf (or the built-in torch benchmark): ranks, result table, average busbw, NCCL_DEBUG lines",
         prepare=_drop_nccl_debug,
-        with_text=True)
+        with_text=True,
+        partial=_nccl_tests_partial)
 def _nccl_tests(rows, text):
     failures = [row["failure"] for row in rows if row["failure"]]
     why = " (%s)" % failures[0] if failures else ""
