@@ -15,7 +15,6 @@ from . import _results
 from ._model import BLOCKED
 
 
-
 def _hosts_of(plan):
     return {entry["port"]: entry["peer"] for entry in plan if entry.get("role", "host") == "host" and entry.get("peer")}
 
