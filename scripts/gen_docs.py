@@ -6,7 +6,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, ".collections"))
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, parsing  # noqa: E402
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog  # noqa: E402
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 
 TARGET = os.path.join(ROOT, "docs", "checks.md")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _blocking
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.gate import blocking as _blocking
 
 
 class ActionModule(ActionBase):

@@ -9,7 +9,8 @@ from ansible.plugins.action import ActionBase
 
 import os
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _baseline, _catalog, _report
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import baseline as _baseline, go_no_go as _report
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 
 
 class ActionModule(ActionBase):

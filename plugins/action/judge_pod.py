@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._model import PASS
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS
 
 
 class ActionModule(ActionBase):

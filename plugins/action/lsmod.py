@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _judges
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._collector import SourceFactsAction
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import host as _judges
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect.source_action import SourceFactsAction
 
 
 class ActionModule(SourceFactsAction):

@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._collector import SourceFactsAction
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import mlx_value
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect.source_action import SourceFactsAction
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.host import mlx_value
 
 COMMAND = "ansible.builtin.command"
 

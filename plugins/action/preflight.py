@@ -11,8 +11,9 @@ import secrets
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, parsing
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 
 
 # Inventory groups -> the catalog's device types.

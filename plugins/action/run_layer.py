@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _collector, _counters, _engine, _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._model import PASS, SKIP, SourceFailure, count_statuses
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import source_action as _collector, counters as _counters
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS, SKIP, SourceFailure, count_statuses
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 
 
 class ActionModule(ActionBase):

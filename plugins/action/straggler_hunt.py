@@ -10,10 +10,12 @@ import re
 
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _collector, _engine, _hunt, _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import FABRIC_JUDGES
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._model import ERROR, PASS, SKIP, SourceFailure, verdict
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._task_vars import host_expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import source_action as _collector
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rounds as _hunt
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import FABRIC_JUDGES
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import ERROR, PASS, SKIP, SourceFailure, verdict
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 
 
 class ActionModule(ActionBase):

@@ -2,7 +2,8 @@
 
 import yaml
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _baseline, _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import baseline as _baseline
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results
 
 
 def device(run_dir, host, status, busbw, step_ms):

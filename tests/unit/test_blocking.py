@@ -1,6 +1,8 @@
 """A failing switch blocks the hosts behind it at that layer; the report shows them as blocked."""
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _blocking, _catalog, _report, _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.gate import blocking as _blocking
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report
 
 CATALOG = _catalog.load_catalog()
 PLAN = [{"port": "Ethernet1/1", "peer": "node-001", "role": "host"},

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CATALOG = _catalog.load_catalog()

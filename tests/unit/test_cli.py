@@ -3,7 +3,7 @@ again and never parsed; a CLI that stops answering fails that command and the re
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _cli
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import cli as _cli
 from ansible.module_utils.connection import ConnectionError as NetworkConnectionError
 
 PROMPT = "\nleaf1-r1#"

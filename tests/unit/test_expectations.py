@@ -2,7 +2,7 @@
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 
 CATALOG = _catalog.load_catalog()
 
@@ -48,7 +48,7 @@ def test_mlxconfig_integers_compare_as_strings():
 
 
 def test_switch_expectations_are_required_typed_and_cross_checked():
-    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
     catalog = _catalog.load_catalog()
     names = _catalog.expectation_names(_catalog.checks_for(catalog, "switch"), catalog)
     errors = _expectations.resolve(catalog, {}, names)[1]

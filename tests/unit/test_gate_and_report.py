@@ -3,7 +3,8 @@
 import json
 import xml.etree.ElementTree as ET
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _report, _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report
 
 CATALOG = _catalog.load_catalog()
 L0 = _catalog.checks_at(CATALOG, 0)

@@ -12,7 +12,7 @@ import pkgutil
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.tests.unit import judge_data
 
 CATALOG = _catalog.load_catalog()

@@ -4,8 +4,9 @@ import os
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations, _judges_fabric
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SourceFailure
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import fabric as _judges_fabric
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "parsers", "nccl_tests")
 CATALOG = _catalog.load_catalog()

@@ -1,7 +1,8 @@
 """Layer 5/6 judges from data tables: hangs, wrong results, stragglers, unstable steps, slow ranks."""
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _expectations, _judges
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SourceFailure
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import workload as _judges
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 
 CATALOG = _catalog.load_catalog()
 EXPECT = _expectations.resolve(CATALOG, {})[0]

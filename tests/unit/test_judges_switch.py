@@ -6,8 +6,9 @@ tested from fixtures (test_parser_fixtures.py) and from the twin's renderers (te
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _engine, _judges
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SourceFailure
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging as _judges
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {c["id"]: c for c in _catalog.checks_for(CATALOG, "switch")}

@@ -5,7 +5,8 @@ import os
 import pytest
 import yaml
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import _catalog, _expectations, _judges_fabric
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import fabric as _judges_fabric
 from pyramid_twin import formats_fabric, model
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

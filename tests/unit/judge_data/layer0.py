@@ -18,7 +18,7 @@ NODE list it in pyramid_gpu_nic_paths, and rows judging _P2 use dual-port NICs.
 
 import os
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils._judges import SourceFailure
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "parsers")
 RAILS = ["mlx5_%d" % index for index in range(8)]

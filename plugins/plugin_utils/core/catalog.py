@@ -11,7 +11,7 @@ import re
 
 import yaml
 
-CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "catalog", "checks.yml")
+CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checks.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
                 "judges_failures", "causes", "platforms"}
 SCOPES = ("host", "pod", "fabric")
@@ -41,7 +41,8 @@ def load_catalog(path=CATALOG_PATH):
 
 
 def _check(catalog):
-    from . import _hunt, _judges, _judges_fabric, _judges_switch, parsing  # noqa: F401  late import: the catalog is also read by docs tooling
+    from .. import judging as _judges, parsing  # noqa: F401  late import: the catalog is also read by docs tooling
+    from ..hunt import rounds as _hunt  # the rounds that run each fabric check
 
     rows = {row["id"] for row in catalog["rows"]}
     problems = []
@@ -98,7 +99,7 @@ def _check(catalog):
         if scope == "fabric" and not all(catalog["sources"].get(n, {}).get("launched") for n in check.get("sources", [])):
             problems.append("check %s: a fabric check reads launched sources only" % cid)
         if scope == "fabric" and cid not in _hunt.ROUNDS:
-            problems.append("check %s: no round of the hunt runs it (_hunt.ROUNDS)" % cid)
+            problems.append("check %s: no round of the hunt runs it (hunt/rounds.py ROUNDS)" % cid)
         for field in ("layer", "title", "cause", "go_back_to"):
             if field not in check:
                 problems.append("check %s: missing %s" % (cid, field))

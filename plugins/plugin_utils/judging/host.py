@@ -1,38 +1,14 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Judges: compare normalized facts with expectations, one verdict per check.
-
-A host judge gets ``facts`` (source id -> parsed facts; for a ``foreach`` source a dict
-item -> facts or SourceFailure; None for an optional source that failed) and ``expect``
-(expectation name -> typed value) and returns a Verdict. A pod judge gets those per host
-and returns a Verdict per host. Judges never see raw text and never pass on missing data.
-"""
+"""Layer 0 judges: host prerequisites (IOMMU, hugepages, RDMA modules and rails, GPUDirect, mlxconfig, firmware, GPUs, topology)."""
 
 from __future__ import annotations
 
 import collections
-import statistics
 
-from ._model import ERROR, FAIL, PASS, SourceFailure, verdict
-
-JUDGES = {}
-POD_JUDGES = {}
-FABRIC_JUDGES = {}  # judged from runs across groups of nodes (_judges_fabric.py)
-
-
-def judge(name, pod=False, fabric=False):
-    def register(function):
-        (FABRIC_JUDGES if fabric else POD_JUDGES if pod else JUDGES)[name] = function
-        return function
-    return register
-
-
-def _summary(problems, limit=8):
-    text = "; ".join(problems[:limit])
-    if len(problems) > limit:
-        text += "; and %d more" % (len(problems) - limit)
-    return text
+from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
+from .registry import judge, summary as _summary
 
 
 # --- Layer 0 ----------------------------------------------------------------------------
@@ -262,133 +238,3 @@ def gpu_nic_affinity(facts, expect):
         return verdict(FAIL, expected, "rail NICs not in the topology: " + ", ".join(missing),
                        cause="Rail NIC not visible to the GPU driver's topology: NIC missing or not bound")
     return verdict(PASS, expected, "%d GPU-rail pairs within %s" % (count, "/".join(allowed)))
-
-
-# --- Layer 5: NCCL ------------------------------------------------------------------------
-
-def _ranks_text(ranks):
-    by_host = collections.OrderedDict()
-    for rank, host in ranks:
-        by_host.setdefault(host, []).append(rank)
-    return "; ".join("ranks %s on %s" % (",".join(r), h) for h, r in by_host.items())
-
-
-@judge("nccl_completes")
-def nccl_completes(facts, expect):  # an exit 1 with a full table is nccl-tests' wrong-results code: nccl_correct's finding
-    run = facts["nccl_node"]
-    expected = "all-reduce %s..%s completes within %ds" % (
-        expect["pyramid_nccl_min_bytes"], expect["pyramid_nccl_max_bytes"], expect["pyramid_nccl_timeout"])
-    if isinstance(run, SourceFailure):
-        if run.status != "timeout":
-            return verdict(ERROR, expected, run.reason)
-        seen = run.partial or {"ranks": [], "sizes_done": []}
-        ranks = [(str(rank["rank"]), rank["host"]) for rank in seen["ranks"]]
-        sizes = seen["sizes_done"]
-        return verdict(FAIL, expected, "hung: %s never finished; last size completed: %s" % (
-            _ranks_text(ranks) or "no rank reported in", "%d B" % sizes[-1] if sizes else "none"))
-    return verdict(PASS, expected, "%d sizes up to %d B on %d ranks" % (len(run["rows"]), run["rows"][-1]["size"], len(run["ranks"])))
-
-
-@judge("nccl_correct")
-def nccl_correct(facts, expect):
-    run = facts["nccl_node"]
-    expected = "#wrong 0 at every size, out-of-place and in-place; 0 out-of-bounds values"
-    wrong, unchecked = [], 0
-    for row in run["rows"]:
-        for side in ("oop", "ip"):
-            value = row["%s_wrong" % side]
-            if value is None:
-                unchecked += 1
-            elif value:
-                wrong.append("%d B %s: %d wrong" % (row["size"], "in-place" if side == "ip" else "out-of-place", value))
-    if run.get("out_of_bounds"):
-        wrong.append("%d out-of-bounds values" % run["out_of_bounds"])
-    if wrong:
-        return verdict(FAIL, expected, _summary(wrong))
-    if unchecked:
-        return verdict(ERROR, expected, "results not validated (#wrong N/A: run without -c 1)")
-    return verdict(PASS, expected, "0 wrong in %d sizes" % len(run["rows"]))
-
-
-def peak_busbw(run):
-    """(size, busbw GB/s) at the largest size: the better of out-of-place and in-place, as NCCL reports both."""
-    row = run["rows"][-1]
-    return row["size"], max(row["oop_busbw"], row["ip_busbw"])
-
-
-@judge("nccl_node_busbw", pod=True)
-def nccl_node_busbw(facts_by_host, expect_by_host):
-    peaks = {host: peak_busbw(facts["nccl_node"]) for host, facts in facts_by_host.items()}
-    pod_median = statistics.median(peak[1] for peak in peaks.values())
-    verdicts = {}
-    for host, (size, busbw) in peaks.items():
-        expect = expect_by_host[host]
-        ratio, table = expect["pyramid_straggler_ratio"], expect["pyramid_nccl_node_busbw"] or {}
-        want = table.get(str(size))
-        expected = "busbw at %d B >= %d%% of the pod median (%.1f GB/s)%s" % (
-            size, ratio * 100, pod_median, "" if want is None else " and within %d%% of %s GB/s" % (
-                expect["pyramid_nccl_tolerance"] * 100, want))
-        actual = "%.1f GB/s (%.0f%% of median)" % (busbw, 100.0 * busbw / pod_median if pod_median else 0)
-        if busbw < ratio * pod_median:
-            verdicts[host] = verdict(FAIL, expected, "straggler: " + actual)
-        elif want is not None and busbw < float(want) * (1 - expect["pyramid_nccl_tolerance"]):
-            verdicts[host] = verdict(FAIL, expected, "below the expected figure: " + actual,
-                                     cause="Node busbw under the platform's expected figure: NVLink/NVSwitch degraded or GPU clocks throttled")
-        else:
-            verdicts[host] = verdict(PASS, expected, actual)
-    return verdicts
-
-
-# --- Layer 6: a real training step ------------------------------------------------------------
-
-@judge("training_stable")
-def training_stable(facts, expect):
-    run = facts["training_node"]
-    warmup, max_cv, slow = expect["pyramid_train_warmup_steps"], expect["pyramid_train_max_cv"], expect["pyramid_straggler_ratio"]
-    expected = "step-time CV < %.0f%% after %d warm-up steps, no NCCL timeout, no rank slower than the others" % (max_cv * 100, warmup)
-    if isinstance(run, SourceFailure):
-        if run.status != "timeout":
-            return verdict(ERROR, expected, run.reason)
-        return verdict(FAIL, expected, "hung: no finish within %ds" % expect["pyramid_train_timeout"],
-                       cause="NCCL timeout or hang in the training step: one rank stopped answering")
-    timeouts = [line for line in run["timeouts"] if "timeout" in line.lower() or "timed out" in line.lower()]
-    if timeouts:
-        return verdict(FAIL, expected, "NCCL timeout: " + timeouts[0][:300],
-                       cause="NCCL timeout in the training step: one rank stopped answering")
-    if run.get("exit_code"):
-        last = max((step["step"] for step in run["steps"]), default=0)
-        return verdict(FAIL, expected, "training exited %d after step %d" % (run["exit_code"], last),
-                       cause="Training run crashed: read the ranks' log (Xid, OOM, NCCL error)")
-    by_rank, fwd_by_rank = collections.defaultdict(list), collections.defaultdict(list)
-    for step in run["steps"]:
-        if step["step"] > warmup:
-            rank = step["rank"] if step["rank"] is not None else 0
-            by_rank[rank].append(step["step_time_ms"])
-            if step.get("fwd_ms") is not None:
-                fwd_by_rank[rank].append(step["fwd_ms"])
-    if not by_rank or min(len(times) for times in by_rank.values()) < 3:
-        return verdict(ERROR, expected, "fewer than 3 steps after warm-up: raise pyramid_train_steps")
-    # DDP makes every rank wait for the slowest, so a slow rank shows in its own forward time.
-    per_rank = fwd_by_rank or by_rank
-    medians = {rank: statistics.median(times) for rank, times in per_rank.items()}
-    overall = statistics.median(medians.values())
-    laggards = ["rank %s %s median %.1f ms (median of ranks %.1f)" % (rank, "forward" if fwd_by_rank else "step", value, overall)
-                for rank, value in sorted(medians.items()) if value > overall / slow]
-    if laggards:
-        return verdict(FAIL, expected, "slow rank: " + _summary(laggards))
-    worst_rank, worst_cv = max(((rank, statistics.pstdev(t) / statistics.mean(t)) for rank, t in by_rank.items()),
-                               key=lambda item: item[1])
-    step_median = statistics.median(t for times in by_rank.values() for t in times)
-    if run.get("format") == "megatron":  # one line per iteration, for the whole job
-        actual = "CV %.1f%%, median iteration %.1f ms (Megatron-LM log)" % (worst_cv * 100, step_median)
-    else:
-        actual = "CV %.1f%% (rank %s), median step %.1f ms over %d ranks" % (
-            worst_cv * 100, worst_rank, step_median, len(by_rank))
-    if worst_cv >= max_cv:
-        return verdict(FAIL, expected, actual)
-    baseline, tolerance = expect.get("pyramid_train_step_ms_baseline") or 0, expect.get("pyramid_train_baseline_tolerance", 0.1)
-    if baseline and step_median > baseline * (1 + tolerance):
-        return verdict(FAIL, expected + "; median step within %d%% of the baseline %.1f ms" % (tolerance * 100, baseline),
-                       "%s: %.0f%% slower than the baseline %.1f ms" % (actual, 100.0 * (step_median / baseline - 1), baseline),
-                       cause="Slower than this pod's baseline: driver/NCCL/firmware changed, GPU clocks throttled, or the fabric")
-    return verdict(PASS, expected, actual)

@@ -10,8 +10,8 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
-from . import _catalog, _results
-from ._model import BLOCKED, ERROR, FAIL, PASS, SKIP, count_statuses
+from ..core import catalog as _catalog, results as _results
+from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP, count_statuses
 
 SCHEMA_VERSION = 1
 MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}

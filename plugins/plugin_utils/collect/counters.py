@@ -15,8 +15,8 @@ import json
 import os
 import time
 
-from . import _engine
-from ._judges import SourceFailure
+from ..core import engine as _engine
+from ..core.model import SourceFailure
 
 
 def source_names(catalog, checks):

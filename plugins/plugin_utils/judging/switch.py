@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ipaddress
 
-from ._judges import _summary, judge
-from ._model import ERROR, FAIL, PASS, SourceFailure, verdict
+from .registry import summary as _summary, judge
+from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
 
 
 def _table(value, key="ports"):

@@ -11,12 +11,13 @@ import re
 from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
 
-from . import _catalog, _cli, _engine
-from ._judges import SourceFailure
+from ..core import catalog as _catalog, engine as _engine
+from . import cli as _cli
+from ..core.model import SourceFailure
 
 COLLECT = "gpufabric.pyramid.collect"
 NETWORK_CLI = ("ansible.netcommon.network_cli", "network_cli")
-PAYLOAD_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "payloads")
+PAYLOAD_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "payloads")
 
 
 def payloads_for(planned):

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ._judges import JUDGES, _summary, judge
-from ._model import ERROR, FAIL, PASS, SourceFailure, verdict
+from .registry import JUDGES, summary as _summary, judge
+from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
 
 # The first kind of miss found names the cause (the catalog check's `causes`); a slow run that NCCL
 # warned about is blamed on the warning (cheat sheet: "WARN: skipping ..." is usually a topology file).

@@ -9,8 +9,8 @@ import statistics
 
 import yaml
 
-from . import _results
-from ._model import PASS
+from ..core import results as _results
+from ..core.model import PASS
 
 HEADER = """# Baseline measured by gpufabric.pyramid, run %(run)s (pod verdict %(verdict)s), on the %(count)d GO nodes.
 # To judge later runs against it, copy this file into the inventory (group_vars/gpu_nodes/baseline.yml):

@@ -17,7 +17,7 @@ of the run can be one. A bad reference can fail a node, never pass it: a run pas
 
 from __future__ import annotations
 
-from ._model import FAIL, PASS, SKIP, verdict
+from ..core.model import FAIL, PASS, SKIP, verdict
 
 
 def pair_up(nodes):

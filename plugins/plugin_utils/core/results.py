@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 
-from ._model import BLOCKED, ERROR, FAIL
+from .model import BLOCKED, ERROR, FAIL
 
 NOT_PASSING = (FAIL, ERROR, BLOCKED)  # BLOCKED: a switch in the host's path failed that layer
 

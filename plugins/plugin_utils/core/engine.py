@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
-from . import _catalog, _judges, parsing
-from ._catalog import WAY_KINDS
-from ._model import ERROR, PASS, SKIP, SourceFailure
+from . import catalog as _catalog
+from .. import judging as _judges
+from .. import parsing
+from .catalog import WAY_KINDS
+from .model import ERROR, PASS, SKIP, SourceFailure
 
 PLACEHOLDER = re.compile(r"\{(item|pyramid_\w+|group_\w+)\}")  # {payload:NAME} is left for the collect module
 ENV_FLAGS = "{env_flags}"

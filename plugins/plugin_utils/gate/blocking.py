@@ -11,8 +11,8 @@ A blocked host is not failing on its own: its record says which switch, check an
 
 from __future__ import annotations
 
-from . import _results
-from ._model import BLOCKED
+from ..core import results as _results
+from ..core.model import BLOCKED
 
 
 def _hosts_of(plan):

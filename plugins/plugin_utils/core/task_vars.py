@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from . import _catalog, _expectations
+from . import catalog as _catalog, expectations as _expectations
 
 
 # ansible_network_os -> pyramid_switch_os, for switches whose inventory sets only the former

@@ -1,0 +1,9 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Judge stage: compare normalized facts with expectations, one verdict per check (see registry.py)."""
+
+from __future__ import annotations
+
+from . import fabric, host, switch, workload  # noqa: F401  registers their judges
+from .registry import FABRIC_JUDGES, JUDGES, POD_JUDGES  # noqa: F401
