@@ -1,21 +1,21 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Run a layer's fabric checks (the straggler hunt) from the launcher host, and record them per node."""
+"""Run a layer's fabric checks (the straggler hunt) from the launcher host, and record them per node.
+
+The rounds are hunt/rounds.py, the bookkeeping hunt/straggler.py; here only the runs are collected.
+"""
 
 from __future__ import annotations
 
-import os
-import re
-
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import source_action as _collector
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rounds as _hunt
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import FABRIC_JUDGES
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import ERROR, PASS, SKIP, SourceFailure, verdict
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS, SourceFailure
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rounds as _rounds, straggler as _straggler
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import FABRIC_JUDGES
 
 
 class ActionModule(ActionBase):
@@ -35,18 +35,16 @@ class ActionModule(ActionBase):
         if errors:
             return dict(result, failed=True, msg="invalid expectations: %s" % "; ".join(errors))
         docs = {host: _results.load(run_dir, host) for host in args["hosts"]}
-        nodes = _climbing(docs, layer, {check["id"] for check in checks})
-        log = _RunLog(run_dir, layer)
+        nodes = _straggler.climbing(docs, layer, {check["id"] for check in checks})
+        log = _straggler.RunLog(run_dir, layer)
         counts = {}
         for check in checks:
-            verdicts = self._round(check, catalog, expect, nodes, launcher, task_vars, log)
-            verdicts.update(_not_climbing(docs, verdicts, check, layer))
-            for host, verdict in verdicts.items():
-                _results.record(docs[host], [_engine.result(
-                    host, check, catalog, expect, verdict["status"], verdict["expected"], verdict["actual"],
-                    cause=check.get("causes", {}).get(verdict["cause_key"]), command=verdict.get("command"))])
-                key = "%s=%s" % (check["id"], verdict["status"])
-                counts[key] = counts.get(key, 0) + 1
+            references = _straggler.references_for(nodes, args.get("references"))
+            verdicts = (_straggler.launcher_missing(nodes, references, launcher, expect)
+                        or _rounds.ROUNDS[check["id"]](list(nodes), self._runner(check, catalog, expect, launcher, task_vars, log),
+                                                       references))
+            verdicts.update(_straggler.left_out(docs, verdicts, check, layer))
+            _straggler.record(docs, verdicts, check, catalog, expect, counts)
             nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == PASS]
         for doc in docs.values():
             _results.save(run_dir, doc)
@@ -55,23 +53,15 @@ class ActionModule(ActionBase):
                         layer, ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items())), log.count,
                         launcher or "no launcher", log.directory))
 
-    def _round(self, check, catalog, expect, nodes, launcher, task_vars, log):
-        """Verdicts of one fabric check for the nodes still climbing; the others are told why not."""
-        verdicts = {}
-        references = [host for host in self._task.args.get("references") or [] if host not in nodes]
-        if (len(nodes) >= 2 or (nodes and references)) and not launcher:
-            why = "no launcher host: add one to the inventory group `launcher` (it starts %s)" % expect["pyramid_nccl_launcher"]
-            return {node: verdict(ERROR, "a launcher host", why, cause_key=None) for node in nodes}
+    def _runner(self, check, catalog, expect, launcher, task_vars, log):
+        """run(groups) for the rounds: each group's run started at once from the launcher, one outcome per group."""
         name, judge = check["sources"][0], FABRIC_JUDGES[check["judge"]]
 
         def run(groups):
             planned = []
             for index, group in enumerate(groups):
-                context = {"hosts": ",".join(group), "size": len(group), "first": group[0],
-                           "ranks": len(group) * expect["pyramid_gpus_per_node"],
-                           "slots": ",".join("%s:%d" % (node, expect["pyramid_gpus_per_node"]) for node in group)}
-                for item in _engine.plan([name], catalog, expect, group=context):
-                    planned.append(dict(item, id="%s[%d]" % (name, index)))
+                context = _straggler.group_context(group, expect["pyramid_gpus_per_node"])
+                planned.extend(dict(item, id="%s[%d]" % (name, index)) for item in _engine.plan([name], catalog, expect, group=context))
             collected, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], task_vars,
                                                         parallel=len(planned))
             outcomes = []
@@ -84,51 +74,4 @@ class ActionModule(ActionBase):
                 outcome["actual"] = "%s [log: %s]" % (outcome["actual"], log.write(check["id"], group, raw))
                 outcomes.append(outcome)
             return outcomes
-
-        verdicts.update(_hunt.ROUNDS[check["id"]](list(nodes), run, references))
-        return verdicts
-
-
-def _climbing(docs, layer, fabric_ids):
-    """Nodes with nothing failing up to this layer (round 1 included), in inventory order."""
-    nodes = []
-    for host, doc in docs.items():
-        earlier = [r for r in doc["results"] if r["layer"] <= layer and r["check"] not in fabric_ids]
-        if earlier and not any(r["status"] in _results.NOT_PASSING or r["status"] == SKIP for r in earlier):
-            nodes.append(host)
-    return nodes
-
-
-def _not_climbing(docs, verdicts, check, layer):
-    """SKIP, saying why, for nodes left out of a round (a lower layer's gate already said so for blocked ones)."""
-    skipped = {}
-    for host, doc in docs.items():
-        if host in verdicts or any(r["check"] == check["id"] and r["layer"] == layer for r in doc["results"]):
-            continue
-        failing = sorted({"%s=%s" % (r["check"], r["status"]) for r in doc["results"]
-                          if r["layer"] <= layer and r["status"] in _results.NOT_PASSING})
-        skipped[host] = verdict(SKIP, "a node that passed the rounds before",
-                                "not in this round: %s" % (", ".join(failing) or "no results below"), cause_key=None)
-    return skipped
-
-
-class _RunLog:
-    """Every run's raw output in the run directory (hunt/), so nothing the launcher printed is lost."""
-
-    def __init__(self, run_dir, layer):
-        self.directory = os.path.join(run_dir, "hunt")
-        self.count = 0
-        self.layer = layer
-
-    def write(self, check_id, group, raw):
-        os.makedirs(self.directory, exist_ok=True)
-        self.count += 1
-        nodes = "+".join(group) if len(group) <= 4 else "%d-nodes" % len(group)
-        name = "%s-%03d-%s.log" % (check_id, self.count, re.sub(r"[^\w.-]", "_", nodes))
-        with open(os.path.join(self.directory, name), "w", encoding="utf-8") as handle:
-            handle.write("$ %s\n" % ((raw or {}).get("command") or "(not run)"))
-            handle.write("# status: %s, rc: %s\n" % ((raw or {}).get("status"), (raw or {}).get("rc")))
-            handle.write((raw or {}).get("stdout", ""))
-            if (raw or {}).get("stderr"):
-                handle.write("\n# stderr\n" + raw["stderr"])
-        return os.path.join("hunt", name)
+        return run

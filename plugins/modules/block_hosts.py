@@ -20,16 +20,10 @@ description:
   - A blocked node is not climbed past that layer and is NO-GO, but the report shows it as blocked,
     not as failing on its own.
   - Run it once per switch layer, after M(gpufabric.pyramid.run_layer) on the switches.
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
 options:
   layer:
     description: Layer number (1-3).
     type: int
-    required: true
-  run_dir:
-    description: The run directory.
-    type: path
     required: true
   switches:
     description: The switches judged at this layer.
@@ -41,14 +35,8 @@ options:
     type: list
     elements: str
     required: true
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details: Touches no device; writes the run's results on the controller.
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
+extends_documentation_fragment:
+  - gpufabric.pyramid.engine
 """
 
 EXAMPLES = r"""

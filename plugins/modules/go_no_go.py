@@ -19,25 +19,13 @@ description:
   - Also writes C(baseline.yml) - the medians the GO devices measured (round-1 all-reduce busbw,
     training step time) as the inventory variables C(pyramid_nccl_node_busbw) and
     C(pyramid_train_step_ms_baseline), to copy into the inventory so later runs are judged against them.
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
 options:
-  run_dir:
-    description: The run directory.
-    type: path
-    required: true
   devices:
     description: Device type to the inventory hosts of that type.
     type: dict
     required: true
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details: Touches no host; the run's reports are written on the controller in check mode too.
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
+extends_documentation_fragment:
+  - gpufabric.pyramid.engine
 """
 
 EXAMPLES = r"""

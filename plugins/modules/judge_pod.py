@@ -16,16 +16,10 @@ description:
     per device to its results file.
   - Devices blocked below the layer or unreachable are left out; they already carry SKIP or ERROR.
   - Run it once per play, after M(gpufabric.pyramid.run_layer).
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
 options:
   layer:
     description: Layer number.
     type: int
-    required: true
-  run_dir:
-    description: The run directory.
-    type: path
     required: true
   hosts:
     description: The devices of the layer, usually C(ansible_play_hosts_all).
@@ -36,13 +30,8 @@ options:
     description: Device type.
     type: str
     default: gpu_node
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
+extends_documentation_fragment:
+  - gpufabric.pyramid.engine
 """
 
 EXAMPLES = r"""

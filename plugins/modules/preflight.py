@@ -16,8 +16,6 @@ description:
     documented defaults for those not set, and fails with one line per bad value.
   - Opens a new run directory under O(report_dir) and sets the facts C(pyramid_run_dir) and
     C(pyramid_devices) (device type to the hosts this run covers, for M(gpufabric.pyramid.go_no_go)).
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
 options:
   hosts:
     description: The devices to validate.
@@ -28,14 +26,8 @@ options:
     description: Parent directory of the run directories.
     type: path
     required: true
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details: Touches no host; the run's reports are written on the controller in check mode too.
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
+extends_documentation_fragment:
+  - gpufabric.pyramid.engine.no_run_dir
 """
 
 EXAMPLES = r"""

@@ -25,39 +25,18 @@ description:
     hosts reached over SSH like the GPU nodes.
   - Missing tools, timeouts, unparseable output and unreachable hosts are ERROR results naming the
     host and the command, never a PASS and never a failed task.
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
 options:
   layer:
     description: Layer number (0 = host prerequisites).
     type: int
-    required: true
-  run_dir:
-    description: The run directory opened by M(gpufabric.pyramid.preflight).
-    type: path
     required: true
   device:
     description: Device type whose checks run (the catalog's C(device) field).
     type: str
     default: gpu_node
     choices: [gpu_node, switch]
-  snapshot:
-    description:
-      - Only read the device's counter sources (catalog C(counters) true - switch error, PFC, ECN and
-        discard counters) and keep them in its results file, as the start of the soak.
-      - A later run of a layer with counter checks waits until C(pyramid_soak_seconds) have passed since
-        this snapshot, reads the counters again and judges the difference. Run the snapshot on every
-        switch in one task first, so the soak is waited out once, not once per switch.
-    type: bool
-    default: false
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details: Checks only read; check mode changes nothing.
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
+extends_documentation_fragment:
+  - gpufabric.pyramid.engine
 """
 
 EXAMPLES = r"""
@@ -67,10 +46,8 @@ EXAMPLES = r"""
     run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
 
 - name: Start the soak - read the switch counters once
-  gpufabric.pyramid.run_layer:
-    layer: 1
+  gpufabric.pyramid.counter_snapshot:
     device: switch
-    snapshot: true
     run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
 
 - name: Layer 1 on the switches, the soak's second read included
@@ -82,14 +59,9 @@ EXAMPLES = r"""
 
 RETURN = r"""
 soak_waited:
-  description: Seconds the layer waited for the soak since the counters snapshot.
+  description: Seconds the layer waited for the soak since the counters snapshot (M(gpufabric.pyramid.counter_snapshot)).
   returned: when the layer ran
   type: float
-snapshot:
-  description: The counter sources read by a snapshot.
-  returned: with O(snapshot=true)
-  type: list
-  elements: str
 counts:
   description: Number of results per status.
   returned: when the layer ran

@@ -27,8 +27,6 @@ description:
   - Results go into each node's results file in O(run_dir); every run's raw output into
     C(run_dir/hunt/). Nodes left out of a round get a SKIP that says why.
   - Run it once per play (C(run_once), delegated to the launcher host).
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
 options:
   layer:
     description: Layer number whose fabric checks run.
@@ -53,22 +51,12 @@ options:
       - Empty - the fabric checks are an ERROR naming the missing launcher.
     type: str
     default: ""
-  run_dir:
-    description: The run directory.
-    type: path
-    required: true
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details: The runs only measure; check mode changes nothing.
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
 notes:
   - The launcher reaches nodes by their inventory names; nccl-tests must be built with C(MPI=1) on every node.
   - The expectations (launcher, platform, tolerance, NCCL environment) are those of the host the task runs for
     (the first of the play), so keep them in C(group_vars/gpu_nodes).
+extends_documentation_fragment:
+  - gpufabric.pyramid.engine
 """
 
 EXAMPLES = r"""

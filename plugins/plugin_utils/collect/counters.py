@@ -54,7 +54,7 @@ def windows(facts, names, doc):
             facts[name] = {"before": before, "after": after, "seconds": int(round(now - snapshot["at"]))}
 
 
-def save(run_dir, host, layer, facts, names):
+def save(run_dir, host, layer, windows_by_source):
     """counters/<host>.json: every counter window of the device, by layer."""
     path = os.path.join(run_dir, "counters", "%s.json" % host)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -63,6 +63,6 @@ def save(run_dir, host, layer, facts, names):
             doc = json.load(handle)
     except FileNotFoundError:
         doc = {"host": host, "layers": {}}
-    doc["layers"]["layer%d" % layer] = {name: _engine.serializable_facts(facts[name]) for name in names}
+    doc["layers"]["layer%d" % layer] = {name: _engine.serializable_facts(facts) for name, facts in windows_by_source.items()}
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(doc, handle, indent=2, sort_keys=True)

@@ -66,6 +66,19 @@ def release(action):
     return _cli.release(getattr(action._connection, "socket_path", None))
 
 
+def released_result(action, task_vars, body):
+    """body()'s result, with the network_cli connection released on every way out (see release)."""
+    try:
+        result = body()
+    finally:
+        released = release(action)  # every way out, or the next task may find it closing
+    if not released:
+        result.setdefault("warnings", []).append(
+            "%s: the network_cli connection was still closing after %ds; the next task may fail to start one"
+            % (task_vars["inventory_hostname"], RELEASE_SECONDS))
+    return result
+
+
 def _is_network_cli(action):
     return getattr(action._connection, "transport", "") in NETWORK_CLI
 

@@ -1,0 +1,35 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Read a device's counters once: the start of the soak that run_layer's counter checks judge (logic: core/layer.py)."""
+
+from __future__ import annotations
+
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import source_action as _collector
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, layer as _layer, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _requires_connection = True  # as run_layer: a network_cli switch needs its persistent connection
+    _VALID_ARGS = frozenset(("run_dir", "device"))
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        return _collector.released_result(self, task_vars, lambda: self._snapshot(result, task_vars))
+
+    def _snapshot(self, result, task_vars):
+        run_dir, host = self._task.args["run_dir"], task_vars["inventory_hostname"]
+        catalog = _catalog.load_catalog()
+        checks = _catalog.checks_for(catalog, self._task.args.get("device", "switch"))
+        expect, errors = host_expectations(self._templar, task_vars, catalog, checks)
+        if errors:
+            return dict(result, failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
+        doc = _results.load(run_dir, host)
+        summary = _layer.snapshot(host, checks, catalog, expect, doc, lambda planned: _collector.collect(
+            self, planned, expect["pyramid_command_timeout"], task_vars))
+        _results.save(run_dir, doc)
+        return dict(result, changed=False, **summary)

@@ -1,0 +1,54 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Pre-flight on the inventory, before any host is touched: which catalog device type each host is,
+what is wrong with any host's expectations, and the run directory every later step writes into."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import secrets
+
+from . import catalog as _catalog
+
+# Inventory groups -> the catalog's device types; a host takes the type of the first group it is in.
+DEVICE_GROUPS = {"gpu_nodes": "gpu_node", "switches": "switch", "rail_leaves": "switch", "spines": "switch"}
+SHOWN_PROBLEMS = 20  # the task message lists this many; all of them are in the result's `problems`
+
+
+def device_types(hosts, groups):
+    """Device type -> the hosts of that type, in play order."""
+    devices = {}
+    for host in hosts:
+        for group, device in DEVICE_GROUPS.items():
+            if host in groups.get(group, []):
+                devices.setdefault(device, []).append(host)
+                break
+    return devices
+
+
+def problems(hosts, devices, catalog, errors_of):
+    """Every host's problems, "host: problem": ``errors_of(host, checks)`` gives its expectation errors
+    for the checks of its device type; a host in none of the groups is a problem too."""
+    found = []
+    for device, names in devices.items():
+        checks = _catalog.checks_for(catalog, device)
+        for host in names:
+            found.extend("%s: %s" % (host, error) for error in errors_of(host, checks))
+    typed = {host for names in devices.values() for host in names}
+    found.extend("%s: in none of the groups %s" % (host, ", ".join(sorted(DEVICE_GROUPS))) for host in sorted(set(hosts) - typed))
+    return found
+
+
+def problems_message(found):
+    shown = found[:SHOWN_PROBLEMS] + (["... and %d more" % (len(found) - SHOWN_PROBLEMS)] if len(found) > SHOWN_PROBLEMS else [])
+    return "invalid expectations, no host was touched:\n" + "\n".join(shown)
+
+
+def new_run_dir(report_dir, now=None):
+    """Make <report_dir>/<UTC time>-<random>/devices and return the run directory (never an existing one)."""
+    stamp = (now or datetime.datetime.now(datetime.timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
+    run_dir = os.path.join(os.path.abspath(os.path.expanduser(report_dir)), "%s-%s" % (stamp, secrets.token_hex(3)))
+    os.makedirs(os.path.join(run_dir, "devices"))
+    return run_dir

@@ -1,0 +1,88 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""One layer on one device, and the counters snapshot that starts the soak: the logic of run_layer
+and counter_snapshot, with the collector passed in so it runs without Ansible in unit tests.
+
+``collect(planned)`` returns (collected, unreachable) as collect/source_action.collect does;
+``doc`` is the device's results file (core/results.py), updated in place.
+"""
+
+from __future__ import annotations
+
+from . import catalog as _catalog, engine as _engine, results as _results
+from ..collect import counters as _counters
+from .model import PASS, SKIP, SourceFailure, count_statuses
+
+
+def split_applicable(host, checks, catalog, expect):
+    """(checks to run, SKIP 'not applicable' records of the others)."""
+    applicable, inapplicable = [], []
+    for check in checks:
+        if _catalog.not_applicable(check, expect):
+            inapplicable.append(_engine.not_applicable_result(host, check, catalog, expect))
+        else:
+            applicable.append(check)
+    return applicable, inapplicable
+
+
+def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait):
+    """Judge ``checks`` of ``layer`` on ``host`` into ``doc``; returns (the layer's records, summary).
+
+    summary: {"counts", "failing", "soak_waited", "msg"}; counter windows, when any, in summary["counters"].
+    """
+    checks, inapplicable = split_applicable(host, checks, catalog, expect)
+    blocked = _results.blocker(doc["results"], layer)
+    if blocked and expect["pyramid_enforce_gate"]:
+        below, failing = blocked
+        records = [_engine.result(host, check, catalog, expect, SKIP, "layer %d passed" % below,
+                                  "not run: blocked at layer %d (%s)" % (below, ", ".join(failing)))
+                   for check in checks]
+        _results.record(doc, records + inapplicable)
+        why = "layer %d not run: %s stopped at layer %d (%s)" % (layer, host, below, ", ".join(failing))
+        return records + inapplicable, {"skipped_checks": len(records), "msg": why}
+    local = [check for check in checks if check["scope"] != "fabric"]  # fabric checks: the straggler hunt's
+    if not local:
+        _results.record(doc, inapplicable)
+        return inapplicable, {"msg": "layer %d: no checks to run on %s itself (fabric checks run from the launcher)" % (layer, host)}
+
+    counters = _counters.source_names(catalog, local)
+    waited = wait(doc, expect["pyramid_soak_seconds"]) if counters else 0.0
+    collected, unreachable = collect(_engine.plan(_engine.source_names(local), catalog, expect))
+    records, summary = [], {"soak_waited": round(waited, 1)}
+    if unreachable:
+        failure = SourceFailure("ssh %s" % host, unreachable)
+        for check in checks:
+            records.append(_engine.error_result(host, check, catalog, expect, [
+                SourceFailure(_engine.commands_of(check, catalog, expect), "host unreachable, nothing collected: " + unreachable)]))
+        doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts({"unreachable": failure})
+    else:
+        facts = _engine.parse_sources(_engine.source_names(local), catalog, collected, expect)
+        _counters.windows(facts, counters, doc)
+        if counters:
+            summary["counters"] = {name: facts[name] for name in counters}
+        records = [_engine.judge_host(host, check, catalog, facts, expect) for check in checks if check["scope"] == "host"]
+        doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts(facts)
+    doc.setdefault("expect", {}).update(expect)
+    records += inapplicable
+    _results.record(doc, records)
+    counts = {status: n for status, n in count_statuses(records).items() if n}
+    failing = ["%s=%s" % (r["check"], r["status"]) for r in records if r["status"] != PASS and not r.get("not_applicable")]
+    summary.update(counts=counts, msg="layer %d: %s%s" % (
+        layer, ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())), (" (" + ", ".join(failing) + ")") if failing else ""))
+    return records, summary
+
+
+def snapshot(host, checks, catalog, expect, doc, collect):
+    """Read every counters source of ``checks`` once (the start of the soak) into ``doc``; a summary."""
+    names = _counters.source_names(catalog, split_applicable(host, checks, catalog, expect)[0])
+    collected, unreachable = collect(_engine.plan(names, catalog, expect))
+    if unreachable:
+        facts = {name: SourceFailure("ssh %s" % host, "host unreachable at the snapshot: " + unreachable) for name in names}
+    else:
+        facts = _engine.parse_sources(names, catalog, collected, expect)
+    _counters.take(doc, facts)
+    failed = sorted(name for name, value in facts.items() if isinstance(value, SourceFailure))
+    return {"snapshot": names, "no_data": failed,
+            "msg": "counters snapshot of %s: %d sources%s; the soak starts now" % (
+                host, len(names), " (no data: %s)" % ", ".join(failed) if failed else "")}

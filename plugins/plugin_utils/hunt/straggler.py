@@ -1,0 +1,93 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The straggler hunt's bookkeeping: who climbs into a round, what a group's run is told, who is
+left out and why, every run's raw output kept, and the hunt's verdicts as results per node.
+
+The rounds themselves (who runs with whom, who is to blame) are rounds.py; the action plugin
+straggler_hunt only collects the runs from the launcher host.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ..core import engine as _engine, results as _results
+from ..core.model import ERROR, SKIP, verdict
+
+
+def climbing(docs, layer, fabric_ids):
+    """Nodes with nothing failing or skipped up to this layer (round 1 included), in inventory order."""
+    nodes = []
+    for host, doc in docs.items():
+        earlier = [r for r in doc["results"] if r["layer"] <= layer and r["check"] not in fabric_ids]
+        if earlier and not any(r["status"] in _results.NOT_PASSING or r["status"] == SKIP for r in earlier):
+            nodes.append(host)
+    return nodes
+
+
+def references_for(nodes, references):
+    """Reference nodes (outside this run, a --limit'ed run after a reimage) that are not climbing here."""
+    return [host for host in references or [] if host not in nodes]
+
+
+def launcher_missing(nodes, references, launcher, expect):
+    """ERROR verdicts for every node when a run across nodes is due but no launcher host exists; else None."""
+    if (len(nodes) >= 2 or (nodes and references)) and not launcher:
+        why = "no launcher host: add one to the inventory group `launcher` (it starts %s)" % expect["pyramid_nccl_launcher"]
+        return {node: verdict(ERROR, "a launcher host", why, cause_key=None) for node in nodes}
+    return None
+
+
+def group_context(group, gpus_per_node):
+    """What a group's command line may name: {hosts}, {size}, {first}, {ranks}, {slots}."""
+    return {"hosts": ",".join(group), "size": len(group), "first": group[0], "ranks": len(group) * gpus_per_node,
+            "slots": ",".join("%s:%d" % (node, gpus_per_node) for node in group)}
+
+
+def left_out(docs, verdicts, check, layer):
+    """SKIP, saying why, for nodes left out of a round (a lower layer's gate already said so for blocked ones)."""
+    skipped = {}
+    for host, doc in docs.items():
+        if host in verdicts or any(r["check"] == check["id"] and r["layer"] == layer for r in doc["results"]):
+            continue
+        failing = sorted({"%s=%s" % (r["check"], r["status"]) for r in doc["results"]
+                          if r["layer"] <= layer and r["status"] in _results.NOT_PASSING})
+        skipped[host] = verdict(SKIP, "a node that passed the rounds before",
+                                "not in this round: %s" % (", ".join(failing) or "no results below"), cause_key=None)
+    return skipped
+
+
+def record(docs, verdicts, check, catalog, expect, counts):
+    """Each node's verdict of ``check`` into its results file; ``counts`` ("check=STATUS" -> nodes) updated."""
+    for host, outcome in verdicts.items():
+        _results.record(docs[host], [_engine.result(
+            host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
+            cause=check.get("causes", {}).get(outcome["cause_key"]), command=outcome.get("command"))])
+        key = "%s=%s" % (check["id"], outcome["status"])
+        counts[key] = counts.get(key, 0) + 1
+
+
+class RunLog:
+    """Every run's raw output in the run directory (hunt/), so nothing the launcher printed is lost."""
+
+    def __init__(self, run_dir, layer):
+        self.directory = os.path.join(run_dir, "hunt")
+        self.count = 0
+        self.layer = layer
+
+    def write(self, check_id, group, raw):
+        """Write one run's command, status and output; the log's path relative to the run directory."""
+        os.makedirs(self.directory, exist_ok=True)
+        self.count += 1
+        nodes = "+".join(group) if len(group) <= 4 else "%d-nodes" % len(group)
+        name = "%s-%03d-%s.log" % (check_id, self.count, re.sub(r"[^\w.-]", "_", nodes))
+        raw = raw or {}
+        with open(os.path.join(self.directory, name), "w", encoding="utf-8") as handle:
+            handle.write("$ %s\n" % (raw.get("command") or "(not run)"))
+            handle.write("# status: %s, rc: %s\n" % (raw.get("status"), raw.get("rc")))
+            handle.write(raw.get("stdout", ""))
+            if raw.get("stderr"):
+                handle.write("\n# stderr\n" + raw["stderr"])
+        return os.path.join("hunt", name)

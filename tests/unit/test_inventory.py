@@ -1,0 +1,49 @@
+"""core/inventory.py: pre-flight's device types, problems and run directory."""
+
+import datetime
+import os
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, inventory as _inventory
+
+CATALOG = _catalog.load_catalog()
+GROUPS = {"gpu_nodes": ["n1", "n2"], "rail_leaves": ["leaf1"], "spines": ["spine1"], "switches": ["leaf1", "spine1"], "ungrouped": ["x"]}
+
+
+def test_hosts_get_the_device_type_of_their_group_in_play_order():
+    assert _inventory.device_types(["spine1", "n2", "leaf1", "n1", "x"], GROUPS) == {"switch": ["spine1", "leaf1"], "gpu_node": ["n2", "n1"]}
+
+
+def test_a_host_in_no_pyramid_group_is_a_problem_and_so_is_each_bad_expectation():
+    devices = _inventory.device_types(["n1", "leaf1", "x"], GROUPS)
+    asked = []
+
+    def errors_of(host, checks):
+        asked.append((host, {check["device"] for check in checks}))
+        return ["pyramid_rails: not a list"] if host == "n1" else []
+    found = _inventory.problems(["n1", "leaf1", "x"], devices, CATALOG, errors_of)
+    assert found == ["n1: pyramid_rails: not a list", "x: in none of the groups gpu_nodes, rail_leaves, spines, switches"]
+    assert dict(asked) == {"n1": {"gpu_node"}, "leaf1": {"switch"}}
+
+
+def test_the_message_shows_twenty_problems_and_counts_the_rest():
+    message = _inventory.problems_message(["h%d: bad" % i for i in range(23)])
+    assert message.startswith("invalid expectations, no host was touched:\nh0: bad")
+    assert "h19: bad" in message and "h20: bad" not in message and message.endswith("... and 3 more")
+
+
+def test_each_run_gets_a_new_directory_named_by_utc_time(tmp_path):
+    now = datetime.datetime(2026, 11, 23, 22, 5, 9, tzinfo=datetime.timezone.utc)
+    first = _inventory.new_run_dir(str(tmp_path / "reports"), now=now)
+    second = _inventory.new_run_dir(str(tmp_path / "reports"), now=now)
+    assert first != second and os.path.basename(first).startswith("20261123T220509Z-")
+    assert os.path.isdir(os.path.join(first, "devices"))
+
+
+def test_an_existing_run_directory_is_never_reused(tmp_path, monkeypatch):
+    now = datetime.datetime(2026, 11, 23, tzinfo=datetime.timezone.utc)
+    monkeypatch.setattr(_inventory.secrets, "token_hex", lambda n: "abcdef")
+    _inventory.new_run_dir(str(tmp_path), now=now)
+    with pytest.raises(FileExistsError):
+        _inventory.new_run_dir(str(tmp_path), now=now)

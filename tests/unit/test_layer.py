@@ -1,0 +1,148 @@
+"""core/layer.py: one layer on one device (run_layer's logic) and the counters snapshot, with a fake collector."""
+
+import copy
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations, layer as _layer
+
+CATALOG = _catalog.load_catalog()
+
+
+def _expect(**overrides):
+    values, errors = _expectations.resolve(CATALOG, overrides)
+    assert not errors, errors
+    return values
+
+
+def _doc(*results):
+    return {"host": "dev", "results": list(results), "facts": {}}
+
+
+def _result(layer, check, status):
+    return {"layer": layer, "check": check, "status": status}
+
+
+class Collector:
+    """Records what was planned; answers every planned id with a failed run, or the device as unreachable."""
+
+    def __init__(self, unreachable=None, stdout=None):
+        self.planned, self.unreachable, self.stdout = None, unreachable, stdout
+
+    def __call__(self, planned):
+        self.planned = planned
+        if self.unreachable:
+            return None, self.unreachable
+        return {item["id"]: {"status": "ok", "rc": 0, "stdout": self.stdout or "", "command": item["id"]} for item in planned}, None
+
+
+def _no_wait(doc, seconds):
+    return 0.0
+
+
+def test_a_device_blocked_below_records_skip_for_every_check_and_collects_nothing():
+    def collect(planned):
+        raise AssertionError("a blocked device is not touched")
+    doc = _doc(_result(0, "iommu_enabled", "FAIL"))
+    checks = _catalog.checks_at(CATALOG, 1, "gpu_node") or _catalog.checks_at(CATALOG, 5, "gpu_node")
+    records, summary = _layer.run("dev", 5, checks, CATALOG, _expect(), doc, collect, wait=_no_wait)
+    assert records and {r["status"] for r in records} == {"SKIP"}
+    assert all("blocked at layer 0 (iommu_enabled)" in r["actual"] for r in records)
+    assert "stopped at layer 0" in summary["msg"] and summary["skipped_checks"] == len(records)
+
+
+def test_without_the_gate_a_blocked_device_is_run_anyway():
+    doc = _doc(_result(0, "iommu_enabled", "FAIL"))
+    collect = Collector(stdout="garbage")
+    records, _summary = _layer.run("dev", 0, _catalog.checks_at(CATALOG, 0, "gpu_node"), CATALOG,
+                                   _expect(pyramid_enforce_gate=False), doc, collect, wait=_no_wait)
+    assert collect.planned and "SKIP" not in {r["status"] for r in records}
+
+
+def test_an_unreachable_device_is_an_error_for_every_check_naming_why():
+    checks = [c for c in _catalog.checks_at(CATALOG, 0, "gpu_node") if c["scope"] == "host"]
+    doc = _doc()
+    records, summary = _layer.run("dev", 0, checks, CATALOG, _expect(), doc, Collector(unreachable="ssh: connect refused"), wait=_no_wait)
+    assert len(records) == len(checks) and {r["status"] for r in records} == {"ERROR"}
+    assert all("host unreachable, nothing collected: ssh: connect refused" in r["actual"] for r in records)
+    assert doc["facts"]["layer0"]["unreachable"]
+    assert summary["counts"] == {"ERROR": len(checks)}
+
+
+def test_output_nothing_can_parse_is_an_error_never_a_pass():
+    checks = [c for c in _catalog.checks_at(CATALOG, 0, "gpu_node") if c["scope"] == "host"]
+    records, _summary = _layer.run("dev", 0, checks, CATALOG, _expect(), _doc(), Collector(stdout="\x00garbage\x00"), wait=_no_wait)
+    assert "PASS" not in {r["status"] for r in records}
+    assert "ERROR" in {r["status"] for r in records}
+
+
+def test_a_check_for_other_platforms_is_not_applicable_and_its_sources_are_not_read():
+    catalog = copy.deepcopy(CATALOG)
+    checks = _catalog.checks_at(catalog, 1, "switch")
+    only_eos = next(check for check in checks if set(check["sources"]) - {s for c in checks if c is not check for s in c["sources"]})
+    own = set(only_eos["sources"]) - {s for c in checks if c is not only_eos for s in c["sources"]}
+    only_eos["platforms"] = ["eos"]
+    collect = Collector(stdout="")
+    records, summary = _layer.run("leaf", 1, checks, catalog, _expect(pyramid_switch_os="sonic"), _doc(), collect, wait=_no_wait)
+    skipped = [r for r in records if r["check"] == only_eos["id"]]
+    assert len(skipped) == 1 and skipped[0]["status"] == "SKIP" and skipped[0].get("not_applicable") is True
+    assert "not applicable on sonic" in skipped[0]["actual"]
+    read = {item["id"].split("[")[0] for item in collect.planned}
+    assert read and not read & own
+    assert only_eos["id"] + "=SKIP" not in summary["msg"]  # not applicable is not a finding
+
+
+def test_counter_checks_without_a_snapshot_are_errors_that_say_so():
+    checks = [c for c in _catalog.checks_at(CATALOG, 1, "switch") if any(CATALOG["sources"][s].get("counters") for s in c["sources"])]
+    assert checks, "layer 1 has counter checks"
+    records, summary = _layer.run("leaf", 1, checks, CATALOG, _expect(pyramid_switch_os="eos"), _doc(), Collector(stdout="x"), wait=_no_wait)
+    assert {r["status"] for r in records} == {"ERROR"}
+    assert any("no snapshot" in r["actual"] for r in records)
+    assert set(summary["counters"]) == {s for c in checks for s in c["sources"] if CATALOG["sources"][s].get("counters")}
+
+
+def test_the_soak_is_waited_only_when_the_layer_reads_counters():
+    waited = []
+
+    def wait(doc, seconds):
+        waited.append(seconds)
+        return 1.5
+    layer0 = _catalog.checks_at(CATALOG, 0, "gpu_node")
+    _layer.run("dev", 0, layer0, CATALOG, _expect(), _doc(), Collector(stdout="x"), wait=wait)
+    assert waited == []
+    _records, summary = _layer.run("leaf", 1, _catalog.checks_at(CATALOG, 1, "switch"), CATALOG,
+                                   _expect(pyramid_switch_os="eos", pyramid_soak_seconds=7), _doc(), Collector(stdout="x"), wait=wait)
+    assert waited == [7] and summary["soak_waited"] == 1.5
+
+
+def test_a_layer_of_fabric_checks_only_collects_nothing_here():
+    fabric = [c for c in CATALOG["checks"] if c["scope"] == "fabric"]
+    assert fabric
+
+    def collect(planned):
+        raise AssertionError("fabric checks run from the launcher")
+    records, summary = _layer.run("dev", fabric[0]["layer"], fabric, CATALOG, _expect(), _doc(), collect, wait=_no_wait)
+    assert records == [] and "fabric checks run from the launcher" in summary["msg"]
+
+
+def test_a_rerun_replaces_the_layer_results_and_keeps_the_others():
+    checks = [c for c in _catalog.checks_at(CATALOG, 0, "gpu_node") if c["scope"] == "host"]
+    first = checks[0]["id"]
+    doc = _doc(_result(0, first, "PASS"), _result(1, "old", "PASS"))
+    _layer.run("dev", 0, checks, CATALOG, _expect(), doc, Collector(unreachable="gone"), wait=_no_wait)
+    again = [r for r in doc["results"] if r["check"] == first]
+    assert len(again) == 1 and again[0]["status"] == "ERROR"
+    assert _result(1, "old", "PASS") in doc["results"]
+
+
+@pytest.mark.parametrize("unreachable", [None, "no route"])
+def test_the_snapshot_reads_only_the_counter_sources(unreachable):
+    checks = _catalog.checks_for(CATALOG, "switch")
+    counters = {name for check in checks for name in check["sources"] if CATALOG["sources"][name].get("counters")}
+    collect, doc = Collector(unreachable=unreachable, stdout="x"), _doc()
+    summary = _layer.snapshot("leaf", checks, CATALOG, _expect(pyramid_switch_os="eos"), doc, collect)
+    assert set(summary["snapshot"]) == counters
+    assert {item["id"].split("[")[0] for item in collect.planned} <= counters
+    assert set(doc["snapshot"]["facts"]) == counters and doc["snapshot"]["at"] > 0
+    assert set(summary["no_data"]) == counters  # "x" parses as nothing, unreachable gives nothing
+    assert "no data" in summary["msg"]

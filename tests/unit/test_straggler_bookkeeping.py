@@ -1,0 +1,93 @@
+"""hunt/straggler.py: who climbs into the hunt, who is left out and why, the run logs, the records."""
+
+import os
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS, verdict
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import straggler as _straggler
+
+CATALOG = _catalog.load_catalog()
+FABRIC = [check for check in CATALOG["checks"] if check["scope"] == "fabric"]
+EXPECT = _expectations.resolve(CATALOG, {})[0]
+
+
+def _doc(host, *results):
+    return {"host": host, "results": [{"layer": layer, "check": check, "status": status} for layer, check, status in results]}
+
+
+def _docs():
+    return {
+        "good": _doc("good", (0, "iommu", "PASS"), (5, "nccl_completes", "PASS")),
+        "failed_l0": _doc("failed_l0", (0, "iommu", "FAIL")),
+        "skipped": _doc("skipped", (0, "iommu", "PASS"), (5, "nccl_completes", "SKIP")),
+        "blocked": _doc("blocked", (1, "optics", "BLOCKED")),
+        "errored_above": _doc("errored_above", (0, "iommu", "PASS"), (6, "training_stable", "ERROR")),
+        "nothing": _doc("nothing"),
+        "fabric_failed": _doc("fabric_failed", (0, "iommu", "PASS"), (5, "nccl_pairs", "FAIL")),
+    }
+
+
+def test_only_nodes_with_every_result_up_to_the_layer_passing_climb():
+    climbing = _straggler.climbing(_docs(), 5, {"nccl_pairs"})
+    # errored_above failed above the layer; fabric_failed's failure is the hunt's own check, judged again now
+    assert climbing == ["good", "errored_above", "fabric_failed"]
+
+
+def test_a_node_with_no_results_below_does_not_climb():
+    assert _straggler.climbing({"n": _doc("n")}, 5, set()) == []
+
+
+def test_references_are_only_nodes_outside_the_run():
+    assert _straggler.references_for(["a", "b"], ["b", "ref"]) == ["ref"]
+    assert _straggler.references_for(["a"], None) == []
+
+
+def test_no_launcher_is_an_error_for_every_node_once_a_run_spans_nodes():
+    missing = _straggler.launcher_missing(["a", "b"], [], "", EXPECT)
+    assert set(missing) == {"a", "b"} and {v["status"] for v in missing.values()} == {"ERROR"}
+    assert "inventory group `launcher`" in missing["a"]["actual"]
+    assert _straggler.launcher_missing(["a"], ["ref"], "", EXPECT)["a"]["status"] == "ERROR"
+    assert _straggler.launcher_missing(["a"], [], "", EXPECT) is None  # one node alone needs no launcher
+    assert _straggler.launcher_missing(["a", "b"], [], "launcher-1", EXPECT) is None
+
+
+def test_a_group_context_names_hosts_ranks_and_slots():
+    context = _straggler.group_context(["n1", "n2"], 8)
+    assert context == {"hosts": "n1,n2", "size": 2, "first": "n1", "ranks": 16, "slots": "n1:8,n2:8"}
+
+
+def test_nodes_left_out_of_a_round_are_skipped_naming_their_failures():
+    docs = _docs()
+    check = {"id": "nccl_pairs"}
+    verdicts = {"good": verdict(PASS, "x", "y", cause_key=None)}
+    left = _straggler.left_out(docs, verdicts, check, 5)
+    assert "good" not in left and {v["status"] for v in left.values()} == {"SKIP"}
+    assert "iommu=FAIL" in left["failed_l0"]["actual"]
+    assert "optics=BLOCKED" in left["blocked"]["actual"]
+    assert left["nothing"]["actual"] == "not in this round: no results below"
+    assert "fabric_failed" not in left  # it already has a result of this check at this layer
+    assert "training_stable" not in left["errored_above"]["actual"]  # layer 6 is above the round
+
+
+def test_records_carry_the_cause_of_the_kind_of_miss_and_are_counted():
+    check = next(c for c in FABRIC if c.get("causes"))
+    key = sorted(check["causes"])[0]
+    docs = {"a": _doc("a"), "b": _doc("b")}
+    verdicts = {"a": verdict("FAIL", "e", "slow", cause_key=key, command="mpirun x"), "b": verdict(PASS, "e", "ok", cause_key=None)}
+    counts = {}
+    _straggler.record(docs, verdicts, check, CATALOG, EXPECT, counts)
+    (recorded,) = docs["a"]["results"]
+    assert recorded["status"] == "FAIL" and recorded["cause"] == check["causes"][key] and recorded["command"] == "mpirun x"
+    assert docs["b"]["results"][0]["status"] == PASS
+    assert counts == {"%s=FAIL" % check["id"]: 1, "%s=PASS" % check["id"]: 1}
+
+
+def test_every_run_leaves_a_log_with_command_status_and_both_streams(tmp_path):
+    log = _straggler.RunLog(str(tmp_path), 5)
+    first = log.write("nccl_pairs", ["n1", "n2"], {"command": "mpirun -np 16", "status": "ok", "rc": 0, "stdout": "table", "stderr": "warn"})
+    second = log.write("nccl_scale", ["n%d" % i for i in range(8)], None)
+    assert log.count == 2 and first == os.path.join("hunt", "nccl_pairs-001-n1_n2.log")
+    assert second == os.path.join("hunt", "nccl_scale-002-8-nodes.log")
+    text = (tmp_path / first).read_text()
+    assert text.startswith("$ mpirun -np 16\n# status: ok, rc: 0\ntable") and text.endswith("# stderr\nwarn")
+    assert (tmp_path / second).read_text().startswith("$ (not run)\n")
