@@ -5,15 +5,11 @@
 
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.gate import blocking as _blocking
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
-    _supports_check_mode = True  # writes the run's results on the controller only
-    _requires_connection = False
+class ActionModule(EngineAction):
     _VALID_ARGS = frozenset(("layer", "run_dir", "switches", "hosts"))
 
     def run(self, tmp=None, task_vars=None):

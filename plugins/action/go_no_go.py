@@ -5,18 +5,14 @@
 
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-
 import os
 
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import baseline as _baseline, go_no_go as _report
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
-    _supports_check_mode = True  # touches no host: it writes the run's reports on the controller
-    _requires_connection = False
+class ActionModule(EngineAction):
     _VALID_ARGS = frozenset(("run_dir", "devices"))
 
     def run(self, tmp=None, task_vars=None):

@@ -5,15 +5,12 @@
 
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
-    _requires_connection = False
+class ActionModule(EngineAction):
     _VALID_ARGS = frozenset(("layer", "run_dir", "hosts", "device"))
 
     def run(self, tmp=None, task_vars=None):

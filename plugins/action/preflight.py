@@ -6,17 +6,13 @@
 
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, inventory as _inventory
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
-    _supports_check_mode = True  # touches no host: it writes the run's reports on the controller
-    _requires_connection = False
+class ActionModule(EngineAction):
     _VALID_ARGS = frozenset(("hosts", "report_dir"))
 
     def run(self, tmp=None, task_vars=None):

@@ -5,15 +5,13 @@
 
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import counters as _counters, source_action as _collector
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, layer as _layer, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
+class ActionModule(EngineAction):
     # True: a network_cli switch needs its persistent connection (its failures are caught here); an SSH
     # host connects only through _execute_module, so its failures are caught here too.
     _requires_connection = True

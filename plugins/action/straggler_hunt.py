@@ -8,8 +8,7 @@ The rounds are hunt/rounds.py, the bookkeeping hunt/straggler.py; here only the 
 
 from __future__ import annotations
 
-from ansible.plugins.action import ActionBase
-
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import source_action as _collector
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS, SourceFailure
@@ -18,9 +17,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import roun
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import FABRIC_JUDGES
 
 
-class ActionModule(ActionBase):
-    TRANSFERS_FILES = False
-    _requires_connection = False  # connects only through _execute_module, so failures are caught here
+class ActionModule(EngineAction):
     _VALID_ARGS = frozenset(("layer", "run_dir", "hosts", "launcher", "references"))
 
     def run(self, tmp=None, task_vars=None):

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 
 class ModuleDocFragment:
-    # The engine's modules (preflight, run_layer, counter_snapshot, judge_pod, block_hosts,
-    # straggler_hunt, go_no_go): action plugins that only read devices and write the run's results
-    # and reports on the controller, so check mode runs them as they are.
+    # The engine's modules after pre-flight (run_layer, counter_snapshot, judge_pod, block_hosts,
+    # straggler_hunt, go_no_go): action plugins that only read devices and write the run's results on
+    # the controller. Self-contained, so each module names one fragment.
     DOCUMENTATION = r"""
 options:
   run_dir:
@@ -16,26 +16,12 @@ options:
     type: path
     required: true
 attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-    details: Devices are only read; the run's results and reports are written on the controller, in check mode too.
   action:
     description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
-"""
-
-    # A module whose run directory is made by it, not given (preflight).
-    NO_RUN_DIR = r"""
-attributes:
   check_mode:
     description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
     details: Devices are only read; the run's results and reports are written on the controller, in check mode too.
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
 author:
   - gpufabric.pyramid contributors (@gpufabric)

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 
 class ModuleDocFragment:
-    # The tool modules (ibstat, lsmod, nvidia_topology, host_kernel): collect on the host, parse on the controller.
+    # The tool modules (ibstat, lsmod, nvidia_topology, host_kernel): collect on the host, parse on the
+    # controller. Self-contained, so each module names one fragment.
     DOCUMENTATION = r"""
 options:
   timeout:
     description: Seconds each command may run before it counts as hung.
     type: int
     default: 60
+notes:
+  - Runs the command with C(LC_ALL=C) under C(timeout) through M(gpufabric.pyramid.collect) and parses
+    its output on the controller with the collection's TextFSM templates; a missing tool, a timeout
+    or unparseable output fails the task, naming the host and the command.
 attributes:
   check_mode:
     description: Can run in check_mode and return changed status prediction without modifying target.
@@ -21,10 +26,6 @@ attributes:
   action:
     description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
-notes:
-  - Runs the command with C(LC_ALL=C) under C(timeout) through M(gpufabric.pyramid.collect) and parses
-    its output on the controller with the collection's TextFSM templates; a missing tool, a timeout
-    or unparseable output fails the task, naming the host and the command.
 author:
   - gpufabric.pyramid contributors (@gpufabric)
 """

@@ -45,6 +45,7 @@ EXAMPLES = r"""
     layer: 1
     run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
     switches: "{{ ansible_play_hosts_all }}"
+    # the GPU nodes of this run (pre-flight's device map): only they can be blocked
     hosts: "{{ hostvars['localhost']['pyramid_devices']['gpu_node'] | default([]) }}"
   run_once: true
   delegate_to: localhost

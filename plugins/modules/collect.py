@@ -16,8 +16,6 @@ description:
     Python 3 and its vendor tools.
   - Commands run with C(LC_ALL=C) under coreutils C(timeout), never through a shell.
   - Nothing on the host is changed; payload scripts live in a temporary directory removed at the end.
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
 options:
   sources:
     description: The sources to collect.
@@ -56,13 +54,9 @@ options:
         pairs, each on its own nodes) run side by side; local reads need no more than 1.
     type: int
     default: 1
-attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
-  diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
-    support: none
+extends_documentation_fragment:
+  - gpufabric.pyramid.attributes
+  - gpufabric.pyramid.attributes.diff
 """
 
 EXAMPLES = r"""

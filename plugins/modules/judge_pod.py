@@ -35,22 +35,30 @@ extends_documentation_fragment:
 """
 
 EXAMPLES = r"""
+# As the layer role runs it, once per layer after run_layer: NIC firmware drift across the GPU nodes
 - name: Judge the pod-wide checks of layer 0
   gpufabric.pyramid.judge_pod:
     layer: 0
+    device: gpu_node
     hosts: "{{ ansible_play_hosts_all }}"
     run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
   run_once: true
 """
 
 RETURN = r"""
+judged_hosts:
+  description:
+    - Number of devices judged.
+    - Devices blocked below the layer or unreachable at it are not judged; they carry SKIP or ERROR already.
+  returned: always
+  type: int
 not_passing:
   description: Check id to the devices that did not pass it.
   returned: always
   type: dict
   sample: {nic_firmware: ["node-012=FAIL"]}
-judged_hosts:
-  description: Number of devices judged.
+msg:
+  description: One line naming the checks and devices that did not pass, or C(all PASS).
   returned: always
-  type: int
+  type: str
 """

@@ -37,17 +37,13 @@ options:
     type: int
     default: 60
 attributes:
-  check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
-    support: full
   diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: full
-  action:
-    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
-    support: full
-author:
-  - gpufabric.pyramid contributors (@gpufabric)
+    details: The C(diff) shows each parameter's current and desired value.
+extends_documentation_fragment:
+  - gpufabric.pyramid.attributes
+  - gpufabric.pyramid.attributes.action
+  - gpufabric.pyramid.attributes.diff
 """
 
 EXAMPLES = r"""

@@ -26,8 +26,12 @@ options:
     description: Parent directory of the run directories.
     type: path
     required: true
+attributes:
+  check_mode:
+    details: Touches no device; the run directory is made on the controller, in check mode too.
 extends_documentation_fragment:
-  - gpufabric.pyramid.engine.no_run_dir
+  - gpufabric.pyramid.attributes
+  - gpufabric.pyramid.attributes.action
 """
 
 EXAMPLES = r"""

@@ -104,6 +104,7 @@ class SourceFactsAction(ActionBase):
 
     TRANSFERS_FILES = False
     _requires_connection = False
+    _supports_check_mode = True  # they only read; documented as check_mode: full
     SOURCES = ()
     _VALID_ARGS = frozenset(("devices", "timeout"))
 
