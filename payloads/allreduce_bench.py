@@ -10,8 +10,27 @@ import argparse
 import os
 import socket
 
-import torch
-import torch.distributed as dist
+try:
+    import torch
+    import torch.distributed as dist
+except ImportError:  # the table format below is unit-tested on the controller, which has no torch
+    torch = dist = None
+
+# Every column is set off by two spaces, as nccl-tests prints them: a fixed width alone lets a wide
+# value (10137.90 GB/s algbw with one rank on an H100) run into its neighbour ("26.4810137.90").
+COLUMNS = ("size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong")
+HEADER = "#%11s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s"
+UNITS = ("(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "")
+
+
+def format_side(usec, algbw, busbw, wrong):
+    """One side (out-of-place or in-place) of a table row."""
+    return "  %7.2f  %6.2f  %6.2f  %6d" % (usec, algbw, busbw, wrong)
+
+
+def format_row(size, count, out_of_place, in_place):
+    """A row of all_reduce_perf's table: size in bytes, elements, type, op, root, then both sides."""
+    return "%12d  %12d  %8s  %6s  %6d%s%s" % (size, count, "float", "sum", -1, out_of_place, in_place)
 
 
 def parse_size(text):
@@ -58,10 +77,9 @@ def main():
     out("#\n# Using devices")
     for text in lines:
         out(text)
-    out("#\n#%61s%35s" % ("out-of-place", "in-place"))
-    columns = ("size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong")
-    out("#%11s%14s%10s%8s%8s%9s%8s%8s%7s%9s%8s%8s%7s" % columns)
-    out("#%11s%14s%35s%8s%8s%16s%8s%8s" % ("(B)", "(elements)", "(us)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)"))
+    out("#\n#%74s%39s" % ("out-of-place", "in-place"))
+    out(HEADER % COLUMNS)
+    out((HEADER % UNITS).rstrip())
     expected_sum = world * (world + 1) / 2
     busbws, size = [], lo
     while size <= hi:
@@ -86,8 +104,8 @@ def main():
             algbw = count * 4 / usec / 1e3
             busbw = algbw * 2 * (world - 1) / world
             busbws.append(busbw)
-            fields.append("%9.2f%8.2f%8.2f%7d" % (usec, algbw, busbw, int(wrong.item())))
-        out("%12d%14d%10s%8s%8d %s %s" % (count * 4, count, "float", "sum", -1, fields[0], fields[1]))
+            fields.append(format_side(usec, algbw, busbw, int(wrong.item())))
+        out(format_row(count * 4, count, fields[0], fields[1]))
         size *= args.stepfactor
     out("# Out of bounds values : 0 OK")
     out("# Avg bus bandwidth    : %g " % (sum(busbws) / len(busbws)))
