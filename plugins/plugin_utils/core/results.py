@@ -10,6 +10,7 @@ import os
 import tempfile
 
 from .model import BLOCKED, ERROR, FAIL
+from .secrets import mask_text, mask_values
 
 NOT_PASSING = (FAIL, ERROR, BLOCKED)  # BLOCKED: a switch in the host's path failed that layer
 
@@ -27,6 +28,9 @@ def load(run_dir, host):
 
 
 def save(run_dir, doc):
+    """Write the device's results file; secret-looking expectations and command arguments masked (core/secrets.py)."""
+    doc = dict(doc, expect=mask_values(doc.get("expect", {})),
+               results=[dict(r, command=mask_text(r.get("command"))) for r in doc["results"]])
     path = host_path(run_dir, doc["host"])
     os.makedirs(os.path.dirname(path), exist_ok=True)
     handle, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")

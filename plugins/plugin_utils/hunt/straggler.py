@@ -15,6 +15,7 @@ import re
 
 from ..core import engine as _engine, results as _results
 from ..core.model import ERROR, SKIP, verdict
+from ..core.secrets import mask_text
 
 
 def climbing(docs, layer, fabric_ids):
@@ -85,9 +86,9 @@ class RunLog:
         name = "%s-%03d-%s.log" % (check_id, self.count, re.sub(r"[^\w.-]", "_", nodes))
         raw = raw or {}
         with open(os.path.join(self.directory, name), "w", encoding="utf-8") as handle:
-            handle.write("$ %s\n" % (raw.get("command") or "(not run)"))
+            handle.write("$ %s\n" % mask_text(raw.get("command") or "(not run)"))
             handle.write("# status: %s, rc: %s\n" % (raw.get("status"), raw.get("rc")))
-            handle.write(raw.get("stdout", ""))
+            handle.write(mask_text(raw.get("stdout", "")))  # NCCL prints its environment at NCCL_DEBUG=INFO
             if raw.get("stderr"):
-                handle.write("\n# stderr\n" + raw["stderr"])
+                handle.write("\n# stderr\n" + mask_text(raw["stderr"]))
         return os.path.join("hunt", name)
