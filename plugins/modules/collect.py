@@ -125,6 +125,8 @@ import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.gpufabric.pyramid.plugins.module_utils.failure_line import why_failed
+
 TIMEOUT_RC = 124  # coreutils timeout's exit code when the command ran out of time
 
 
@@ -145,8 +147,8 @@ def _run(module, argv, timeout, env=None, accept_rc=(0,), shown=None):
     if timeout_bin and rc in (TIMEOUT_RC, 128 + 9):
         result.update(status="timeout", msg="did not finish within %ss (hung?)" % timeout)
     elif rc not in accept_rc:
-        last = (err.strip() or out.strip()).splitlines()
-        result.update(status="failed", msg="exited %d%s" % (rc, (": " + last[-1]) if last else ""))
+        why = why_failed(err, out)
+        result.update(status="failed", msg="exited %d%s" % (rc, (": " + why) if why else ""))
     else:
         result["status"] = "ok"
     return result

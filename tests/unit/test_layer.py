@@ -1,12 +1,14 @@
 """core/layer.py: one layer on one device (run_layer's logic) and the counters snapshot, with a fake collector."""
 
 import copy
+import os
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations, layer as _layer
 
 CATALOG = _catalog.load_catalog()
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers")
 
 
 def _expect(**overrides):
@@ -146,3 +148,15 @@ def test_the_snapshot_reads_only_the_counter_sources(unreachable):
     assert set(doc["snapshot"]["facts"]) == counters and doc["snapshot"]["at"] > 0
     assert set(summary["no_data"]) == counters  # "x" parses as nothing, unreachable gives nothing
     assert "no data" in summary["msg"]
+
+
+def test_each_result_names_the_command_that_actually_ran():
+    modules = open(os.path.join(FIXTURES, "linux_proc_modules", "dgx_h100.raw"), encoding="utf-8").read()
+    check = next(c for c in _catalog.checks_at(CATALOG, 0, "gpu_node") if c["sources"] == ["kernel_modules"])
+
+    def collect(planned):
+        assert [item["id"] for item in planned] == ["kernel_modules"]
+        return {"kernel_modules": {"status": "ok", "rc": 0, "way": 1, "stdout": modules, "command": "cat /proc/modules",
+                                   "attempts": ["lsmod: command not found", "cat /proc/modules: ok"]}}, None
+    (record,) = _layer.run("dev", 0, [check], CATALOG, _expect(), _doc(), collect, wait=_no_wait)[0]
+    assert record["status"] == "PASS" and record["command"] == "cat /proc/modules"  # lsmod was absent

@@ -12,6 +12,7 @@ from .. import judging as _judges
 from .. import parsing
 from .catalog import WAY_KINDS
 from .model import ERROR, PASS, SKIP, SourceFailure
+from ansible_collections.gpufabric.pyramid.plugins.module_utils.failure_line import why_failed
 
 PLACEHOLDER = re.compile(r"\{(item|pyramid_\w+|group_\w+)\}")  # {payload:NAME} is left for the collect module
 ENV_FLAGS = "{env_flags}"
@@ -138,9 +139,10 @@ def parse_one(raw, source, expect):
             facts["exit_code"] = raw["rc"]  # an accepted non-zero exit: the judge decides what it means
         return facts
     except parsing.ParseError as exc:
-        said = [line.strip() for line in (raw.get("stderr") or "").splitlines() if line.strip() and not line.startswith("---")]
-        stderr = "; stderr: %s" % " ".join(said[-3:]) if said else ""  # a launcher says there which node failed
-        return SourceFailure(command, "%s: unparseable output (%s): %s%s" % (command, parser, exc, stderr),
+        why = why_failed(raw.get("stderr"), "")  # a launcher's stderr says which rank failed, and why
+        said = "; exit code %d" % raw["rc"] if raw.get("rc") else ""
+        said += "; stderr: %s" % why if why else ""
+        return SourceFailure(command, "%s: unparseable output (%s): %s%s" % (command, parser, exc, said),
                              output=raw.get("stdout", ""))
 
 
@@ -156,22 +158,29 @@ def parse_sources(names, catalog, collected, expect):
     return facts
 
 
-def commands_of(check, catalog, expect):
+def _planned_command(source, expect):
+    """The command of a source's first way as planned; a foreach item and a group's nodes stay placeholders."""
+    way = (_ways(source, expect) if expect else source["ways"])[0]
+    kind = next(k for k in WAY_KINDS if k in way)
+    each = foreach_of(source, expect) if expect else source.get("foreach") or way.get("foreach")
+    if kind == "run":
+        text = " ".join(_argv(way, "<%s>" % each, expect, None, shown=True) if expect else way["run"])
+    elif kind == "cli":
+        text = way["cli"]
+    else:
+        text = "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
+    return text.replace("{item}", "<%s>" % each) if each else text
+
+
+def commands_of(check, catalog, expect, collected=None):
+    """The commands a check read: what ran where the collector says so (the way that answered: the
+    built-in benchmark instead of all_reduce_perf, /proc/modules instead of lsmod), else as planned."""
     commands = []
     for name in check["sources"]:
         source = catalog["sources"][name]
-        for way in (_ways(source, expect) if expect else source["ways"])[:1]:
-            kind = next(k for k in WAY_KINDS if k in way)
-            each = foreach_of(source, expect) if expect else source.get("foreach") or way.get("foreach")
-            if kind == "run":  # the command as it runs; a foreach item and a group's nodes stay placeholders
-                text = " ".join(_argv(way, "<%s>" % each, expect, None, shown=True) if expect else way["run"])
-            elif kind == "cli":
-                text = way["cli"]
-            else:
-                text = "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
-            if each:
-                text = text.replace("{item}", "<%s>" % each)
-            commands.append(text)
+        raw = (collected or {}).get(name)
+        ran = raw.get("command") if raw and not foreach_of(source, expect) else None
+        commands.append(ran or _planned_command(source, expect))
     return "; ".join(commands)
 
 
@@ -251,7 +260,8 @@ def declared(check, expect):
     return {name: expect[name] for name in check.get("expect", []) if name in expect}
 
 
-def judge_host(host, check, catalog, facts, expect):
+def judge_host(host, check, catalog, facts, expect, collected=None):
+    """A host check's result; ``collected`` (the raw runs) names the commands that actually ran."""
     inputs, failures = check_inputs(check, catalog, facts, expect)
     if failures:
         return error_result(host, check, catalog, expect, failures)
@@ -263,7 +273,8 @@ def judge_host(host, check, catalog, facts, expect):
                       "facts incomplete for %s: %s: %s" % (check["judge"], type(exc).__name__, exc))
     cause = outcome.get("cause") or check.get("causes", {}).get(outcome.get("cause_key"))
     return result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
-                  cause=cause, command=outcome.get("command"), detail=outcome.get("detail"))
+                  cause=cause, command=outcome.get("command") or commands_of(check, catalog, expect, collected),
+                  detail=outcome.get("detail"))
 
 
 def judge_pod(check, catalog, facts_by_host, expect_by_host):

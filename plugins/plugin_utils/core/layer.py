@@ -61,7 +61,7 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
         _counters.windows(facts, counters, doc)
         if counters:
             summary["counters"] = {name: facts[name] for name in counters}
-        records = [_engine.judge_host(host, check, catalog, facts, expect) for check in checks if check["scope"] == "host"]
+        records = [_engine.judge_host(host, check, catalog, facts, expect, collected) for check in checks if check["scope"] == "host"]
         doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts(facts)
     doc.setdefault("expect", {}).update(expect)
     records += inapplicable
