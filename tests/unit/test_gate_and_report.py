@@ -54,8 +54,11 @@ def test_report_go_only_when_every_check_passes(tmp_path):
     assert len(hosts["node-004"]["checks"]) == len(ALL)
     rows = {row["row"]: row for row in report["checklist"]}
     assert rows["gpudirect"]["status"] == "fail" and "node-002" in rows["gpudirect"]["failing_hosts"]
-    assert rows["iommu"]["failing_hosts"] == [] and rows["iommu"]["not_run_hosts"] == ["node-004"] or \
-        "node-004" in rows["iommu"]["failing_hosts"]
+    # node-004 left the play before its first check: its every check is an ERROR (go_no_go._missing), so
+    # it is a failing host of every row, not a host where the row was merely not run
+    assert (rows["iommu"]["status"], rows["iommu"]["failing_hosts"], rows["iommu"]["not_run_hosts"]) == (
+        "fail", ["node-004"], [])
+    assert rows["rdma_driver"]["failing_hosts"] == ["node-003", "node-004"]
     assert rows["links"]["status"] == "not_covered"
     _report.write(report)
     saved = json.loads((tmp_path / "report.json").read_text())
@@ -72,7 +75,11 @@ def test_report_go_for_a_clean_pod(tmp_path):
     _write(tmp_path, "node-001", {})
     report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001"]})
     assert report["verdict"] == "GO"
-    assert all(row["status"] in ("pass", "not_covered") for row in report["checklist"])
+    # every row a GPU node check ticks passes; the rows of switch checks only are not covered in a run without switches
+    gpu_rows = {check["row"] for check in ALL}
+    assert {row["row"]: row["status"] for row in report["checklist"]} == {
+        row["id"]: "pass" if row["id"] in gpu_rows else "not_covered" for row in CATALOG["rows"]}
+    assert gpu_rows and set(row["id"] for row in CATALOG["rows"]) - gpu_rows
 
 
 def test_a_check_not_applicable_on_a_platform_neither_passes_nor_blocks_go(tmp_path):
@@ -105,3 +112,17 @@ def test_a_row_no_device_of_the_run_applies_to_is_not_covered(tmp_path):
     report = _report.build(CATALOG, str(tmp_path), {"switch": ["leaf1"]})
     row = next(r for r in report["checklist"] if r["row"] == "links")
     assert links and row["status"] == "not_covered" and "not applicable" in row["why_not"]
+
+
+def test_a_check_missing_from_a_host_with_results_is_not_run_and_a_host_without_any_is_failing(tmp_path):
+    doc = {"host": "node-001", "results": [], "facts": {}}
+    _results.record(doc, [dict(_record("node-001", c, "PASS"), layer=c["layer"]) for c in ALL if c["row"] != "iommu"])
+    _results.save(str(tmp_path), doc)
+    report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001", "node-002"]})
+    iommu = {check["id"] for check in ALL if check["row"] == "iommu"}
+    assert iommu and {r["check"]: r["status"] for r in report["hosts"]["node-001"]["checks"] if r["row"] == "iommu"} == \
+        dict.fromkeys(iommu, "SKIP")
+    assert {r["status"] for r in report["hosts"]["node-002"]["checks"]} == {"ERROR"}
+    row = next(r for r in report["checklist"] if r["row"] == "iommu")
+    assert (row["status"], row["failing_hosts"], row["not_run_hosts"]) == ("fail", ["node-002"], ["node-001"])
+    assert report["hosts"]["node-001"]["verdict"] == "NO-GO"

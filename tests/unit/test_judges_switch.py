@@ -7,7 +7,6 @@ tested from fixtures (test_parser_fixtures.py) and from the twin's renderers (te
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging as _judges
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 
 CATALOG = _catalog.load_catalog()
@@ -21,7 +20,8 @@ EXPECT = {"pyramid_switch_ports": PLAN, "pyramid_port_speed_gbps": 400, "pyramid
           "pyramid_link_error_max": 0, "pyramid_optics_rx_min_dbm": -7.0, "pyramid_optics_rx_max_dbm": -3.0,
           "pyramid_lldp_required": False, "pyramid_bgp_neighbors": NEIGHBORS, "pyramid_bgp_min_prefixes": 1,
           "pyramid_ecmp_prefixes": ["10.51.0.0/24"], "pyramid_ecmp_paths": 2, "pyramid_idle_pfc_max": 0,
-          "pyramid_idle_ecn_max": 0, "pyramid_idle_discards_max": 0, "pyramid_switch_os": "eos"}
+          "pyramid_idle_ecn_max": 0, "pyramid_idle_discards_max": 0, "pyramid_switch_os": "eos",
+          "pyramid_fec_corrected_per_second_max": 42500}
 PORTS = [entry["port"] for entry in PLAN]
 
 
@@ -65,6 +65,7 @@ def test_healthy_switch_passes_every_check():
         "sw_pfc": _window(_pfc(), _pfc()),
         "sw_ecn": _window({"ports": {p: {"3": 9} for p in PORTS}}, {"ports": {p: {"3": 9} for p in PORTS}}),
         "sw_discards": _window({"ports": {p: {"all": 0} for p in PORTS}}, {"ports": {p: {"all": 0} for p in PORTS}}),
+        "sw_fec": _window(*[{"ports": {p: {"fec_corrected": count, "fec_uncorrected": 0} for p in PORTS}} for count in (9000, 69000)]),
     }
     for check in CHECKS.values():
         record = _engine.judge_host("leaf1-r0", check, CATALOG, facts, EXPECT)
@@ -186,6 +187,18 @@ def test_per_port_command_failures_are_errors():
     assert record["status"] == "FAIL" and "Ethernet2/1: no optic" in record["actual"]
 
 
-def test_every_switch_check_judge_is_registered():
-    for check in CHECKS.values():
-        assert check["judge"] in _judges.JUDGES
+@pytest.mark.parametrize("check_id", sorted(CHECKS))
+def test_a_switch_check_whose_every_command_failed_is_an_error_naming_the_commands_and_the_switch(check_id):
+    # Replaces "every switch check's judge is registered": load_catalog already refuses an unknown judge
+    # (test_catalog.test_a_broken_catalog_is_refused), so that test could not fail.
+    check, facts = CHECKS[check_id], {}
+    for name in check["sources"]:
+        if _engine.foreach_of(CATALOG["sources"][name], EXPECT):  # a per-port command: every port's run failed
+            facts[name] = {port: SourceFailure("show %s %s" % (name, port), "timed out", status="timeout") for port in PORTS}
+        else:
+            facts[name] = SourceFailure("show %s" % name, "timed out", status="timeout")
+    record = _judge(check_id, facts)
+    commands = ["`show %s%s`" % (name, " Ethernet1/1" if isinstance(facts[name], dict) else "") for name in check["sources"]]
+    assert (record["status"], record["cause"]) == ("ERROR", "No data from %s on leaf1-r0" % ", ".join(commands))
+    assert record["actual"] == "; ".join(["timed out"] * len(check["sources"]))
+    assert record["go_back_to"] == _engine.NO_DATA_GO_BACK

@@ -1,9 +1,23 @@
-"""The twin's rendered outputs parse back to the node state they came from."""
+"""The twin's rendered outputs parse back to the node state they came from; its tool and session faults
+do to the collect module and the engine what a real node's would."""
+
+import importlib.util
+import os
+import shutil
+import socket
+import subprocess
+import time
 
 import pytest
 import yaml
 
-from pyramid_twin import formats, model
+from ansible_collections.gpufabric.pyramid.plugins.modules import collect as _collect
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import (
+    catalog as _catalog, engine as _engine, expectations as _expectations, layer as _layer)
+from pyramid_twin import changes, entry, formats, model, namespace, render as twin_render
+
+CATALOG = _catalog.load_catalog()
+CHECKS = {check["id"]: check for check in CATALOG["checks"]}
 
 # Tool name (as in state["tools"]) -> parser that reads its output.
 TOOL_PARSERS = {
@@ -152,11 +166,10 @@ FAULT_CASES = [
     ("gpu_nic_affinity", {"gpu": 0}, lambda p, s, f: (
         f["topo"]["gpus"]["GPU0"]["links"]["NIC0"] == "SYS"
         and "PIX" not in f["topo"]["gpus"]["GPU0"]["links"].values())),
-    ("tool_missing", {"tool": "ibstat"}, None),
-    ("tool_hang", {"tool": "mlxconfig"}, None),
-    ("tool_garbage", {"tool": "nvidia-smi"}, None),
-    ("unreachable", {}, None),
 ]
+# Faults of the node's tools and SSH session, not of its files: the test_<kind>_* tests below run the
+# rendered node's tools through the collect module, or its SSH entry point.
+SESSION_FAULTS = {"tool_missing", "tool_hang", "tool_garbage", "unreachable"}
 
 
 @pytest.mark.parametrize("kind,fields,check", FAULT_CASES, ids=lambda v: v if isinstance(v, str) else "")
@@ -176,13 +189,153 @@ FABRIC_FAULTS = {"gdr_off"}
 
 
 def test_every_fault_kind_is_covered():
-    assert {case[0] for case in FAULT_CASES} == set(model.FAULTS) - L5_L6_FAULTS - FABRIC_FAULTS
+    assert {case[0] for case in FAULT_CASES} | SESSION_FAULTS == set(model.FAULTS) - L5_L6_FAULTS - FABRIC_FAULTS
+    tests = [name for name in globals() if name.startswith("test_")]
+    assert all(any(name.startswith("test_%s_" % kind) for name in tests) for kind in SESSION_FAULTS)
 
 
 @pytest.mark.parametrize("tool", sorted(TOOL_PARSERS))
 def test_garbage_does_not_parse(parsers, tool):
-    with pytest.raises(parsers.ParseError):
-        parsers.parse(TOOL_PARSERS[tool], formats.garbage(tool))
+    parser = TOOL_PARSERS[tool]
+    with pytest.raises(parsers.ParseError, match="^%s: " % parser):
+        parsers.parse(parser, formats.garbage(tool))
+
+
+# --- tool and session faults, through the collect module and the engine ------------------------
+
+class TwinNode:
+    """The collect module's view of a rendered twin node, as namespace.py sets it up for a session:
+    the node's bin/ first on PATH, and a simulated tool only as the node has it (a missing tool's
+    host copies are masked, so it is found nowhere)."""
+
+    def __init__(self, path):
+        self.bin = os.path.join(path, "bin")
+
+    def get_bin_path(self, name):
+        stub = os.path.join(self.bin, name)
+        if os.access(stub, os.X_OK):
+            return stub
+        return None if name in namespace.TOOLS else shutil.which(name)
+
+    def run_command(self, argv, environ_update=None, check_rc=False):
+        env = dict(os.environ, PATH=self.bin + os.pathsep + os.environ.get("PATH", ""), **(environ_update or {}))
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, check=check_rc, timeout=60)
+        return done.returncode, done.stdout, done.stderr
+
+    def fail_json(self, **result):
+        raise AssertionError(result)
+
+
+def rendered(tmp_path, faults):
+    """(state, TwinNode) of node-001 rendered as entry.py would, with ``faults``."""
+    state = node(tmp_path, faults)
+    path = str(tmp_path / "render" / state["hostname"])
+    twin_render.render_into(state, path, path)
+    return state, TwinNode(path)
+
+
+def expect_of(**values):
+    resolved, errors = _expectations.resolve(CATALOG, values)
+    assert not errors
+    return resolved
+
+
+def collect(twin, names, expect, timeout=10):
+    """Raw results of the catalog sources ``names`` as the collect module returns them."""
+    return {planned["id"]: _collect.collect_source(twin, planned["ways"], timeout)
+            for planned in _engine.plan(names, CATALOG, expect)}
+
+
+def judge(check_id, collected, expect):
+    check = CHECKS[check_id]
+    facts = _engine.parse_sources(check["sources"], CATALOG, collected, expect)
+    return _engine.judge_host("node-001", check, CATALOG, facts, expect)
+
+
+def test_tool_missing_is_not_found_exit_127_and_an_error_naming_the_command(tmp_path):
+    _state, twin = rendered(tmp_path, [{"kind": "tool_missing", "tool": "ibstat"}])
+    assert not os.path.exists(os.path.join(twin.bin, "ibstat")) and os.access(os.path.join(twin.bin, "mlxconfig"), os.X_OK)
+    shell = subprocess.run(["/bin/sh", "-c", "ibstat"], env={"PATH": twin.bin}, capture_output=True, text=True, check=False)
+    assert (shell.returncode, shell.stdout) == (127, "") and "ibstat: not found" in shell.stderr
+    expect = expect_of(pyramid_rails=["mlx5_0"])
+    raw = collect(twin, ["ibstat"], expect)["ibstat"]
+    assert raw == {"status": "missing", "command": "ibstat", "rc": 127, "stdout": "", "stderr": "", "msg": "command not found",
+                   "way": 0, "attempts": ["ibstat: command not found"]}
+    record = judge("rails_active", {"ibstat": raw}, expect)
+    assert (record["status"], record["actual"], record["command"]) == ("ERROR", "ibstat: command not found", "ibstat")
+    assert record["cause"] == "No data from `ibstat` on node-001"
+
+
+def test_tool_hang_runs_until_the_timeout_and_is_an_error_naming_the_command(tmp_path):
+    _state, twin = rendered(tmp_path, [{"kind": "tool_hang", "tool": "mlxconfig"}])
+    expect = expect_of(pyramid_rails=["mlx5_0"])
+    started = time.monotonic()
+    raw = collect(twin, ["mlxconfig"], expect, timeout=1)["mlxconfig[mlx5_0]"]
+    took = time.monotonic() - started
+    assert 1.0 <= took < 5.0  # it did not answer, and coreutils timeout's SIGTERM ended it
+    assert (raw["status"], raw["rc"], raw["stdout"], raw["msg"]) == ("timeout", 124, "", "did not finish within 1s (hung?)")
+    collected = dict(collect(twin, ["ibstat"], expect), **{"mlxconfig[mlx5_0]": raw})
+    assert collected["ibstat"]["status"] == "ok"  # only the hung tool is hung
+    record = judge("mlxconfig", collected, expect)
+    assert (record["status"], record["actual"]) == ("ERROR", "mlxconfig -d mlx5_0 -e q: did not finish within 1s (hung?)")
+    assert record["cause"] == "No data from `mlxconfig -d mlx5_0 -e q` on node-001"
+
+
+def test_tool_garbage_exits_0_and_is_an_unparseable_output_error_naming_the_parser(tmp_path):
+    _state, twin = rendered(tmp_path, [{"kind": "tool_garbage", "tool": "nvidia-smi"}])
+    expect = expect_of()
+    raw = collect(twin, ["gpu_topology"], expect)["gpu_topology"]
+    assert (raw["status"], raw["rc"], raw["stdout"]) == ("ok", 0, formats.garbage("nvidia-smi"))
+    record = judge("gpus_present", {"gpu_topology": raw}, expect)
+    assert (record["status"], record["cause"]) == ("ERROR", "No data from `nvidia-smi topo -m` on node-001")
+    assert record["actual"] == ("nvidia-smi topo -m: unparseable output (linux_nvidia_smi_topo_m): "
+                                "linux_nvidia_smi_topo_m: no GPU0 header row")
+
+
+class Executed(Exception):
+    """entry.py went on to run the session's command (os.execv, patched)."""
+
+
+def _ssh_session(monkeypatch, tmp_path, address):
+    """entry.run() for a session to ``address`` of the scenario in tmp_path: (exit code, stderr) or Executed."""
+    monkeypatch.setattr(entry, "STATE_DIR", str(tmp_path / ".twin"))
+    monkeypatch.setattr(changes, "STATE_DIR", str(tmp_path / ".twin"))
+    monkeypatch.setattr(namespace, "enter", lambda node_dir, state: None)  # never this test process's mounts
+
+    def execv(path, argv):
+        raise Executed(path, argv)
+    monkeypatch.setattr(os, "execv", execv)
+    monkeypatch.setenv("SSH_CONNECTION", "127.0.0.1 40022 %s 22" % address)
+    monkeypatch.setenv("PYRAMID_TWIN_SCENARIO", str(tmp_path / "scenario.yml"))
+    monkeypatch.setenv("SSH_ORIGINAL_COMMAND", "ibstat")
+    with pytest.raises(SystemExit) as exited:
+        entry.run()
+    return exited.value.code
+
+
+def test_unreachable_node_refuses_the_session_and_every_check_is_an_error(monkeypatch, tmp_path, capfd):
+    state = node(tmp_path, [{"kind": "unreachable"}])
+    assert (state["hostname"], state["address"], state["unreachable"]) == ("node-001", "127.1.0.1", True)
+    assert _ssh_session(monkeypatch, tmp_path, state["address"]) == 255  # as ssh itself fails
+    assert capfd.readouterr().err == "pyramid twin: node-001 is unreachable in scenario %s\n" % (tmp_path / "scenario.yml")
+    with pytest.raises(Executed):  # the other node of the same scenario answers
+        _ssh_session(monkeypatch, tmp_path, model.node_address(2))
+    # the inventory sends Ansible to a port where nothing listens: the connection itself is refused
+    spec = importlib.util.spec_from_file_location(
+        "pyramid_twin_inventory", os.path.join(os.path.dirname(entry.TWIN), "twin", "inventory_plugins", "pyramid_twin.py"))
+    inventory = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(inventory)
+    with pytest.raises(ConnectionRefusedError) as refused:
+        socket.create_connection((state["address"], inventory.CLOSED_PORT), timeout=5).close()
+    # the engine: nothing collected, every layer-0 check an ERROR naming the host, never a PASS
+    checks = _catalog.checks_at(CATALOG, 0)
+    doc = {"host": "node-001", "results": [], "facts": {}}
+    records, summary = _layer.run("node-001", 0, checks, CATALOG, expect_of(), doc, lambda planned: (None, str(refused.value)))
+    assert [r["check"] for r in records] == [c["id"] for c in checks]
+    assert {r["status"] for r in records} == {"ERROR"} and summary["counts"] == {"ERROR": len(checks)}
+    for record in records:
+        assert record["actual"] == "host unreachable, nothing collected: [Errno 111] Connection refused", record
+        assert record["cause"].startswith("No data from `") and record["cause"].endswith("` on node-001"), record
 
 
 @pytest.mark.parametrize("gpus,rails", [(1, 0), (2, 0), (4, 0), (8, 0), (4, 4), (8, 8)])
