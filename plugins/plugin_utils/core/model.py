@@ -43,3 +43,8 @@ def count_statuses(records):
     for record in records:
         counts[record["status"]] = counts.get(record["status"], 0) + 1
     return counts
+
+
+def counted(number, noun, plural=None):
+    """'1 GPU', '8 GPUs': a count with its noun in the right number."""
+    return "%d %s" % (number, noun if number == 1 else plural or noun + "s")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import collections
 
-from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
+from ..core.model import ERROR, FAIL, PASS, SourceFailure, counted, verdict
 from .registry import judge, summary as _summary
 
 
@@ -17,7 +17,7 @@ from .registry import judge, summary as _summary
 def iommu_enabled(facts, expect):
     units = facts["iommu_sysfs"]["units"]
     if units:
-        return verdict(PASS, "IOMMU units in /sys/class/iommu", "%d units (%s)" % (len(units), ", ".join(units[:4])))
+        return verdict(PASS, "IOMMU units in /sys/class/iommu", "%s (%s)" % (counted(len(units), "unit"), ", ".join(units[:4])))
     return verdict(FAIL, "IOMMU units in /sys/class/iommu", "none: IOMMU off")
 
 
@@ -61,7 +61,7 @@ def _declared_ports(facts, expect):
 
 @judge("rails_present")
 def rails_present(facts, expect):
-    expected = "%d rails: %s" % (len(expect["pyramid_rails"]), ", ".join(expect["pyramid_rails"]))
+    expected = "%s: %s" % (counted(len(expect["pyramid_rails"]), "rail"), ", ".join(expect["pyramid_rails"]))
     ibstat, sysfs = facts["ibstat"], facts["rdma_sysfs"]
     if isinstance(ibstat, SourceFailure):
         # No ibstat: only an empty or absent /sys/class/infiniband proves there is nothing to see.
@@ -75,7 +75,7 @@ def rails_present(facts, expect):
     missing = [rail for rail in expect["pyramid_rails"] if rail not in devices]
     if missing:
         return verdict(FAIL, expected, "missing: " + ", ".join(missing))
-    return verdict(PASS, expected, "%d rails present" % len(expect["pyramid_rails"]))
+    return verdict(PASS, expected, "%s present" % counted(len(expect["pyramid_rails"]), "rail"))
 
 
 @judge("rails_active")
@@ -87,7 +87,7 @@ def rails_active(facts, expect):
             bad.append("%s %s/%s" % (name, port["state"], port["phys_state"]))
     if bad:
         return verdict(FAIL, "every rail port Active/LinkUp", _summary(bad))
-    return verdict(PASS, "every rail port Active/LinkUp", "%d ports Active/LinkUp" % count)
+    return verdict(PASS, "every rail port Active/LinkUp", "%s Active/LinkUp" % counted(count, "port"))
 
 
 @judge("rails_rate")
@@ -100,7 +100,7 @@ def rails_rate(facts, expect):
             bad.append("%s at %dG" % (name, port["rate_gbps"]))
     if bad:
         return verdict(FAIL, "every rail port at %dG" % want, _summary(bad))
-    return verdict(PASS, "every rail port at %dG" % want, "%d ports at %dG" % (count, want))
+    return verdict(PASS, "every rail port at %dG" % want, "%s at %dG" % (counted(count, "port"), want))
 
 
 PEERMEM_MODULES = ("nvidia_peermem", "amd_peer_mem")
@@ -162,7 +162,7 @@ def mlxconfig(facts, expect):
     if pending:
         return verdict(FAIL, expected, _grouped(pending),
                        cause="mlxconfig set but not yet active: needs mlxfwreset or a reboot")
-    return verdict(PASS, expected, "%d rails as desired" % checked)
+    return verdict(PASS, expected, "%s as desired" % counted(checked, "rail"))
 
 
 def _grouped(findings):
@@ -195,7 +195,7 @@ def firmware_consistent(facts_by_host, expect_by_host):
         if off:
             verdicts[host] = verdict(FAIL, expected, _summary(off))
         else:
-            verdicts[host] = verdict(PASS, expected, "%d rails on %s" % (len(per_host), want))
+            verdicts[host] = verdict(PASS, expected, "%s on %s" % (counted(len(per_host), "rail"), want))
     return verdicts
 
 
@@ -203,13 +203,13 @@ def firmware_consistent(facts_by_host, expect_by_host):
 def gpus_present(facts, expect):
     gpus = sorted(facts["gpu_topology"]["gpus"])
     want = expect["pyramid_gpus_per_node"]
-    expected = "%d GPUs in nvidia-smi topo -m" % want
+    expected = "%s in nvidia-smi topo -m" % counted(want, "GPU")
     links = sorted({link for info in facts["gpu_topology"]["gpus"].values()
                     for peer, link in info["links"].items() if peer.startswith("GPU")})
     between = " linked by %s" % "/".join(links) if links else ""
     if len(gpus) != want:
-        return verdict(FAIL, expected, "%d GPUs%s: %s" % (len(gpus), between, ", ".join(gpus) or "none"))
-    return verdict(PASS, expected, "%d GPUs%s" % (len(gpus), between))
+        return verdict(FAIL, expected, "%s%s: %s" % (counted(len(gpus), "GPU"), between, ", ".join(gpus) or "none"))
+    return verdict(PASS, expected, "%s%s" % (counted(len(gpus), "GPU"), between))
 
 
 @judge("gpu_nic_affinity")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import collections
 import statistics
 
-from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
+from ..core.model import ERROR, FAIL, PASS, SourceFailure, counted, verdict
 from .registry import judge, summary as _summary
 
 
@@ -34,7 +34,7 @@ def nccl_completes(facts, expect):  # an exit 1 with a full table is nccl-tests'
         sizes = seen["sizes_done"]
         return verdict(FAIL, expected, "hung: %s never finished; last size completed: %s" % (
             _ranks_text(ranks) or "no rank reported in", "%d B" % sizes[-1] if sizes else "none"))
-    return verdict(PASS, expected, "%d sizes up to %d B on %d ranks" % (len(run["rows"]), run["rows"][-1]["size"], len(run["ranks"])))
+    return verdict(PASS, expected, "%s up to %d B on %s" % (counted(len(run["rows"]), "size"), run["rows"][-1]["size"], counted(len(run["ranks"]), "rank")))
 
 
 @judge("nccl_correct")
@@ -55,7 +55,7 @@ def nccl_correct(facts, expect):
         return verdict(FAIL, expected, _summary(wrong))
     if unchecked:
         return verdict(ERROR, expected, "results not validated (#wrong N/A: run without -c 1)")
-    return verdict(PASS, expected, "0 wrong in %d sizes" % len(run["rows"]))
+    return verdict(PASS, expected, "0 wrong in %s" % counted(len(run["rows"]), "size"))
 
 
 def peak_busbw(run):
