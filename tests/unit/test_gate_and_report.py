@@ -126,3 +126,15 @@ def test_a_check_missing_from_a_host_with_results_is_not_run_and_a_host_without_
     row = next(r for r in report["checklist"] if r["row"] == "iommu")
     assert (row["status"], row["failing_hosts"], row["not_run_hosts"]) == ("fail", ["node-002"], ["node-001"])
     assert report["hosts"]["node-001"]["verdict"] == "NO-GO"
+
+
+def test_a_host_run_with_the_gate_lifted_is_not_said_to_have_stopped(tmp_path):
+    _write(tmp_path, "node-001", {"gpudirect": "FAIL"})
+    lifted = {"host": "node-002", "results": [], "facts": {}, "expect": {"pyramid_enforce_gate": False}}
+    _results.record(lifted, [dict(_record("node-002", c, "FAIL" if c["id"] == "gpudirect" else "PASS"), layer=c["layer"]) for c in ALL])
+    _results.save(str(tmp_path), lifted)
+    report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001", "node-002"]})
+    assert report["hosts"]["node-001"]["gate_lifted"] is False and report["hosts"]["node-002"]["gate_lifted"] is True
+    text = _report.checklist_text(report)
+    assert "Stopped (not climbed past the failing layer): node-001@L0\n" in text + "\n"
+    assert "First failing layer (gate lifted: the layers above ran anyway): node-002@L0" in text

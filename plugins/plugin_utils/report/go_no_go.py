@@ -38,6 +38,8 @@ def build(catalog, run_dir, devices):
                 "device": device,
                 "verdict": "GO" if all(r["status"] == PASS or r.get("not_applicable") for r in records) else "NO-GO",
                 "stopped_at": _results.stopped_at(records),
+                # pyramid_enforce_gate false (a bring-up with the gate lifted): every layer ran anyway
+                "gate_lifted": doc.get("expect", {}).get("pyramid_enforce_gate") is False,
                 "checks": records,
             }
     covered_layers = sorted({c["layer"] for c in catalog["checks"]})
@@ -134,10 +136,12 @@ def checklist_text(report):
         lines += ["", "Blocked by a switch in their path (not failing on their own):"]
         for (layer, switches), hosts in sorted(blocked_by.items())[:20]:
             lines.append("  L%d by %s: %s" % (layer, switches, _names(hosts, 12)))
-    blocked = sorted(h for h, i in report["hosts"].items() if i["stopped_at"] is not None)
-    if blocked:
-        lines += ["", "Stopped (not climbed past the failing layer): " + ", ".join(
-            "%s@L%d" % (h, report["hosts"][h]["stopped_at"]) for h in blocked[:20]) + (" ..." if len(blocked) > 20 else "")]
+    for lifted, title in ((False, "Stopped (not climbed past the failing layer)"),
+                          (True, "First failing layer (gate lifted: the layers above ran anyway)")):
+        failed = sorted(h for h, i in report["hosts"].items() if i["stopped_at"] is not None and i.get("gate_lifted", False) is lifted)
+        if failed:
+            lines += ["", "%s: " % title + ", ".join(
+                "%s@L%d" % (h, report["hosts"][h]["stopped_at"]) for h in failed[:20]) + (" ..." if len(failed) > 20 else "")]
     lines += ["", "Reports: %s/report.md  report.json  junit.xml" % report["run_dir"]]
     return "\n".join(lines)
 
