@@ -66,7 +66,7 @@ class ActionModule(EngineAction):
                 raw = None if unreachable else collected.get("%s[%d]" % (name, index))
                 facts = (SourceFailure("ssh %s" % launcher, "launcher unreachable: %s" % unreachable) if unreachable
                          else _engine.parse_one(raw, catalog["sources"][name], expect))
-                outcome = judge(facts, list(group), _engine.declared(check, expect), catalog)
+                outcome = _engine.run_judge(check, judge, facts, list(group), _engine.declared(check, expect), catalog)
                 outcome["command"] = " ".join(planned[index]["ways"][0]["run"])  # as planned: a script stays {payload_source:..}
                 outcome["actual"] = "%s [log: %s]" % (outcome["actual"], log.write(check["id"], group, raw))
                 outcomes.append(outcome)

@@ -260,17 +260,24 @@ def declared(check, expect):
     return {name: expect[name] for name in check.get("expect", []) if name in expect}
 
 
+def run_judge(check, function, *args, hosts=None):
+    """The judge's outcome (a pod judge's: per host of ``hosts``); a judge that raises (facts without what
+    it reads, a NaN it cannot order, a bug) is an ERROR for this check naming the exception, for every
+    host it judged: never a traceback that loses the layer, never a PASS."""
+    try:
+        return function(*args)
+    except Exception as exc:  # pylint: disable=broad-exception-caught
+        failed = {"status": ERROR, "expected": expected_of_error(check, None), "cause_key": None,
+                  "actual": "facts incomplete for %s: %s: %s" % (check["judge"], type(exc).__name__, exc)}
+        return failed if hosts is None else {host: dict(failed) for host in hosts}
+
+
 def judge_host(host, check, catalog, facts, expect, collected=None):
     """A host check's result; ``collected`` (the raw runs) names the commands that actually ran."""
     inputs, failures = check_inputs(check, catalog, facts, expect)
     if failures:
         return error_result(host, check, catalog, expect, failures)
-    try:
-        outcome = _judges.JUDGES[check["judge"]](inputs, declared(check, expect))
-    except (KeyError, TypeError, ValueError) as exc:
-        # Facts lacked what the judge needs: an ERROR naming the check, never a traceback or a PASS.
-        return result(host, check, catalog, expect, ERROR, expected_of_error(check, expect),
-                      "facts incomplete for %s: %s: %s" % (check["judge"], type(exc).__name__, exc))
+    outcome = run_judge(check, _judges.JUDGES[check["judge"]], inputs, declared(check, expect))
     cause = outcome.get("cause") or check.get("causes", {}).get(outcome.get("cause_key"))
     return result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
                   cause=cause, command=outcome.get("command") or commands_of(check, catalog, expect, collected),
@@ -287,12 +294,8 @@ def judge_pod(check, catalog, facts_by_host, expect_by_host):
         else:
             judged[host] = inputs
     if judged:
-        try:
-            outcomes = _judges.POD_JUDGES[check["judge"]](judged, {h: declared(check, expect_by_host[h]) for h in judged})
-        except (KeyError, TypeError, ValueError) as exc:
-            outcomes = {host: {"status": ERROR, "expected": expected_of_error(check, None),
-                               "actual": "facts incomplete for %s: %s: %s" % (check["judge"], type(exc).__name__, exc)}
-                        for host in judged}
+        outcomes = run_judge(check, _judges.POD_JUDGES[check["judge"]], judged, {h: declared(check, expect_by_host[h]) for h in judged},
+                             hosts=judged)
         for host, outcome in outcomes.items():
             results[host] = result(host, check, catalog, expect_by_host[host], outcome["status"], outcome["expected"],
                                    outcome["actual"], cause=outcome.get("cause"))
