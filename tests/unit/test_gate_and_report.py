@@ -138,3 +138,16 @@ def test_a_host_run_with_the_gate_lifted_is_not_said_to_have_stopped(tmp_path):
     text = _report.checklist_text(report)
     assert "Stopped (not climbed past the failing layer): node-001@L0\n" in text + "\n"
     assert "First failing layer (gate lifted: the layers above ran anyway): node-002@L0" in text
+
+
+def test_junit_stays_valid_xml_when_a_tool_printed_control_characters(tmp_path):
+    _write(tmp_path, "node-001", {"gpudirect": "ERROR"})
+    doc = _results.load(str(tmp_path), "node-001")
+    for record in doc["results"]:
+        if record["check"] == "gpudirect":
+            record["actual"] = "exited 1: \x1b[31mERROR\x1b[0m bad byte \x00\x07\x1b here \ud800"
+    _results.save(str(tmp_path), doc)
+    report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001"]})
+    suite = ET.fromstring(_report.junit(report).split("?>", 1)[1])
+    (error,) = suite.iter("error")
+    assert error.get("message") == "exited 1: ERROR bad byte ??? here ?"

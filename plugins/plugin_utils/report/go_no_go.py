@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 
 from ..core import catalog as _catalog, results as _results
@@ -199,6 +200,16 @@ def markdown(report):
     return "\n".join(out) + "\n"
 
 
+# What XML 1.0 cannot hold (ANSI escapes and other control characters from a tool's stderr, lone
+# surrogates): without this, one such byte makes the whole junit.xml unreadable to the CI that reads it.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def _xml_text(value):
+    return _NOT_XML.sub("?", _ANSI.sub("", "%s" % value))
+
+
 def junit(report):
     suite = ET.Element("testsuite", name="gpufabric.pyramid", timestamp=report["generated_at"])
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -206,17 +217,17 @@ def junit(report):
         for r in info["checks"]:
             totals["tests"] += 1
             case = ET.SubElement(suite, "testcase", classname=host, name="L%d.%s" % (r["layer"], r["check"]))
-            text = "expected: %s\nactual: %s\ncommand: %s\ncause: %s\ngo back to: %s" % (
-                r["expected"], r["actual"], r["command"], r["cause"], r["go_back_to"])
+            text = _xml_text("expected: %s\nactual: %s\ncommand: %s\ncause: %s\ngo back to: %s" % (
+                r["expected"], r["actual"], r["command"], r["cause"], r["go_back_to"]))
             if r["status"] == "FAIL":
                 totals["failures"] += 1
-                ET.SubElement(case, "failure", message=r["actual"]).text = text
+                ET.SubElement(case, "failure", message=_xml_text(r["actual"])).text = text
             elif r["status"] == "ERROR":
                 totals["errors"] += 1
-                ET.SubElement(case, "error", message=r["actual"]).text = text
+                ET.SubElement(case, "error", message=_xml_text(r["actual"])).text = text
             elif r["status"] in (SKIP, BLOCKED):  # a blocked host did not fail on its own
                 totals["skipped"] += 1
-                ET.SubElement(case, "skipped", message=r["actual"])
+                ET.SubElement(case, "skipped", message=_xml_text(r["actual"]))
     for key, value in totals.items():
         suite.set(key, str(value))
     return ET.tostring(suite, encoding="unicode", xml_declaration=True)
