@@ -66,3 +66,23 @@ def test_switch_expectations_are_required_typed_and_cross_checked():
             "pyramid_bgp_neighbors": [{"address": "10.0.0.1", "name": "spine-01", "remote_as": 65000}]}
     values, errors = _expectations.resolve(catalog, good, names)
     assert errors == [] and values["pyramid_switch_ports"][0]["role"] == "host" and values["pyramid_soak_seconds"] == 300
+
+
+@pytest.mark.parametrize("raw, message", [
+    ({"pyramid_nccl_env": ["NCCL_DEBUG=INFO"]}, "pyramid_nccl_env must be a mapping (name: value), got list"),
+    ({"pyramid_nccl_env": "NCCL_DEBUG=INFO"}, "pyramid_nccl_env must be a mapping (name: value), got str"),
+    ({"pyramid_nccl_tolerance": float("nan")}, "pyramid_nccl_tolerance must be a finite number, got nan"),
+    ({"pyramid_straggler_ratio": float("inf")}, "pyramid_straggler_ratio must be a finite number, got inf"),
+    ({"pyramid_gpus_per_node": True}, "pyramid_gpus_per_node must be a number, got True"),
+    ({"pyramid_nccl_node_busbw": {"8589934592": "nan"}}, "pyramid_nccl_node_busbw.8589934592 must be a positive figure in GB/s"),
+    ({"pyramid_rails": ["mlx5_0\nshow running-config"]}, "pyramid_rails must not contain a line break"),
+    ({"pyramid_nccl_env": {"NCCL_DEBUG": "INFO\r\nreboot"}}, "pyramid_nccl_env must not contain a line break"),
+])
+def test_hostile_values_are_refused_by_name_never_a_crash(raw, message):
+    _values, errors = _expectations.resolve(CATALOG, raw)
+    assert any(error.startswith(message) for error in errors), errors
+
+
+def test_a_long_port_plan_is_checked_for_duplicates():
+    ports = [{"port": "Ethernet%d" % i, "peer": "node-%d" % i, "rail": "mlx5_0"} for i in range(40000)] + [{"port": "Ethernet7", "peer": "x", "rail": "mlx5_0"}]
+    assert _expectations._cross_errors({"pyramid_switch_ports": ports}) == ["pyramid_switch_ports: ports listed twice: Ethernet7"]

@@ -6,10 +6,13 @@
 from __future__ import annotations
 
 import ipaddress
+import math
+import re
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 _SPEC_KEYS = ("type", "elements", "choices", "default", "options")
+_NUMBER_TYPES = ("int", "float")
 
 
 def argument_spec(catalog, names=None):
@@ -27,8 +30,10 @@ def resolve(catalog, raw_values, names=None):
     """
     spec = argument_spec(catalog, names)
     given = {name: raw_values[name] for name in spec if raw_values.get(name) is not None}
+    errors = _shape_errors(catalog, given)
+    given = {name: value for name, value in given.items() if not any(e.startswith(name + " ") for e in errors)}
     result = ArgumentSpecValidator(spec).validate(given)
-    errors = [str(message) for message in result.error_messages]
+    errors += [str(message) for message in result.error_messages]
     values = dict(result.validated_parameters)
     for name, definition in catalog["expectations"].items():
         if name not in spec:
@@ -38,11 +43,12 @@ def resolve(catalog, raw_values, names=None):
             errors.append("%s is required for this device and is not set" % name)
         if value is None:
             continue
-        if "min" in definition and isinstance(value, int) and value < definition["min"]:
-            errors.append("%s must be at least %s, got %s" % (name, definition["min"], value))
+        errors.extend(_range_errors(name, definition, value))
         if definition.get("type") == "list" and not value and definition.get("default"):
             errors.append("%s must not be empty" % name)
         if definition.get("type") == "dict":
+            if not isinstance(value, dict):
+                continue  # the validator said so
             for key, item in value.items():
                 if not isinstance(item, (str, int, float)) or isinstance(item, bool):
                     errors.append("%s.%s must be a string or a number, got %r" % (name, key, item))
@@ -52,6 +58,52 @@ def resolve(catalog, raw_values, names=None):
                 errors.extend(_table_errors(name, value))
     errors.extend(_cross_errors(values))
     return values, errors
+
+
+def _shape_errors(catalog, given):
+    """What the argument validator would convert or crash on: a bool for a number (True is not a GPU
+    count), a list or a string for a mapping, a line break in any text (it would type a second command
+    into a switch's CLI)."""
+    errors = []
+    for name, value in given.items():
+        kind = catalog["expectations"][name].get("type")
+        if kind in _NUMBER_TYPES and isinstance(value, bool):
+            errors.append("%s must be a number, got %r" % (name, value))
+        elif kind == "dict" and not isinstance(value, dict):
+            errors.append("%s must be a mapping (name: value), got %s %r" % (name, type(value).__name__, value))
+        elif any("\n" in text or "\r" in text for text in _texts(value)):
+            errors.append("%s must not contain a line break" % name)
+    return errors
+
+
+def _texts(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(key)
+            yield from _texts(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _texts(item)
+
+
+def _range_errors(name, definition, value):
+    """Numbers finite and within the catalog's min/max; text matching the catalog's pattern."""
+    errors = []
+    if isinstance(value, float) and not math.isfinite(value):
+        return ["%s must be a finite number, got %s" % (name, value)]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "min" in definition and value < definition["min"]:
+            errors.append("%s must be at least %s, got %s" % (name, definition["min"], value))
+        if "max" in definition and value > definition["max"]:
+            errors.append("%s must be at most %s, got %s" % (name, definition["max"], value))
+    if definition.get("pattern"):
+        grammar = re.compile(definition["pattern"])
+        for text in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            if isinstance(text, str) and not grammar.fullmatch(text):
+                errors.append("%s: %r is not a valid %s" % (name, text, definition.get("pattern_name", "value")))
+    return errors
 
 
 def _cross_errors(values):
@@ -68,8 +120,10 @@ def _cross_errors(values):
             ipaddress.ip_network(prefix, strict=False)
         except ValueError:
             errors.append("pyramid_ecmp_prefixes: %r is not a prefix" % prefix)
-    ports = [entry["port"] for entry in values.get("pyramid_switch_ports") or []]
-    twice = sorted({port for port in ports if ports.count(port) > 1})
+    seen, twice = set(), set()
+    for entry in values.get("pyramid_switch_ports") or []:  # linear: a 40,000-port plan is checked at once
+        (twice if entry["port"] in seen else seen).add(entry["port"])
+    twice = sorted(twice)
     if twice:
         errors.append("pyramid_switch_ports: ports listed twice: %s" % ", ".join(twice))
     return errors
@@ -90,6 +144,8 @@ def _table_errors(name, table):
         try:
             figure = float(item)
         except (TypeError, ValueError):
+            figure = -1.0
+        if not math.isfinite(figure):
             figure = -1.0
         if not str(key).isdigit() or int(key) <= 0:
             errors.append("%s: key %r must be a message size in bytes" % (name, key))
