@@ -55,18 +55,9 @@ def node_dir(scenario, index):
         return changed
     marker = os.path.join(digest_dir, "@%d" % index)
     if not os.path.exists(marker):
-        import fcntl  # only on a cache miss
-        import subprocess
-        os.makedirs(digest_dir, exist_ok=True)
-        with open(os.path.join(digest_dir, ".lock"), "w", encoding="utf-8") as lock:
-            # A whole pod connects at once: the first session renders, the others wait for it.
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not os.path.exists(marker):
-                # This interpreter without -I -S: with site-packages, so PyYAML for the model.
-                done = subprocess.run([sys.executable, os.path.join(HERE, "render.py"), scenario, digest_dir,
-                                       str(index)], stdin=subprocess.DEVNULL, stdout=sys.stderr, check=False)
-                if done.returncode:
-                    raise TwinError(None)  # render.py said why
+        from pyramid_twin.render_once import render_once  # only on a cache miss
+        if not render_once(digest_dir, marker, [os.path.join(HERE, "render.py"), scenario, digest_dir, str(index)]):
+            raise TwinError(None)  # render.py said why
     return os.path.realpath(marker)
 
 

@@ -3,7 +3,7 @@
 Each renderer takes the switch snapshot (switch_session.snapshot_now: counters already concrete ints)
 and returns the CLI text, laid out as EOS 4.2x prints it: abbreviated port names (Et1/1),
 fixed-width columns, one transceiver row per optic lane (Et1/1..Et1/4 for the lanes of port 1),
-ECMP next hops on "via" continuation lines. The ECN counters are asked for as JSON
+ECMP next hops on "via" continuation lines. The ECN and PHY (FEC) counters are asked for as JSON
 (`| json`), as EOS's eAPI/CLI prints them.
 """
 
@@ -195,6 +195,43 @@ def counters_discards(switch):
     return "\n".join(lines) + "\n"
 
 
+def _attr(value, changes, last_change):
+    """EOS wraps nearly every PHY attribute as {value, changes, lastChange} (lastChange 0.0: never)."""
+    return {"value": value, "changes": changes, "lastChange": last_change if changes else 0.0}
+
+
+def phy_detail_json(switch):
+    """`show interfaces phy detail | json`: one PHY per port (no gearbox), RS(544,514) FEC at 400G. The
+    codeword counts run since the links came up (uptime_s before the render); a counter's changes
+    count the polls in which it moved."""
+    now, polls = switch.get("rendered_at", 0.0), switch.get("uptime_s", 0)  # EOS polls the PHY about once a second
+    up_since = now - polls
+    statuses = {}
+    for port in _ports(switch):
+        up = port["oper"] == "up"
+        corrected, uncorrected = port.get("fec_corrected", 0), port.get("fec_uncorrected", 0)  # 0: a snapshot made without them
+        statuses[port["name"]] = {
+            "phyStatuses": [{
+                "description": {"phyChipName": "BCM56990", "location": "line"},
+                "chip": {"modelName": "BCM56990", "hwRev": "B0", "firmwareRev": "D003_07"},
+                "operSpeed": "%dGbps" % port["speed_gbps"] if up else "unknown",
+                "phyState": _attr("linkUp" if up else "linkDown", 2, up_since),
+                "fec": {
+                    "encoding": "reedSolomon", "codewordSize": "544",
+                    "alignmentLock": _attr(up, 2, up_since),
+                    "correctedCodewords": _attr(corrected, min(corrected, polls), now),
+                    "uncorrectedCodewords": _attr(uncorrected, min(uncorrected, polls), now),
+                    "laneMap": {str(lane): lane for lane in range(8)},
+                },
+                "preFecBer": {"value": port.get("pre_fec_ber", 0.0)},
+            }],
+            "interfaceState": {"current": port["oper"], "changes": 2, "lastChange": up_since},
+            "transceiver": {"mediaType": _attr(port.get("optic") or "", 1, up_since)},
+            "macFaults": {"localFault": _attr(False, 0, 0.0), "remoteFault": _attr(False, 0, 0.0)},
+        }
+    return json.dumps({"interfacePhyStatuses": statuses}, indent=4) + "\n"
+
+
 COMMANDS = {
     "show interfaces status": interfaces_status,
     "show interfaces counters errors": counters_errors,
@@ -205,13 +242,14 @@ COMMANDS = {
     "show priority-flow-control counters": pfc_counters,
     "show qos interfaces ecn counters queue | json": ecn_counters_json,
     "show interfaces counters discards": counters_discards,
+    "show interfaces phy detail | json": phy_detail_json,
 }
 
 
 def error(command):
     """EOS answers an unknown command on stdout; the CLI session itself carries on (rc 0)."""
     words = command.split()
-    known = ("show", "interfaces", "ip", "lldp", "qos", "priority-flow-control", "counters", "bgp", "route")
+    known = ("show", "interfaces", "ip", "lldp", "qos", "priority-flow-control", "counters", "bgp", "route", "phy", "detail")
     for position, word in enumerate(words, start=1):
         if word not in known:
             return "%% Invalid input (at token %d: '%s')\n" % (position - 1, word), 0

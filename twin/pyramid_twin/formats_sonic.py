@@ -120,6 +120,25 @@ def show_interfaces_counters(switch):
     return _table(headers, rows, stralign="right") + "\n"
 
 
+# --- show interfaces counters fec-stats ------------------------------------------------------------
+
+def _ber(value):
+    return "%.2e" % value  # portstat's format_fec_ber
+
+
+def show_interfaces_counters_fec_stats(switch):
+    """portstat -f as 202411 prints it (FEC_PRE_BER and FEC_POST_BER since sonic-utilities #3607). Every
+    corrected codeword holds at least one symbol error; the twin counts 15% of them with two."""
+    rows = []
+    for port in _ports(switch):
+        corrected, uncorrected = port.get("fec_corrected", 0), port.get("fec_uncorrected", 0)  # 0: a snapshot made without them
+        post_ber = 0.0 if not uncorrected else port.get("pre_fec_ber", 0.0) / 1000.0
+        rows.append([port["name"], _state(port), _comma(corrected), _comma(uncorrected),
+                     _comma(corrected + corrected * 15 // 100), _ber(port.get("pre_fec_ber", 0.0)), _ber(post_ber)])
+    headers = ["IFACE", "STATE", "FEC_CORR", "FEC_UNCORR", "FEC_SYMBOL_ERR", "FEC_PRE_BER", "FEC_POST_BER"]
+    return _table(headers, rows, stralign="right") + "\n"
+
+
 # --- show interfaces transceiver eeprom --dom ------------------------------------------------------
 
 _EEPROM = """\
@@ -296,6 +315,7 @@ def show_queue_wredcounters(switch):
 COMMANDS = {
     "show interfaces status": show_interfaces_status,
     "show interfaces counters": show_interfaces_counters,
+    "show interfaces counters fec-stats": show_interfaces_counters_fec_stats,
     "show interfaces transceiver eeprom --dom": show_interfaces_transceiver_eeprom_dom,
     "show lldp table": show_lldp_table,
     "show ip bgp summary": show_ip_bgp_summary,

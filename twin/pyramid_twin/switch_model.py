@@ -25,6 +25,10 @@ SPINE_ASN = 65000
 PRIORITIES = [str(p) for p in range(8)]
 HEALTHY_RX = [-4.1, -4.3, -3.9, -4.2]  # inside the seed's -7..-3 dBm
 HEALTHY_TX = [0.8, 0.9, 0.7, 0.8]
+# 400GBASE-R on the wire: 8 lanes x 53.125 Gb/s of RS(544,514) codewords. Every corrected codeword holds at
+# least one bit error, so corrected codewords per second / LINE_BPS is a floor of the pre-FEC BER.
+LINE_BPS = 425e9
+UPTIME_S = 183000  # 2d03h, the age of the BGP sessions: FEC counts since then
 
 SWITCH_FAULTS = {}
 
@@ -148,8 +152,19 @@ def _counter(value=0, per_s=0.0):
     return {"base": value, "per_s": per_s}
 
 
+def _healthy_fec_per_s(port_name_, switch_number):
+    """A healthy 400G optic still corrects a few hundred codewords a second (pre-FEC BER 1e-10 to 1e-9):
+    PAM4 links run on FEC. Spread per port, the same on every render."""
+    return float(40 + (sum(map(ord, port_name_)) * 7 + switch_number * 13) % 400)
+
+
+def _fec(per_s, uncorrected_per_s=0.0):
+    return {"fec_corrected": _counter(int(per_s * UPTIME_S), per_s), "fec_uncorrected": _counter(0, uncorrected_per_s),
+            "pre_fec_ber": per_s / LINE_BPS}
+
+
 def _healthy_port(entry, asn_hint=0):
-    return {
+    port = {
         "name": entry["port"], "description": "%s %s" % (entry["peer"], entry["peer_port"]),
         "admin": "up", "oper": "up", "speed_gbps": 400,
         "crc": _counter(), "in_errors": _counter(), "out_errors": _counter(),
@@ -160,6 +175,8 @@ def _healthy_port(entry, asn_hint=0):
         "discards": {p: _counter() for p in PRIORITIES},
         "ip": entry.get("ip"), "in_packets": _counter(1000000 + asn_hint, 1000.0), "out_packets": _counter(1000000 + asn_hint, 1000.0),
     }
+    port.update(_fec(_healthy_fec_per_s(entry["port"], asn_hint)))
+    return port
 
 
 def switch_state(scenario, name, node_state=model.node_state):
@@ -171,7 +188,7 @@ def switch_state(scenario, name, node_state=model.node_state):
     state = {"hostname": name, "os": info["os"], "role": info["role"], "asn": info["asn"],
              "router_id": "10.255.%d.%d" % (info["role"] == "spine", info["number"] + 1),
              "index": info["index"], "address": info["address"], "unreachable": False, "auth_fail": False,
-             "prompt_timeout": False, "cli_stall": None,
+             "prompt_timeout": False, "cli_stall": None, "uptime_s": UPTIME_S,
              "ports": [_healthy_port(entry, info["number"]) for entry in wanted["ports"]],
              "bgp_neighbors": [], "routes": []}
     for neighbor in wanted["bgp_neighbors"]:
@@ -204,7 +221,10 @@ def _host_side(scenario, topo, info, state, node_state):
 
 
 def _down(port):
-    port.update(oper="down", lldp=[], rx_dbm=[-40.0] * len(port["rx_dbm"]))
+    # no light, no codewords: the FEC counters keep what they had
+    port.update(oper="down", lldp=[], rx_dbm=[-40.0] * len(port["rx_dbm"]), pre_fec_ber=0.0)
+    for field in ("fec_corrected", "fec_uncorrected"):
+        port[field] = _counter(port[field]["base"])
 
 
 def _port(state, item):
@@ -245,6 +265,14 @@ def _rx_power_low(state, item, name):
     lanes = item.get("lanes") or list(range(len(port["rx_dbm"])))
     for lane in lanes:
         port["rx_dbm"][lane] = float(item.get("dbm", -11.5))
+
+
+@fault("fec_degraded")
+def _fec_degraded(state, item, name):
+    """A dirty connector or a marginal optic: the FEC corrects far more than on a clean link (and, past
+    its limit, loses codewords: frames dropped, RoCE retransmits)."""
+    port = _port(state, item)
+    port.update(_fec(float(item.get("corrected_per_s", 250000)), float(item.get("uncorrected_per_s", 0))))
 
 
 def _rising(field):

@@ -9,10 +9,8 @@ switches, DIGEST_DIR/switches/<name>/bin/<tool>; DIGEST_DIR/sw@<index> -> <name>
 rendered switch.
 """
 
-import fcntl
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -29,14 +27,9 @@ def index_of(address):
 def switch_json(digest_dir, scenario, index):
     marker = os.path.join(digest_dir, "sw@%d" % index)
     if not os.path.exists(marker):
-        os.makedirs(digest_dir, exist_ok=True)
-        with open(os.path.join(digest_dir, ".lock"), "w", encoding="utf-8") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not os.path.exists(marker):
-                done = subprocess.run([sys.executable, os.path.join(HERE, "switch_render.py"), scenario, digest_dir],
-                                      stdin=subprocess.DEVNULL, stdout=sys.stderr, check=False)
-                if done.returncode:
-                    return None
+        from pyramid_twin.render_once import render_once  # only on a cache miss
+        if not render_once(digest_dir, marker, [os.path.join(HERE, "switch_render.py"), scenario, digest_dir]):
+            return None
         if not os.path.exists(marker):
             sys.stderr.write("pyramid twin: no switch at 127.2.%d.%d in scenario %s\n" % (index // 256, index % 256, scenario))
             return None

@@ -102,25 +102,40 @@ def _deltas(before, after, port, fields):
     return out
 
 
-def _counter_judge(source, expect, fields, limit, label, unit):
-    before, after, seconds, failures = _window(source)
-    expected = "%s <= %d per port%s over the %ds window" % (label, limit, unit, seconds)
-    problems, ports, unknown = [], [], list(failures)
+def _per_port(before, after, expect, fields, problems_of):
+    """(problems, failing ports, ports not read twice) of the planned ports' counter increases;
+    problems_of(port, deltas) lists what is wrong with one port's increases."""
+    problems, ports, unknown = [], [], []
     for port in _planned(expect):
         deltas = _deltas(before, after, port, fields)
         if isinstance(deltas, str):
             unknown.append(deltas)
             continue
-        over = ["%s +%d" % (name, value) for name, value in sorted(deltas.items()) if value > limit]
-        if over:
-            problems.append("%s: %s" % (port, ", ".join(over)))
+        found = problems_of(port, deltas)
+        if found:
+            problems.append("%s: %s" % (port, ", ".join(found)))
             ports.append(port)
+    return problems, ports, unknown
+
+
+def _failed_or_unread(expected, problems, ports, unknown, what, cause):
+    """A FAIL naming the ports (and what was not read), an ERROR when nothing failed but some port was
+    not read twice, or None: a window never passes on missing data."""
     if problems:
         return _failed(expected, problems + (["not read: " + _summary(unknown, 3)] if unknown else []), ports)
     if unknown:
-        return verdict(ERROR, expected, "counters not read twice: " + _summary(unknown, 3),
-                       cause="Counters could not be compared across the window (a failed read, or counters cleared)")
-    return verdict(PASS, expected, "%d ports, none above %d over %ds" % (len(_planned(expect)), limit, seconds))
+        return verdict(ERROR, expected, "%s not read twice: %s" % (what, _summary(unknown, 3)), cause=cause)
+    return None
+
+
+def _counter_judge(source, expect, fields, limit, label, unit):
+    before, after, seconds, failures = _window(source)
+    expected = "%s <= %d per port%s over the %ds window" % (label, limit, unit, seconds)
+    problems, ports, unknown = _per_port(before, after, expect, fields, lambda port, deltas: [
+        "%s +%d" % (name, value) for name, value in sorted(deltas.items()) if value > limit])
+    outcome = _failed_or_unread(expected, problems, ports, failures + unknown, "counters",
+                                "Counters could not be compared across the window (a failed read, or counters cleared)")
+    return outcome or verdict(PASS, expected, "%d ports, none above %d over %ds" % (len(_planned(expect)), limit, seconds))
 
 
 @judge("link_errors")
@@ -128,6 +143,37 @@ def link_errors(facts, expect):
     return _counter_judge(facts["sw_errors"], expect,
                           lambda port: {"crc": port["crc"], "in_errors": port["in_errors"], "out_errors": port["out_errors"]},
                           expect["pyramid_link_error_max"], "CRC/FCS, input and output errors", "")
+
+
+def _fec_fields(port):
+    return {"corrected": port["fec_corrected"], "uncorrected": port["fec_uncorrected"]}
+
+
+@judge("fec_counters")
+def fec_counters(facts, expect):
+    """Corrected codewords per second over the soak under the threshold (how hard the FEC works: the
+    pre-FEC error rate), and not one uncorrected codeword (a frame lost). A counter read once, or going
+    backwards (`clear counters`, a reboot), is no data: ERROR, never PASS."""
+    before, after, seconds, failures = _window(facts["sw_fec"])
+    limit = expect["pyramid_fec_corrected_per_second_max"]
+    per_second = max(seconds, 1)  # a window under a second still counts its codewords
+    expected = "FEC corrected codewords <= %d/s per port and none uncorrected over the %ds window" % (limit, seconds)
+    rates = {}
+
+    def problems_of(port, deltas):
+        rates[port] = deltas["corrected"] / per_second
+        found = ["%d corrected codewords/s" % round(rates[port])] if rates[port] > limit else []
+        return found + (["uncorrected +%d (frames lost)" % deltas["uncorrected"]] if deltas["uncorrected"] else [])
+
+    problems, ports, unknown = _per_port(before, after, expect, _fec_fields, problems_of)
+    outcome = _failed_or_unread(expected, problems, ports, failures + unknown, "FEC counters",
+                                "FEC counters could not be compared across the window (a failed read, a port without "
+                                "FEC counters, or counters cleared during the soak)")
+    if outcome:
+        return outcome
+    worst = max(rates, key=rates.get) if rates else None
+    busiest = "; most corrected: %s %d codewords/s" % (worst, round(rates[worst])) if worst else ""
+    return verdict(PASS, expected, "%d ports over %ds, none uncorrected%s" % (len(rates), seconds, busiest))
 
 
 @judge("optics_rx")

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Helpers every parser module shares."""
+"""Helpers every parser module shares: the checks that make a parser refuse a partial answer."""
 
 from __future__ import annotations
 
@@ -12,10 +12,44 @@ def fail(msg, *args):
 
 
 def reject_other(rows, what=None):
-    """A template's catch-all OTHER row is a line the parser does not know: never skip it silently."""
+    """A template's catch-all OTHER row is a line the parser does not know: never skip it silently.
+    Returns the rows, so a parser can loop over them in the same line."""
     for row in rows:
         if row.get("other"):
             raise ValueError("unexpected line %r%s" % (row["other"], ": not %s" % what if what else ""))
+    return rows
+
+
+def headed_rows(rows, header):
+    """The rows under a table header that the template records as its first row, every line known: a
+    report without its header is another command's answer or an error message."""
+    reject_other(rows)
+    if not rows or not rows[0].get("header"):
+        fail("no %s header (not this command's output?)", header)
+    return rows[1:]
+
+
+def only_row(rows, what):
+    """The one row of a one-line file (/proc/sys/kernel/osrelease, /proc/driver/nvidia/version)."""
+    reject_other(rows)
+    if len(rows) != 1:
+        fail("expected one %s, got %d", what, len(rows))
+    return rows[0]
+
+
+def listed(key, table, what):
+    """{key: table}, or a failure when the report listed nothing: an empty table is never "all clean"."""
+    if not table:
+        fail("no %s listed", what)
+    return {key: table}
+
+
+def asn(text):
+    """A BGP AS number as switches print it: plain (4200000001) or asdot (65000.100)."""
+    if "." in text:
+        high, low = text.split(".")
+        return int(high) * 65536 + int(low)
+    return int(text)
 
 
 def number(text):

@@ -234,21 +234,20 @@ def _qos_rows(rows, section):
             raise ValueError("no '%s' section (truncated, or not the qos counters report)" % wanted)
 
 
-def _eight(found, what):
+def _eight(rows, section, column, value, what):
+    """{class: value(row)} of a qos section's rows 0..7 (switch priorities, traffic classes), all eight or a failure."""
+    _qos_rows(rows, section)
+    found = {row[column]: value(row) for row in rows if row.get(column)}
     if sorted(found, key=int) != [str(n) for n in range(8)]:
         raise ValueError("%s rows %s are not 0..7 (truncated?)" % (what, sorted(found, key=int)))
+    return found
 
 
 @parser("cumulus_nv_show_interface_counters_qos_pfc",
         "nv show interface <port> counters qos: PFC pause frames RX/TX per switch priority of one port (pfc fact, per port)")
 def _qos_pfc(rows):
-    _qos_rows(rows, "PFC Statistics")
-    pfc = {}
-    for row in rows:
-        if row.get("priority"):
-            pfc[row["priority"]] = {"rx": int(row["rx_pause"]), "tx": int(row["tx_pause"])}
-    _eight(pfc, "PFC switch-priority")
-    return pfc
+    return _eight(rows, "PFC Statistics", "priority", lambda row: {"rx": int(row["rx_pause"]), "tx": int(row["tx_pause"])},
+                  "PFC switch-priority")
 
 
 @parser("cumulus_nv_show_interface_counters_qos_ecn",
@@ -267,13 +266,8 @@ def _qos_ecn(rows):
 @parser("cumulus_nv_show_interface_counters_qos_discards",
         "nv show interface <port> counters qos: tx-uc-buffer-discards per traffic class of one port, in bytes (discards fact, per port)")
 def _qos_discards(rows):
-    _qos_rows(rows, "Egress Queue Statistics")
-    discards = {}
-    for row in rows:
-        if row.get("traffic_class"):
-            discards[row["traffic_class"]] = _bytes(row["uc_discards"], "tx-uc-buffer-discards")
-    _eight(discards, "egress traffic-class")
-    return discards
+    return _eight(rows, "Egress Queue Statistics", "traffic_class", lambda row: _bytes(row["uc_discards"], "tx-uc-buffer-discards"),
+                  "egress traffic-class")
 
 
 # --- FRR vtysh ---------------------------------------------------------------------------------------

@@ -5,13 +5,13 @@
 
 Port names come out canonical (Et1/1 -> Ethernet1/1). A parser raises ValueError for output it
 cannot read completely (an error message, a missing table header, a line it does not know); the
-registry turns that into ParseError. `show qos interfaces ecn counters queue | json` is parsed as
-JSON, the other commands as text through TextFSM.
+registry turns that into ParseError. `show qos interfaces ecn counters queue | json` and `show
+interfaces phy detail | json` are parsed as JSON, the other commands as text through TextFSM.
 """
 
 import re
 
-from ._common import number as _number, reject_other as _other
+from ._common import asn, headed_rows, listed, number as _number, reject_other as _other
 from ._registry import parser
 
 
@@ -34,14 +34,16 @@ def port_name(name):
 
 
 def _table(rows, what):
-    """The data rows of a table whose header the template records as its first row."""
-    _other(rows)
-    if not rows or not rows[0].get("header"):
-        raise ValueError("no %s table header (not this command's output?)" % what)
-    body = [row for row in rows[1:] if not row.get("header")]
-    if len(body) != len(rows) - 1:
+    """The data rows of a table whose header the template records as its first row (once)."""
+    body = headed_rows(rows, what + " table")
+    if any(row.get("header") for row in body):
         raise ValueError("the table header appears twice")
     return body
+
+
+def _port_table(rows, what, values):
+    """{"ports": {port: values(row)}} of a per-port table, failing when it lists no port."""
+    return listed("ports", {port_name(row["port"]): values(row) for row in _table(rows, what)}, "interfaces")
 
 
 # --- interfaces ---------------------------------------------------------------------------------
@@ -70,14 +72,12 @@ def speed_gbps(text):
         "show interfaces status: per port link status, admin state and speed",
         ntc=True)
 def _interfaces(rows):
-    ports = {}
-    for row in rows:
-        oper, admin = _STATUS[row["status"]]
-        ports[port_name(row["port"])] = {"oper": oper, "admin": admin, "speed_gbps": speed_gbps(row["speed"]),
-                                         "status": row["status"]}
-    if not ports:
-        raise ValueError("no interfaces listed")
-    return {"ports": ports}
+    return listed("ports", {port_name(row["port"]): _link(row) for row in rows}, "interfaces")
+
+
+def _link(row):
+    oper, admin = _STATUS[row["status"]]
+    return {"oper": oper, "admin": admin, "speed_gbps": speed_gbps(row["speed"]), "status": row["status"]}
 
 
 # --- errors -------------------------------------------------------------------------------------
@@ -85,12 +85,8 @@ def _interfaces(rows):
 @parser("arista_eos_show_interfaces_counters_errors",
         "show interfaces counters errors: per port FCS (CRC), Rx and Tx error counters")
 def _errors(rows):
-    ports = {}
-    for row in _table(rows, "'Port FCS Align Symbol Rx Runts Giants Tx'"):
-        ports[port_name(row["port"])] = {"crc": int(row["fcs"]), "in_errors": int(row["rx"]), "out_errors": int(row["tx"])}
-    if not ports:
-        raise ValueError("no interfaces listed")
-    return {"ports": ports}
+    return _port_table(rows, "'Port FCS Align Symbol Rx Runts Giants Tx'",
+                       lambda row: {"crc": int(row["fcs"]), "in_errors": int(row["rx"]), "out_errors": int(row["tx"])})
 
 
 # --- optics -------------------------------------------------------------------------------------
@@ -139,19 +135,11 @@ _BGP_STATES = {"Estab": "Established", "Established": "Established", "Idle": "Id
                "Connect": "Connect", "OpenSent": "OpenSent", "OpenConfirm": "OpenConfirm"}
 
 
-def _asn(text):
-    if "." in text:  # asdot: 65000.100
-        high, low = text.split(".")
-        return int(high) * 65536 + int(low)
-    return int(text)
-
-
 @parser("arista_eos_show_ip_bgp_summary",
         "show ip bgp summary: BGP neighbors of the default VRF, remote AS, state, prefixes received")
 def _bgp(rows):
-    _other(rows)
     neighbors = {}
-    for row in rows:
+    for row in _other(rows):
         if not row["bgp_neigh"] or row["vrf"] not in ("", "default"):
             continue  # the Filldown-only row TextFSM adds at the end; another VRF's neighbors
         state, received = row["state"], row["state_pfxrcd"]
@@ -163,7 +151,7 @@ def _bgp(rows):
         state = _BGP_STATES[base]
         if state == "Established" and not received:
             raise ValueError("neighbor %s is Established but shows no prefix count (truncated?)" % row["bgp_neigh"])
-        neighbors[row["bgp_neigh"]] = {"remote_as": _asn(row["neigh_as"]), "state": state,
+        neighbors[row["bgp_neigh"]] = {"remote_as": asn(row["neigh_as"]), "state": state,
                                        "prefixes_received": int(received) if state == "Established" else None}
     if not neighbors:
         raise ValueError("no BGP neighbor of the default VRF listed")
@@ -195,12 +183,7 @@ def _routes(rows):
 @parser("arista_eos_show_priority-flow-control_counters",
         "show priority-flow-control counters: per port PFC frames received/sent (port totals)")
 def _pfc(rows):
-    ports = {}
-    for row in _table(rows, "'Port RxPfc TxPfc'"):
-        ports[port_name(row["port"])] = {"all": {"rx": int(row["rx_pfc"]), "tx": int(row["tx_pfc"])}}
-    if not ports:
-        raise ValueError("no interfaces listed")
-    return {"ports": ports}
+    return _port_table(rows, "'Port RxPfc TxPfc'", lambda row: {"all": {"rx": int(row["rx_pfc"]), "tx": int(row["tx_pfc"])}})
 
 
 @parser("arista_eos_show_qos_interfaces_ecn_counters_queue",
@@ -228,9 +211,42 @@ def _ecn(document):
 @parser("arista_eos_show_interfaces_counters_discards",
         "show interfaces counters discards: per port output (egress) discards, port total")
 def _discards(rows):
+    return _port_table(rows, "'Port InDiscards OutDiscards'", lambda row: {"all": int(row["out_discards"])})
+
+
+# --- fec ----------------------------------------------------------------------------------------
+
+_FEC_COUNTERS = (("fec_corrected", "correctedCodewords"), ("fec_uncorrected", "uncorrectedCodewords"))
+
+
+@parser("arista_eos_show_interfaces_phy_detail",
+        "show interfaces phy detail | json: per port RS-FEC corrected and uncorrected codewords (all PHYs of the port)",
+        kind="json")
+def _phy_detail(document):
+    """{"interfacePhyStatuses": {INTF: {"phyStatuses": [{"fec": {"correctedCodewords": {"value": N, "changes": C,
+    "lastChange": T}, "uncorrectedCodewords": {...}}, ...}, ...]}}}: counts since the last `clear counters`.
+
+    A port behind a gearbox or retimer lists one PHY per hop (the switch chip's SerDes, the gearbox's
+    system and line sides), each with its own FEC counters; the port's counters are their sum, so
+    errors on any hop of the port count (a sum of counters that only rise only rises). A PHY without
+    RS-FEC codeword counters (no FEC; Fire-code FEC counts blocks per lane) adds nothing, and a port
+    with none is left out: no data, not zero.
+    """
+    interfaces = document["interfacePhyStatuses"]
+    if not interfaces:
+        raise ValueError("no interface in interfacePhyStatuses")
     ports = {}
-    for row in _table(rows, "'Port InDiscards OutDiscards'"):
-        ports[port_name(row["port"])] = {"all": int(row["out_discards"])}
-    if not ports:
-        raise ValueError("no interfaces listed")
+    for interface, status in interfaces.items():
+        fecs = [phy["fec"] for phy in status["phyStatuses"] if "correctedCodewords" in (phy.get("fec") or {})]
+        if fecs:
+            ports[port_name(interface)] = {fact: sum(_codewords(interface, fec, key) for fec in fecs) for fact, key in _FEC_COUNTERS}
     return {"ports": ports}
+
+
+def _codewords(interface, fec, key):
+    value = fec[key]["value"]
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # eAPI numbers may come as 12.0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError("%s %s: %r is not a codeword count" % (interface, key, value))
+    return value

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 
-from ._common import fail, number, reject_other
+from ._common import fail, headed_rows, listed, number, only_row, reject_other
 from ._registry import parser
 
 
@@ -47,28 +47,20 @@ def _holders(text):
 
 
 def _modules(rows):
-    modules = {}
-    for row in rows:
-        modules[row["module"]] = {"size": int(row["size"]), "used_by": _holders(row["used_by"])}
-    if not modules:
-        fail("no modules listed")
-    return {"modules": modules}
+    return listed("modules", {row["module"]: {"size": int(row["size"]), "used_by": _holders(row["used_by"])} for row in rows},
+                  "modules")
 
 
 @parser("linux_lsmod",
         "lsmod: loaded kernel modules with size and holders")
 def _lsmod(rows):
-    if not rows or not rows[0].get("header"):
-        fail("missing 'Module Size Used by' header")
-    reject_other(rows)
-    return _modules(rows[1:])
+    return _modules(headed_rows(rows, "'Module Size Used by'"))
 
 
 @parser("linux_proc_modules",
         "/proc/modules: loaded kernel modules with size and holders")
 def _proc_modules(rows):
-    reject_other(rows)
-    return _modules(rows)
+    return _modules(reject_other(rows))
 
 
 @parser("linux_mlxconfig_query",
@@ -132,10 +124,7 @@ def _iommu(rows):
 @parser("linux_proc_osrelease",
         "/proc/sys/kernel/osrelease: running kernel release")
 def _osrelease(rows):
-    reject_other(rows)
-    if len(rows) != 1:
-        fail("expected one release, got %d", len(rows))
-    release = rows[0]["release"]
+    release = only_row(rows, "release")["release"]
     major, minor = re.match(r"(\d+)\.(\d+)", release).groups()
     return {"release": release, "major": int(major), "minor": int(minor)}
 
@@ -185,9 +174,8 @@ def _topo(rows):
 @parser("linux_modinfo",
         "modinfo nvidia: driver version and license (open vs proprietary kernel module)")
 def _modinfo(rows):
-    reject_other(rows)
     fields = {}
-    for row in rows:
+    for row in reject_other(rows):
         fields.setdefault(row["key"], row["value"])
     if "modinfo" in fields:
         fail(fields["modinfo"])
@@ -203,12 +191,9 @@ def _modinfo(rows):
 @parser("linux_proc_driver_nvidia_version",
         "/proc/driver/nvidia/version: loaded driver version, open vs proprietary kernel module")
 def _driver_version(rows):
-    reject_other(rows)
-    if len(rows) != 1:
-        fail("expected one NVRM version line, got %d", len(rows))
-    flavour = rows[0]["flavour"]
-    return {"name": "nvidia", "version": rows[0]["version"], "license": None,
-            "open_kernel_module": flavour.startswith("Open Kernel Module")}
+    line = only_row(rows, "NVRM version line")
+    return {"name": "nvidia", "version": line["version"], "license": None,
+            "open_kernel_module": line["flavour"].startswith("Open Kernel Module")}
 
 
 @parser("linux_dir_listing",

@@ -14,7 +14,7 @@ command's report.
 
 import re
 
-from ._common import reject_other as _other
+from ._common import asn, headed_rows, listed, reject_other as _other
 from ._registry import parser
 
 
@@ -57,11 +57,8 @@ def _speed_gbps(text):
 @parser("cisco_nxos_show_interface_status",
         "show interface status: per port link status word, speed (oper/admin derived from the status)")
 def _interfaces(rows):
-    if not rows or not rows[0]["header"]:
-        raise ValueError("no 'Port Name Status Vlan Duplex Speed Type' header")
-    _other(rows)
     ports = {}
-    for row in rows[1:]:
+    for row in headed_rows(rows, "'Port Name Status Vlan Duplex Speed Type'"):
         if not row["port"]:
             continue
         status = row["status"]
@@ -71,9 +68,7 @@ def _interfaces(rows):
             admin = "up"  # shut by the system, not by configuration
         speed = _speed_gbps(row["speed"])
         ports[port_name(row["port"])] = {"oper": oper, "admin": admin, "speed_gbps": speed, "status": status}
-    if not ports:
-        raise ValueError("no ports listed")
-    return {"ports": ports}
+    return listed("ports", ports, "ports")
 
 
 # --- errors ---------------------------------------------------------------------------------------
@@ -163,9 +158,7 @@ def _optics(rows):
 @parser("cisco_nxos_show_lldp_neighbors",
         "show lldp neighbors: neighbor system name and port per local port")
 def _lldp(rows):
-    if not rows or not rows[0]["header"]:
-        raise ValueError("no 'Device ID Local Intf Hold-time Capability Port ID' header")
-    _other(rows)
+    rows = headed_rows(rows, "'Device ID Local Intf Hold-time Capability Port ID'")
     totals = [row["total"] for row in rows if row["total"]]
     if not totals:
         raise ValueError("no 'Total entries displayed' line (truncated?)")
@@ -180,13 +173,6 @@ def _lldp(rows):
 
 
 # --- bgp ------------------------------------------------------------------------------------------
-
-def _asn(text):
-    if "." in text:  # asdot
-        high, low = text.split(".")
-        return int(high) * 65536 + int(low)
-    return int(text)
-
 
 @parser("cisco_nxos_show_ip_bgp_summary",
         "show ip bgp summary: IPv4 unicast neighbors of the default VRF, AS, state, prefixes received")
@@ -211,7 +197,7 @@ def _bgp(rows):
             entry = {"state": "Established", "prefixes_received": int(state)}
         else:
             entry = {"state": state.split("(")[0].strip(), "prefixes_received": None}
-        entry["remote_as"] = _asn(row["neigh_as"])
+        entry["remote_as"] = asn(row["neigh_as"])
         neighbors[row["bgp_neigh"]] = entry
     return {"neighbors": neighbors}
 

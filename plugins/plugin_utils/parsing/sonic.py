@@ -5,7 +5,8 @@
 
 The tables are sonic-utilities'
 tabulate output (intfutil, portstat, pfcstat, queuestat, lldpshow, bgp_util); ntc-templates has no
-SONiC templates, so every template is ours (parsers/textfsm/sonic_*.textfsm).
+SONiC templates, so every template is ours (parsers/textfsm/sonic_*.textfsm). portstat's FEC table
+gained columns release by release, so it is read by its header names instead (kind text).
 
 Port names are SONiC's default names (Ethernet0, Ethernet8, ...); rows of other objects
 (PortChannel, backplane Ethernet-BP ports) are left out. A normalizer raises ValueError for output
@@ -25,9 +26,18 @@ _NA = "N/A"
 _NO_LIGHT_DBM = -40.0  # "-inf" dBm (no light at all) as a number JSON can carry
 
 
-def _need_header(rows, what):
+def _with_header(rows, what):
+    """The rows of a report that has its table header somewhere and no line the template does not know."""
     if not any(row.get("header") for row in rows):
         _fail("no %s header: not this command's report (an error, or cut short)", what)
+    return _reject_other(rows)
+
+
+def _front_panel(rows, column):
+    """(port, row) of the rows naming a front-panel port in ``column`` (not PortChannels, backplane ports)."""
+    for row in rows:
+        if row[column] and _PORT.match(row[column]):
+            yield row[column], row
 
 
 def _count(text, what):
@@ -87,13 +97,9 @@ def _speed_gbps(text):
 @parser("sonic_show_interfaces_status",
         "show interfaces status: per port oper/admin state and speed")
 def _interfaces_status(rows):
-    _need_header(rows, "'Interface Lanes Speed MTU FEC Alias Vlan Oper Admin Type Asym PFC'")
-    _reject_other(rows)
+    rows = _with_header(rows, "'Interface Lanes Speed MTU FEC Alias Vlan Oper Admin Type Asym PFC'")
     ports = {}
-    for row in rows:
-        name = row["interface"]
-        if not name or not _PORT.match(name):
-            continue
+    for name, row in _front_panel(rows, "interface"):
         oper, admin = row["oper"].lower(), row["admin"].lower()
         if oper not in ("up", "down") or admin not in ("up", "down"):
             _fail("%s: oper %r / admin %r", name, row["oper"], row["admin"])
@@ -110,13 +116,9 @@ def _interfaces_status(rows):
 def _interfaces_counters(rows):
     """RX_ERR is SAI_PORT_STAT_IF_IN_ERRORS, which counts FCS (CRC) errors; SONiC's CLI shows no
     separate FCS counter, so crc and in_errors are both RX_ERR."""
-    _need_header(rows, "'IFACE STATE RX_OK ... TX_OVR'")
-    _reject_other(rows)
+    rows = _with_header(rows, "'IFACE STATE RX_OK ... TX_OVR'")
     ports = {}
-    for row in rows:
-        name = row["iface"]
-        if not name or not _PORT.match(name):
-            continue
+    for name, row in _front_panel(rows, "iface"):
         rx_err = _count(row["rx_err"], name + " RX_ERR")
         if rx_err is None:  # the platform reports no input errors for this port: no data, not zero
             continue
@@ -204,8 +206,7 @@ def _transceiver_dom(rows):
         "show lldp table: LLDP neighbors (system name, port id) per local port",
         prepare=_cells)
 def _lldp_table(rows):
-    _need_header(rows, "'LocalPort RemoteDevice RemotePortID Capability RemotePortDescr'")
-    _reject_other(rows)
+    rows = _with_header(rows, "'LocalPort RemoteDevice RemotePortID Capability RemotePortDescr'")
     totals = [row["total"] for row in rows if row["total"]]
     if not totals:
         _fail("no 'Total entries displayed' line: cut short")
@@ -228,8 +229,7 @@ _BGP_STATES = ("Idle", "Connect", "Active", "OpenSent", "OpenConfirm", "Establis
         "show ip bgp summary (SONiC's bgp_util table): IPv4 neighbors, AS, state, prefixes",
         prepare=_cells)
 def _bgp_summary(rows):
-    _need_header(rows, "'Neighbhor V AS MsgRcvd ... State/PfxRcd NeighborName'")
-    _reject_other(rows)
+    rows = _with_header(rows, "'Neighbhor V AS MsgRcvd ... State/PfxRcd NeighborName'")
     if not any(row["family"] for row in rows):
         _fail("no 'IPv4 Unicast Summary:' line")
     totals = [row["total"] for row in rows if row["total"]]
@@ -289,9 +289,7 @@ def _pfc_counters(rows):
 # --- queue tables (discards, ecn) ------------------------------------------------------------------
 
 def _queue_table(rows, column, what):
-    _reject_other(rows)
-    if not any(row["header"] for row in rows):
-        _fail("no '%s' table header: not this command's report (an error, or cut short)", what)
+    rows = _with_header(rows, "'%s' table" % what)
     ports = {}
     for row in rows:
         port, queue = row["port"], row["queue"]
@@ -322,3 +320,55 @@ def _queue_counters(rows):
         "show queue wredcounters (202411+): ECN-marked packets per unicast queue per port")
 def _queue_wredcounters(rows):
     return _queue_table(rows, "ecn_pkts", "EcnMarked/pkts")
+
+
+# --- fec -------------------------------------------------------------------------------------------
+
+# What portstat may print around its table: the window of `-p`, the time of a `sonic-clear counters`
+# snapshot the counts start from, and the multi-ASIC reminder after it.
+_FEC_AROUND = re.compile(r"The rates are calculated within \d+ seconds period$|Last cached time was \S+$|"
+                         r"Reminder: Please execute 'show interface counters -d all' to include internal links$")
+_FEC_COLUMNS = {"FEC_CORR": "fec_corrected", "FEC_UNCORR": "fec_uncorrected"}
+
+
+@parser("sonic_show_interfaces_counters_fec_stats",
+        "show interfaces counters fec-stats (portstat -f): per port FEC corrected and uncorrected codewords",
+        kind="text")
+def _fec_stats(text):
+    """IFACE STATE FEC_CORR FEC_UNCORR FEC_SYMBOL_ERR since 202211; FEC_PRE_BER, FEC_POST_BER (2024),
+    FEC_PRE_BER_MAX, FLR(O), FLR(P) (Accuracy), FEC_MAX_T (2025) came after, and a cell may hold spaces
+    ("7.81e-10 (89%)"): cells are cut at the columns of the dash line under the header. A count of
+    N/A (the platform keeps no such counter for the port) leaves the port out: no data, not zero.
+    `-j` would print JSON, but fec-stats has it only since sonic-utilities #3894 (2025)."""
+    lines = text.rstrip("\n").split("\n")
+    start = next((i for i, line in enumerate(lines) if line.split()[:1] == ["IFACE"] and "FEC_CORR" in line.split()), None)
+    if start is None or start + 1 >= len(lines) or not _DASHES.match(lines[start + 1]):
+        _fail("no 'IFACE STATE FEC_CORR FEC_UNCORR ...' table header: not this command's report (an error, or cut short)")
+    body = lines[start + 2:]
+    end = next((i for i, line in enumerate(body) if not line.strip()), len(body))  # the table ends at a blank line
+    for line in lines[:start] + body[end:]:
+        if line.strip() and not _FEC_AROUND.match(line.strip()):
+            _fail("unexpected line %r", line)
+    spans = [match.span() for match in re.finditer(r"-+", lines[start + 1])]
+    header = _cut(lines[start], spans)
+    missing = [name for name in ("IFACE",) + tuple(_FEC_COLUMNS) if name not in header]
+    if missing:
+        _fail("no %s column", ", ".join(missing))
+    ports = {}
+    for line in body[:end]:
+        row = dict(zip(header, _cut(line, spans, whole=True)))
+        name = row["IFACE"]
+        counts = {fact: _count(row[column], "%s %s" % (name, column)) for column, fact in _FEC_COLUMNS.items()}
+        if _PORT.match(name) and None not in counts.values():
+            ports[name] = counts
+    if not ports:
+        _fail("no EthernetN port with FEC counters")
+    return {"ports": ports}
+
+
+def _cut(line, spans, whole=False):
+    """The cells of one table line at the dash line's columns; ``whole``: a data row, whose two-space
+    gaps between columns must be blank (text there means a row of another layout, or a cut one)."""
+    if whole and (len(line) < spans[-1][0] or any(line[end:spans[i + 1][0]].strip() for i, (start, end) in enumerate(spans[:-1]))):
+        _fail("row %r does not fit the table's columns (cut short?)", line)
+    return [line[start:end].strip() for start, end in spans[:-1]] + [line[spans[-1][0]:].strip()]
