@@ -8,7 +8,7 @@ from __future__ import annotations
 import collections
 import statistics
 
-from ..core.model import ERROR, FAIL, PASS, SourceFailure, counted, verdict
+from ..core.model import ERROR, FAIL, PASS, SKIP, SourceFailure, counted, verdict
 from .registry import judge, summary as _summary
 
 
@@ -19,6 +19,22 @@ def _ranks_text(ranks):
     for rank, host in ranks:
         by_host.setdefault(host, []).append(rank)
     return "; ".join("ranks %s on %s" % (",".join(r), h) for h, r in by_host.items())
+
+
+def _unmeasurable(run, expected, expect):
+    """A verdict when the run's ranks cannot measure the node's all-reduce, else None.
+
+    An all-reduce of one rank moves nothing (busbw 0, "0 wrong" by construction): it never PASSes. With
+    one GPU per node promised it is SKIP saying so; with more promised, fewer ranks than GPUs is a FAIL.
+    """
+    ranks, want = len(run["ranks"]), expect["pyramid_gpus_per_node"]
+    if ranks >= 2 and ranks == want:
+        return None
+    if want < 2 and ranks < 2:
+        return verdict(SKIP, expected, "one GPU per node (pyramid_gpus_per_node %d): an all-reduce needs at least 2 ranks, "
+                       "so nothing was measured on this node alone" % want)
+    return verdict(FAIL, expected, "%s ran where the inventory promises %s" % (counted(ranks, "rank"), counted(want, "GPU")),
+                   cause="GPUs missing from the run: a GPU not visible to CUDA (driver, Xid, CUDA_VISIBLE_DEVICES) or the wrong GPU count in the inventory")
 
 
 @judge("nccl_completes")
@@ -34,7 +50,8 @@ def nccl_completes(facts, expect):  # an exit 1 with a full table is nccl-tests'
         sizes = seen["sizes_done"]
         return verdict(FAIL, expected, "hung: %s never finished; last size completed: %s" % (
             _ranks_text(ranks) or "no rank reported in", "%d B" % sizes[-1] if sizes else "none"))
-    return verdict(PASS, expected, "%s up to %d B on %s" % (counted(len(run["rows"]), "size"), run["rows"][-1]["size"], counted(len(run["ranks"]), "rank")))
+    return _unmeasurable(run, expected, expect) or verdict(PASS, expected, "%s up to %d B on %s" % (
+        counted(len(run["rows"]), "size"), run["rows"][-1]["size"], counted(len(run["ranks"]), "rank")))
 
 
 @judge("nccl_correct")
@@ -55,7 +72,7 @@ def nccl_correct(facts, expect):
         return verdict(FAIL, expected, _summary(wrong))
     if unchecked:
         return verdict(ERROR, expected, "results not validated (#wrong N/A: run without -c 1)")
-    return verdict(PASS, expected, "0 wrong in %s" % counted(len(run["rows"]), "size"))
+    return _unmeasurable(run, expected, expect) or verdict(PASS, expected, "0 wrong in %s" % counted(len(run["rows"]), "size"))
 
 
 def peak_busbw(run):
@@ -66,22 +83,34 @@ def peak_busbw(run):
 
 @judge("nccl_node_busbw", pod=True)
 def nccl_node_busbw(facts_by_host, expect_by_host):
-    peaks = {host: peak_busbw(facts["nccl_node"]) for host, facts in facts_by_host.items()}
-    pod_median = statistics.median(peak[1] for peak in peaks.values())
-    verdicts = {}
+    verdicts, peaks = {}, {}
+    for host, facts in facts_by_host.items():
+        size, busbw = peak_busbw(facts["nccl_node"])
+        unmeasurable = _unmeasurable(facts["nccl_node"], "busbw at %d B measured by at least 2 ranks" % size, expect_by_host[host])
+        if unmeasurable:
+            verdicts[host] = unmeasurable  # a rank-less figure would drag the pod median down
+        else:
+            peaks[host] = (size, busbw)
+    # one node has no pod to be compared with: only an expected figure can judge it
+    pod_median = statistics.median(peak[1] for peak in peaks.values()) if len(peaks) >= 2 else None
     for host, (size, busbw) in peaks.items():
         expect = expect_by_host[host]
         ratio, table = expect["pyramid_straggler_ratio"], expect["pyramid_nccl_node_busbw"] or {}
         want = table.get(str(size))
-        expected = "busbw at %d B >= %d%% of the pod median (%.1f GB/s)%s" % (
-            size, ratio * 100, pod_median, "" if want is None else " and within %d%% of %s GB/s" % (
-                expect["pyramid_nccl_tolerance"] * 100, want))
-        actual = "%.1f GB/s (%.0f%% of median)" % (busbw, 100.0 * busbw / pod_median if pod_median else 0)
-        if busbw < ratio * pod_median:
+        expected = "busbw at %d B %s%s" % (
+            size, "alone in the run: no pod median" if pod_median is None else ">= %d%% of the pod median (%.1f GB/s)" % (ratio * 100, pod_median),
+            "" if want is None else " and within %d%% of %s GB/s" % (expect["pyramid_nccl_tolerance"] * 100, want))
+        actual = "%.1f GB/s%s" % (busbw, "" if not pod_median else " (%.0f%% of median)" % (100.0 * busbw / pod_median))
+        if busbw <= 0:
+            verdicts[host] = verdict(FAIL, expected, "nothing moved: " + actual)
+        elif pod_median is not None and busbw < ratio * pod_median:
             verdicts[host] = verdict(FAIL, expected, "straggler: " + actual)
         elif want is not None and busbw < float(want) * (1 - expect["pyramid_nccl_tolerance"]):
             verdicts[host] = verdict(FAIL, expected, "below the expected figure: " + actual,
                                      cause="Node busbw under the platform's expected figure: NVLink/NVSwitch degraded or GPU clocks throttled")
+        elif pod_median is None and want is None:
+            verdicts[host] = verdict(SKIP, expected, "%s, but nothing to compare it with: one node in the run and no expected "
+                                     "figure for %d B (pyramid_nccl_node_busbw, or baseline.yml of an earlier run)" % (actual, size))
         else:
             verdicts[host] = verdict(PASS, expected, actual)
     return verdicts
