@@ -13,6 +13,6 @@ class ActionModule(SourceFactsAction):
     SOURCES = ("kernel_modules", "nvidia_module", "osrelease")
 
     def shape(self, facts):
-        outcome = _judges.gpudirect(facts, {"pyramid_gpudirect_paths": ["peermem", "dmabuf"]})
+        outcome = _judges.gpudirect_path(facts, ["peermem", "dmabuf"])  # the driver's side: RDMA devices are ibstat's
         path = outcome.get("detail", {}).get("path")  # set only on a PASS: the path in use
         return {"modules": facts["kernel_modules"]["modules"], "gpudirect_path": path, "gpudirect": outcome["actual"]}

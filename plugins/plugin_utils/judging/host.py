@@ -109,24 +109,42 @@ DMABUF_MIN_KERNEL = (5, 12)
 
 @judge("gpudirect")
 def gpudirect(facts, expect):
-    accepted = expect["pyramid_gpudirect_paths"]
-    expected = "GPUDirect RDMA path active: " + " or ".join(
+    """GPUDirect RDMA needs an RDMA device to reach, then a path from the GPU driver to it."""
+    devices = facts["rdma_sysfs"]["entries"]
+    if not devices:
+        return verdict(FAIL, gpudirect_expected(expect["pyramid_gpudirect_paths"]),
+                       "no RDMA device in /sys/class/infiniband: no GPUDirect RDMA to speak of",
+                       cause="No RDMA NIC visible to the kernel (driver not loaded, NIC missing or in Ethernet-only mode): "
+                             "GPUDirect RDMA has nothing to reach")
+    return gpudirect_path(facts, expect["pyramid_gpudirect_paths"])
+
+
+def gpudirect_expected(accepted):
+    return "GPUDirect RDMA path active: " + " or ".join(
         {"peermem": "nvidia_peermem loaded", "dmabuf": "DMA-BUF (open kernel module, kernel >= 5.12)"}[p] for p in accepted)
+
+
+def gpudirect_path(facts, accepted):
+    """The GPU driver's path to an RDMA NIC (kernel_modules, nvidia_module, osrelease): PASS with
+    detail.path peermem or dmabuf, else FAIL saying what is missing. The lsmod module reads it too."""
+    expected = gpudirect_expected(accepted)
     loaded = facts["kernel_modules"]["modules"]
     peer = [name for name in PEERMEM_MODULES if name in loaded]
     if peer and "peermem" in accepted:
         return verdict(PASS, expected, "path peermem: %s loaded" % peer[0], detail={"path": "peermem"})
+    peermem = ("%s loaded, but only DMA-BUF is accepted (pyramid_gpudirect_paths)" % peer[0] if peer
+               else "nvidia_peermem not loaded")
     nvidia, release = facts.get("nvidia_module"), facts["osrelease"]
     if nvidia is None:
         dmabuf = "DMA-BUF unknown (modinfo nvidia gave nothing: is the NVIDIA driver installed?)"
     else:
         kernel_ok = (release["major"], release["minor"]) >= DMABUF_MIN_KERNEL
         if nvidia["open_kernel_module"] and kernel_ok and "dmabuf" in accepted:
-            return verdict(PASS, expected, "path dmabuf: open kernel module %s on Linux %s (nvidia_peermem not loaded)" % (
-                nvidia["version"], release["release"]), detail={"path": "dmabuf"})
+            return verdict(PASS, expected, "path dmabuf: open kernel module %s on Linux %s (%s)" % (
+                nvidia["version"], release["release"], peermem), detail={"path": "dmabuf"})
         dmabuf = "no DMA-BUF: %s kernel module %s on Linux %s" % (
             "open" if nvidia["open_kernel_module"] else "proprietary", nvidia["version"], release["release"])
-    return verdict(FAIL, expected, "nvidia_peermem not loaded; " + dmabuf)
+    return verdict(FAIL, expected, "%s; %s" % (peermem, dmabuf))
 
 
 @judge("mlxconfig")
