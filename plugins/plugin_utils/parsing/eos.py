@@ -145,10 +145,12 @@ def _bgp(rows):
         state, received = row["state"], row["state_pfxrcd"]
         if not state and received:  # old layout: a number in State/PfxRcd means Established
             state = "Estab"
-        base = state.split("(")[0]
+        base, _, qualifier = state.partition("(")
         if base not in _BGP_STATES:
             raise ValueError("neighbor %s: unknown state %r" % (row["bgp_neigh"], state))
         state = _BGP_STATES[base]
+        if qualifier:  # Estab(NotNegotiated): up, but its address family was never negotiated; Idle(Admin)
+            state = "%s (%s)" % (state, qualifier.rstrip(")"))
         if state == "Established" and not received:
             raise ValueError("neighbor %s is Established but shows no prefix count (truncated?)" % row["bgp_neigh"])
         neighbors[row["bgp_neigh"]] = {"remote_as": asn(row["neigh_as"]), "state": state,

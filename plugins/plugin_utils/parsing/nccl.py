@@ -22,8 +22,21 @@ _NCCL_LINE = re.compile(
     re.M)
 
 
-def _drop_nccl_debug(text):
+# Slurm's srun --label: "%*d: " (the task id, right-aligned to the widest id) before every line.
+_SRUN_LABEL = re.compile(r"^ *\d+:(?: |$)", re.M)
+
+
+def _drop_launcher_labels(text):
+    """Open MPI's tags wherever they are; srun's labels only when every line has one (a labelled run)."""
     text = _MPI_TAG.sub("", text)
+    lines = [line for line in text.splitlines() if line.strip()]
+    if lines and all(_SRUN_LABEL.match(line) for line in lines):
+        text = _SRUN_LABEL.sub("", text)
+    return text
+
+
+def _drop_nccl_debug(text):
+    text = _drop_launcher_labels(text)
     return _NCCL_LINE.sub("", _NCCL_WARN_LINE.sub("", text))
 
 
