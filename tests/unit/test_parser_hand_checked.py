@@ -16,9 +16,9 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers")
 DGX_LSMOD_IB_CORE_USERS = ["rdma_cm", "ib_ipoib", "nvidia_peermem", "iw_cm", "ib_umad", "rdma_ucm", "ib_uverbs", "mlx5_ib", "ib_cm"]
 FRR10_NEXT_HOPS = ["fe80::a8c1:abff:fe1e:3ec1", "fe80::a8c1:abff:fe24:a1b5"]
 ROCE_RAILS = ["mlx5_0", "mlx5_1", "mlx5_2", "mlx5_5", "mlx5_6", "mlx5_7", "mlx5_8", "mlx5_11"]
-# Parsers registered after this hand check (2026-11-23) by a change still adding their fixtures: hand-check
-# one case of each, add it to HAND_CHECKED and HAND_CHECKED.md, and take it off this list.
-NOT_YET_HAND_CHECKED = {"arista_eos_show_interfaces_phy_detail", "sonic_show_interfaces_counters_fec_stats"}
+# A parser registered without a hand-checked case: hand-check one case of it, add it to HAND_CHECKED and
+# HAND_CHECKED.md, and take it off this list (empty: every parser has one).
+NOT_YET_HAND_CHECKED = set()
 
 HAND_CHECKED = {
     # --- Linux hosts ----------------------------------------------------------------------------
@@ -170,6 +170,11 @@ HAND_CHECKED = {
         (("ports", "Ethernet33/1"), {"all": {"rx": 1500, "tx": 22}}),
         (("ports", "Ethernet1/1"), {"all": {"rx": 0, "tx": 0}}),
     ],
+    ("arista_eos_show_interfaces_phy_detail", "anta_gearbox_real"): [
+        (("ports", len), 2),
+        (("ports", "Ethernet1/1"), {"fec_corrected": 5, "fec_uncorrected": 0}),  # 3 + 2 + 0 over its three PHYs
+        (("ports", "Ethernet1/2"), {"fec_corrected": 3, "fec_uncorrected": 0}),  # the one PHY with a fec block
+    ],
     ("arista_eos_show_qos_interfaces_ecn_counters_queue", "unhealthy"): [
         (("ports", len), 5),
         (("ports", "Ethernet33/1"), {"0": 0, "1": 0, "2": 0, "3": 98765, "4": 0, "5": 0, "6": 0, "7": 0}),
@@ -283,6 +288,12 @@ HAND_CHECKED = {
     ("sonic_show_lldp_table", "two_macs_one_port_real"): [
         (("neighbors",), {"Ethernet0": [{"system": "dummy", "port": "00:00:00:00:00:01"},
                                         {"system": "dummy", "port": "00:00:00:00:00:02"}]}),
+    ],
+    ("sonic_show_interfaces_counters_fec_stats", "portstat_2022_real"): [
+        (("ports", len), 3),
+        (("ports", "Ethernet0"), {"fec_corrected": 130402, "fec_uncorrected": 3}),  # "130,402"
+        (("ports", "Ethernet4"), {"fec_corrected": 110412, "fec_uncorrected": 1}),
+        (("ports", "Ethernet8"), {"fec_corrected": 100317, "fec_uncorrected": 0}),
     ],
     ("sonic_show_pfc_counters", "nonzero_real"): [
         (("ports", len), 3),
