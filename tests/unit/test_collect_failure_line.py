@@ -32,3 +32,24 @@ def test_without_an_error_looking_line_the_last_line_is_reported():
     assert _collect.why_failed("first\nsecond\n", "out") == "second"
     assert _collect.why_failed("", "only stdout\n") == "only stdout"
     assert _collect.why_failed("", "") == ""
+
+
+# Open MPI's help text when a node lacks the program (its wording, mpirun 4.1): the cause first, where at the end.
+MPIRUN_NOT_FOUND = """--------------------------------------------------------------------------
+mpirun was unable to find the specified executable file, and therefore
+did not launch the job.  This error was first reported for process
+rank 8; it may have occurred for other processes as well.
+
+NOTE: A common cause for this error is misspelling a mpirun command
+      line parameter option (remember that mpirun interprets the first
+      unrecognized command line token as the executable).
+
+Node:       node-008
+Executable: all_reduce_perf
+--------------------------------------------------------------------------
+"""
+
+
+def test_where_a_launcher_says_it_failed_is_kept():
+    assert _collect.why_failed(MPIRUN_NOT_FOUND, "") == (
+        "mpirun was unable to find the specified executable file, and therefore (Node: node-008; Executable: all_reduce_perf)")

@@ -97,9 +97,11 @@ def nccl_node_busbw(facts_by_host, expect_by_host):
         expect = expect_by_host[host]
         ratio, table = expect["pyramid_straggler_ratio"], expect["pyramid_nccl_node_busbw"] or {}
         want = table.get(str(size))
+        against = "alone in the run: no pod median"
+        if pod_median is not None:
+            against = ">= %d%% of the pod median (%.1f GB/s)" % (ratio * 100, pod_median)
         expected = "busbw at %d B %s%s" % (
-            size, "alone in the run: no pod median" if pod_median is None else ">= %d%% of the pod median (%.1f GB/s)" % (ratio * 100, pod_median),
-            "" if want is None else " and within %d%% of %s GB/s" % (expect["pyramid_nccl_tolerance"] * 100, want))
+            size, against, "" if want is None else " and within %d%% of %s GB/s" % (expect["pyramid_nccl_tolerance"] * 100, want))
         actual = "%.1f GB/s%s" % (busbw, "" if not pod_median else " (%.0f%% of median)" % (100.0 * busbw / pod_median))
         if busbw <= 0:
             verdicts[host] = verdict(FAIL, expected, "nothing moved: " + actual)

@@ -145,7 +145,7 @@ def _bgp(rows):
         state, received = row["state"], row["state_pfxrcd"]
         if not state and received:  # old layout: a number in State/PfxRcd means Established
             state = "Estab"
-        base, _, qualifier = state.partition("(")
+        base, qualifier = state.split("(", 1) if "(" in state else (state, "")
         if base not in _BGP_STATES:
             raise ValueError("neighbor %s: unknown state %r" % (row["bgp_neigh"], state))
         state = _BGP_STATES[base]
