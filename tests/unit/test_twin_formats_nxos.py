@@ -85,7 +85,8 @@ def _expected(switch):
             for n in switch["bgp_neighbors"]}},
         "show ip route bgp": {"routes": {r["prefix"]: {"next_hops": [h["address"] for h in r["next_hops"]]}
                                          for r in switch["routes"]}},
-        "show interface priority-flow-control detail": {"ports": {p["name"]: p["pfc"] for p in ports}},
+        "show interface priority-flow-control detail": {"ports": {p["name"]: p["pfc"] for p in ports},
+                                                        "pfc_oper": {p["name"]: p["oper"] == "up" for p in ports}},
         "show queuing interface": {"ports": {p["name"]: p["discards"] for p in ports}},
     }
 

@@ -308,8 +308,27 @@ def _per_priority(table_entry, kinds):
 
 @judge("pfc_idle")
 def pfc_idle(facts, expect):
-    return _counter_judge(facts["sw_pfc"], expect, lambda port: _per_priority(port, ("rx", "tx")),
-                          expect["pyramid_idle_pfc_max"], "PFC pause frames (RX/TX per priority)", " and priority")
+    """PFC operational on every planned port where the platform says (NX-OS Oper Mode; a port with PFC
+    off makes RoCE lossy, and an idle counter of 0 there proves nothing), then no pauses at idle."""
+    paused = _counter_judge(facts["sw_pfc"], expect, lambda port: _per_priority(port, ("rx", "tx")),
+                            expect["pyramid_idle_pfc_max"], "PFC pause frames (RX/TX per priority)", " and priority")
+    off = _pfc_off(facts["sw_pfc"], expect)
+    if not off:
+        return paused
+    also = [paused["actual"]] if paused["status"] != PASS else []  # the pauses (or the unread ports) too
+    return _failed("PFC operational on every planned port; " + paused["expected"], ["%s: PFC Oper Mode Off" % port for port in off] + also,
+                   off + (paused.get("detail") or {}).get("ports", []), cause_key="pfc_off")
+
+
+def _pfc_off(source, expect):
+    """Planned ports whose PFC operational state, at either read of the window, is off."""
+    off = set()
+    for side in ("before", "after"):
+        value = source[side]
+        modes = value.get("pfc_oper") if isinstance(value, dict) else None
+        if isinstance(modes, dict):
+            off.update(port for port in _planned(expect) if modes.get(port) is False)
+    return sorted(off)
 
 
 @judge("ecn_idle")

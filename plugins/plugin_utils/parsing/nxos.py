@@ -256,11 +256,16 @@ def _cells(text, what, name):
 def _pfc(rows):
     _other(rows)
     ports, name = {}, None
-    seen = {}
+    seen, oper = {}, {}
     for row in rows:
         if row["interface"]:
             name = row["interface"]
             seen[name] = set()
+            continue
+        if row["oper_mode"] and name is not None:
+            if row["oper_mode"] not in ("On", "Off"):
+                raise ValueError("%s: unexpected PFC Oper Mode %r" % (name, row["oper_mode"]))
+            oper[name] = row["oper_mode"] == "On"
             continue
         if name is None:
             if any(row.values()):
@@ -286,7 +291,7 @@ def _pfc(rows):
         if not {"rx", "tx"} <= parts:
             raise ValueError("%s: no per-priority %s counters (truncated?)"
                              % (name, " and ".join(sorted({"rx", "tx"} - parts))))
-    return {"ports": ports}
+    return {"ports": ports, "pfc_oper": oper}
 
 
 # --- queuing: discards and ECN ---------------------------------------------------------------------

@@ -466,3 +466,38 @@ DATA = [
      "raw": {"gpu_topology": fixture("linux_nvidia_smi_topo_m", "truncated_in_matrix")}, "status": "ERROR"},
     {"check": "gpu_nic_affinity", "name": "no ibstat", "facts": node(ibstat=missing("ibstat")), "status": "ERROR"},
 ]
+
+NINE_RAILS = ["mlx5_%d" % index for index in range(9)]
+DATA += [
+    # --- a long list is cut after 8 findings ("; and N more"), 8 are all named
+    {"check": "rails_active", "name": "9 rails down: 8 named and 1 more",
+     "facts": node(ibstat=ibstat(rails=NINE_RAILS, **{rail: {"state": "Down", "phys_state": "Polling"} for rail in NINE_RAILS})),
+     "expect": {"pyramid_rails": NINE_RAILS}, "status": "FAIL", "contains": ["mlx5_7/1 Down/Polling; and 1 more"]},
+    {"check": "rails_rate", "name": "8 rails at 200G: all 8 named", "facts": node(ibstat=ibstat(rate=200)), "status": "FAIL",
+     "contains": ["mlx5_0/1 at 200G", "mlx5_7/1 at 200G"]},
+]
+DATA += [
+    {"check": "rails_present", "name": "two rails missing", "facts": node(ibstat=ibstat(drop=("mlx5_2", "mlx5_6"))), "status": "FAIL",
+     "contains": ["missing: mlx5_2, mlx5_6"]},
+]
+DATA += [
+    {"check": "mlxconfig", "name": "two rails' queries failed, both named",
+     "facts": node(mlxconfig=mlx_rails(mlx5_1=failed("mlxconfig -d mlx5_1 -e q", "hung", "timeout"), mlx5_5=missing("mlxconfig"))),
+     "status": "ERROR", "contains": ["mlx5_1: hung; mlx5_5: mlxconfig: command not found"]},
+    {"check": "mlxconfig", "name": "two parameters not reported, both named",
+     "facts": node(mlxconfig=mlx_rails(mlx5_4=mlx(absent=("ATS_ENABLED", "SRIOV_EN")))),
+     "expect": {"pyramid_mlxconfig": dict(P1_ONLY, ATS_ENABLED="1", SRIOV_EN="1")}, "status": "ERROR",
+     "contains": ["mlx5_4: ATS_ENABLED not reported by mlxconfig; mlx5_4: SRIOV_EN not reported by mlxconfig"]},
+    {"check": "mlxconfig", "name": "two findings on two rails", "facts": node(mlxconfig=mlx_rails(mlx5_1=mlx(p1="0"), mlx5_2=mlx(SRIOV_EN="False(0)"))),
+     "expect": {"pyramid_mlxconfig": dict(P1_ONLY, SRIOV_EN="1")}, "status": "FAIL",
+     "contains": ["ROCE_CC_PRIO_MASK_P1=0 (next boot 0) on mlx5_1; SRIOV_EN=False(0) (next boot False(0)) on mlx5_2"]},
+    {"check": "gpus_present", "name": "2 GPUs of 3, no NIC", "facts": node(gpu_topology=topo(gpus=2, nics=[])),
+     "expect": {"pyramid_gpus_per_node": 3}, "status": "FAIL", "contains": ["2 GPUs linked by NV18: GPU0, GPU1"]},
+    {"check": "gpus_present", "name": "no GPU at all", "facts": node(gpu_topology=topo(gpus=0, nics=[])), "status": "FAIL", "contains": ["0 GPUs: none"]},
+]
+MIXED = topo(gpus=3, nics=[])
+MIXED["gpus"]["GPU2"]["links"] = {"GPU0": "NV12", "GPU1": "NV12"}
+DATA += [
+    {"check": "gpus_present", "name": "NV12 and NV18 links", "facts": node(gpu_topology=MIXED), "expect": {"pyramid_gpus_per_node": 3}, "status": "PASS",
+     "contains": ["3 GPUs linked by NV12/NV18"]},
+]
