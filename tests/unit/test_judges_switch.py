@@ -184,7 +184,11 @@ def test_per_port_command_failures_are_errors():
              "Ethernet2/1": SourceFailure("nv show interface swp2 transceiver", "timed out"),
              "Ethernet33/1": {"ports": {"Ethernet33/1": {"rx_dbm": [-4.0], "tx_dbm": [0.1]}}}}
     record = _judge("optics_rx", {"sw_optics": value})
-    assert record["status"] == "FAIL" and "Ethernet2/1: no optic" in record["actual"]
+    # a failed read says nothing about the optic: no data (never "no optic", which blames the fiber)
+    assert record["status"] == "ERROR" and record["actual"] == "no optics readings: Ethernet2/1: timed out", record
+    value["Ethernet1/1"]["ports"]["Ethernet1/1"]["rx_dbm"] = [-14.5]
+    record = _judge("optics_rx", {"sw_optics": value})
+    assert record["status"] == "FAIL" and record["actual"] == "Ethernet1/1: lane 1 -14.50 dBm; not read: Ethernet2/1: timed out", record
 
 
 @pytest.mark.parametrize("check_id", sorted(CHECKS))
