@@ -23,7 +23,7 @@ CLI_OSES = ("eos", "nxos")  # reached through network_cli; the others are Linux 
 NETWORK_OS = {"eos": "arista.eos.eos", "nxos": "cisco.nxos.nxos"}
 SPINE_ASN = 65000
 PRIORITIES = [str(p) for p in range(8)]
-HEALTHY_RX = [-4.1, -4.3, -3.9, -4.2]  # inside the seed's -7..-3 dBm
+HEALTHY_RX = [-4.1, -4.3, -3.9, -4.2]  # where the seed says lanes typically read (-3 to -7 dBm)
 HEALTHY_TX = [0.8, 0.9, 0.7, 0.8]
 # 400GBASE-R on the wire: 8 lanes x 53.125 Gb/s of RS(544,514) codewords. Every corrected codeword holds at
 # least one bit error, so corrected codewords per second / LINE_BPS is a floor of the pre-FEC BER.

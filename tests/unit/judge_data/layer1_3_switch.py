@@ -7,8 +7,8 @@ and queuing, Cumulus counters and optics) is {port: output}. Rows with "facts" p
 just inside and just outside, and read each field and direction (a counter that went down, a port
 read once, a port whose command failed).
 
-The fixtures' optics are healthy DR4 readings near -2 dBm, above the catalog's default maximum
-(-3 dBm): the fixture rows set a wider range (OPTICS); the facts rows judge the defaults.
+The fixtures' optics are healthy DR4 readings near -2 dBm (inside the default -7 to +4 dBm since
+2026-11-23; the fixture rows keep their own range, OPTICS); the facts rows judge the defaults.
 """
 
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import CAUSE, failed, fixture
@@ -293,13 +293,15 @@ DATA = [
      "raw": {"sw_optics": per_port("cumulus_nv_show_interface_transceiver", "twin_osfp_8_lanes", CUMULUS_PORTS, swp1="twin_low_rx_lane2", swp2="unplugged")},
      "expect": CUMULUS, "status": "FAIL", "contains": ["swp1: lane 2 -14.50 dBm", "swp2: no optic or no RX power reading"]},
     {"check": "optics_rx", "name": "at the minimum", "facts": {"sw_optics": optics(Ethernet1_1={"rx_dbm": [-7.0, -5.0], "tx_dbm": []})},
-     "expect": LEAF, "status": "PASS", "contains": ["every lane's RX power -7.0 to -3.0 dBm"]},
+     "expect": LEAF, "status": "PASS", "contains": ["every lane's RX power -7.0 to 4.0 dBm"]},
     {"check": "optics_rx", "name": "just under the minimum", "facts": {"sw_optics": optics(Ethernet1_1={"rx_dbm": [-5.0, -7.01], "tx_dbm": []})},
      "expect": LEAF, "status": "FAIL", "contains": ["Ethernet1/1: lane 2 -7.01 dBm"]},
-    {"check": "optics_rx", "name": "at the maximum", "facts": {"sw_optics": optics(Ethernet2_1={"rx_dbm": [-3.0], "tx_dbm": []})},
+    {"check": "optics_rx", "name": "at the maximum", "facts": {"sw_optics": optics(Ethernet2_1={"rx_dbm": [4.0], "tx_dbm": []})},
      "expect": LEAF, "status": "PASS"},
-    {"check": "optics_rx", "name": "just over the maximum", "facts": {"sw_optics": optics(Ethernet2_1={"rx_dbm": [-2.99], "tx_dbm": []})},
-     "expect": LEAF, "status": "FAIL", "contains": ["Ethernet2/1: lane 1 -2.99 dBm"]},
+    {"check": "optics_rx", "name": "a healthy DR4 lane at -2 dBm passes the default", "facts": {"sw_optics": optics(Ethernet2_1={"rx_dbm": [-2.1, -1.9], "tx_dbm": []})},
+     "expect": LEAF, "status": "PASS"},
+    {"check": "optics_rx", "name": "just over the maximum", "facts": {"sw_optics": optics(Ethernet2_1={"rx_dbm": [4.01], "tx_dbm": []})},
+     "expect": LEAF, "status": "FAIL", "contains": ["Ethernet2/1: lane 1 4.01 dBm"]},
     {"check": "optics_rx", "name": "a narrower range", "facts": {"sw_optics": optics()},
      "expect": dict(LEAF, pyramid_optics_rx_min_dbm=-4.5, pyramid_optics_rx_max_dbm=-1.0), "status": "FAIL", "contains": ["lane 1 -5.00 dBm"]},
     {"check": "optics_rx", "name": "a lane without a reading", "facts": {"sw_optics": optics(Ethernet33_1={"rx_dbm": [-5.0, None], "tx_dbm": []})},
