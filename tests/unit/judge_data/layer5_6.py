@@ -10,6 +10,7 @@ facts put each threshold just inside and just outside: the straggler ratio (0.9 
 the expected figure's tolerance (0.15), the CV limit (5%), the warm-up, and the baseline (+10%).
 """
 
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.workload import robust_cv
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import CAUSE, fixture, failed
 
@@ -89,9 +90,11 @@ def fabric_train(times, hosts, **keywords):
 
 
 STEADY = [100.0] * 10
-# after 5 warm-up steps, the population CV of [a, b] alternating is |a-b| / (a+b): 95.1/104.9 gives 4.9%, 94.9/105.1 gives 5.1%
-CV_49 = [100.0] * 5 + [95.1, 104.9] * 3
-CV_51 = [100.0] * 5 + [94.9, 105.1] * 3
+# after 5 warm-up steps, the robust CV (1.4826 MAD / median) of [100-d, 100+d] alternating is 1.4826 d / 100:
+# d 3.3 gives 4.9%, d 3.44 gives 5.1%
+CV_49 = [100.0] * 5 + [96.7, 103.3] * 3
+CV_51 = [100.0] * 5 + [96.56, 103.44] * 3
+AT_5 = [100.0] * 5 + [96.6, 103.4] * 3  # 5.04%: a limit set to exactly its CV
 EIGHT_TABLE = {"pyramid_nccl_expected": {str(LAST): 400}}
 
 DATA = [
@@ -208,7 +211,7 @@ DATA = [
      "expect": {"pyramid_straggler_ratio": 0.96}, "status": "FAIL", "contains": ["rank 2 step median 105.0 ms"]},
     {"check": "training_stable", "name": "a single rank without a rank number", "facts": {"training_node": {
         "format": "pyramid", "timeouts": [], "steps": [dict(step, rank=None) for step in steps(STEADY)]}}, "status": "PASS",
-     "contains": ["(rank 0)", "over 1 ranks"]},
+     "contains": ["(rank 0)", "over 1 rank"]},
     {"check": "training_stable", "name": "Megatron-LM iterations", "raw": {"training_node": fixture("training_log", "megatron_gpt_real")},
      "expect": {"pyramid_train_max_cv": 0.5}, "status": "PASS", "contains": ["(Megatron-LM log)", "median iteration"]},
     {"check": "training_stable", "name": "Megatron-LM, unsteady", "facts": train(CV_51, ranks=(None,), fmt="megatron"), "status": "FAIL",
@@ -357,7 +360,8 @@ DATA += [
 ]
 DATA += [
     # --- exact boundaries and the rarer inputs
-    {"check": "training_stable", "name": "CV exactly 5% fails", "facts": train([100.0] * 5 + [95.0, 105.0] * 3), "status": "FAIL", "contains": ["CV 5.0%"]},
+    {"check": "training_stable", "name": "CV exactly at the limit fails", "facts": train(AT_5), "expect": {"pyramid_train_max_cv": robust_cv(AT_5[5:])},
+     "status": "FAIL", "contains": ["CV 5.0%"]},
     {"check": "training_stable", "name": "exactly the baseline's tolerance passes", "facts": train([125.0] * 10),
      "expect": {"pyramid_train_step_ms_baseline": 100.0, "pyramid_train_baseline_tolerance": 0.25}, "status": "PASS"},
     {"check": "training_stable", "name": "a long timeout line is cut at 300 characters", "facts": train(timeouts=["NCCL timeout " + "x" * 400]),
