@@ -46,7 +46,13 @@ def node_of(busbw):
     return bench_output(8, [(MIB, 40.0, 26.0, busbw / 10), (GIB, 5000.0, busbw / 1.75, busbw)])
 
 
+REAL_ONE_RANK = fixture("nccl_tests", "h100_1gpu_builtin_bench_real")  # the built-in benchmark on the lent H100, 2026-11-23
+
 DATA = [
+    {"check": "nccl_completes", "name": "a real one-GPU H100 run measures nothing", "raw": {"nccl_node": REAL_ONE_RANK}, "expect": ONE_GPU,
+     "status": "SKIP", "contains": ["an all-reduce needs at least 2 ranks"]},
+    {"check": "nccl_node_busbw", "name": "a real one-GPU H100 run has no busbw to judge", "raw": pod(REAL_ONE_RANK[1]), "expect": ONE_GPU,
+     "status": {"node-001": "SKIP"}},
     {"check": "nccl_completes", "name": "one rank on a one-GPU node measures nothing", "raw": {"nccl_node": ONE_RANK}, "expect": ONE_GPU,
      "status": "SKIP", "contains": ["an all-reduce needs at least 2 ranks", "pyramid_gpus_per_node 1"]},
     {"check": "nccl_completes", "name": "one rank where eight GPUs are promised", "raw": {"nccl_node": ONE_RANK},
