@@ -8,6 +8,7 @@ import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer1_3_switch import interfaces  # the table's healthy ports
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {c["id"]: c for c in _catalog.checks_for(CATALOG, "switch")}
@@ -23,13 +24,6 @@ EXPECT = {"pyramid_switch_ports": PLAN, "pyramid_port_speed_gbps": 400, "pyramid
           "pyramid_idle_ecn_max": 0, "pyramid_idle_discards_max": 0, "pyramid_switch_os": "eos",
           "pyramid_fec_corrected_per_second_max": 42500}
 PORTS = [entry["port"] for entry in PLAN]
-
-
-def _interfaces(**changes):
-    ports = {p: {"oper": "up", "admin": "up", "speed_gbps": 400, "status": "connected"} for p in PORTS}
-    for port, change in changes.items():
-        ports[port.replace("_", "/")].update(change)
-    return {"ports": ports}
 
 
 def _window(before, after, seconds=12):
@@ -56,7 +50,7 @@ def test_healthy_switch_passes_every_check():
     bgp = {"neighbors": {n["address"]: {"remote_as": 65000, "state": "Established", "prefixes_received": 7}
                          for n in NEIGHBORS}}
     facts = {
-        "sw_interfaces": _interfaces(),
+        "sw_interfaces": interfaces(),
         "sw_errors": _window(_errors(), _errors()),
         "sw_optics": {"ports": {p: {"rx_dbm": [-4.1, -4.3, -3.9, -4.2], "tx_dbm": [0.8] * 4} for p in PORTS}},
         "sw_lldp": {"neighbors": {e["port"]: [{"system": e["peer"], "port": e["peer_port"]}] for e in PLAN}},
@@ -78,20 +72,20 @@ def test_healthy_switch_passes_every_check():
     ({"Ethernet1_1": {"speed_gbps": 200}}, None, "want 400G"),
 ])
 def test_link_status_names_port_and_cause(changes, key, text):
-    record = _judge("link_status", {"sw_interfaces": _interfaces(**changes)})
+    record = _judge("link_status", {"sw_interfaces": interfaces(**changes)})
     assert record["status"] == "FAIL" and text in record["actual"]
     assert record["cause"] == (CHECKS["link_status"]["causes"][key] if key else CHECKS["link_status"]["cause"])
     assert record["detail"]["ports"] == [list(changes)[0].replace("_", "/")]
 
 
 def test_link_status_port_missing_from_switch_and_per_port_speed():
-    facts = _interfaces()
+    facts = interfaces()
     del facts["ports"]["Ethernet2/1"]
     record = _judge("link_status", {"sw_interfaces": facts})
     assert record["status"] == "FAIL" and "Ethernet2/1 not on the switch" in record["actual"]
     assert record["cause"] == CHECKS["link_status"]["causes"]["absent"]
     plan = [dict(PLAN[0], speed_gbps=100)] + PLAN[1:]
-    record = _judge("link_status", {"sw_interfaces": _interfaces(Ethernet1_1={"speed_gbps": 100})}, pyramid_switch_ports=plan)
+    record = _judge("link_status", {"sw_interfaces": interfaces(Ethernet1_1={"speed_gbps": 100})}, pyramid_switch_ports=plan)
     assert record["status"] == "PASS"
 
 

@@ -9,9 +9,9 @@ import os
 import re
 
 from ansible.errors import AnsibleError
-from ansible.plugins.action import ActionBase
 
 from ..core import catalog as _catalog, engine as _engine
+from ..core.action import EngineAction
 from . import cli as _cli
 from ..core.model import SourceFailure
 
@@ -99,12 +99,10 @@ def _module_collect(action, planned, timeout, task_vars, parallel):
     return raw["sources"], None
 
 
-class SourceFactsAction(ActionBase):
-    """Base of the tool modules (ibstat, lsmod, ...): catalog sources in, typed facts out."""
+class SourceFactsAction(EngineAction):
+    """Base of the tool modules (ibstat, lsmod, ...): catalog sources in, typed facts out. Like the
+    engine's steps they only read, so check mode runs them (documented as check_mode: full)."""
 
-    TRANSFERS_FILES = False
-    _requires_connection = False
-    _supports_check_mode = True  # they only read; documented as check_mode: full
     SOURCES = ()
     _VALID_ARGS = frozenset(("devices", "timeout"))
 
