@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
 
@@ -85,3 +86,21 @@ def test_a_judge_reading_an_undeclared_expectation_is_an_error_not_a_pass():
     facts = {"ibstat": {"devices": {"mlx5_0": {"ports": {"1": {"state": "Active", "phys_state": "LinkUp", "rate_gbps": 400}}}}}}
     record = _engine.judge_host("node-001", check, CATALOG, facts, {"pyramid_rails": ["mlx5_0"], "pyramid_rail_rate_gbps": 400})
     assert record["status"] == "ERROR" and "pyramid_rail_rate_gbps" in record["actual"]
+
+
+def test_an_area_file_beside_the_catalog_is_merged_and_may_not_redefine(tmp_path):
+    text = open(_catalog.CATALOG_PATH, encoding="utf-8").read()
+    (tmp_path / "checks.yml").write_text(text)
+    area = {"rows": [{"id": "area_row", "title": "An area's row", "layer": 0}],
+            "sources": {"area_source": {"ways": [{"read": "/proc/version", "parser": "linux_proc_osrelease"}]}},
+            "checks": [{"id": "area_check", "layer": 0, "row": "area_row", "title": "t", "sources": ["area_source"],
+                        "judge": "kernel_params", "cause": "c", "go_back_to": "g"}]}
+    (tmp_path / "gpu_health.yml").write_text(yaml.safe_dump(area))
+    catalog = _catalog.load_catalog(str(tmp_path / "checks.yml"))
+    ids = [row["id"] for row in catalog["rows"]]
+    assert ids.index("area_row") == max(i for i, row in enumerate(catalog["rows"]) if row["layer"] == 0)
+    assert "area_check" in [c["id"] for c in catalog["checks"]] and "area_source" in catalog["sources"]
+    area["sources"] = {"cmdline": area["sources"]["area_source"]}
+    (tmp_path / "gpu_health.yml").write_text(yaml.safe_dump(area))
+    with pytest.raises(_catalog.CatalogError, match="sources already defined: cmdline"):
+        _catalog.load_catalog(str(tmp_path / "checks.yml"))

@@ -1,7 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Load and check the check catalog (catalog/checks.yml): the one list every part reads."""
+"""Load and check the check catalog (catalog/checks.yml): the one list every part reads.
+
+An area with many checks of its own (GPU health) may live in its own file beside checks.yml
+(catalog/<area>.yml, same keys): it is merged in, and a name defined twice is refused.
+"""
 
 from __future__ import annotations
 
@@ -29,6 +33,9 @@ class CatalogError(ValueError):
 def load_catalog(path=CATALOG_PATH):
     with open(path, encoding="utf-8") as handle:
         catalog = yaml.safe_load(handle)
+    for extra in _area_files(path):
+        with open(extra, encoding="utf-8") as handle:
+            _merge(catalog, yaml.safe_load(handle) or {}, extra)
     _check(catalog)
     # the platform tables are the choices of pyramid_nccl_platform
     catalog["expectations"]["pyramid_nccl_platform"]["choices"] = sorted(catalog["platforms"])
@@ -38,6 +45,29 @@ def load_catalog(path=CATALOG_PATH):
         if check["device"] == "switch":
             check.setdefault("platforms", list(SWITCH_OSES))
     return catalog
+
+
+def _area_files(path):
+    folder = os.path.dirname(os.path.abspath(path))
+    main = os.path.basename(path)
+    return [os.path.join(folder, name) for name in sorted(os.listdir(folder))
+            if name.endswith(".yml") and name != main]
+
+
+def _merge(catalog, area, path):
+    """Add an area file's checks, sources, expectations and rows (a row goes after the last row of its layer)."""
+    unknown = set(area) - {"rows", "sources", "checks", "expectations", "platforms"}
+    if unknown:
+        raise CatalogError("catalog %s: unknown keys %s" % (path, sorted(unknown)))
+    for key in ("sources", "expectations", "platforms"):
+        twice = sorted(set(area.get(key) or {}) & set(catalog.get(key) or {}))
+        if twice:
+            raise CatalogError("catalog %s: %s already defined: %s" % (path, key, ", ".join(twice)))
+        catalog.setdefault(key, {}).update(area.get(key) or {})
+    catalog["checks"].extend(area.get("checks") or [])
+    for row in area.get("rows") or []:
+        same_layer = [i for i, known in enumerate(catalog["rows"]) if known["layer"] <= row["layer"]]
+        catalog["rows"].insert(same_layer[-1] + 1 if same_layer else 0, row)
 
 
 def _check(catalog):
