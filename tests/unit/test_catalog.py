@@ -102,5 +102,6 @@ def test_an_area_file_beside_the_catalog_is_merged_and_may_not_redefine(tmp_path
     assert "area_check" in [c["id"] for c in catalog["checks"]] and "area_source" in catalog["sources"]
     area["sources"] = {"cmdline": area["sources"]["area_source"]}
     (tmp_path / "gpu_health.yml").write_text(yaml.safe_dump(area))
+    _catalog.load_catalog.cache_clear()  # same path, new content
     with pytest.raises(_catalog.CatalogError, match="sources already defined: cmdline"):
         _catalog.load_catalog(str(tmp_path / "checks.yml"))
