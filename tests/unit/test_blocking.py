@@ -1,5 +1,7 @@
 """A failing switch blocks the hosts behind it at that layer; the report shows them as blocked."""
 
+import pytest
+
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.gate import blocking as _blocking
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report
@@ -46,12 +48,57 @@ def test_device_failure_uplink_or_error_blocks_every_host_of_the_leaf(tmp_path):
         assert _blocking.block(run_dir, 2, ["leaf1-r0"], hosts) == {h: ["leaf1-r0"] for h in hosts}
 
 
-def test_spine_and_passing_switch_block_nobody(tmp_path):
+def test_passing_switch_blocks_nobody(tmp_path):
     run_dir = str(tmp_path)
-    spine_plan = [{"port": "Ethernet1/1", "peer": "leaf1-r0", "role": "fabric"}]
+    _switch(run_dir, "leaf1-r0", [dict(_failure("bgp_sessions", 2), status="PASS")])
+    assert _blocking.block(run_dir, 2, ["leaf1-r0"], ["node-001", "node-002"]) == {}
+
+
+def test_a_whole_spine_failure_blocks_the_hosts_of_every_leaf_it_serves(tmp_path):
+    # every path between leaves may hash through any spine: nobody validated this one above its failure
+    run_dir = str(tmp_path)
+    spine_plan = [{"port": "Ethernet1/1", "peer": "leaf1-r0", "role": "fabric"},
+                  {"port": "Ethernet2/1", "peer": "leaf2-r0", "role": "fabric"}]
     _switch(run_dir, "spine-01", [_failure("bgp_sessions", 2, device=True)], spine_plan)
     _switch(run_dir, "leaf1-r0", [dict(_failure("bgp_sessions", 2), status="PASS")])
-    assert _blocking.block(run_dir, 2, ["spine-01", "leaf1-r0"], ["node-001", "node-002"]) == {}
+    _switch(run_dir, "leaf2-r0", [], [{"port": "Ethernet1/1", "peer": "node-003", "role": "host"}])
+    hosts = ["node-001", "node-002", "node-003"]
+    assert _blocking.block(run_dir, 2, ["spine-01", "leaf1-r0", "leaf2-r0"], hosts) == {h: ["spine-01"] for h in hosts}
+    assert _results.load(run_dir, "node-003")["results"][0]["actual"] == "blocked by spine-01: bgp_sessions FAIL"
+
+
+def test_a_failing_spine_port_blocks_the_hosts_of_the_leaf_at_its_far_end(tmp_path):
+    run_dir = str(tmp_path)
+    spine_plan = [{"port": "Ethernet1/1", "peer": "leaf1-r0", "role": "fabric"},
+                  {"port": "Ethernet2/1", "peer": "leaf2-r0", "role": "fabric"}]
+    _switch(run_dir, "spine-01", [_failure("link_errors", 1, ["Ethernet2/1"])], spine_plan)
+    _switch(run_dir, "leaf1-r0", [])
+    _switch(run_dir, "leaf2-r0", [], [{"port": "Ethernet1/1", "peer": "node-003", "role": "host"}])
+    blocked = _blocking.block(run_dir, 1, ["spine-01", "leaf1-r0", "leaf2-r0"], ["node-001", "node-002", "node-003"])
+    assert blocked == {"node-003": ["spine-01"]}
+    assert _results.load(run_dir, "node-003")["results"][0]["actual"] == "blocked by spine-01 Ethernet2/1: link_errors FAIL"
+
+
+CLIMBS = [
+    # name, switch results, layer, wanted (stop, ports set aside)
+    ("nothing failed", [], 2, (None, set())),
+    ("a host port failed L1: climbs, that port set aside", [_failure("cabling", 1, ["Ethernet2/1"])], 2, (None, {"Ethernet2/1"})),
+    ("ports of two L1 checks and an L2 one: all set aside at L3",
+     [_failure("cabling", 1, ["Ethernet2/1"]), _failure("optics_rx", 1, ["Ethernet1/1"]), _failure("link_status", 2, ["Ethernet33/1"])],
+     3, (None, {"Ethernet1/1", "Ethernet2/1", "Ethernet33/1"})),
+    ("a device-level failure stops it", [_failure("bgp_sessions", 2, device=True)], 3, ((2, ["bgp_sessions"]), set())),
+    ("an ERROR naming a port stops it (the read failed)", [_failure("optics_rx", 1, ["Ethernet1/1"], status="ERROR")], 2,
+     ((1, ["optics_rx"]), set())),
+    ("a FAIL naming no port stops it", [_failure("cabling", 1)], 2, ((1, ["cabling"]), set())),
+    ("whole at L2 and ports at L1: stops at L2", [_failure("cabling", 1, ["Ethernet2/1"]), _failure("ecmp", 2, device=True)], 3,
+     ((2, ["ecmp"]), set())),
+    ("this layer's own failure is not below it", [_failure("bgp_sessions", 2, device=True)], 2, (None, set())),
+]
+
+
+@pytest.mark.parametrize("name, records, layer, wanted", CLIMBS, ids=[row[0] for row in CLIMBS])
+def test_climb(name, records, layer, wanted):  # pylint: disable=unused-argument
+    assert _blocking.climb(records, layer) == wanted
 
 
 def test_report_shows_blocked_host_apart_from_failing_switch(tmp_path):

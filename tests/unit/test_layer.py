@@ -160,3 +160,38 @@ def test_each_result_names_the_command_that_actually_ran():
                                    "attempts": ["lsmod: command not found", "cat /proc/modules: ok"]}}, None
     (record,) = _layer.run("dev", 0, [check], CATALOG, _expect(), _doc(), collect, wait=_no_wait)[0]
     assert record["status"] == "PASS" and record["command"] == "cat /proc/modules"  # lsmod was absent
+
+
+def _switch_failure(layer, check, status, ports=(), device=False):
+    return {"layer": layer, "check": check, "status": status, "detail": {"ports": list(ports), "device": device}}
+
+
+SWITCH_PLAN = [{"port": "Ethernet1", "peer": "node-001", "role": "host"},
+               {"port": "Ethernet2", "peer": "node-002", "role": "host"},
+               {"port": "Ethernet33", "peer": "spine-01", "role": "fabric"}]
+
+
+def test_a_switch_climbs_past_a_port_confined_failure_judged_without_that_port():
+    judged_plans = []
+    doc = _doc(_switch_failure(1, "cabling", "FAIL", ["Ethernet2"]))
+    expect = _expect(pyramid_switch_os="eos", pyramid_switch_ports=SWITCH_PLAN)
+    records, summary = _layer.run("leaf", 3, _catalog.checks_at(CATALOG, 3, "switch"), CATALOG, expect, doc,
+                                  lambda planned: judged_plans.append(planned) or Collector(stdout="garbage")(planned),
+                                  wait=_no_wait)
+    assert judged_plans, "the switch was read: it climbs"
+    assert not any("blocked at layer" in r["actual"] for r in records), summary
+    assert all("(without Ethernet2: failed a layer below)" in r["expected"] for r in records if r["status"] != "SKIP")
+    # the results file keeps the whole plan (the gate maps every port to its host)
+    assert [entry["port"] for entry in doc["expect"]["pyramid_switch_ports"]] == ["Ethernet1", "Ethernet2", "Ethernet33"]
+
+
+@pytest.mark.parametrize("failure", [_switch_failure(1, "optics_rx", "ERROR", ["Ethernet1"]),
+                                     _switch_failure(2, "bgp_sessions", "FAIL", device=True)])
+def test_a_switch_stops_below_a_whole_switch_failure(failure):
+    def collect(planned):
+        raise AssertionError("a stopped switch is not read")
+    expect = _expect(pyramid_switch_os="eos", pyramid_switch_ports=SWITCH_PLAN)
+    records, summary = _layer.run("leaf", 3, _catalog.checks_at(CATALOG, 3, "switch"), CATALOG, expect,
+                                  _doc(failure), collect, wait=_no_wait)
+    assert records and all("not run: blocked at layer %d" % failure["layer"] in r["actual"] for r in records)
+    assert "stopped at layer %d" % failure["layer"] in summary["msg"]

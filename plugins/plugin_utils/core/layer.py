@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import catalog as _catalog, engine as _engine, results as _results
 from ..collect import counters as _counters
+from ..gate import blocking as _blocking
 from .model import PASS, SKIP, SourceFailure, count_statuses
 
 
@@ -31,8 +32,12 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
 
     summary: {"counts", "failing", "soak_waited", "msg"}; counter windows, when any, in summary["counters"].
     """
+    on_switch = any(check["device"] == "switch" for check in checks)
     checks, inapplicable = split_applicable(host, checks, catalog, expect)
-    blocked = _results.blocker(doc["results"], layer)
+    if on_switch:  # a switch climbs past failures confined to ports, judged without them
+        blocked, set_aside = _blocking.climb(doc["results"], layer)
+    else:
+        blocked, set_aside = _results.blocker(doc["results"], layer), set()
     if blocked and expect["pyramid_enforce_gate"]:
         below, failing = blocked
         records = [_engine.result(host, check, catalog, expect, SKIP, "layer %d passed" % below,
@@ -50,6 +55,7 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
     waited = wait(doc, expect["pyramid_soak_seconds"]) if counters else 0.0
     collected, unreachable = collect(_engine.plan(_engine.source_names(local), catalog, expect))
     records, summary = [], {"soak_waited": round(waited, 1)}
+    judged = _without_ports(expect, set_aside) if set_aside and expect["pyramid_enforce_gate"] else expect
     if unreachable:
         failure = SourceFailure("ssh %s" % host, unreachable)
         for check in checks:
@@ -61,7 +67,8 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
         _counters.windows(facts, counters, doc)
         if counters:
             summary["counters"] = {name: facts[name] for name in counters}
-        records = [_engine.judge_host(host, check, catalog, facts, expect, collected) for check in checks if check["scope"] == "host"]
+        records = [_set_aside_said(_engine.judge_host(host, check, catalog, facts, judged, collected), expect, judged)
+                   for check in checks if check["scope"] == "host"]
         doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts(facts)
     doc.setdefault("expect", {}).update(expect)
     records += inapplicable
@@ -71,6 +78,22 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
     summary.update(counts=counts, msg="layer %d: %s%s" % (
         layer, ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())), (" (" + ", ".join(failing) + ")") if failing else ""))
     return records, summary
+
+
+def _without_ports(expect, ports):
+    plan = expect.get("pyramid_switch_ports")
+    if not plan:
+        return expect
+    return dict(expect, pyramid_switch_ports=[entry for entry in plan if entry["port"] not in ports])
+
+
+def _set_aside_said(record, expect, judged):
+    """A verdict judged without some ports says so: they failed below and their hosts are blocked there."""
+    left_out = [entry["port"] for entry in expect.get("pyramid_switch_ports") or []
+                if entry not in (judged.get("pyramid_switch_ports") or [])]
+    if left_out and record["status"] != SKIP:
+        record["expected"] = "%s (without %s: failed a layer below)" % (record["expected"], ", ".join(left_out))
+    return record
 
 
 def snapshot(host, checks, catalog, expect, doc, collect):
