@@ -15,8 +15,13 @@ description:
     (C(pyramid_switch_ports)), writes a C(BLOCKED) result at that layer into the results file of
     every GPU node in the path of a failure, naming the switch, the check and the port.
   - A failing host port blocks the node on that port. A failure of the whole switch (BGP, ECMP, an
-    ERROR) or of an uplink (a C(fabric) port) blocks every node on that leaf. Spines have no nodes
-    of their own; their failures reach the nodes through the leaves.
+    ERROR) or of an uplink (a C(fabric) port) blocks every node on that leaf.
+  - Spines have no nodes of their own. A failing spine port blocks the nodes of the leaf at its far
+    end; a failure of the whole spine blocks the nodes of every leaf it serves, since any path
+    between leaves may hash through it.
+  - A switch whose failures are confined to ports keeps climbing (M(gpufabric.pyramid.run_layer)
+    judges its higher layers without those ports), so the nodes on its healthy ports are GO only
+    once the whole switch was validated at every layer.
   - A blocked node is not climbed past that layer and is NO-GO, but the report shows it as blocked,
     not as failing on its own.
   - Run it once per switch layer, after M(gpufabric.pyramid.run_layer) on the switches.
