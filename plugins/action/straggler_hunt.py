@@ -37,7 +37,8 @@ class ActionModule(EngineAction):
         counts = {}
         for check in checks:
             references = _straggler.references_for(nodes, args.get("references"))
-            verdicts = (_straggler.launcher_missing(nodes, references, launcher, expect)
+            verdicts = (_straggler.lone_node(list(docs), args.get("references"))
+                        or _straggler.launcher_missing(nodes, references, launcher, expect)
                         or _rounds.ROUNDS[check["id"]](list(nodes), self._runner(check, catalog, expect, launcher, task_vars, log),
                                                        references))
             verdicts.update(_straggler.left_out(docs, verdicts, check, layer))

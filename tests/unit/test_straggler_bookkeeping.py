@@ -91,3 +91,15 @@ def test_every_run_leaves_a_log_with_command_status_and_both_streams(tmp_path):
     text = (tmp_path / first).read_text()
     assert text.startswith("$ mpirun -np 16\n# status: ok, rc: 0\ntable") and text.endswith("# stderr\nwarn")
     assert (tmp_path / second).read_text().startswith("$ (not run)\n")
+
+
+def test_a_lone_gpu_node_with_nobody_to_run_with_is_not_applicable_and_says_why():
+    assert _straggler.lone_node(["a", "b"], []) is None
+    assert _straggler.lone_node(["a"], ["outside-1"]) is None  # a --limit'ed run pairs with nodes outside it
+    verdicts = _straggler.lone_node(["gpu-host"], [])
+    assert verdicts["gpu-host"]["status"] == "SKIP" and verdicts["gpu-host"]["not_applicable"] is True
+    assert verdicts["gpu-host"]["actual"].startswith("not applicable: gpu-host is the only GPU node of this run")
+    docs, counts = {"gpu-host": _doc("gpu-host")}, {}
+    _straggler.record(docs, verdicts, FABRIC[0], CATALOG, EXPECT, counts)
+    (recorded,) = docs["gpu-host"]["results"]
+    assert recorded["status"] == "SKIP" and recorded["not_applicable"] is True  # left out of the verdict and the checklist

@@ -41,6 +41,20 @@ def launcher_missing(nodes, references, launcher, expect):
     return None
 
 
+def lone_node(hosts, references):
+    """SKIP 'not applicable' for the one GPU node of a run with no other node anywhere to run with; else None.
+
+    A lone GPU box has no fabric to judge: pairs, scale-up and a pod-wide step need two nodes.
+    """
+    if len(hosts) != 1 or references:
+        return None
+    why = ("not applicable: %s is the only GPU node of this run and none outside it is named "
+           "(a run across nodes needs two; give a launcher group and more nodes to check the fabric)" % hosts[0])
+    outcome = verdict(SKIP, "a run across nodes", why, cause_key=None)
+    outcome["not_applicable"] = True
+    return {hosts[0]: outcome}
+
+
 def group_context(group, gpus_per_node):
     """What a group's command line may name: {hosts}, {size}, {first}, {ranks}, {slots}."""
     return {"hosts": ",".join(group), "size": len(group), "first": group[0], "ranks": len(group) * gpus_per_node,
@@ -63,9 +77,12 @@ def left_out(docs, verdicts, check, layer):
 def record(docs, verdicts, check, catalog, expect, counts):
     """Each node's verdict of ``check`` into its results file; ``counts`` ("check=STATUS" -> nodes) updated."""
     for host, outcome in verdicts.items():
-        _results.record(docs[host], [_engine.result(
+        result = _engine.result(
             host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
-            cause=check.get("causes", {}).get(outcome["cause_key"]), command=outcome.get("command"))])
+            cause=check.get("causes", {}).get(outcome["cause_key"]), command=outcome.get("command"))
+        if outcome.get("not_applicable"):
+            result["not_applicable"] = True
+        _results.record(docs[host], [result])
         key = "%s=%s" % (check["id"], outcome["status"])
         counts[key] = counts.get(key, 0) + 1
 
