@@ -157,3 +157,14 @@ def test_release_gives_up_on_a_socket_that_stays(monkeypatch, tmp_path):
     monkeypatch.setattr(_cli, "Connection", process)
     assert _cli.release(str(sock), seconds=0.2) is False
     assert process.closes == 1 and sock.exists()
+
+
+@pytest.mark.parametrize("item", ["Ethernet1/1\nreload", "Ethernet1/1\r", "Ethernet1/1\x03", "Ethernet1/1\u2028reload"])
+def test_a_command_with_a_line_break_is_never_sent(connect, item):
+    fake = connect([("", PROMPT), ("table b", PROMPT)])
+    raw, unreachable = _cli.collect("/sock", _sources("show interface %s transceiver details" % item, "show b"))
+    assert unreachable is None
+    assert raw["s0"]["status"] == "failed" and "\n" not in raw["s0"]["command"]
+    assert "refused to send" in raw["s0"]["attempts"][0] and "Ethernet1/1" in raw["s0"]["attempts"][0]
+    assert fake.calls == [("get", ""), ("get", "show b")]  # only the empty line and the clean command went out
+    assert raw["s1"]["stdout"] == "table b"

@@ -158,8 +158,31 @@ def test_ecmp_names_missing_spine_and_cause():
     assert record["cause"] == CHECKS["ecmp"]["cause"]  # every session up: maximum-paths on the leaf
     record = _judge("ecmp", {"sw_routes": one_path, "sw_bgp": _bgp(**{"10_200_8_0": {"state": "Active"}})})
     assert record["cause"] == CHECKS["ecmp"]["causes"]["session_down"]
-    record = _judge("ecmp", {"sw_routes": {"routes": {}}, "sw_bgp": _bgp()})
+    record = _judge("ecmp", {"sw_routes": {"routes": {}}, "sw_bgp": _bgp(**{"10_200_0_0": {"prefixes_received": 0},
+                                                                            "10_200_8_0": {"prefixes_received": 0}})})
     assert "no BGP route" in record["actual"] and record["cause"] == CHECKS["ecmp"]["causes"]["no_route"]
+
+
+def test_ecmp_an_empty_route_table_beside_sessions_with_prefixes_is_an_error_about_the_read():
+    record = _judge("ecmp", {"sw_routes": {"routes": {}}, "sw_bgp": _bgp()})
+    assert record["status"] == "ERROR" and "no BGP route read, while 10.200.0.0, 10.200.8.0 report 14 prefixes" in record["actual"]
+
+
+def test_ecmp_counts_distinct_next_hops():
+    doubled = {"routes": {"10.51.0.0/24": {"next_hops": ["10.200.0.0", "10.200.0.0"]}}}
+    record = _judge("ecmp", {"sw_routes": doubled, "sw_bgp": _bgp()})
+    assert record["status"] == "FAIL" and "1 of 2 next hops (missing via spine-02)" in record["actual"]
+
+
+def test_policy_sessions_blame_this_switch():
+    policy = {"state": "Established", "prefixes_received": 0, "no_policy": True}
+    facts = _bgp(**{"10_200_0_0": dict(policy), "10_200_8_0": dict(policy)})
+    record = _judge("bgp_sessions", {"sw_bgp": facts})
+    assert record["status"] == "FAIL" and "no policy on this switch (Policy)" in record["actual"]
+    assert "on this switch" in record["cause"] and "ebgp-requires-policy" in record["cause"]
+    record = _judge("ecmp", {"sw_routes": {"routes": {}}, "sw_bgp": facts})
+    assert record["status"] == "FAIL" and "no BGP route" in record["actual"]
+    assert "ebgp-requires-policy" in record["cause"] and "sessions without policy (Policy): 10.200.0.0, 10.200.8.0" in record["actual"]
 
 
 def test_qos_counters_rising_at_idle_fail_per_port_and_priority():
@@ -200,3 +223,32 @@ def test_a_switch_check_whose_every_command_failed_is_an_error_naming_the_comman
     assert (record["status"], record["cause"]) == ("ERROR", "No data from %s on leaf1-r0" % ", ".join(commands))
     assert record["actual"] == "; ".join(["timed out"] * len(check["sources"]))
     assert record["go_back_to"] == _engine.NO_DATA_GO_BACK
+
+
+def test_optics_read_cut_after_one_lane_is_an_error_not_a_pass():
+    facts = {"ports": {p: {"rx_dbm": [-4.1, -4.3, -3.9, -4.2], "tx_dbm": [0.8] * 4} for p in PORTS}}
+    facts["ports"][PORTS[-1]] = {"rx_dbm": [-4.1], "tx_dbm": [0.8]}
+    record = _judge("optics_rx", {"sw_optics": facts})
+    assert record["status"] == "ERROR" and "%s: 1 of 4 lanes read" % PORTS[-1] in record["actual"]
+    facts["ports"][PORTS[0]]["rx_dbm"][0] = -12.0  # a real low lane still FAILs, naming the short read too
+    record = _judge("optics_rx", {"sw_optics": facts})
+    assert record["status"] == "FAIL" and "1 of 4 lanes read" in record["actual"]
+
+
+def test_a_queue_missing_from_one_ecn_read_is_not_read_twice():
+    before = {"ports": {p: {"0": 0, "3": 9} for p in PORTS}}
+    after = {"ports": {p: {"0": 0, "3": 9} for p in PORTS}}
+    del after["ports"]["Ethernet1/1"]["3"]
+    record = _judge("ecn_idle", {"sw_ecn": _window(before, after)})
+    assert record["status"] == "ERROR" and "Ethernet1/1: ECN-marked q3 not read now" in record["actual"]
+    del before["ports"]["Ethernet2/1"]["3"]
+    after["ports"]["Ethernet1/1"]["3"] = 9
+    record = _judge("ecn_idle", {"sw_ecn": _window(before, after)})
+    assert record["status"] == "ERROR" and "Ethernet2/1: ECN-marked q3 not read at the snapshot" in record["actual"]
+
+
+def test_a_pfc_row_before_its_header_is_no_data_at_the_snapshot_not_a_traceback():
+    text = "Ethernet0   1,200     201     202     203     204     205     206     207\n"
+    raw = {"status": "ok", "stdout": text, "command": "show pfc counters", "way": 0}
+    facts = _engine.parse_one(raw, CATALOG["sources"]["sw_pfc"], {"pyramid_switch_os": "sonic"})
+    assert isinstance(facts, SourceFailure) and "before any 'Port Rx'/'Port Tx' header" in facts.reason

@@ -157,3 +157,11 @@ def test_unknown_port_is_rejected(parsers, parser, view):
     text = _run(HEALTHY, "nv show interface swp99 %s" % view)
     with pytest.raises(parsers.ParseError):
         parsers.parse(parser, text)
+
+
+def test_no_bgp_route_prints_nothing_and_reads_as_no_route(parsers):
+    """FRR prints nothing for `show ip route bgp` without a BGP route (sessions down, or waiting for a
+    policy): data, an empty route table, not an "empty output" failure."""
+    switch = dict(HEALTHY, routes=[])
+    assert formats_frr.show_ip_route(switch) == ""
+    assert parsers.parse("frr_show_ip_route", formats_frr.show_ip_route(switch)) == {"routes": {}}

@@ -17,6 +17,16 @@ PARSERS = {
     "show qos interfaces ecn counters queue | json": "arista_eos_show_qos_interfaces_ecn_counters_queue",
     "show interfaces counters discards": "arista_eos_show_interfaces_counters_discards",
 }
+JSON_PARSERS = {  # the `| json` form of each text command: same facts, from eAPI's document
+    "show interfaces status": "arista_eos_show_interfaces_status_json",
+    "show interfaces counters errors": "arista_eos_show_interfaces_counters_errors_json",
+    "show interfaces transceiver": "arista_eos_show_interfaces_transceiver_json",
+    "show lldp neighbors": "arista_eos_show_lldp_neighbors_json",
+    "show ip bgp summary": "arista_eos_show_ip_bgp_summary_json",
+    "show ip route bgp": "arista_eos_show_ip_route_json",
+    "show priority-flow-control counters": "arista_eos_show_priority-flow-control_counters_json",
+    "show interfaces counters discards": "arista_eos_show_interfaces_counters_discards_json",
+}
 PRIORITIES = [str(p) for p in range(8)]
 
 
@@ -92,6 +102,20 @@ def expected(switch):
 def test_every_command_parses_back(parsers, build):
     switch = build()
     assert facts(parsers, switch) == expected(switch)
+
+
+@pytest.mark.parametrize("build", [healthy_leaf, faulty_leaf])
+def test_every_json_form_parses_back_to_the_text_forms_facts(parsers, build):
+    switch = build()
+    want = expected(switch)
+    for command, parser in JSON_PARSERS.items():
+        assert parsers.parse(parser, formats_eos.COMMANDS[command + " | json"](switch)) == want[command], command
+
+
+@pytest.mark.parametrize("parser", sorted(JSON_PARSERS.values()))
+def test_json_parsers_reject_the_error_text(parsers, parser):
+    with pytest.raises(parsers.ParseError):
+        parsers.parse(parser, formats_eos.error("show interfaces bogus | json")[0])
 
 
 def test_faulty_leaf_shows_its_faults(parsers):

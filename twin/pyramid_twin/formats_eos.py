@@ -3,8 +3,9 @@
 Each renderer takes the switch snapshot (switch_session.snapshot_now: counters already concrete ints)
 and returns the CLI text, laid out as EOS 4.2x prints it: abbreviated port names (Et1/1),
 fixed-width columns, one transceiver row per optic lane (Et1/1..Et1/4 for the lanes of port 1),
-ECMP next hops on "via" continuation lines. The ECN and PHY (FEC) counters are asked for as JSON
-(`| json`), as EOS's eAPI/CLI prints them.
+ECMP next hops on "via" continuation lines. Every command also answers its `| json` form, the
+document EOS's eAPI/CLI prints (the shapes ANTA's tests hold); the ECN and PHY (FEC) counters are only
+asked for as JSON.
 """
 
 import json
@@ -232,6 +233,93 @@ def phy_detail_json(switch):
     return json.dumps({"interfacePhyStatuses": statuses}, indent=4) + "\n"
 
 
+def _bits(port):
+    return int(port["speed_gbps"] * 1e9) if port.get("speed_gbps") else 0
+
+
+def _dump(document):
+    return json.dumps(document, indent=4) + "\n"
+
+
+def interfaces_status_json(switch):
+    return _dump({"interfaceStatuses": {port["name"]: {
+        "description": port.get("description") or "", "linkStatus": _status(port), "duplex": "duplexFull",
+        "bandwidth": _bits(port), "autoNegotigateActive": False, "autoNegotiateActive": False,
+        "interfaceType": (port.get("optic") if port.get("rx_dbm") else None) or "Not Present",
+        "vlanInformation": {"interfaceMode": "routed", "interfaceForwardingModel": "routed"} if port.get("ip") else
+        {"vlanId": 1, "interfaceMode": "bridged", "interfaceForwardingModel": "bridged"},
+        "lineProtocolStatus": "up" if port["oper"] == "up" else "down", "interfaceDamped": False,
+    } for port in _ports(switch)}})
+
+
+def counters_errors_json(switch):
+    return _dump({"interfaceErrorCounters": {port["name"]: {
+        "inErrors": port["in_errors"], "frameTooLongs": 0, "outErrors": port["out_errors"], "frameTooShorts": 0,
+        "fcsErrors": port["crc"], "alignmentErrors": 0, "symbolErrors": 0} for port in _ports(switch)}})
+
+
+def transceiver_json(switch):
+    """One entry per lane's interface (Ethernet1/1..Ethernet1/4 for port 1's four lanes), as the table."""
+    interfaces = {}
+    for index, port in enumerate(_ports(switch)):
+        rx, tx = port.get("rx_dbm") or [], port.get("tx_dbm") or []
+        for lane, name in enumerate(_lane_names(port["name"], max(len(rx), len(tx)))):
+            entry = {"updateTime": switch.get("rendered_at", 0.0), "temperature": 30.0 + (index % 7) * 0.37,
+                     "voltage": 3.29, "txBias": 0.0 if lane >= len(tx) or tx[lane] <= -30 else 7.5 + lane * 0.12,
+                     "narrowBand": False, "mediaType": port.get("optic") or "", "vendorSn": "XTW2%06d" % index}
+            if lane < len(tx):
+                entry["txPower"] = tx[lane]
+            if lane < len(rx):
+                entry["rxPower"] = rx[lane]
+            interfaces["Ethernet" + name[2:]] = entry
+    return _dump({"interfaces": interfaces})
+
+
+def lldp_neighbors_json(switch):
+    neighbors = [{"ttl": 120, "neighborDevice": neighbor["system"], "neighborPort": neighbor["port"], "port": port["name"]}
+                 for port in _ports(switch) for neighbor in port.get("lldp") or []]
+    return _dump({"tablesLastChangeTime": switch.get("rendered_at", 0.0) - 183851, "tablesAgeOuts": 0,
+                  "tablesInserts": len(neighbors), "lldpNeighbors": neighbors, "tablesDeletes": 0, "tablesDrops": 0})
+
+
+def bgp_summary_json(switch):
+    peers = {}
+    for neighbor in switch["bgp_neighbors"]:
+        established = neighbor["state"] == "Established"
+        received = (neighbor.get("prefixes_received") or 0) if established else 0
+        peers[neighbor["address"]] = {
+            "description": neighbor.get("description") or "", "version": 4,
+            "msgReceived": neighbor.get("msg_rcvd", 0) if established else 0,
+            "msgSent": neighbor.get("msg_sent", 0) if established else 0, "inMsgQueue": 0, "outMsgQueue": 0,
+            "asn": str(neighbor["remote_as"]), "prefixAccepted": received, "prefixReceived": received,
+            "upDownTime": switch.get("rendered_at", 0.0) - 183851, "underMaintenance": False, "peerState": neighbor["state"]}
+    return _dump({"vrfs": {"default": {"vrf": "default", "routerId": switch["router_id"], "asn": str(switch["asn"]),
+                                       "peers": peers}}})
+
+
+def ip_route_bgp_json(switch):
+    routes = {}
+    for route in switch["routes"]:
+        if route["next_hops"]:
+            routes[route["prefix"]] = {
+                "hardwareProgrammed": True, "routeType": "eBGP", "routeLeaked": False, "kernelProgrammed": True,
+                "routeAction": "forward", "directlyConnected": False, "preference": 200, "metric": 0,
+                "vias": [{"nexthopAddr": hop["address"], "interface": hop["interface"]} for hop in route["next_hops"]]}
+    return _dump({"vrfs": {"default": {"routingDisabled": False, "allRoutesProgrammedHardware": True,
+                                       "allRoutesProgrammedKernel": True, "defaultRouteState": "notSet", "routes": routes}}})
+
+
+def pfc_counters_json(switch):
+    return _dump({"interfaceCounters": {port["name"]: {
+        "rxFrames": sum(p["rx"] for p in (port.get("pfc") or {}).values()),
+        "txFrames": sum(p["tx"] for p in (port.get("pfc") or {}).values())} for port in _ports(switch)}})
+
+
+def counters_discards_json(switch):
+    ports = {port["name"]: {"outDiscards": sum((port.get("discards") or {}).values()), "inDiscards": 0} for port in _ports(switch)}
+    return _dump({"inDiscardsTotal": 0, "interfaces": ports, "outDiscardsTotal": sum(p["outDiscards"] for p in ports.values())})
+
+
 COMMANDS = {
     "show interfaces status": interfaces_status,
     "show interfaces counters errors": counters_errors,
@@ -243,13 +331,22 @@ COMMANDS = {
     "show qos interfaces ecn counters queue | json": ecn_counters_json,
     "show interfaces counters discards": counters_discards,
     "show interfaces phy detail | json": phy_detail_json,
+    "show interfaces status | json": interfaces_status_json,
+    "show interfaces counters errors | json": counters_errors_json,
+    "show interfaces transceiver | json": transceiver_json,
+    "show lldp neighbors | json": lldp_neighbors_json,
+    "show ip bgp summary | json": bgp_summary_json,
+    "show ip route bgp | json": ip_route_bgp_json,
+    "show priority-flow-control counters | json": pfc_counters_json,
+    "show interfaces counters discards | json": counters_discards_json,
 }
 
 
 def error(command):
     """EOS answers an unknown command on stdout; the CLI session itself carries on (rc 0)."""
     words = command.split()
-    known = ("show", "interfaces", "ip", "lldp", "qos", "priority-flow-control", "counters", "bgp", "route", "phy", "detail")
+    known = ("show", "interfaces", "ip", "lldp", "qos", "priority-flow-control", "counters", "bgp", "route", "phy", "detail",
+             "|", "json")
     for position, word in enumerate(words, start=1):
         if word not in known:
             return "%% Invalid input (at token %d: '%s')\n" % (position - 1, word), 0

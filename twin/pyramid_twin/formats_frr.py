@@ -44,7 +44,11 @@ def show_ip_bgp_summary(switch):
 
 
 def show_ip_route(switch):
-    """`show ip route bgp`: the selected BGP routes, every ECMP next hop on its own line."""
+    """`show ip route bgp`: the selected BGP routes, every ECMP next hop on its own line. FRR prints
+    nothing at all, not even the legend, when no BGP route exists (every session down, or eBGP
+    sessions waiting for a policy)."""
+    if not any(route.get("next_hops") for route in switch.get("routes", [])):
+        return ""
     lines = [LEGEND]
     for route in switch.get("routes", []):
         hops = route.get("next_hops") or []

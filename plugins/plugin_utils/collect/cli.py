@@ -58,6 +58,11 @@ def collect(socket_path, planned):
             raw[source["id"]] = {"status": "failed", "command": "(none)",
                                  "attempts": ["no CLI command for this platform in the catalog"]}
             continue
+        refused = _refused(command)
+        if refused:
+            raw[source["id"]] = {"status": "failed", "command": command.encode("unicode_escape").decode("ascii"),
+                                 "way": 0, "stdout": "", "attempts": [refused]}
+            continue
         started = time.monotonic()
         try:
             stdout = _ask(connection, command, prompt)
@@ -78,6 +83,21 @@ def collect(socket_path, planned):
         raw[source["id"]] = {"status": "ok", "command": command, "way": 0, "rc": 0, "stdout": stdout,
                              "seconds": round(time.monotonic() - started, 3)}
     return raw, None
+
+
+# A line break (or any other control character) in a command would type a second command into the
+# switch's interactive CLI: a port name from the inventory ("Ethernet1/1\nreload") filled into
+# `show interface {item} transceiver details`. Preflight validates port names; this is the last guard.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+
+
+def _refused(command):
+    """Why a command line must not be sent, or None."""
+    bad = _CONTROL.search(command)
+    if bad is None:
+        return None
+    return ("refused to send %r: it holds the control character %r, which the switch's CLI would take for the end of "
+            "one command and the start of another (a port name or item with a line break?)" % (command, bad.group(0)))
 
 
 def release(socket_path, seconds=RELEASE_SECONDS):

@@ -41,10 +41,11 @@ def _no_data(expected, failures, what):
                    cause="No data for some planned ports: the command failed for them")
 
 
-def _failed(expected, problems, ports, cause_key=None, device=False):
-    """A FAIL naming its ports (or the whole switch); cause_key picks one of the check's `causes`."""
+def _failed(expected, problems, ports, cause_key=None, device=False, cause=None):
+    """A FAIL naming its ports (or the whole switch); cause_key picks one of the check's `causes`, cause
+    (a text) overrides them."""
     extra = {"cause_key": cause_key} if cause_key else {}
-    return verdict(FAIL, expected, _summary(problems), detail={"ports": sorted(set(ports)), "device": device}, **extra)
+    return verdict(FAIL, expected, _summary(problems), cause=cause, detail={"ports": sorted(set(ports)), "device": device}, **extra)
 
 
 # --- Layer 1 ------------------------------------------------------------------------------
@@ -85,13 +86,18 @@ def _window(value):
     return before, after, value["seconds"], failed_before + failed_after
 
 
+_UNREAD = object()  # a field one of the two reads did not list at all (not the platform's None: a counter it does not keep)
+
+
 def _deltas(before, after, port, fields):
     """{field: increase} of one port, or a reason the increase is unknown."""
     if port not in before or port not in after:
         return "%s: no counters %s" % (port, "at the snapshot" if port not in before else "now")
-    out = {}
-    for field, old in fields(before[port]).items():
-        new = fields(after[port]).get(field)
+    out, old_fields, new_fields = {}, fields(before[port]), fields(after[port])
+    for field in list(old_fields) + [field for field in new_fields if field not in old_fields]:
+        old, new = old_fields.get(field, _UNREAD), new_fields.get(field, _UNREAD)
+        if old is _UNREAD or new is _UNREAD:  # a queue or priority one read lacks: that one is not compared
+            return "%s: %s not read %s" % (port, field, "at the snapshot" if old is _UNREAD else "now")
         if old is None and new is None:
             continue  # a counter this platform does not keep (SONiC's TX_ERR N/A)
         if old is None or new is None:
@@ -196,11 +202,29 @@ def optics_rx(facts, expect):
         if bad:
             problems.append("%s: %s" % (port, ", ".join(bad)))
             ports.append(port)
+    short = _short_lanes(table, _planned(expect))
     if failures and not problems:
         return _no_data(expected, failures, "optics readings")
     if problems:
-        return _failed(expected, problems + (["not read: " + _summary(failures, 3)] if failures else []), ports)
+        return _failed(expected, problems + (["not read: " + _summary(failures + short, 3)] if failures or short else []), ports)
+    if short:
+        return verdict(ERROR, expected, "optics read incomplete: %s" % _summary(short, 3),
+                       cause="The transceiver read lists fewer lanes for a port than for the others (cut short?): "
+                             "no lane is proven in range by a lane that was never read")
     return verdict(PASS, expected, "%d ports, every lane in range" % len(_planned(expect)))
+
+
+def _short_lanes(table, planned):
+    """Planned ports whose optic reads fewer RX lanes than most planned ports' optics: the switches list
+    lanes one row (EOS) or one line (NX-OS, NVUE) at a time with no lane count, so a read cut after a
+    port's first lane looks like a 1-lane optic. A rail's optics are one type across the plan, so the
+    most common lane count is the one every port has."""
+    counts = [len(table[port]["rx_dbm"]) for port in planned if table.get(port) and table[port]["rx_dbm"]]
+    if len(counts) < 2:
+        return []
+    usual = max(set(counts), key=counts.count)
+    return ["%s: %d of %d lanes read" % (port, len(table[port]["rx_dbm"]), usual) for port in planned
+            if table.get(port) and 0 < len(table[port]["rx_dbm"]) < usual]
 
 
 @judge("cabling")
@@ -242,7 +266,7 @@ def _same_name(seen, planned):
 
 @judge("bgp_sessions")
 def bgp_sessions(facts, expect):
-    seen = facts["sw_bgp"]["neighbors"]
+    seen, unverified = facts["sw_bgp"]["neighbors"], facts["sw_bgp"].get("unverified")
     wanted, minimum = expect["pyramid_bgp_neighbors"], expect["pyramid_bgp_min_prefixes"]
     expected = "%d neighbors Established, >= %d prefixes each" % (len(wanted), minimum)
     problems, kinds = [], set()
@@ -251,19 +275,36 @@ def bgp_sessions(facts, expect):
         state = seen.get(neighbor["address"])
         if state is None:
             problems.append("%s not configured" % name)
-            kinds.add("missing")
+            kinds.update(("missing", "absent"))
         elif state["state"] != "Established":
             problems.append("%s %s" % (name, state["state"]))
             kinds.add("down")
+        elif state.get("no_policy"):
+            problems.append("%s Established, no routes exchanged: no policy on this switch (Policy)" % name)
+            kinds.add("no_policy")
         elif (state["prefixes_received"] or 0) < minimum:
             problems.append("%s Established, %s prefixes received" % (name, state["prefixes_received"]))
             kinds.add("no_prefixes")
         elif neighbor.get("remote_as") and state["remote_as"] != neighbor["remote_as"]:
             problems.append("%s remote AS %s, want %s" % (name, state["remote_as"], neighbor["remote_as"]))
             kinds.add("missing")
+    if unverified and "absent" in kinds:
+        # a summary that cannot prove itself complete does not prove a neighbor absent: the read, not the switch
+        return verdict(ERROR, expected, "%s; the summary has %s, so a neighbor it does not list may have been cut off"
+                       % (_summary(problems), unverified),
+                       cause="The BGP summary read cannot be shown complete (no closing total): read it on the switch")
     if problems:
-        return _failed(expected, problems, [], None if "down" in kinds else sorted(kinds)[0], device=True)
+        if "no_policy" in kinds and "down" not in kinds:
+            return _failed(expected, problems, [], device=True, cause=_NO_POLICY)
+        return _failed(expected, problems, [], None if "down" in kinds else sorted(kinds - {"absent"})[0], device=True)
     return verdict(PASS, expected, "%d neighbors Established" % len(wanted))
+
+
+# FRR marks an eBGP session (Policy) when `bgp ebgp-requires-policy` (RFC 8212, on by default since FRR
+# 7.4) finds no inbound/outbound policy for it on THIS router: the peer is not at fault.
+_NO_POLICY = ("BGP Established but no routes exchanged: this switch runs `bgp ebgp-requires-policy` (RFC 8212, FRR's "
+              "default) with no route-map in/out for the neighbor; add the policies on this switch, or `no bgp "
+              "ebgp-requires-policy`")
 
 
 @judge("ecmp")
@@ -272,6 +313,11 @@ def ecmp(facts, expect):
     want, prefixes = expect["pyramid_ecmp_paths"], expect["pyramid_ecmp_prefixes"]
     names = {n["address"]: n.get("name") or n["address"] for n in expect["pyramid_bgp_neighbors"]}
     expected = "%d prefixes with %d BGP next hops each" % (len(prefixes), want)
+    damaged = _routes_unread(routes, sessions)
+    if damaged:
+        return verdict(ERROR, expected, damaged, cause="The route table read contradicts the BGP summary read: a damaged "
+                       "or cut-short read of `show ip route bgp`, or received routes never installed (unresolvable next "
+                       "hops, a full FIB); read both on the switch")
     problems, kinds = [], set()
     for prefix in prefixes:
         route = routes.get(str(ipaddress.ip_network(prefix, strict=False)))
@@ -279,7 +325,7 @@ def ecmp(facts, expect):
             problems.append("%s: no BGP route" % prefix)
             kinds.add("no_route")
             continue
-        hops = route["next_hops"]
+        hops = list(dict.fromkeys(route["next_hops"]))  # distinct next hops: a via line read twice is one path
         if len(hops) >= want:
             continue
         missing = [name for address, name in sorted(names.items(), key=lambda kv: kv[1]) if address not in hops]
@@ -289,8 +335,25 @@ def ecmp(facts, expect):
         problems.append("%s: %d of %d next hops%s" % (prefix, len(hops), want, via))
         kinds.add("session_down" if down else "short")
     if problems:
+        policy = [address for address, state in sessions.items() if state.get("no_policy")]
+        if policy and "session_down" not in kinds:
+            return _failed(expected, problems + ["sessions without policy (Policy): %s" % ", ".join(sorted(policy))], [],
+                           device=True, cause=_NO_POLICY)
         return _failed(expected, problems, [], _ecmp_cause(kinds, len(problems), len(prefixes)), device=True)
     return verdict(PASS, expected, "%d prefixes, %d-way ECMP each" % (len(prefixes), want))
+
+
+def _routes_unread(routes, sessions):
+    """Why an empty route table cannot be the truth, or None: BGP neighbors that report prefixes received
+    (and accepted) install routes, so no BGP route at all beside them is a read that lost its table."""
+    if routes:
+        return None
+    feeding = sorted(address for address, state in sessions.items()
+                     if state.get("state") == "Established" and (state.get("prefixes_received") or 0) > 0)
+    if not feeding:
+        return None
+    return "no BGP route read, while %s report%s %d prefixes received: the route table read is incomplete" % (
+        ", ".join(feeding[:4]), "s" if len(feeding) == 1 else "", sum(sessions[a]["prefixes_received"] for a in feeding))
 
 
 def _ecmp_cause(kinds, short, total):

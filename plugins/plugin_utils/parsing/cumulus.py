@@ -58,28 +58,53 @@ def _prepare_nv_interface(text):
     else:
         return text  # not the table: the template's catch-all reports it
     spans = _spans(lines[index])
+    dashes = [match.span() for match in re.finditer(r"\S+", lines[index])]
     names = [name.lower() for name in _cells(lines[index - 1], spans)]
     out = list(lines[:index - 1]) + ["HEADER|" + "|".join(names)]
+    body = [line for line in lines[index + 1:] if line.strip()]
+    marked = any(line.startswith("+ ") for line in body)
     rows = []
-    for line in lines[index + 1:]:
-        if not line.strip():
-            continue
+    for line in body:
         if line.strip() == "...":  # the docs' elision, never printed by nv
+            out.append(line)
+            continue
+        if any(line[gap_start:gap_end].strip() for (_left, gap_start), (gap_end, _right) in zip(dashes, dashes[1:])):
+            # NVUE cuts a cell that does not fit (with "…"), so text in a gap between columns is a row
+            # whose cells moved (a damaged line): left as it is for the template's catch-all to report,
+            # never read one column's text as another's
             out.append(line)
             continue
         cells = dict(zip(names, _cells(line, spans)))
         fields = {_COLUMNS[name]: value for name, value in cells.items() if name in _COLUMNS}
-        if cells.get(names[0]):
-            rows.append(fields)
-        elif rows:  # a wrapped cell (the Summary column mostly) continues the row above
-            for key, value in fields.items():
-                if value:
-                    rows[-1][key] = ("%s %s" % (rows[-1].get(key, ""), value)).strip()
+        if marked and line.startswith("+ "):
+            fields["interface"] = fields.get("interface", "")[2:].strip()
+            rows.append(dict(fields, peers=[]))
+        elif marked and rows and fields.get("interface") == rows[-1]["interface"]:
+            _continued(rows[-1], fields)
+        elif not marked and cells.get(names[0]):
+            rows.append(dict(fields, peers=[]))
+        elif not marked and rows and not fields.get("interface"):
+            _continued(rows[-1], fields)
         else:
-            out.append(line)
+            out.append(line)  # a row the table's layout does not explain: the template reports it
     for fields in rows:
         out.append("ROW|" + "|".join(fields.get(key, "") for key in _ROW_FIELDS))
+        out.extend("PEER|%s|%s|%s" % (fields["interface"], host, port) for host, port in fields["peers"])
     return "\n".join(out) + "\n"
+
+
+def _continued(row, fields):
+    """A continuation row: NVUE 5.x (rows marked "+ ") repeats the interface name and lists one more LLDP
+    neighbor or address a line; older layouts leave the name blank and wrap a long cell. A second
+    neighbor is kept as one (a port seeing two neighbors is miscabled or behind a hub), never glued
+    onto the first."""
+    host, port = fields.get("remote_host", ""), fields.get("remote_port", "")
+    if (host or port) and (row.get("remote_host") or row.get("remote_port")):
+        row["peers"].append((host, port))
+        return
+    for key, value in fields.items():
+        if value and key != "interface":
+            row[key] = ("%s %s" % (row.get(key, ""), value)).strip()
 
 
 def _swp(name):
@@ -138,8 +163,10 @@ def _nv_interface(rows):
         prepare=_prepare_nv_interface,
         template="cumulus_nv_show_interface")
 def _nv_interface_lldp(rows):
-    neighbors = {}
-    seen = 0
+    neighbors, seen, peers = {}, 0, {}
+    for row in rows:
+        if row.get("peer"):
+            peers.setdefault(row["peer"], []).append((row["peer_host"], row["peer_port"]))
     for row in _interface_rows(rows):
         name = row["interface"]
         if not (row["type"] == "swp" or (not row["type"] and _swp(name))):
@@ -148,9 +175,11 @@ def _nv_interface_lldp(rows):
         host, port = row["remote_host"], row["remote_port"]
         if not host and not port:
             continue
-        if _TRUNCATED in host or _TRUNCATED in port:
-            raise ValueError("%s: the remote host/port is cut short by the table width (%r, %r)" % (name, host, port))
-        neighbors[name] = [{"system": host, "port": port}]
+        seen_here = [(host, port)] + peers.get(name, [])
+        for host, port in seen_here:
+            if _TRUNCATED in host or _TRUNCATED in port:
+                raise ValueError("%s: the remote host/port is cut short by the table width (%r, %r)" % (name, host, port))
+        neighbors[name] = [{"system": host, "port": port} for host, port in seen_here]
     if not seen:
         raise ValueError("no swp port in the table")
     return {"neighbors": neighbors}
@@ -308,7 +337,7 @@ def _bgp_summary(rows):
         raw = row["state_pfxrcd"]
         if raw.isdigit():
             state, received = "Established", int(raw)
-        elif raw == "(Policy)":  # RFC 8212: established, but no policy lets its routes in
+        elif raw == "(Policy)":  # RFC 8212: established, but no policy on THIS router lets routes in or out
             state, received = "Established", 0
         else:
             word = raw.split()[0].lower()
@@ -316,6 +345,8 @@ def _bgp_summary(rows):
                 raise ValueError("%s: unknown state %r" % (name, raw))
             state, received = _BGP_STATES[word], None
         neighbors[key] = {"remote_as": int(row["remote_as"]), "state": state, "prefixes_received": received}
+        if raw == "(Policy)":
+            neighbors[key]["no_policy"] = True
     totals = [int(row["total"]) for row in ipv4 if row.get("total")]
     if not totals:
         raise ValueError("no 'Total number of neighbors' line after %d neighbors (truncated?)" % len(neighbors))
@@ -328,8 +359,15 @@ _ROUTE_HEAD = re.compile(r"^(?P<type>[A-Za-z])(?P<selected>[> ])(?P<fib>[*qro ])
 
 
 @parser("frr_show_ip_route",
-        "vtysh -c 'show ip route bgp' (FRR): selected BGP routes of the default VRF with every FIB next hop (routes fact)")
-def _ip_route(rows):
+        "vtysh -c 'show ip route bgp' (FRR): selected BGP routes of the default VRF with every FIB next hop (routes fact)",
+        empty_ok=True, with_text=True)
+def _ip_route(rows, text):
+    """FRR prints nothing at all, not even its Codes legend, when no route matches (`show ip route bgp` on
+    a leaf whose sessions are all down, or whose eBGP sessions wait for a policy): that is the answer "no
+    BGP route", data for the ECMP judge (a FAIL naming every prefix), not a failed read. vtysh's exit
+    status still tells a command that failed."""
+    if not text.strip():
+        return {"routes": {}}
     errors = [row["error"] for row in rows if row.get("error")]
     if errors:
         raise ValueError(errors[0])

@@ -5,13 +5,17 @@
 
 Port names come out canonical (Et1/1 -> Ethernet1/1). A parser raises ValueError for output it
 cannot read completely (an error message, a missing table header, a line it does not know); the
-registry turns that into ParseError. `show qos interfaces ecn counters queue | json` and `show
-interfaces phy detail | json` are parsed as JSON, the other commands as text through TextFSM.
+registry turns that into ParseError. EOS answers every command the catalog reads in JSON too (`| json`,
+what eAPI and ANTA read): the *_json parsers read those documents, which cannot be cut short without
+failing to decode, and are preferred; the text parsers stay for switches read as text. `show ip route`
+is read as text by our own line parser (both the pre-4.31 layout, first next hop on the route's line,
+and the 4.31+ one with its `Source Codes:` legend and every next hop on its own line).
 """
 
+import math
 import re
 
-from ._common import asn, headed_rows, listed, number as _number, reject_other as _other
+from ._common import asn, distinct, headed_rows, listed, number as _number, reject_other as _other
 from ._registry import parser
 
 
@@ -80,6 +84,38 @@ def _link(row):
     return {"oper": oper, "admin": admin, "speed_gbps": speed_gbps(row["speed"]), "status": row["status"]}
 
 
+def _count(where, value):
+    """An eAPI counter: a non-negative integer (12.0 and "12" read as 12; EOS prints some as strings)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    elif isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError("%s: %r is not a count" % (where, value))
+    return value
+
+
+def _json_ports(document, key, values):
+    """{"ports": {port: values(name, entry)}} of an eAPI per-interface object, failing when it lists none."""
+    return listed("ports", {port_name(name): values(name, entry) for name, entry in document[key].items()}, "interfaces")
+
+
+@parser("arista_eos_show_interfaces_status_json",
+        "show interfaces status | json: per port link status, admin state and speed",
+        kind="json")
+def _interfaces_json(document):
+    """{"interfaceStatuses": {INTF: {"linkStatus": "connected", "bandwidth": 400000000000, ...}}}; the
+    bandwidth is the configured or negotiated speed in bit/s (0 when unknown)."""
+    def values(name, entry):
+        status = entry["linkStatus"]
+        if status not in _STATUS:
+            raise ValueError("%s: unknown link status %r" % (name, status))
+        oper, admin = _STATUS[status]
+        bandwidth = _count(name + " bandwidth", entry["bandwidth"])
+        return {"oper": oper, "admin": admin, "speed_gbps": _number(bandwidth / 1e9) if bandwidth else None, "status": status}
+    return _json_ports(document, "interfaceStatuses", values)
+
+
 # --- errors -------------------------------------------------------------------------------------
 
 @parser("arista_eos_show_interfaces_counters_errors",
@@ -87,6 +123,16 @@ def _link(row):
 def _errors(rows):
     return _port_table(rows, "'Port FCS Align Symbol Rx Runts Giants Tx'",
                        lambda row: {"crc": int(row["fcs"]), "in_errors": int(row["rx"]), "out_errors": int(row["tx"])})
+
+
+@parser("arista_eos_show_interfaces_counters_errors_json",
+        "show interfaces counters errors | json: per port FCS (CRC), Rx and Tx error counters",
+        kind="json")
+def _errors_json(document):
+    """{"interfaceErrorCounters": {INTF: {"fcsErrors": N, "inErrors": N, "outErrors": N, ...}}}."""
+    return _json_ports(document, "interfaceErrorCounters", lambda name, entry: {
+        "crc": _count(name + " fcsErrors", entry["fcsErrors"]), "in_errors": _count(name + " inErrors", entry["inErrors"]),
+        "out_errors": _count(name + " outErrors", entry["outErrors"])})
 
 
 # --- optics -------------------------------------------------------------------------------------
@@ -117,15 +163,79 @@ def _optics(rows):
     return {"ports": {entry.pop("port"): entry for entry in ports.values()}}
 
 
+def _dbm(where, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError("%s: %r is not a power in dBm" % (where, value))
+    return float(value)
+
+
+@parser("arista_eos_show_interfaces_transceiver_json",
+        "show interfaces transceiver | json: per port optic Tx/Rx power (dBm) of every lane",
+        kind="json")
+def _optics_json(document):
+    """{"interfaces": {INTF: {"rxPower": dBm, "txPower": dBm, "mediaType": ..., ...}}}: one entry per lane's
+    interface, as the text table has one row per lane; lanes go to the port of their first lane. An
+    entry without rxPower/txPower (a DAC, no DOM) adds no lane."""
+    ports = {}
+    for name in sorted(document["interfaces"], key=_lane_order):
+        entry = document["interfaces"][name]
+        if entry.get("rxPower") is None and entry.get("txPower") is None:
+            continue
+        key = ports.setdefault(_lane_group(name), {"port": port_name(name), "rx_dbm": [], "tx_dbm": []})
+        for side, field in (("rx_dbm", "rxPower"), ("tx_dbm", "txPower")):
+            if entry.get(field) is not None:
+                key[side].append(_dbm("%s %s" % (name, field), entry[field]))
+    return {"ports": {entry.pop("port"): entry for entry in ports.values()}}
+
+
+def _lane_order(name):
+    return [int(part) if part.isdigit() else part for part in re.findall(r"\d+|\D+", name)]
+
+
 # --- lldp ---------------------------------------------------------------------------------------
 
+_LLDP_COUNTER = re.compile(r"^Number of table (inserts|deletes)\s*:\s*(\d+)\s*$", re.M)
+
+
 @parser("arista_eos_show_lldp_neighbors",
-        "show lldp neighbors: per port LLDP neighbor system name and port id")
-def _lldp(rows):
+        "show lldp neighbors: per port LLDP neighbor system name and port id",
+        with_text=True)
+def _lldp(rows, text):
     neighbors = {}
-    for row in _table(rows, "'Port Neighbor Device ID Neighbor Port ID TTL'"):
+    listed_rows = _table(rows, "'Port Neighbor Device ID Neighbor Port ID TTL'")
+    for row in listed_rows:
         neighbors.setdefault(port_name(row["local_interface"]), []).append(
             {"system": row["neighbor_name"], "port": row["neighbor_interface"]})
+    _lldp_complete(len(listed_rows), dict(_LLDP_COUNTER.findall(text)))
+    return {"neighbors": neighbors}
+
+
+def _lldp_complete(listed_count, counters):
+    """The table has no trailer, but its header counts: by the LLDP-MIB's definitions (lldpStatsRemTables
+    Inserts/Deletes, age-outs included in deletes) inserts - deletes is the number of entries now held,
+    or fewer when `clear lldp counters` ran since. A table listing fewer rows than that was cut short
+    (a table cut right after its header would otherwise prove no port and fail none)."""
+    if "inserts" not in counters or "deletes" not in counters:
+        return  # an older layout without the counters: nothing to check against
+    held = int(counters["inserts"]) - int(counters["deletes"])
+    if listed_count < held:
+        raise ValueError("the header counts %d entries (table inserts - deletes), the table lists %d (cut short?)"
+                         % (held, listed_count))
+
+
+@parser("arista_eos_show_lldp_neighbors_json",
+        "show lldp neighbors | json: per port LLDP neighbor system name and port id",
+        kind="json")
+def _lldp_json(document):
+    """{"lldpNeighbors": [{"port": INTF, "neighborDevice": NAME, "neighborPort": PORT, "ttl": 120}, ...],
+    "tablesInserts": N, "tablesDeletes": N, ...}."""
+    neighbors = {}
+    for entry in document["lldpNeighbors"]:
+        neighbors.setdefault(port_name(entry["port"]), []).append(
+            {"system": str(entry["neighborDevice"]), "port": str(entry["neighborPort"])})
+    if "tablesInserts" in document and "tablesDeletes" in document:
+        _lldp_complete(len(document["lldpNeighbors"]), {"inserts": _count("tablesInserts", document["tablesInserts"]),
+                                                        "deletes": _count("tablesDeletes", document["tablesDeletes"])})
     return {"neighbors": neighbors}
 
 
@@ -160,23 +270,122 @@ def _bgp(rows):
     return {"neighbors": neighbors}
 
 
+_JSON_BGP_STATES = {state: state for state in ("Idle", "Connect", "Active", "OpenSent", "OpenConfirm", "Established")}
+
+
+@parser("arista_eos_show_ip_bgp_summary_json",
+        "show ip bgp summary | json: BGP neighbors of the default VRF, remote AS, state, prefixes received",
+        kind="json")
+def _bgp_json(document):
+    """{"vrfs": {"default": {"peers": {ADDR: {"peerState": "Established", "asn": "65100",
+    "prefixReceived": N, ...}}}}}; the asn is a string in recent EOS, a number in older ones."""
+    peers = document["vrfs"]["default"]["peers"]
+    neighbors = {}
+    for address, peer in peers.items():
+        state = peer["peerState"]
+        if state not in _JSON_BGP_STATES:
+            raise ValueError("neighbor %s: unknown state %r" % (address, state))
+        received = peer.get("prefixReceived") if state == "Established" else None
+        if state == "Established" and (isinstance(received, bool) or not isinstance(received, int)):
+            raise ValueError("neighbor %s is Established but shows no prefix count" % address)
+        neighbors[address] = {"remote_as": asn(str(peer["asn"])), "state": state, "prefixes_received": received}
+    if not neighbors:
+        raise ValueError("no BGP neighbor of the default VRF listed")
+    return {"neighbors": neighbors}
+
+
 # --- routes -------------------------------------------------------------------------------------
 
+_ROUTE_HEAD = re.compile(r"^ (?P<codes>[A-Z][A-Za-z0-9]*(?: [A-Z0-9]{1,2})?)\s+(?P<prefix>\d+\.\d+\.\d+\.\d+/\d+)"
+                         r"(?:\s+\[\d+/\d+\])?(?P<rest>.*)$")
+_VIA = re.compile(r"^(?P<indent>\s*)(?P<backup>backup )?via (?P<hop>[^\s,]+)")
+_CONNECTED = re.compile(r"^\s*(?:is )?directly connected")
+
+
 @parser("arista_eos_show_ip_route",
-        "show ip route bgp: BGP routes of the default VRF with every ECMP next hop",
-        ntc=True)
-def _routes(rows):
-    routes = {}
-    for row in rows:
-        if row["vrf"] not in ("", "default"):
-            raise ValueError("routes of VRF %s: not the default VRF's table" % row["vrf"])
-        protocol = row["protocol"].split()
-        if not protocol or protocol[0] != "B":  # B E, B I, B (not A B aggregates, C, S, O ...)
+        "show ip route bgp: BGP routes of the default VRF with every ECMP next hop (text, EOS 4.2x and 4.31+ layouts)",
+        kind="text")
+def _routes(text):
+    """Two layouts: before 4.31 the first next hop shares the route's line (" B E 10.1.0.0/24 [200/0] via
+    A, Et1") and the others are aligned under it; 4.31+ prints a `Source Codes:` legend and every next hop
+    on its own line. A next hop printed deeper than the route's first (a tunnel's own resolution) and a
+    `backup via` are not ECMP paths of the route. Any line that is neither legend, route nor next hop is
+    an ERROR: a table cut mid-line or another command's answer."""
+    lines = text.split("\n")
+    legend = next((i for i, line in enumerate(lines) if re.match(r"^(?:Source )?Codes:", line)), None)
+    if legend is None:
+        raise ValueError("no 'Codes:' / 'Source Codes:' legend: not `show ip route` output")
+    vrfs = {match.group(1) for match in (re.match(r"^VRF: (\S+)", line) for line in lines) if match}
+    if vrfs - {"default"}:
+        raise ValueError("routes of VRF %s: not the default VRF's table" % ", ".join(sorted(vrfs - {"default"})))
+    routes, current, level = {}, None, None
+    for line in _route_lines(lines[legend + 1:]):
+        head = _ROUTE_HEAD.match(line)
+        if head:
+            current, level = _route_head(routes, head), None
+            via = _VIA.match(head.group("rest").strip())
+            if via:  # pre-4.31: the first next hop on the route's line, the others aligned under it
+                level = line.index(" via ") + 1
+                _add_hop(current, via)
             continue
-        hops = [hop for hop in row["next_hop"] if hop != "connected"]
+        via = _VIA.match(line)
+        if via:
+            level = len(via.group("indent")) if level is None else level
+            if len(via.group("indent")) == level:
+                _add_hop(current, via)
+        elif not _CONNECTED.match(line):
+            raise ValueError("unreadable line %r" % line)
+    for prefix, route in routes.items():
+        if not route["next_hops"]:
+            raise ValueError("BGP route %s has no next hop (cut short?)" % prefix)
+    return {"routes": routes}
+
+
+def _route_lines(lines):
+    """The route table's lines: the legend's continuation (indented "X - name," lists) and the blank
+    lines and 'Gateway of last resort' notes left out."""
+    for line in lines:
+        if re.match(r"^\s+\S.* - ", line) and "via" not in line:
+            continue
+        if not line.strip() or line.startswith("Gateway of last resort"):
+            continue
+        yield line
+
+
+def _route_head(routes, head):
+    """The route's entry when it is a BGP route (B, B E, B I; not A B aggregates, C, S, O ...), else None."""
+    if head.group("codes").split()[0] != "B":
+        return None
+    return routes.setdefault(head.group("prefix"), {"next_hops": []})
+
+
+def _add_hop(route, via):
+    if route is not None and not via.group("backup"):
+        hop = via.group("hop")
+        if hop not in route["next_hops"]:  # a via line printed twice is one path, not two
+            route["next_hops"].append(hop)
+
+
+_BGP_ROUTE_TYPES = ("eBGP", "iBGP", "BGP")
+
+
+@parser("arista_eos_show_ip_route_json",
+        "show ip route bgp | json: BGP routes of the default VRF with every ECMP next hop",
+        kind="json")
+def _routes_json(document):
+    """{"vrfs": {"default": {"routes": {PREFIX: {"routeType": "eBGP", "vias": [{"nexthopAddr": A,
+    "interface": I}, ...]}}}}}: an empty routes object is no BGP route (data, not a failure)."""
+    vrfs = document["vrfs"]
+    if set(vrfs) - {"default"}:
+        raise ValueError("routes of VRF %s: not the default VRF's table" % ", ".join(sorted(set(vrfs) - {"default"})))
+    routes = {}
+    for prefix, route in vrfs["default"]["routes"].items():
+        if route["routeType"] not in _BGP_ROUTE_TYPES:
+            continue
+        hops = distinct(str(via["nexthopAddr"]) for via in route["vias"] if via.get("nexthopAddr"))
         if not hops:
-            raise ValueError("BGP route %s/%s has no next hop" % (row["network"], row["prefix_length"]))
-        routes["%s/%s" % (row["network"], row["prefix_length"])] = {"next_hops": hops}
+            raise ValueError("BGP route %s has no next hop" % prefix)
+        routes[prefix] = {"next_hops": hops}
     return {"routes": routes}
 
 
@@ -186,6 +395,15 @@ def _routes(rows):
         "show priority-flow-control counters: per port PFC frames received/sent (port totals)")
 def _pfc(rows):
     return _port_table(rows, "'Port RxPfc TxPfc'", lambda row: {"all": {"rx": int(row["rx_pfc"]), "tx": int(row["tx_pfc"])}})
+
+
+@parser("arista_eos_show_priority-flow-control_counters_json",
+        "show priority-flow-control counters | json: per port PFC frames received/sent (port totals)",
+        kind="json")
+def _pfc_json(document):
+    """{"interfaceCounters": {INTF: {"rxFrames": N, "txFrames": N}}} (ANTA's VerifyInterfacesPFCCounters)."""
+    return _json_ports(document, "interfaceCounters", lambda name, entry: {"all": {
+        "rx": _count(name + " rxFrames", entry["rxFrames"]), "tx": _count(name + " txFrames", entry["txFrames"])}})
 
 
 @parser("arista_eos_show_qos_interfaces_ecn_counters_queue",
@@ -202,9 +420,7 @@ def _ecn(document):
                 raise ValueError("%s: unreadable queue %r" % (interface, queue))
             if value == "-":
                 continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError("%s queue %s: %r is not a packet count" % (interface, queue, value))
-            marked[number] = value
+            marked[number] = _count("%s queue %s" % (interface, queue), value)  # ANTA's captures print "0"
     if not ports:
         raise ValueError("no interface in intfQueueCounters")
     return {"ports": ports}
@@ -214,6 +430,14 @@ def _ecn(document):
         "show interfaces counters discards: per port output (egress) discards, port total")
 def _discards(rows):
     return _port_table(rows, "'Port InDiscards OutDiscards'", lambda row: {"all": int(row["out_discards"])})
+
+
+@parser("arista_eos_show_interfaces_counters_discards_json",
+        "show interfaces counters discards | json: per port output (egress) discards, port total",
+        kind="json")
+def _discards_json(document):
+    """{"interfaces": {INTF: {"inDiscards": N, "outDiscards": N}}, "inDiscardsTotal": N, "outDiscardsTotal": N}."""
+    return _json_ports(document, "interfaces", lambda name, entry: {"all": _count(name + " outDiscards", entry["outDiscards"])})
 
 
 # --- fec ----------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ command's report.
 
 import re
 
-from ._common import asn, headed_rows, listed, reject_other as _other
+from ._common import asn, distinct, headed_rows, listed, reject_other as _other
 from ._registry import parser
 
 
@@ -222,8 +222,8 @@ def _routes(rows):
         if len(best) < route["ubest"] or (route["mbest"] == 0 and len(best) != route["ubest"]):
             raise ValueError("%s: ubest %d but %d best next hops listed (truncated?)"
                              % (route["prefix"], route["ubest"], len(best)))
-        if route["bgp"]:
-            routes[route["prefix"]] = {"next_hops": best}
+        if route["bgp"]:  # Null0 (an aggregate's discard route) forwards nowhere: not a path to any leaf
+            routes[route["prefix"]] = {"next_hops": distinct(hop for hop in best if hop != "Null0")}
 
     for row in rows:
         if row["network"]:

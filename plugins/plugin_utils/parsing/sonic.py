@@ -94,19 +94,63 @@ def _speed_gbps(text):
     return int(value) if value.is_integer() else value
 
 
+_STATUS_NEEDS = ("Interface", "Speed", "Oper", "Admin")
+
+
 @parser("sonic_show_interfaces_status",
-        "show interfaces status: per port oper/admin state and speed")
-def _interfaces_status(rows):
-    rows = _with_header(rows, "'Interface Lanes Speed MTU FEC Alias Vlan Oper Admin Type Asym PFC'")
+        "show interfaces status: per port oper/admin state and speed (read by column name)",
+        kind="text")
+def _interfaces_status(text):
+    """intfutil's tabulate table, read by its column names: the columns changed across releases
+    (201811: Interface Lanes Speed MTU Alias Oper Admin [Type Asym PFC]; 2019+ added Vlan, then FEC),
+    and a cell may hold spaces ("QSFP28 or later"), so the dash line under the header gives the columns.
+    A table without an Interface, Speed, Oper or Admin column is not this report."""
+    names, rows = _named_table(text, "'Interface Lanes Speed MTU [FEC] Alias [Vlan] Oper Admin ...'")
+    missing = [name for name in _STATUS_NEEDS if name not in names]
+    if missing:
+        _fail("the table has no %s column (header %r)", ", ".join(missing), " ".join(names))
     ports = {}
-    for name, row in _front_panel(rows, "interface"):
-        oper, admin = row["oper"].lower(), row["admin"].lower()
+    for row in rows:
+        name = row["Interface"]
+        if not _PORT.match(name):
+            continue
+        oper, admin = row["Oper"].lower(), row["Admin"].lower()
         if oper not in ("up", "down") or admin not in ("up", "down"):
-            _fail("%s: oper %r / admin %r", name, row["oper"], row["admin"])
-        ports[name] = {"oper": oper, "admin": admin, "speed_gbps": _speed_gbps(row["speed"]), "status": row["oper"]}
+            _fail("%s: oper %r / admin %r", name, row["Oper"], row["Admin"])
+        ports[name] = {"oper": oper, "admin": admin, "speed_gbps": _speed_gbps(row["Speed"]), "status": row["Oper"]}
     if not ports:
         _fail("no EthernetN port rows (interface naming mode 'alias'?)")
     return {"ports": ports}
+
+
+def _named_table(text, what):
+    """(column names, [{name: cell}]) of a tabulate "simple" table: a header line, a dash line, rows cut at
+    the dash line's columns. Any line outside it, or text in a column gap, is a failure."""
+    lines = text.split("\n")
+    at = next((i for i in range(1, len(lines)) if _DASHES.match(lines[i]) and lines[i - 1].strip()), None)
+    if at is None:
+        _fail("no %s header: not this command's report (an error, or cut short)", what)
+    for line in lines[:at - 1]:
+        if line.strip():
+            _fail("unexpected line %r before the table", line)
+    spans = [match.span() for match in re.finditer(r"-+", lines[at])]
+    names = [" ".join(cell.split()) for cell in _cut_spans(lines[at - 1], spans)]
+    rows = []
+    for line in lines[at + 1:]:
+        if not line.strip():
+            continue
+        gaps = [line[end:spans[i + 1][0]] for i, (start, end) in enumerate(spans[:-1])]
+        if not any(gap.strip() for gap in gaps) and len(line.rstrip()) >= spans[-1][0]:
+            rows.append(dict(zip(names, (cell.strip() for cell in _cut_spans(line, spans)))))
+        elif len(line.split()) == len(names):  # one word a column: unambiguous even when not aligned to the dashes
+            rows.append(dict(zip(names, line.split())))
+        else:
+            _fail("unexpected line %r (a row cut short, or not a row of the table)", line)
+    return names, rows
+
+
+def _cut_spans(line, spans):
+    return [line[start:end] for start, end in spans[:-1]] + [line[spans[-1][0]:]]
 
 
 # --- errors ----------------------------------------------------------------------------------------
@@ -225,18 +269,42 @@ def _lldp_table(rows):
 _BGP_STATES = ("Idle", "Connect", "Active", "OpenSent", "OpenConfirm", "Established", "Clearing", "Deleted")
 
 
+_PLAIN_HEADER = re.compile(r"^\s*Neighbor\s+V\s+AS\s+MsgRcvd\s+MsgSent\s+TblVer\s+InQ\s+OutQ\s+Up/Down\s+State/PfxRcd"
+                           r"(?P<name>\s+NeighborName)?\s*$")
+
+
+def _bgp_cells(text):
+    """_cells, and the tables without a dash line (FRR's own, and the older "Neighbor ... NeighborName"
+    one) cut at their whitespace: nine one-word columns, the state, which may hold a space ("Idle
+    (Admin)"), and the one-word NeighborName where the header has it."""
+    out, named = [], None
+    for line in _cells(text).split("\n"):
+        header = _PLAIN_HEADER.match(line)
+        if header:
+            named = bool(header.group("name"))
+        elif named is not None and line.strip() and not line.startswith("Total number of neighbors"):
+            fields = line.split()
+            if len(fields) >= (11 if named else 10):
+                line = "|".join(fields[:9] + ([" ".join(fields[9:-1]), fields[-1]] if named else [" ".join(fields[9:])]))
+        out.append(line)
+    return "\n".join(out)
+
+
 @parser("sonic_show_ip_bgp_summary",
-        "show ip bgp summary (SONiC's bgp_util table): IPv4 neighbors, AS, state, prefixes",
-        prepare=_cells)
+        "show ip bgp summary (SONiC's bgp_util table, or FRR's own): IPv4 neighbors, AS, state, prefixes",
+        prepare=_bgp_cells)
 def _bgp_summary(rows):
-    rows = _with_header(rows, "'Neighbhor V AS MsgRcvd ... State/PfxRcd NeighborName'")
+    """Three layouts: sonic-utilities' bgp_util table ("Neighbhor ... State/PfxRcd NeighborName"), the
+    same spelled "Neighbor", and FRR's own table as SONiC 201904+ printed it (no NeighborName). Each
+    ends with "Total number of neighbors N", which proves the table complete; a summary without it
+    (older releases, or a read cut at a line boundary) is read for the neighbors it lists, and says it
+    is unverified, so that a neighbor it does not list is no proof the neighbor is missing."""
+    rows = _with_header(rows, "'Neighbhor V AS MsgRcvd ... State/PfxRcd [NeighborName]'")
     if not any(row["family"] for row in rows):
         _fail("no 'IPv4 Unicast Summary:' line")
     totals = [row["total"] for row in rows if row["total"]]
-    if not totals:
-        _fail("no 'Total number of neighbors' line: cut short")
     entries = [row for row in rows if row["neighbor"]]
-    if len(entries) != int(totals[-1]):
+    if totals and len(entries) != int(totals[-1]):
         _fail("%d rows but 'Total number of neighbors %s'", len(entries), totals[-1])
     neighbors = {}
     for row in entries:
@@ -252,6 +320,8 @@ def _bgp_summary(rows):
                 _fail("%s: state %r", address, state_pfx)
             prefixes = None
         neighbors[address] = {"remote_as": int(row["remote_as"]), "state": state, "prefixes_received": prefixes}
+    if not totals:
+        return {"neighbors": neighbors, "unverified": "no 'Total number of neighbors' line"}
     return {"neighbors": neighbors}
 
 
@@ -266,6 +336,8 @@ def _pfc_counters(rows):
         if not row["port"]:
             continue
         direction = row["direction"].lower()
+        if direction not in tables:  # a row before any table header: Filldown has no direction yet
+            _fail("counter row %r before any 'Port Rx'/'Port Tx' header (expected pfcstat's Port Rx table first)", row["port"])
         where = "%s %s PFC" % (row["port"], row["direction"])
         values = [_count(row["pfc%d" % prio], where + str(prio)) for prio in range(8)]
         tables[direction][row["port"]] = values
