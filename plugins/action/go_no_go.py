@@ -28,4 +28,22 @@ class ActionModule(EngineAction):
             with open(baseline, "w", encoding="utf-8") as handle:
                 handle.write(_baseline.text(values, counted, os.path.basename(report["run_dir"]), report["verdict"]))
         return dict(result, changed=False, verdict=report["verdict"], summary=report["summary"],  # reports change no device
-                    run_dir=report["run_dir"], checklist=_report.checklist_text(report), baseline=baseline)
+                    run_dir=report["run_dir"], checklist=_report.checklist_text(report), baseline=baseline,
+                    **outcome(report, baseline))
+
+
+def outcome(report, baseline):
+    """Who failed, who was blocked, where each stopped and where the reports are: for set_stats (AWX)."""
+    failing, blocked = [], []
+    for host, info in sorted(report["hosts"].items()):
+        statuses = {record["status"] for record in info["checks"]}
+        if statuses & {"FAIL", "ERROR"}:
+            failing.append(host)
+        elif "BLOCKED" in statuses:  # not failing on its own: a switch in its path failed
+            blocked.append(host)
+    files = {name: os.path.join(report["run_dir"], name) for name in ("report.md", "report.json", "junit.xml")}
+    if baseline:
+        files["baseline.yml"] = baseline
+    return {"failing_hosts": failing, "blocked_hosts": blocked, "reports": files,
+            "stopped_at": {host: info["stopped_at"] for host, info in sorted(report["hosts"].items())
+                           if info["stopped_at"] is not None}}

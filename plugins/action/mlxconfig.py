@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect.source_action import SourceFactsAction
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.host import mlx_value
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.host import mlx_equal
 
 COMMAND = "ansible.builtin.command"
 
@@ -14,6 +14,7 @@ COMMAND = "ansible.builtin.command"
 class ActionModule(SourceFactsAction):
     SOURCES = ("mlxconfig",)
     _VALID_ARGS = frozenset(("devices", "timeout", "params", "reset"))
+    ARGUMENT_SPEC = dict(SourceFactsAction.ARGUMENT_SPEC, params={"type": "dict"}, reset={"type": "bool", "default": False})
     _supports_check_mode = True
     _supports_diff = True
 
@@ -24,7 +25,8 @@ class ActionModule(SourceFactsAction):
         if error:
             return dict(result, failed=True, msg="%s: %s" % (host, error))
         devices = {device: queried["params"] for device, queried in facts["mlxconfig"].items()}
-        wanted = {str(key): str(value) for key, value in (self._task.args.get("params") or {}).items()}
+        args = self.arguments()
+        wanted = {str(key): str(value) for key, value in (args.get("params") or {}).items()}
         if not wanted:
             return dict(result, changed=False, devices=devices)
 
@@ -33,14 +35,14 @@ class ActionModule(SourceFactsAction):
             unknown = sorted(set(wanted) - set(params))
             if unknown:
                 return dict(result, failed=True, msg="%s: %s does not report %s" % (host, device, ", ".join(unknown)))
-            changes = {k: v for k, v in wanted.items() if mlx_value(params[k]["next_boot"]) != v}
+            changes = {k: v for k, v in wanted.items() if not mlx_equal(params[k]["next_boot"], v)}
             if changes:
                 to_set[device] = changes
                 before[device] = {k: params[k]["next_boot"] for k in changes}
                 after[device] = changes
-            if any(mlx_value(params[k]["current"]) != v for k, v in wanted.items()):
+            if any(not mlx_equal(params[k]["current"], v) for k, v in wanted.items()):
                 to_reset.append(device)
-        reset = bool(self._task.args.get("reset", False))
+        reset = args["reset"]
         changed = bool(to_set) or (reset and bool(to_reset))
         result.update(changed=changed, set=to_set, reset=sorted(to_reset) if reset else [],
                       pending_reset=[] if reset else sorted(to_reset))

@@ -101,6 +101,12 @@ sources:
     msg:
       description: Why the source did not work, when it did not.
       type: str
+    non_text:
+      description:
+        - Present when the output held bytes that are not UTF-8 text; they are replaced by U+FFFD (so the
+          result stays valid for Ansible) and this names the command, the stream and where.
+      type: str
+      returned: when the output was not text
     attempts:
       description: What happened with each way tried, in order.
       type: list
@@ -118,6 +124,7 @@ sources:
 """
 
 import os
+import re
 import shlex
 from concurrent.futures import ThreadPoolExecutor
 import shutil
@@ -143,7 +150,11 @@ def _run(module, argv, timeout, env=None, accept_rc=(0,), shown=None):
     environ = {"LC_ALL": "C", "LANG": "C"}
     environ.update({str(k): str(v) for k, v in (env or {}).items()})
     rc, out, err = module.run_command(full, environ_update=environ, check_rc=False)
+    out, out_note = as_text(out, "stdout")
+    err, err_note = as_text(err, "stderr")
     result = {"command": command, "rc": rc, "stdout": out, "stderr": err, "msg": ""}
+    if out_note or err_note:
+        result["non_text"] = "%s printed %s" % (command, " and ".join(note for note in (out_note, err_note) if note))
     if timeout_bin and rc in (TIMEOUT_RC, 128 + 9):
         result.update(status="timeout", msg="did not finish within %ss (hung?)" % timeout)
     elif rc not in accept_rc:
@@ -154,11 +165,34 @@ def _run(module, argv, timeout, env=None, accept_rc=(0,), shown=None):
     return result
 
 
+# How run_command hands back a byte that is not UTF-8: a lone surrogate (surrogateescape)
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def as_text(data, stream):
+    """(text, note): the output as UTF-8 text; a byte that is not text becomes U+FFFD and the note says
+    how many and where. run_command keeps such a byte as a lone surrogate, which would make ansible-core
+    refuse the whole result (every source of the host lost, as "unreachable"); replaced, the other
+    sources stand and this one names the command."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", "surrogateescape")
+    found = _ESCAPED.search(data)
+    if not found:
+        return data, None
+    count = len(_ESCAPED.findall(data))
+    first = len(data[:found.start()].encode("utf-8"))
+    return _ESCAPED.sub("\ufffd", data), "%d byte%s that %s not UTF-8 text on %s (first at byte %d, shown as U+FFFD)" % (
+        count, "" if count == 1 else "s", "is" if count == 1 else "are", stream, first)
+
+
 def _read(path):
     result = {"command": "cat %s" % path, "rc": 0, "stdout": "", "stderr": "", "msg": ""}
     try:
-        with open(path, "r", errors="replace") as handle:
-            result.update(status="ok", stdout=handle.read())
+        with open(path, "rb") as handle:
+            text, note = as_text(handle.read(), "its content")
+        result.update(status="ok", stdout=text)
+        if note:
+            result["non_text"] = "%s held %s" % (path, note)
     except FileNotFoundError:
         result.update(status="missing", rc=1, msg="does not exist")
     except OSError as exc:
@@ -206,7 +240,8 @@ def collect_source(module, ways, timeout, payload_paths=None):
         else:
             module.fail_json(msg="way %r has none of run, read or list" % (way,))
         result["way"] = index
-        attempts.append("%s: %s" % (result["command"], result["msg"] or result["status"]))
+        attempts.append("%s: %s%s" % (result["command"], result["msg"] or result["status"],
+                                      " (%s)" % result["non_text"] if result.get("non_text") else ""))
         if result["status"] in ("ok", "timeout"):
             break  # a hang is a finding: report it rather than retry another way
     result["attempts"] = attempts

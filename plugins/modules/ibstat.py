@@ -14,6 +14,8 @@ description:
   - Runs C(ibstat) on the host (argv, C(LC_ALL=C), under C(timeout)) and parses it on the
     controller with the C(linux_ibstat) TextFSM template.
   - Missing tool, timeout or unparseable output fail the task with the host and the command named.
+  - A CA that ibstat cannot read (its C(ibpanic) line, exit 255) does not fail the task: the CAs it
+    listed before are returned, and the failing one in RV(unreadable).
 extends_documentation_fragment:
   - gpufabric.pyramid.source_facts
 """
@@ -40,4 +42,12 @@ devices:
       node_guid: "0xa088c20300a1b2c4"
       ports:
         "1": {state: Active, phys_state: LinkUp, rate_gbps: 400, link_layer: Ethernet, port_guid: "0xa288c2fffea1b2c4"}
+unreadable:
+  description:
+    - CA name to ibstat's own message, for the CA it could not read (C(ibpanic), exit 255). ibstat stops
+      there, so CAs after it are not listed either; the CAs before it are in RV(devices).
+  returned: when ibstat could not read a CA
+  type: dict
+  sample:
+    mlx5_8: "stat of IB device 'mlx5_8' failed: No such file or directory"
 """

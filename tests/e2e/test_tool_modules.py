@@ -12,3 +12,8 @@ def test_tool_modules_on_twin_nodes(validate):
         {"node": "node-003", "kind": "tool_missing", "tool": "ibstat"},
     ]}, playbook="tests/e2e/playbooks/tool_modules.yml")
     assert run.rc == 0 and run.status == "successful", run.stdout[-3000:]
+
+
+def test_tool_module_arguments_are_type_checked(validate):
+    run = validate({"pod": {"nodes": 2}}, playbook="tests/e2e/playbooks/tool_module_arguments.yml")
+    assert run.rc == 0 and run.status == "successful", run.stdout[-3000:]

@@ -53,3 +53,38 @@ Executable: all_reduce_perf
 def test_where_a_launcher_says_it_failed_is_kept():
     assert _collect.why_failed(MPIRUN_NOT_FOUND, "") == (
         "mpirun was unable to find the specified executable file, and therefore (Node: node-008; Executable: all_reduce_perf)")
+
+
+def _collect_module():
+    from ansible_collections.gpufabric.pyramid.plugins.modules import collect  # pylint: disable=import-outside-toplevel
+    return collect
+
+
+class _Module:
+    """What _run uses of AnsibleModule: the tool's path and run_command."""
+
+    def __init__(self, rc, out, err):
+        self.answer = (rc, out, err)
+
+    def get_bin_path(self, name):
+        return "/usr/bin/" + name if name != "timeout" else None
+
+    def run_command(self, argv, environ_update=None, check_rc=False):
+        rc, out, err = self.answer  # as AnsibleModule decodes: a byte that is not UTF-8 stays a lone surrogate
+        return rc, out.decode("utf-8", "surrogateescape"), err.decode("utf-8", "surrogateescape")
+
+
+def test_bytes_that_are_not_text_are_replaced_and_the_command_named():
+    # ibstat's CA type read from a sysfs file holding a stray 0xff byte (issue "Hostile inputs")
+    out = b"CA 'mlx5_0'\n\tCA type: MT4129\xff\n"
+    result = _collect_module()._run(_Module(0, out, b""), ["ibstat"], 60)
+    assert result["status"] == "ok" and result["stdout"] == "CA 'mlx5_0'\n\tCA type: MT4129\ufffd\n"
+    assert result["non_text"] == "ibstat printed 1 byte that is not UTF-8 text on stdout (first at byte 28, shown as U+FFFD)"
+    result.pop("non_text")
+    import json  # pylint: disable=import-outside-toplevel
+    json.dumps(result, ensure_ascii=False).encode("utf-8")  # what ansible-core must be able to send back
+
+
+def test_text_output_has_no_note():
+    result = _collect_module()._run(_Module(0, b"ok\n", b""), ["lsmod"], 60)
+    assert result["stdout"] == "ok\n" and "non_text" not in result

@@ -83,6 +83,40 @@ def test_hostile_values_are_refused_by_name_never_a_crash(raw, message):
     assert any(error.startswith(message) for error in errors), errors
 
 
+@pytest.mark.parametrize("raw, message", [
+    ({"pyramid_rails": ["mlx5_0; rm -rf /"]}, "pyramid_rails: 'mlx5_0; rm -rf /' is not a valid RDMA device name"),
+    ({"pyramid_rails": ["$(reboot)"]}, "pyramid_rails: '$(reboot)' is not a valid RDMA device name"),
+    ({"pyramid_rails": ["-x"]}, "pyramid_rails: '-x' is not a valid RDMA device name"),
+    ({"pyramid_rails": ["--help"]}, "pyramid_rails: '--help' is not a valid RDMA device name"),
+    ({"pyramid_rails": [""]}, "pyramid_rails: '' is not a valid RDMA device name"),
+    ({"pyramid_nccl_min_bytes": "8 -x"}, "pyramid_nccl_min_bytes: '8 -x' is not a valid message size"),
+    ({"pyramid_nccl_max_bytes": "4T"}, "pyramid_nccl_max_bytes: '4T' is not a valid message size"),
+    ({"pyramid_nccl_env": {"NCCL_DEBUG=INFO": "x"}}, "pyramid_nccl_env: 'NCCL_DEBUG=INFO' is not a valid environment variable name"),
+    ({"pyramid_nccl_env": {"$(reboot)": "x"}}, "pyramid_nccl_env: '$(reboot)' is not a valid environment variable name"),
+    ({"pyramid_soak_seconds": 1000000000}, "pyramid_soak_seconds must be at most 86400"),
+    ({"pyramid_switch_ports": [{"port": "Ethernet1/1 ; reload"}]}, "pyramid_switch_ports.port: 'Ethernet1/1 ; reload' is not a valid interface name"),
+    ({"pyramid_switch_ports": [{"port": "-Ethernet1"}]}, "pyramid_switch_ports.port: '-Ethernet1' is not a valid interface name"),
+    ({"pyramid_switch_ports": [{"port": "Ethernet1", "peer_port": "swp1;x"}]}, "pyramid_switch_ports.peer_port: 'swp1;x' is not"),
+    ({"pyramid_bgp_neighbors": [{"address": "10.0.0.1", "remote_as": -65000}]}, "pyramid_bgp_neighbors.remote_as must be at least 1"),
+    ({"pyramid_bgp_neighbors": [{"address": "10.0.0.1", "remote_as": 4294967296}]}, "pyramid_bgp_neighbors.remote_as must be at most"),
+])
+def test_names_follow_their_grammar(raw, message):
+    _values, errors = _expectations.resolve(CATALOG, raw)
+    assert any(error.startswith(message) for error in errors), errors
+
+
+@pytest.mark.parametrize("raw", [
+    {"pyramid_rails": ["mlx5_0", "mlx5_10", "bnxt_re0", "ibp23s0", "rocep1s0f0"]},
+    {"pyramid_nccl_min_bytes": "1M", "pyramid_nccl_max_bytes": "16G"},
+    {"pyramid_nccl_env": {"NCCL_IB_HCA": "=mlx5_0:1,mlx5_1:1", "_PRIVATE": "1"}},
+    {"pyramid_switch_ports": [{"port": "Ethernet1/1", "peer": "node-001", "peer_port": "ens1f0np0"}, {"port": "swp1s0"},
+                              {"port": "et-0/0/0:1", "role": "fabric", "peer": "spine-01.pod.example", "peer_port": "Ethernet49/1"}]},
+    {"pyramid_bgp_neighbors": [{"address": "10.0.0.1", "remote_as": 4200000001}]},
+])
+def test_real_names_pass_their_grammar(raw):
+    assert _expectations.resolve(CATALOG, raw)[1] == []
+
+
 def test_a_long_port_plan_is_checked_for_duplicates():
     ports = [{"port": "Ethernet%d" % i, "peer": "node-%d" % i, "rail": "mlx5_0"} for i in range(40000)] + [{"port": "Ethernet7", "peer": "x", "rail": "mlx5_0"}]
     assert _expectations._cross_errors({"pyramid_switch_ports": ports}) == ["pyramid_switch_ports: ports listed twice: Ethernet7"]

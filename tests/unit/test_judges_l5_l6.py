@@ -80,18 +80,28 @@ def training(step_times, fwd=None, ranks=2, timeouts=()):
     return {"training_node": {"format": "pyramid", "steps": steps, "timeouts": list(timeouts), "nan_iterations": None}}
 
 
+def asked(facts):
+    """The expectations of the run the facts show: the built-in step's log holds every rank's every step."""
+    steps = facts["training_node"]["steps"]
+    return dict(EXPECT, pyramid_gpus_per_node=len({step["rank"] for step in steps}),
+                pyramid_train_steps=max(4, max(step["step"] for step in steps)))
+
+
 def test_stable_training_passes():
-    outcome = _judges.training_stable(training([300.0] * 5 + [100.0, 101.0, 99.0, 100.5, 100.0] * 4), EXPECT)
+    facts = training([300.0] * 5 + [100.0, 101.0, 99.0, 100.5, 100.0] * 4)
+    outcome = _judges.training_stable(facts, asked(facts))
     assert outcome["status"] == "PASS", outcome
 
 
 def test_unstable_step_time_fails():
-    outcome = _judges.training_stable(training([100.0] * 5 + [100.0, 140.0, 70.0, 120.0, 90.0] * 4), EXPECT)
+    facts = training([100.0] * 5 + [100.0, 140.0, 70.0, 120.0, 90.0] * 4)
+    outcome = _judges.training_stable(facts, asked(facts))
     assert outcome["status"] == "FAIL" and "CV" in outcome["actual"]
 
 
 def test_slow_rank_is_named_from_forward_time():
-    outcome = _judges.training_stable(training([100.0] * 20, fwd={0: 30.0, 1: 30.2, 2: 41.0, 3: 29.9}, ranks=4), EXPECT)
+    facts = training([100.0] * 20, fwd={0: 30.0, 1: 30.2, 2: 41.0, 3: 29.9}, ranks=4)
+    outcome = _judges.training_stable(facts, asked(facts))
     assert outcome["status"] == "FAIL" and "rank 2" in outcome["actual"]
 
 
@@ -111,8 +121,30 @@ def steady_training(step_ms, steps=12):
 
 
 def test_a_step_slower_than_the_baseline_fails():
-    expect = dict(EXPECT, pyramid_train_step_ms_baseline=800.0)
+    plain = asked(steady_training(870.0))
+    expect = dict(plain, pyramid_train_step_ms_baseline=800.0)
     assert _judges.training_stable(steady_training(870.0), expect)["status"] == "PASS"  # within 10%
     outcome = _judges.training_stable(steady_training(1000.0), expect)
     assert outcome["status"] == "FAIL" and "25% slower than the baseline 800.0 ms" in outcome["actual"]
-    assert _judges.training_stable(steady_training(1000.0), EXPECT)["status"] == "PASS"  # no baseline: not judged
+    assert _judges.training_stable(steady_training(1000.0), plain)["status"] == "PASS"  # no baseline: not judged
+
+
+def test_a_log_cut_before_its_end_with_exit_0_is_an_error():
+    facts = steady_training(100.0, steps=12)
+    expect = dict(asked(facts), pyramid_train_steps=30)  # asked for 30 steps, the log stops at 12
+    outcome = _judges.training_stable(facts, expect)
+    assert outcome["status"] == "ERROR" and "rank 0 reported 12 of 30 steps (last 12)" in outcome["actual"]
+    expect = dict(asked(facts), pyramid_gpus_per_node=4)  # 2 ranks in the log where 4 ran
+    assert "2 ranks in the log where 4 ranks ran" in _judges.training_stable(facts, expect)["actual"]
+
+
+def test_more_ranks_than_gpus_is_a_fail_naming_both():
+    died = SourceFailure("torchrun --standalone --nproc_per_node=2 train_step.py --steps 30",
+                         "torchrun ...: unparseable output (training_log): training_log: no step lines; exit code 1; stderr: "
+                         "[rank1]: torch.AcceleratorError: CUDA error: invalid device ordinal")
+    one_gpu = {"gpus": {"GPU0": {"links": {}, "cpu_affinity": "0-15", "numa_affinity": "0"}}, "nics": {}}
+    expect = dict(EXPECT, pyramid_gpus_per_node=2)
+    outcome = _judges.training_stable({"training_node": died, "gpus_found": one_gpu}, expect)
+    assert outcome["status"] == "FAIL" and outcome["actual"].startswith("2 ranks, 1 GPU:")
+    assert "exit code 1" in outcome["actual"] and "invalid device ordinal" in outcome["actual"]
+    assert _judges.training_stable({"training_node": died, "gpus_found": None}, expect)["status"] == "ERROR"

@@ -81,3 +81,37 @@ def test_unknown_parser_and_none_text(parsers):
 def test_crlf_and_ansi_are_tolerated(parsers):
     raw, expected = _load(os.path.join(FIXTURE_DIR, "linux_nvidia_smi_topo_m", "eight_rails_pix.raw"))
     assert parsers.parse("linux_nvidia_smi_topo_m", raw.replace("\n", "\r\n")) == expected["facts"]
+
+
+# Hostile inputs (issue "Hostile inputs"): a line of word characters once cost the NCCL row regexes
+# quadratic time (30 kB: 11 s). Every parser answers within a second, without an exception other
+# than ParseError, whatever one long line holds.
+LONG_LINES = {"word characters": "a" * 30000, "a 1 MB word": "x" * (1 << 20), "digits and letters": "1a" * 15000,
+              "host-like words": "node-001:" * 3000, "a 1 MB line of spaces and digits": "1 " * (1 << 19)}
+
+
+@pytest.mark.parametrize("what", sorted(LONG_LINES))
+def test_one_long_line_is_parsed_in_bounded_time(parsers, what):
+    import time  # pylint: disable=import-outside-toplevel
+    for parser in sorted(parsers.PARSERS):
+        started = time.monotonic()
+        try:
+            parsers.parse(parser, LONG_LINES[what] + "\n")
+        except parsers.ParseError:
+            pass
+        assert time.monotonic() - started < 1.0, parser
+
+
+def test_a_line_past_the_bound_is_a_parse_error_naming_it(parsers):
+    with pytest.raises(parsers.ParseError, match="a line of 1048576 characters"):
+        parsers.parse("nccl_tests", "# nThread 1 nGpus 1\n" + "x" * (1 << 20) + "\n")
+    assert parsers.partial("nccl_tests", "x" * (1 << 20)) is None  # a hang's last words, bounded too
+
+
+def test_a_number_beyond_float_range_is_a_parse_error(parsers):
+    with open(os.path.join(FIXTURE_DIR, "nccl_tests", "wrong_1e999.raw"), encoding="utf-8") as handle:
+        text = handle.read()
+    with pytest.raises(parsers.ParseError, match="#wrong '1e999' is not a count"):
+        parsers.parse("nccl_tests", text)
+    with pytest.raises(parsers.ParseError, match="busbw '1e999' is not a finite number"):
+        parsers.parse("nccl_tests", text.replace("   4.53       0   110.62", "  1e999       0   110.62"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 
-from ansible.errors import AnsibleError
+from ansible.errors import AnsibleActionFail, AnsibleError
 
 from ..core import catalog as _catalog, engine as _engine
 from ..core.action import EngineAction
@@ -17,6 +17,7 @@ from ..core.model import SourceFailure
 
 COLLECT = "gpufabric.pyramid.collect"
 NETWORK_CLI = ("ansible.netcommon.network_cli", "network_cli")
+DEVICE_NAME = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.-]*$")
 PAYLOAD_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "payloads")
 
 
@@ -105,15 +106,27 @@ class SourceFactsAction(EngineAction):
 
     SOURCES = ()
     _VALID_ARGS = frozenset(("devices", "timeout"))
+    # As the modules document them: a string for `devices` is one device (or a comma list), never its
+    # characters one by one; a number of seconds is a number.
+    ARGUMENT_SPEC = {"devices": {"type": "list", "elements": "str"}, "timeout": {"type": "int", "default": 60}}
+
+    def arguments(self):
+        """The task's arguments, type-checked against ARGUMENT_SPEC (AnsibleActionFail naming what is wrong):
+        every device an RDMA device name, which `mlxconfig -d` can never read as an option."""
+        _validation, args = self.validate_argument_spec(argument_spec=self.ARGUMENT_SPEC)
+        bad = [device for device in args.get("devices") or [] if not DEVICE_NAME.match(device)]
+        if bad:
+            raise AnsibleActionFail("devices: %s %s not an RDMA device name (letters, digits, '_', '.', '-', not first '-')"
+                                    % (", ".join(repr(device) for device in bad), "is" if len(bad) == 1 else "are"))
+        return args
 
     def collect_facts(self, task_vars, names=None):
         """(facts by source name, error message or None)."""
         catalog = _catalog.load_catalog()
         names = list(names or self.SOURCES)
-        expect = {"pyramid_rails": self._task.args.get("devices") or
-                  catalog["expectations"]["pyramid_rails"]["default"]}
-        collected, unreachable = collect(self, _engine.plan(names, catalog, expect),
-                                         int(self._task.args.get("timeout", 60)), task_vars)
+        args = self.arguments()
+        expect = {"pyramid_rails": args.get("devices") or catalog["expectations"]["pyramid_rails"]["default"]}
+        collected, unreachable = collect(self, _engine.plan(names, catalog, expect), args["timeout"], task_vars)
         if unreachable:
             return None, "host unreachable: %s" % unreachable
         facts = _engine.parse_sources(names, catalog, collected, expect)

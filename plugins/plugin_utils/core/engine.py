@@ -133,8 +133,11 @@ def parse_one(raw, source, expect):
         return SourceFailure(command, "; ".join(raw.get("attempts") or [raw.get("msg", "failed")]),
                              status=raw.get("status"), output=raw.get("stdout", ""),
                              partial=parsing.partial(parser, raw.get("stdout", "")))
+    text = raw.get("stdout", "")
+    if parser and ways[raw.get("way", 0)].get("stderr") and raw.get("stderr"):
+        text += "\n" + raw["stderr"]  # where the tool names what it could not read (ibstat's ibpanic line)
     try:
-        facts = parsing.parse(parser, raw.get("stdout", ""))
+        facts = parsing.parse(parser, text)
         if raw.get("rc"):
             facts["exit_code"] = raw["rc"]  # an accepted non-zero exit: the judge decides what it means
         return facts
@@ -142,6 +145,7 @@ def parse_one(raw, source, expect):
         why = why_failed(raw.get("stderr"), "")  # a launcher's stderr says which rank failed, and why
         said = "; exit code %d" % raw["rc"] if raw.get("rc") else ""
         said += "; stderr: %s" % why if why else ""
+        said += "; %s" % raw["non_text"] if raw.get("non_text") else ""  # bytes that were not text, and where
         return SourceFailure(command, "%s: unparseable output (%s): %s%s" % (command, parser, exc, said),
                              output=raw.get("stdout", ""))
 
@@ -188,8 +192,11 @@ def check_inputs(check, catalog, facts, expect=None):
     """The facts a check's judge reads, or the failures that stop it from judging."""
     inputs, failures = {}, []
     for name in check["sources"]:
-        value = facts[name]
         optional = catalog["sources"][name].get("optional", False)
+        if name not in facts and optional:
+            inputs[name] = None  # an optional source nobody read (facts from another layer's plan): missing
+            continue
+        value = facts[name]
         if isinstance(value, SourceFailure):
             if check.get("judges_failures"):
                 inputs[name] = value  # this judge reads failures itself (a hang is a FAIL, not missing data)
@@ -279,9 +286,12 @@ def judge_host(host, check, catalog, facts, expect, collected=None):
         return error_result(host, check, catalog, expect, failures)
     outcome = run_judge(check, _judges.JUDGES[check["judge"]], inputs, declared(check, expect))
     cause = outcome.get("cause") or check.get("causes", {}).get(outcome.get("cause_key"))
-    return result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
-                  cause=cause, command=outcome.get("command") or commands_of(check, catalog, expect, collected),
-                  detail=outcome.get("detail"))
+    record = result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
+                    cause=cause, command=outcome.get("command") or commands_of(check, catalog, expect, collected),
+                    detail=outcome.get("detail"))
+    if outcome["status"] == SKIP and outcome.get("not_applicable"):
+        record["not_applicable"] = True  # e.g. no NVSwitch fabric on this host: neither for nor against GO
+    return record
 
 
 def judge_pod(check, catalog, facts_by_host, expect_by_host):

@@ -15,11 +15,17 @@ _SPEC_KEYS = ("type", "elements", "choices", "default", "options")
 _NUMBER_TYPES = ("int", "float")
 
 
+_GRAMMAR_KEYS = ("pattern", "pattern_name", "key_pattern", "key_pattern_name", "min", "max")  # ours: the argument validator does not know them
+
+
 def argument_spec(catalog, names=None):
     spec = {}
     for name, definition in catalog["expectations"].items():
         if names is None or name in names:
             spec[name] = {key: definition[key] for key in _SPEC_KEYS if key in definition and definition[key] is not None}
+            if "options" in spec[name]:
+                spec[name]["options"] = {field: {key: value for key, value in option.items() if key not in _GRAMMAR_KEYS}
+                                         for field, option in spec[name]["options"].items()}
     return spec
 
 
@@ -103,6 +109,14 @@ def _range_errors(name, definition, value):
         for text in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
             if isinstance(text, str) and not grammar.fullmatch(text):
                 errors.append("%s: %r is not a valid %s" % (name, text, definition.get("pattern_name", "value")))
+    if definition.get("key_pattern") and isinstance(value, dict):
+        grammar = re.compile(definition["key_pattern"])
+        errors.extend("%s: %r is not a valid %s" % (name, key, definition.get("key_pattern_name", "name"))
+                      for key in value if not grammar.fullmatch(str(key)))
+    for field, option in (definition.get("options") or {}).items():
+        for item in value if isinstance(value, list) else []:
+            if isinstance(item, dict) and item.get(field) is not None:
+                errors.extend(_range_errors("%s.%s" % (name, field), option, item[field]))
     return errors
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import collections
 
-from ..core.model import ERROR, FAIL, PASS, SourceFailure, counted, verdict
+from ..core.model import ERROR, FAIL, PASS, SKIP, SourceFailure, counted, verdict
 from .registry import judge, summary as _summary
 
 
@@ -39,15 +39,64 @@ def kernel_params(facts, expect):
     return verdict(PASS, expected, actual)
 
 
+# What the RDMA modules depend on (modinfo -F depends, Linux 5.15 to 6.8 and MLNX_OFED/DOCA-host): a
+# listed module cannot be loaded without these, so a list that shows it without them was cut short
+# (lsmod prints the newest module first: a cut loses the oldest, the dependencies).
+MODULE_DEPENDS = {
+    "mlx5_ib": ("mlx5_core", "ib_uverbs", "ib_core"), "ib_uverbs": ("ib_core",), "ib_umad": ("ib_core",),
+    "ib_cm": ("ib_core",), "iw_cm": ("ib_core",), "rdma_cm": ("iw_cm", "ib_core", "ib_cm"),
+    "rdma_ucm": ("ib_core", "ib_uverbs", "rdma_cm"), "ib_ipoib": ("ib_cm", "ib_core"),
+    "nvidia_peermem": ("nvidia", "ib_core"), "bnxt_re": ("bnxt_en", "ib_uverbs", "ib_core"),
+}
+
+
 @judge("modules_loaded")
 def modules_loaded(facts, expect):
     loaded = facts["kernel_modules"]["modules"]
     wanted = expect["pyramid_rdma_modules"]
     missing = [name for name in wanted if name not in loaded]
     expected = "loaded: " + ", ".join(wanted)
+    needed = ["%s (which %s needs)" % (name, ", ".join(sorted(needer for needer in loaded if name in MODULE_DEPENDS.get(needer, ()))))
+              for name in missing if any(name in MODULE_DEPENDS.get(needer, ()) for needer in loaded)]
+    if needed:  # damaged data is an ERROR about the read, not a FAIL about the host
+        return verdict(ERROR, expected, "the module list lacks %s: cut short or damaged" % "; ".join(needed),
+                       cause="The module list is incomplete: a module is listed without the modules it depends on")
     if missing:
         return verdict(FAIL, expected, "not loaded: " + ", ".join(missing))
     return verdict(PASS, expected, "all loaded")
+
+
+def unread_rails(facts, expect):
+    """{rail: why} of the declared rails ibstat's answer does not cover although they may be there: the CA
+    it could not read (its ibpanic), those after it (ibstat stops at the first failure), and those
+    /sys/class/infiniband lists but the answer lacks (cut short). A rail neither ibstat nor sysfs shows
+    is absent: rails_present's FAIL, not a read failure."""
+    ibstat = facts["ibstat"]
+    devices, unreadable = ibstat["devices"], ibstat.get("unreadable") or {}
+    sysfs = facts.get("rdma_sysfs") or facts.get("rdma_listing")
+    listed = sysfs["entries"] if isinstance(sysfs, dict) else None
+    stopped = next(iter(unreadable), None)
+    if stopped is None and ibstat.get("exit_code"):  # it stopped without saying where (exit 255, no ibpanic line)
+        stopped = "an unnamed CA (exit code %d)" % ibstat["exit_code"]
+    unread = collections.OrderedDict()
+    for rail in expect["pyramid_rails"]:
+        if rail in devices:
+            continue
+        if rail in unreadable:
+            unread[rail] = "ibstat: " + unreadable[rail]
+        elif listed is not None and rail in listed:
+            unread[rail] = ("not listed: ibstat stopped at %s" % stopped if stopped else
+                            "in /sys/class/infiniband but not in ibstat's answer (cut short?)")
+        elif listed is None and stopped:
+            unread[rail] = "not listed: ibstat stopped at %s" % stopped
+    return unread
+
+
+def _unread_verdict(expected, unread, read_ok):
+    """ERROR naming the rails ibstat did not read, with what the read ones showed."""
+    return verdict(ERROR, expected, "not read: %s; %s" % (_summary(["%s (%s)" % item for item in unread.items()]), read_ok),
+                   cause="No data from `ibstat` for %s: the tool could not read %s" % (
+                       ", ".join(unread), "it" if len(unread) == 1 else "them"), command="ibstat")
 
 
 def _declared_ports(facts, expect):
@@ -71,11 +120,14 @@ def rails_present(facts, expect):
                 "absent" if isinstance(sysfs, SourceFailure) else "empty", ibstat.reason),
                 cause="No RDMA rails: RDMA core (ib_core/mlx5_ib) not loaded or no ConnectX NICs in the host")
         return verdict(ERROR, expected, ibstat.reason, cause="No data from `%s`" % ibstat.command, command=ibstat.command)
-    devices = ibstat["devices"]
-    missing = [rail for rail in expect["pyramid_rails"] if rail not in devices]
+    devices, unread = ibstat["devices"], unread_rails(facts, expect)
+    missing = [rail for rail in expect["pyramid_rails"] if rail not in devices and rail not in unread]
     if missing:
         return verdict(FAIL, expected, "missing: " + ", ".join(missing))
-    return verdict(PASS, expected, "%s present" % counted(len(expect["pyramid_rails"]), "rail"))
+    present = counted(len([rail for rail in expect["pyramid_rails"] if rail in devices]), "rail")
+    if unread:
+        return _unread_verdict(expected, unread, "%s present" % present)
+    return verdict(PASS, expected, "%s present" % present)
 
 
 @judge("rails_active")
@@ -87,6 +139,9 @@ def rails_active(facts, expect):
             bad.append("%s %s/%s" % (name, port["state"], port["phys_state"]))
     if bad:
         return verdict(FAIL, "every rail port Active/LinkUp", _summary(bad))
+    unread = unread_rails(facts, expect)
+    if unread:
+        return _unread_verdict("every rail port Active/LinkUp", unread, "%s Active/LinkUp" % counted(count, "port"))
     return verdict(PASS, "every rail port Active/LinkUp", "%s Active/LinkUp" % counted(count, "port"))
 
 
@@ -97,9 +152,12 @@ def rails_rate(facts, expect):
     for name, port in _declared_ports(facts, expect):
         count += 1
         if port["rate_gbps"] != want:
-            bad.append("%s at %dG" % (name, port["rate_gbps"]))
+            bad.append("%s at %sG" % (name, port["rate_gbps"]))
     if bad:
         return verdict(FAIL, "every rail port at %dG" % want, _summary(bad))
+    unread = unread_rails(facts, expect)
+    if unread:
+        return _unread_verdict("every rail port at %dG" % want, unread, "%s at %dG" % (counted(count, "port"), want))
     return verdict(PASS, "every rail port at %dG" % want, "%s at %dG" % (counted(count, "port"), want))
 
 
@@ -150,37 +208,48 @@ def gpudirect_path(facts, accepted):
 @judge("mlxconfig")
 def mlxconfig(facts, expect):
     desired = expect["pyramid_mlxconfig"]
-    present = facts["ibstat"]["devices"]
+    present, unread = facts["ibstat"]["devices"], unread_rails(facts, expect)
     expected = "on every rail, current and next boot: " + ", ".join("%s=%s" % kv for kv in sorted(desired.items()))
     wrong, pending = collections.OrderedDict(), collections.OrderedDict()
-    errors, checked = [], 0
+    errors, checked, single = [], 0, []
     for rail in expect["pyramid_rails"]:
         queried = facts["mlxconfig"].get(rail)
-        if rail not in present:
+        if rail not in present and rail not in unread:
             continue  # an absent rail is rails_present's finding, not a firmware one
-        if isinstance(queried, SourceFailure):
-            errors.append("%s: %s" % (rail, queried.reason))
+        if isinstance(queried, SourceFailure) or queried is None:
+            errors.append("%s: %s" % (rail, queried.reason if queried is not None else "not queried"))
             continue
         checked += 1
         params = queried["params"]
         for name, want in sorted(desired.items()):
             if name not in params:
+                if name.endswith("_P2") and not _has_second_port(params):
+                    single.append(rail)  # a single-port NIC has no _P2 parameters: nothing to set there
+                    continue
                 errors.append("%s: %s not reported by mlxconfig" % (rail, name))
                 continue
             now, later = params[name]["current"], params[name]["next_boot"]
             key = "%s=%s (next boot %s)" % (name, now, later)
-            if mlx_value(now) != want and mlx_value(later) == want:
+            if not mlx_equal(now, want) and mlx_equal(later, want):
                 pending.setdefault(key, []).append(rail)
-            elif mlx_value(now) != want or mlx_value(later) != want:
+            elif not mlx_equal(now, want) or not mlx_equal(later, want):
                 wrong.setdefault(key, []).append(rail)
-    if errors:
-        return verdict(ERROR, expected, _summary(errors))
     if wrong:
         return verdict(FAIL, expected, _grouped(wrong))
+    if errors:
+        return verdict(ERROR, expected, _summary(errors))
     if pending:
         return verdict(FAIL, expected, _grouped(pending),
                        cause="mlxconfig set but not yet active: needs mlxfwreset or a reboot")
-    return verdict(PASS, expected, "%s as desired" % counted(checked, "rail"))
+    singles = sorted(set(single))
+    note = " (single-port, no _P2 parameters: %s)" % ", ".join(singles) if singles else ""
+    return verdict(PASS, expected, "%s as desired%s" % (counted(checked, "rail"), note))
+
+
+def _has_second_port(params):
+    """mlxconfig lists a port's parameters with its _P<n> suffix (LINK_TYPE_P2, ROCE_CC_PRIO_MASK_P2, ...):
+    a NIC without any _P2 parameter has one port."""
+    return any(name.endswith("_P2") for name in params)
 
 
 def _grouped(findings):
@@ -189,19 +258,40 @@ def _grouped(findings):
 
 def mlx_value(text):
     """mlxconfig prints enums as NAME(n) and booleans as True(1): compare by the number."""
-    text = str(text)
+    text = str(text).strip()
     if text.endswith(")") and "(" in text:
         return text[text.rindex("(") + 1:-1]
-    return text
+    return {"true": "1", "false": "0"}.get(text.lower(), text)
+
+
+def _mlx_forms(text):
+    """The ways one mlxconfig value may be written: NAME(n) is both NAME and n; True is 1; 0x10 is 16."""
+    text = str(text).strip()
+    forms = {mlx_value(text).lower()}
+    if text.endswith(")") and "(" in text:
+        forms.add(text[:text.rindex("(")].strip().lower())
+    for form in list(forms):
+        try:
+            forms.add(str(int(form, 0)))
+        except ValueError:
+            pass
+    return forms
+
+
+def mlx_equal(read, desired):
+    """A read value and a desired one are the same setting written either way (DISABLED(0) = DISABLED = 0,
+    True(1) = True = 1): the desired value goes through the same normalizer as the read one."""
+    return bool(_mlx_forms(read) & _mlx_forms(desired))
 
 
 @judge("firmware_consistent", pod=True)
 def firmware_consistent(facts_by_host, expect_by_host):
-    versions = {}
+    versions, unread = {}, {}
     for host, facts in facts_by_host.items():
         rails = expect_by_host[host]["pyramid_rails"]
         devices = facts["ibstat"]["devices"]
         versions[host] = {rail: devices[rail]["firmware"] for rail in rails if rail in devices}
+        unread[host] = unread_rails(facts, expect_by_host[host])
     counts = collections.Counter(v for per_host in versions.values() for v in per_host.values())
     majority = counts.most_common(1)[0][0] if counts else None
     verdicts = {}
@@ -212,6 +302,11 @@ def firmware_consistent(facts_by_host, expect_by_host):
         off = ["%s %s" % (rail, version) for rail, version in sorted(per_host.items()) if version != want]
         if off:
             verdicts[host] = verdict(FAIL, expected, _summary(off))
+        elif unread[host]:
+            verdicts[host] = _unread_verdict(expected, unread[host], "%s on %s" % (counted(len(per_host), "rail"), want))
+        elif not per_host:  # no rail read: nothing was compared, whatever the others run
+            verdicts[host] = verdict(SKIP, expected, "no rail to compare: none of %s in ibstat (rails_present says why)"
+                                     % counted(len(expect_by_host[host]["pyramid_rails"]), "declared rail"))
         else:
             verdicts[host] = verdict(PASS, expected, "%s on %s" % (counted(len(per_host), "rail"), want))
     return verdicts
@@ -228,6 +323,10 @@ def gpus_present(facts, expect):
     if len(gpus) != want:
         return verdict(FAIL, expected, "%s%s: %s" % (counted(len(gpus), "GPU"), between, ", ".join(gpus) or "none"))
     return verdict(PASS, expected, "%s%s" % (counted(len(gpus), "GPU"), between))
+
+
+# nvidia-smi topo -m paths past NCCL's default GPUDirect RDMA limit (ncclTopoCheckGdr: netGdrLevel = PATH_PXB)
+BEYOND_GDR_LEVEL = ("PHB", "NODE", "SYS")
 
 
 @judge("gpu_nic_affinity")
@@ -251,7 +350,9 @@ def gpu_nic_affinity(facts, expect):
         if path not in allowed:
             bad.append("%s-%s(%s) %s" % (gpu, nic, rails[index], path))
     if bad:
-        return verdict(FAIL, expected, _summary(bad))
+        far = [pair for pair in bad if pair.rsplit(" ", 1)[-1] in BEYOND_GDR_LEVEL]
+        why = "; NCCL uses GPUDirect RDMA only up to PXB unless NCCL_NET_GDR_LEVEL says otherwise" if far else ""
+        return verdict(FAIL, expected, _summary(bad) + why)
     if missing:
         return verdict(FAIL, expected, "rail NICs not in the topology: " + ", ".join(missing),
                        cause="Rail NIC not visible to the GPU driver's topology: NIC missing or not bound")

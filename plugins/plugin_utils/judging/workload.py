@@ -44,20 +44,22 @@ def nccl_completes(facts, expect):  # an exit 1 with a full table is nccl-tests'
         expect["pyramid_nccl_min_bytes"], expect["pyramid_nccl_max_bytes"], expect["pyramid_nccl_timeout"])
     if isinstance(run, SourceFailure):
         if run.status != "timeout":
-            return verdict(ERROR, expected, run.reason)
+            return _failed_run(run, expected, facts, expect)
         seen = run.partial or {"ranks": [], "sizes_done": []}
         ranks = [(str(rank["rank"]), rank["host"]) for rank in seen["ranks"]]
         sizes = seen["sizes_done"]
         return verdict(FAIL, expected, "hung: %s never finished; last size completed: %s" % (
             _ranks_text(ranks) or "no rank reported in", "%d B" % sizes[-1] if sizes else "none"))
     return _unmeasurable(run, expected, expect) or verdict(PASS, expected, "%s up to %d B on %s" % (
-        counted(len(run["rows"]), "size"), run["rows"][-1]["size"], counted(len(run["ranks"]), "rank")))
+        counted(len(run["rows"]), "size"), max(row["size"] for row in run["rows"]), counted(len(run["ranks"]), "rank")))
 
 
 @judge("nccl_correct")
 def nccl_correct(facts, expect):
     run = facts["nccl_node"]
     expected = "#wrong 0 at every size, out-of-place and in-place; 0 out-of-bounds values"
+    if isinstance(run, SourceFailure):
+        return _not_measured(run, expected, facts, expect)
     wrong, unchecked = [], 0
     for row in run["rows"]:
         for side in ("oop", "ip"):
@@ -76,15 +78,62 @@ def nccl_correct(facts, expect):
 
 
 def peak_busbw(run):
-    """(size, busbw GB/s) at the largest size: the better of out-of-place and in-place, as NCCL reports both."""
-    row = run["rows"][-1]
+    """(size, busbw GB/s) at the largest size the command asked for (the run's header echoes -e; the parser
+    made sure its row is there), else at the largest size printed, never merely the last row: the better of
+    out-of-place and in-place, as NCCL reports both."""
+    largest = (run.get("asked") or {}).get("largest")
+    rows = [row for row in run["rows"] if largest is None or largest - 8 < row["size"] <= largest] or run["rows"]
+    row = max(rows, key=lambda item: item["size"])
     return row["size"], max(row["oop_busbw"], row["ip_busbw"])
+
+
+def gpu_shortage(facts, expect):
+    """(ranks asked, GPUs found) when the host shows fewer GPUs than the run starts ranks, else None.
+
+    The runs start pyramid_gpus_per_node ranks (-g / --nproc_per_node); the GPUs found are those
+    nvidia-smi topo -m lists in this layer (the same read as Layer 0's gpus_present). A rank without a
+    GPU dies ("invalid device ordinal"): the run's failure is then this finding, not unreadable output.
+    """
+    found = facts.get("gpus_found")
+    if not isinstance(found, dict) or "gpus" not in found:
+        return None  # not read: nothing to say beyond the run's own failure
+    want, count = expect["pyramid_gpus_per_node"], len(found["gpus"])
+    return (want, count) if count < want else None
+
+
+def _failed_run(run, expected, facts, expect):
+    """The verdict on a run that gave no table: FAIL "2 ranks, 1 GPU" when the host lacks the GPUs the
+    run needs; else ERROR with the run's own reason (its exit code and first error line)."""
+    shortage = gpu_shortage(facts, expect)
+    if shortage:
+        want, count = shortage
+        said = run.reason[run.reason.index("exit code"):] if "exit code" in run.reason else run.reason
+        return verdict(FAIL, expected, "%s, %s: pyramid_gpus_per_node starts %s, nvidia-smi topo -m shows %s; the run failed (%s)" % (
+            counted(want, "rank"), counted(count, "GPU"), counted(want, "rank"), counted(count, "GPU"), said),
+            cause="More ranks than GPUs on the host: a GPU missing (fell off the bus, driver, CUDA_VISIBLE_DEVICES) or "
+                  "pyramid_gpus_per_node wrong in the inventory (Layer 0 gpus_present says which)",
+            command=run.command)
+    return verdict(ERROR, expected, run.reason, cause="No data from `%s`" % run.command, command=run.command)
+
+
+def _not_measured(run, expected, facts, expect):
+    """nccl_correct / nccl_node_busbw on a failed run: nothing to judge. SKIP when nccl_completes FAILs it
+    for too few GPUs (that FAIL keeps the host NO-GO); else the ERROR of the unreadable run."""
+    if gpu_shortage(facts, expect):
+        want, count = gpu_shortage(facts, expect)
+        return verdict(SKIP, expected, "not measured: %s, %s, so the run could not start (nccl_completes FAILs it)" % (
+            counted(want, "rank"), counted(count, "GPU")), command=run.command)
+    return verdict(ERROR, expected, run.reason, cause="No data from `%s`" % run.command, command=run.command)
 
 
 @judge("nccl_node_busbw", pod=True)
 def nccl_node_busbw(facts_by_host, expect_by_host):
     verdicts, peaks = {}, {}
     for host, facts in facts_by_host.items():
+        if isinstance(facts["nccl_node"], SourceFailure):
+            verdicts[host] = _not_measured(facts["nccl_node"], "busbw at the largest size, measured by at least 2 ranks",
+                                           facts, expect_by_host[host])
+            continue
         size, busbw = peak_busbw(facts["nccl_node"])
         unmeasurable = _unmeasurable(facts["nccl_node"], "busbw at %d B measured by at least 2 ranks" % size, expect_by_host[host])
         if unmeasurable:
@@ -120,6 +169,31 @@ def nccl_node_busbw(facts_by_host, expect_by_host):
 
 # --- Layer 6: a real training step ------------------------------------------------------------
 
+def _log_incomplete(run, expect):
+    """Why the built-in step's log is not the whole run, or None. It starts pyramid_gpus_per_node ranks
+    that each print every one of pyramid_train_steps steps; a log cut before its end (or before the NCCL
+    watchdog's line) with exit code 0 would otherwise be judged on what is left. A command of your own
+    (pyramid_train_command) has no such contract: its log is judged as it is."""
+    want_ranks, want_steps = expect.get("pyramid_gpus_per_node"), expect.get("pyramid_train_steps")
+    if run.get("format") != "pyramid" or expect.get("pyramid_train_command") or not want_ranks or not want_steps:
+        return None  # a run across nodes (training_pod) is counted by its own judge
+    if len({step.get("host") for step in run["steps"]}) > 1:
+        return None  # ranks on several nodes: a run across nodes (training_pod), counted by its own judge
+    steps_by_rank = collections.defaultdict(set)
+    for step in run["steps"]:
+        steps_by_rank[step["rank"]].add(step["step"])
+    problems = []
+    if len(steps_by_rank) < want_ranks:
+        problems.append("%s in the log where %s ran (pyramid_gpus_per_node)" % (
+            counted(len(steps_by_rank), "rank"), counted(want_ranks, "rank")))
+    short = ["rank %s reported %d of %d steps (last %d)" % (rank, len(steps), want_steps, max(steps))
+             for rank, steps in sorted(steps_by_rank.items()) if len(steps & set(range(1, want_steps + 1))) < want_steps]
+    problems.extend(short[:3])
+    if not problems:
+        return None
+    return "training log incomplete with exit code %s: %s (cut short?)" % (run.get("exit_code", 0), "; ".join(problems))
+
+
 def robust_cv(times):
     """Step-time spread that one hiccup does not swing: 1.4826 x the median absolute deviation over the
     median (for normally spread times it equals the plain CV). On a healthy H100, 7 of 12 real runs
@@ -137,7 +211,7 @@ def training_stable(facts, expect):
                 "the median / %.2f, no NCCL timeout, no rank slower than the others" % (max_cv * 100, warmup, max_spikes * 100, slow))
     if isinstance(run, SourceFailure):
         if run.status != "timeout":
-            return verdict(ERROR, expected, run.reason)
+            return _failed_run(run, expected, facts, expect)
         return verdict(FAIL, expected, "hung: no finish within %ds" % expect["pyramid_train_timeout"],
                        cause="NCCL timeout or hang in the training step: one rank stopped answering")
     timeouts = [line for line in run["timeouts"] if "timeout" in line.lower() or "timed out" in line.lower()]
@@ -157,6 +231,10 @@ def training_stable(facts, expect):
                 fwd_by_rank[rank].append(step["fwd_ms"])
     if not by_rank or min(len(times) for times in by_rank.values()) < 3:
         return verdict(ERROR, expected, "fewer than 3 steps after warm-up: raise pyramid_train_steps")
+    incomplete = _log_incomplete(run, expect)
+    if incomplete:
+        return verdict(ERROR, expected, incomplete, cause="The training log is not complete: cut short on the way back, "
+                       "or a rank's lines lost; a log without every rank's every step cannot prove a stable run")
     odd = [t for times in list(by_rank.values()) + list(fwd_by_rank.values()) for t in times if not 0 < t < float("inf")]
     if odd:  # NaN, inf, 0 or negative: the log's timing is broken, not the training
         return verdict(ERROR, expected, "step times that are not positive finite numbers (%s): the log's timing cannot be judged"

@@ -42,6 +42,12 @@ PARSERS = {}  # name -> Parser
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
+# Bounds on what the controller parses, so damaged output costs bounded time: no report a parser reads
+# comes near them (a 40,000-port switch's JSON is a few MB; a line of a text report is under 1 kB), and
+# TextFSM's regexes run per line, so a 1 MB line of garbage would cost its rules' worst case.
+MAX_OUTPUT_CHARS = 64 * 1024 * 1024
+MAX_LINE_CHARS = 64 * 1024
+
 
 class ParseError(Exception):
     """The text is not a complete, recognizable output of the command."""
@@ -117,6 +123,9 @@ def parse(name, text):
     text = _ANSI.sub("", (text or "").replace("\r\n", "\n"))
     if not text.strip() and not entry.empty_ok:
         raise ParseError("%s: empty output" % name)
+    too_big = _too_big(text, lines=entry.kind != "json")
+    if too_big:
+        raise ParseError("%s: %s" % (name, too_big))
     try:
         if entry.kind == "text":
             return entry.function(text)
@@ -133,10 +142,21 @@ def parse(name, text):
         raise ParseError("%s: %s" % (name, exc))
 
 
+def _too_big(text, lines=True):
+    """Why the text is beyond what a parser reads (an output or a line too long), or None."""
+    if len(text) > MAX_OUTPUT_CHARS:
+        return "output of %d characters, more than the %d a report of this command runs to" % (len(text), MAX_OUTPUT_CHARS)
+    if lines and len(text) > MAX_LINE_CHARS:
+        longest = max(text.splitlines(), key=len)
+        if len(longest) > MAX_LINE_CHARS:
+            return "a line of %d characters (%r...): not a line of this command's report" % (len(longest), longest[:40])
+    return None
+
+
 def partial(name, text):
     """What the output of a run that did not finish still tells (e.g. the ranks that started), or None."""
     entry = PARSERS.get(name)
-    if entry is None or entry.partial is None or not text:
+    if entry is None or entry.partial is None or not text or _too_big(text):
         return None
     return entry.partial(_ANSI.sub("", text.replace("\r\n", "\n")))
 
@@ -144,9 +164,10 @@ def partial(name, text):
 def _json(entry, text):
     try:
         document = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: brackets nested past the decoder's depth (garbage)
         first = text.strip().splitlines()[0] if text.strip() else ""
-        raise ValueError("not a JSON document (%s): %r" % (exc, first[:120]))
+        why = exc if isinstance(exc, ValueError) else "nested deeper than any report"
+        raise ValueError("not a JSON document (%s): %r" % (why, first[:120]))
     try:
         return entry.function(document)
     except (KeyError, TypeError, AttributeError) as exc:  # a document of another shape: an error reply, say

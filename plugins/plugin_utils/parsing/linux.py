@@ -15,8 +15,9 @@ from ._registry import parser
 @parser("linux_ibstat",
         "ibstat: RDMA CAs, their firmware and per-port state, rate and link layer")
 def _ibstat(rows):
+    unreadable = _ibstat_panics(row["panic"] for row in rows if row["panic"])
     devices = {}
-    for row in rows:
+    for row in (row for row in rows if not row["panic"]):
         name = row["ca"]
         device = devices.setdefault(name, {
             "ca_type": row["ca_type"], "firmware": row["firmware_version"],
@@ -32,13 +33,27 @@ def _ibstat(rows):
             "rate_gbps": number(row["rate"]), "link_layer": row["link_layer"],
             "port_guid": row["port_guid"],
         }
-    if not devices:
+    if not devices and not unreadable:
         fail("no CA found")
     for name, device in devices.items():
         expected = device.pop("_expected")
         if expected and len(device["ports"]) < int(expected):
             fail("CA %s lists %d of its %s ports", name, len(device["ports"]), expected)
+    if unreadable:  # ibstat stopped at that CA: the ones it listed before stand, the rest are unknown
+        return {"devices": devices, "unreadable": unreadable}
     return {"devices": devices}
+
+
+def _ibstat_panics(messages):
+    """{CA: message} of ibstat's IBPANIC lines ("stat of IB device 'mlx5_8' failed: ..."); a panic that
+    names no CA ("can't list IB device names") leaves nothing to read at all."""
+    unreadable = {}
+    for message in messages:
+        match = re.search(r"IB device '([^']+)'", message)
+        if not match:
+            fail("ibstat failed: %s", message)
+        unreadable[match.group(1)] = message
+    return unreadable
 
 
 def _holders(text):

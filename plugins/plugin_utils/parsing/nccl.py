@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import bisect
+import math
 import re
 
 from ._common import distinct, fail
@@ -17,8 +19,11 @@ _MPI_TAG = re.compile(r"^\[\d+,\d+\]<std(?:out|err)>: ?", re.M)
 # row. A WARN brings its own leading newline (and from NCCL 2.26 a "[date time] " stamp); an INFO
 # cut into a row starts right after the row's last digit, hence the host starting with a letter.
 _NCCL_WARN_LINE = re.compile(r"\n(?:\[[^\]\n]*\] )?[^\s:]+:\d+:\d+ \[-?\d+\] \S+:\d+ (?:\(\S+\) )?NCCL WARN [^\n]*\n?")
+# The host is bounded (a DNS name is at most 253 characters) and cannot start inside a word, so a long
+# line of word characters costs linear time, not quadratic (30 kB of letters took 11 s unbounded).
+_HOST = r"(?<![A-Za-z_.-])[A-Za-z][\w.-]{0,252}"
 _NCCL_LINE = re.compile(
-    r"(?:^[^\S\n]*[^\s:]+|[A-Za-z][\w.-]*):\d+:\d+ \[-?\d+\] (?:\S+:\d+ (?:\(\S+\) )?)?NCCL (?:INFO|WARN|TRACE)[^\n]*(?:\n|$)",
+    r"(?:^[^\S\n]*[^\s:]+|" + _HOST + r"):\d+:\d+ \[-?\d+\] (?:\S+:\d+ (?:\(\S+\) )?)?NCCL (?:INFO|WARN|TRACE)[^\n]*(?:\n|$)",
     re.M)
 
 
@@ -53,8 +58,59 @@ def _nccl_tests_partial(text):
             "sizes_done": [int(size) for size in _TABLE_ROW.findall(text)]}
 
 
+# The run's own header echoes -b/-e/-f (or -i): "# nThread 1 nGpus 8 minBytes 8 maxBytes 4294967296 step: 2(factor) ..."
+_HEADER = re.compile(r"^#\s+nThread\s+\d+\s+nGpus\s+\d+\s+minBytes\s+(\d+)\s+maxBytes\s+(\d+)\s+step:\s+(\d+)\((factor|bytes)\)", re.M)
+_MAX_SIZES = 100000  # a table longer than this was not asked for by a validation run: its sizes are not listed one by one
+
+
+def _sizes_asked(text):
+    """What the command asked for, from the run's header: -b, -e, -f or -i (by factor or bytes), how many sizes
+    that makes and the largest (the one busbw is judged at); None for a table without that header."""
+    match = _HEADER.search(_drop_launcher_labels(text))
+    if not match:
+        return None
+    low, high, step, by = int(match.group(1)), int(match.group(2)), int(match.group(3)), match.group(4)
+    sizes, size = [], low
+    while size <= high and len(sizes) < _MAX_SIZES and (size > 0 or not sizes):
+        sizes.append(size)
+        grown = size * step if by == "factor" else size + step
+        if grown <= size:  # a factor of 1 or a step of 0: nccl-tests runs the one size
+            break
+        size = grown
+    return {"min_bytes": low, "max_bytes": high, "step": step, "by": by, "sizes": len(sizes), "largest": sizes[-1], "_sizes": sizes}
+
+
+def _every_size_asked(asked, results):
+    """Every size the header asked for has its row: a table with rows deleted or garbled away is not a
+    complete answer. nccl-tests rounds a size down to whole elements (-b 1 with float prints 0), hence
+    the 8-byte slack."""
+    printed = sorted({row["size"] for row in results})
+    missing = []
+    for size in asked.pop("_sizes"):
+        below = bisect.bisect_right(printed, size)  # the largest printed size not above this one
+        if not below or printed[below - 1] <= size - 8:
+            missing.append(size)
+    if missing:
+        fail("%d of the %d sizes the run asked for (minBytes %d maxBytes %d step %d(%s)) have no row: %s (rows cut or garbled?)",
+             len(missing), asked["sizes"], asked["min_bytes"], asked["max_bytes"], asked["step"], asked["by"],
+             ", ".join(str(size) for size in missing[:4]) + (", ..." if len(missing) > 4 else ""))
+
+
 def _wrong(text):
-    return None if text == "N/A" else int(float(text))  # "%6g": 1e+06 wrong elements
+    """#wrong as nccl-tests prints it ("%6g": 1e+06 wrong elements); N/A when results were not checked."""
+    if text == "N/A":
+        return None
+    value = float(text)
+    if not math.isfinite(value):  # 1e999: no count of elements, a damaged row
+        fail("#wrong %r is not a count", text)
+    return int(value)
+
+
+def _measured(text, column):
+    value = float(text)
+    if not math.isfinite(value):  # inf GB/s would pass every straggler and figure test
+        fail("%s %r is not a finite number", column, text)
+    return value
 
 
 @parser("nccl_tests",
@@ -82,17 +138,21 @@ def _nccl_tests(rows, text):
         if row["size"]:
             result = {"size": int(row["size"]), "count": int(row["count"]), "type": row["type"], "redop": row["redop"]}
             for side in ("oop", "ip"):
-                result.update({side + "_time_us": float(row[side + "_time"]), side + "_algbw": float(row[side + "_algbw"]),
-                               side + "_busbw": float(row[side + "_busbw"]), side + "_wrong": _wrong(row[side + "_wrong"])})
+                result.update({side + "_time_us": _measured(row[side + "_time"], "time"),
+                               side + "_algbw": _measured(row[side + "_algbw"], "algbw"),
+                               side + "_busbw": _measured(row[side + "_busbw"], "busbw"), side + "_wrong": _wrong(row[side + "_wrong"])})
             results.append(result)
     if not results:
         fail("no result rows%s", why)
     average = [row["avg_busbw"] for row in rows if row["avg_busbw"]]
     if not average:
         fail("no '# Avg bus bandwidth' line after %d rows: the run died or hung%s", len(results), why)
+    asked = _sizes_asked(text)
+    if asked:
+        _every_size_asked(asked, results)
     ngpus = [row["ngpus"] for row in rows if row["ngpus"]]
     bounds = [row["out_of_bounds"] for row in rows if row["out_of_bounds"]]
-    return {"ranks": ranks, "n_gpus": int(ngpus[0]) if ngpus else None, "rows": results,
+    return {"ranks": ranks, "n_gpus": int(ngpus[0]) if ngpus else None, "rows": results, "asked": asked,
             "avg_busbw": float(average[0]), "out_of_bounds": int(bounds[0]) if bounds else None,
             "nccl": _nccl_debug(textfsm_rows("nccl_debug", text))}  # the NCCL_DEBUG lines interleaved with the table
 

@@ -10,14 +10,13 @@ name, CAUSE for the check's catalog cause; pod checks: host -> list).
 Each judge is fed every field and direction it reads, thresholds just inside and just outside, and
 a failed source (never a PASS). Rows built on tests/unit/parsers fixtures use real outputs.
 
-Not encoded here, open bugs (issue "Truth on real hosts"): gpudirect passing on a host without RDMA
-devices, gpu_nic_affinity accepting NODE by default, and _P2 mlxconfig parameters on single-port
-NICs. Rows stay valid when those are fixed: every node has healthy RDMA facts, rows that accept
-NODE list it in pyramid_gpu_nic_paths, and rows judging _P2 use dual-port NICs.
+Every node has healthy RDMA facts, rows that accept NODE or PHB list it in pyramid_gpu_nic_paths
+(the default is NCCL's own GPUDirect RDMA limit, PIX/PXB), and rows judging _P2 use dual-port NICs.
 """
 
 import os
 
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "parsers")
@@ -129,12 +128,35 @@ def topo(gpus=8, nics=RAILS, path="PIX", other="SYS", **paths):
 
 
 def node(**sources):
-    """A healthy GPU node's facts for every Layer 0 source; keyword arguments replace sources."""
+    """A healthy GPU node's facts for every Layer 0 source; keyword arguments replace sources. Its
+    /sys/class/infiniband lists the CAs its ibstat shows (what ibstat reads), unless given."""
     facts = {"iommu_sysfs": iommu("dmar0", "dmar1"), "cmdline": cmdline(), "meminfo": meminfo(),
              "kernel_modules": modules(*HEALTHY_MODULES), "nvidia_module": nvidia(), "osrelease": kernel(),
              "ibstat": ibstat(), "rdma_sysfs": listing(*RAILS), "mlxconfig": mlx_rails(), "gpu_topology": topo()}
     facts.update(sources)
+    if "rdma_sysfs" not in sources and isinstance(facts["ibstat"], dict):
+        facts["rdma_sysfs"] = listing(*facts["ibstat"]["devices"])
+    facts.setdefault("rdma_listing", facts["rdma_sysfs"])  # the same listing, read for the rail checks
     return facts
+
+
+def with_sysfs(rows):
+    """Rows that give ibstat's raw output alone: /sys/class/infiniband lists the CAs that output shows (a
+    healthy read), so a CA the output lacks is absent, not cut away. Rows that give rdma_sysfs keep theirs."""
+    for row in rows:
+        hosts = row.get("raw", {}).items() if isinstance(row.get("status"), dict) else [(None, row.get("raw", {}))]
+        for host, raw in hosts:
+            if "rdma_sysfs" in raw:
+                raw.setdefault("rdma_listing", raw["rdma_sysfs"])  # one listing, read by both sources
+            if "ibstat" not in raw or "rdma_sysfs" in raw:
+                continue
+            facts = row.setdefault("facts", {}) if host is None else row.setdefault("facts", {}).setdefault(host, node())
+            try:
+                devices = parsing.parse("linux_ibstat", raw["ibstat"][1])["devices"]
+            except parsing.ParseError:
+                continue
+            facts["rdma_sysfs"] = facts["rdma_listing"] = listing(*devices)
+    return rows
 
 
 def pod(**hosts):
@@ -149,6 +171,9 @@ def everyone(status):
 IBSTAT = fixture("linux_ibstat", "cx7_roce_8_rails")
 SYSFS_RAILS = fixture("linux_dir_listing", "eight_rails")
 MLX_OK = fixture("linux_mlxconfig_query", "cx7_roce")
+IBPANIC_MLX5_8 = fixture("linux_ibstat", "ibpanic_after_eight_rails")
+PERMISSION_DENIED = fixture("linux_ibstat", "permission_denied_after_four")
+CUT_AT_CA = ("linux_ibstat", IBSTAT[1][:IBSTAT[1].index("CA 'mlx5_5'")])  # exit 0, no trailer: only sysfs tells
 IBSTAT_12 = ibstat(rails=["mlx5_%d" % index for index in range(12)])
 NO_PEERMEM = modules(*RDMA + GPU_DRIVER)
 NVIDIA_SMI = "nvidia-smi topo -m"
@@ -208,14 +233,19 @@ DATA = [
     # --- rdma_modules: every pyramid_rdma_modules loaded
     {"check": "rdma_modules", "name": "DGX lsmod", "raw": {"kernel_modules": fixture("linux_lsmod", "dgx_h100")},
      "status": "PASS", "contains": ["all loaded"]},
+    {"check": "rdma_modules", "name": "lsmod cut at a line boundary: no data, not 'not loaded'",
+     "raw": {"kernel_modules": fixture("linux_lsmod", "dgx_h100_cut_at_a_line")}, "status": "ERROR",
+     "contains": ["the module list lacks ib_core (which ib_uverbs, mlx5_ib, nvidia_peermem needs): cut short or damaged"]},
     {"check": "rdma_modules", "name": "DGX /proc/modules", "raw": {"kernel_modules": fixture("linux_proc_modules", "dgx_h100")},
      "status": "PASS"},
     {"check": "rdma_modules", "name": "RDMA loaded without nvidia_peermem",
      "raw": {"kernel_modules": fixture("linux_lsmod", "without_nvidia_peermem")}, "status": "PASS"},
-    {"check": "rdma_modules", "name": "ib_uverbs missing", "facts": node(kernel_modules=modules_but("ib_uverbs")), "status": "FAIL",
-     "contains": ["not loaded: ib_uverbs", CAUSE]},
-    {"check": "rdma_modules", "name": "mlx5_core missing", "facts": node(kernel_modules=modules_but("mlx5_core")), "status": "FAIL",
-     "contains": ["not loaded: mlx5_core"]},
+    {"check": "rdma_modules", "name": "ib_uverbs missing", "facts": node(kernel_modules=modules_but("ib_uverbs", "mlx5_ib")), "status": "FAIL",
+     "contains": ["not loaded: mlx5_ib, ib_uverbs", CAUSE]},  # mlx5_ib cannot load without ib_uverbs
+    {"check": "rdma_modules", "name": "mlx5_core missing", "facts": node(kernel_modules=modules_but("mlx5_core", "mlx5_ib")), "status": "FAIL",
+     "contains": ["not loaded: mlx5_core, mlx5_ib"]},
+    {"check": "rdma_modules", "name": "a list with mlx5_ib but no ib_uverbs is damaged", "facts": node(kernel_modules=modules_but("ib_uverbs")),
+     "status": "ERROR", "contains": ["the module list lacks ib_uverbs (which mlx5_ib needs)"]},
     {"check": "rdma_modules", "name": "host kernel without RDMA",
      "raw": {"kernel_modules": fixture("linux_proc_modules", "h200_host_kernel_without_module_unload")},
      "status": "FAIL", "contains": ["not loaded: mlx5_core, mlx5_ib, ib_core, ib_uverbs"]},
@@ -256,6 +286,32 @@ DATA = [
      "status": "ERROR", "contains": ["hung?"]},
 
     # --- rails_active: State Active and Physical state LinkUp on every port of every declared rail
+    # ibstat stops at the first CA it cannot read (IBPANIC on stderr, exit 255): the CAs before stand
+    {"check": "rails_present", "name": "ibpanic on a CA that is no rail", "raw": {"ibstat": IBPANIC_MLX5_8}, "status": "PASS",
+     "contains": ["8 rails present"]},
+    {"check": "rails_active", "name": "ibpanic on a CA that is no rail: the rails stand", "raw": {"ibstat": IBPANIC_MLX5_8},
+     "status": "PASS", "contains": ["8 ports Active/LinkUp"]},
+    {"check": "rails_present", "name": "ibstat refused at mlx5_4: the rest named, not missing",
+     "raw": {"ibstat": PERMISSION_DENIED, "rdma_sysfs": SYSFS_RAILS}, "status": "ERROR",
+     "contains": ["not read: mlx5_4 (ibstat: stat of IB device 'mlx5_4' failed: Permission denied); mlx5_5 (not listed: ibstat stopped at mlx5_4)",
+                  "4 rails present", "No data from `ibstat` for mlx5_4, mlx5_5, mlx5_6, mlx5_7"]},
+    {"check": "rails_active", "name": "ibstat refused at mlx5_4: the 4 read are not a PASS",
+     "raw": {"ibstat": PERMISSION_DENIED, "rdma_sysfs": SYSFS_RAILS}, "status": "ERROR", "contains": ["not read: mlx5_4", "4 ports Active/LinkUp"]},
+    {"check": "rails_rate", "name": "ibstat refused at mlx5_4, a read rail slow: the finding stands",
+     "facts": node(ibstat=dict(ibstat(drop=RAILS[4:], mlx5_1={"rate_gbps": 200}), unreadable={"mlx5_4": "stat of IB device 'mlx5_4' failed"}),
+                   rdma_sysfs=listing(*RAILS)), "status": "FAIL", "contains": ["mlx5_1/1 at 200G"]},
+    {"check": "rails_present", "name": "ibstat exited 255 without saying where",
+     "facts": node(ibstat=dict(ibstat(drop=("mlx5_6", "mlx5_7")), exit_code=255), rdma_sysfs=listing(*RAILS)), "status": "ERROR",
+     "contains": ["mlx5_6 (not listed: ibstat stopped at an unnamed CA (exit code 255))"]},
+    {"check": "rails_rate", "name": "ibstat cut at a CA boundary, exit 0", "raw": {"ibstat": CUT_AT_CA, "rdma_sysfs": SYSFS_RAILS},
+     "status": "ERROR", "contains": ["mlx5_5 (in /sys/class/infiniband but not in ibstat's answer (cut short?))", "5 ports at 400G"]},
+    {"check": "rails_present", "name": "ibstat cut at a CA boundary, exit 0", "raw": {"ibstat": CUT_AT_CA, "rdma_sysfs": SYSFS_RAILS},
+     "status": "ERROR", "contains": ["not read: mlx5_5"]},
+    {"check": "rails_rate", "name": "Broadcom bnxt_re CAs: CA type read, 2.5 named",
+     "raw": {"ibstat": fixture("linux_ibstat", "broadcom_bnxt_re_real")}, "expect": {"pyramid_rails": ["roceo1"], "pyramid_rail_rate_gbps": 200},
+     "status": "FAIL", "contains": ["roceo1/1 at 2.5G"]},
+    {"check": "rails_active", "name": "Broadcom bnxt_re: a Disabled port", "raw": {"ibstat": fixture("linux_ibstat", "broadcom_bnxt_re_real")},
+     "expect": {"pyramid_rails": ["ibp23s0", "roceo1", "roceo2"]}, "status": "FAIL", "contains": ["roceo2/1 Down/Disabled"]},
     {"check": "rails_active", "name": "8 rails Active/LinkUp", "raw": {"ibstat": IBSTAT}, "status": "PASS", "contains": ["8 ports Active/LinkUp"]},
     {"check": "rails_active", "name": "InfiniBand NDR", "raw": {"ibstat": fixture("linux_ibstat", "cx7_ib_ndr")},
      "expect": {"pyramid_rails": ["mlx5_0", "mlx5_1"]}, "status": "PASS", "contains": ["2 ports Active/LinkUp"]},
@@ -380,11 +436,31 @@ DATA = [
      "status": "ERROR", "contains": ["mlx5_7: hung"]},
     {"check": "mlxconfig", "name": "an absent rail is rails_present's finding", "facts": node(ibstat=ibstat(drop=("mlx5_3",))),
      "raw": {"mlxconfig": {"mlx5_3": fixture("linux_mlxconfig_query", "unknown_device")}}, "status": "PASS", "contains": ["7 rails as desired"]},
+    {"check": "mlxconfig", "name": "single-port NICs: no _P2 expected",
+     "raw": {"ibstat": IBSTAT, "mlxconfig": {rail: fixture("linux_mlxconfig_query", "single_port_cx7") for rail in RAILS}},
+     "status": "PASS", "contains": ["8 rails as desired (single-port, no _P2 parameters: mlx5_0"]},
+    {"check": "mlxconfig", "name": "a dual-port NIC still owes its _P2 value",
+     "facts": node(mlxconfig=mlx_rails(mlx5_2=mlx(absent=("ROCE_CC_PRIO_MASK_P2",), LINK_TYPE_P2="ETH(2)"))), "status": "ERROR",
+     "contains": ["mlx5_2: ROCE_CC_PRIO_MASK_P2 not reported by mlxconfig"]},
+    {"check": "mlxconfig", "name": "desired True, 1 and ETH read as True(1) and ETH(2)", "raw": {"ibstat": IBSTAT,
+     "mlxconfig": {rail: MLX_OK for rail in RAILS}}, "expect": {"pyramid_mlxconfig": {"SRIOV_EN": "True", "ATS_ENABLED": "1", "LINK_TYPE_P1": "ETH"}},
+     "status": "PASS", "contains": ["8 rails as desired"]},
+    {"check": "mlxconfig", "name": "desired False read as True(1)", "raw": {"ibstat": IBSTAT, "mlxconfig": {rail: MLX_OK for rail in RAILS}},
+     "expect": {"pyramid_mlxconfig": {"SRIOV_EN": "False"}}, "status": "FAIL", "contains": ["SRIOV_EN=True(1) (next boot True(1)) on mlx5_0"]},
     {"check": "mlxconfig", "name": "mlxconfig not installed", "facts": node(mlxconfig={rail: missing("mlxconfig") for rail in RAILS}),
      "status": "ERROR", "contains": ["mlxconfig: command not found"]},
     {"check": "mlxconfig", "name": "no ibstat", "facts": node(ibstat=missing("ibstat")), "status": "ERROR", "contains": ["ibstat: command not found"]},
 
     # --- nic_firmware (pod): one firmware version on every declared rail of every host
+    {"check": "nic_firmware", "name": "no rail read on a node: nothing compared", "facts": pod(node_002=node(ibstat=ibstat(drop=RAILS))),
+     "status": {"node-001": "PASS", "node-002": "SKIP", "node-003": "PASS"},
+     "contains": {"node-002": ["no rail to compare: none of 8 declared rails in ibstat"]}},
+    {"check": "nic_firmware", "name": "no rail read anywhere", "facts": pod(**{host.replace("-", "_"): node(ibstat=ibstat(drop=RAILS)) for host in HOSTS}),
+     "status": everyone("SKIP")},
+    {"check": "nic_firmware", "name": "ibstat stopped at a rail: the read ones compared, the rest named",
+     "facts": pod(), "raw": {"node-003": {"ibstat": PERMISSION_DENIED, "rdma_sysfs": SYSFS_RAILS}},
+     "status": {"node-001": "PASS", "node-002": "PASS", "node-003": "ERROR"},
+     "contains": {"node-003": ["not read: mlx5_4 (ibstat: stat of IB device 'mlx5_4' failed: Permission denied)", "4 rails on 28.39.1002"]}},
     {"check": "nic_firmware", "name": "one version across the pod", "facts": pod(), "raw": {host: {"ibstat": IBSTAT} for host in HOSTS},
      "status": everyone("PASS"), "contains": everyone(["8 rails on 28.39.1002"])},
     {"check": "nic_firmware", "name": "one rail on another version", "facts": pod(), "raw": {"node-002": {"ibstat": fixture("linux_ibstat", "mixed_firmware")}},
@@ -441,6 +517,13 @@ DATA = [
      "expect": {"pyramid_gpu_nic_paths": NO_NODE}, "status": "FAIL", "contains": ["GPU3-NIC3(mlx5_3) NODE"]},
     {"check": "gpu_nic_affinity", "name": "PXB outside when only PIX listed", "facts": node(gpu_topology=topo(GPU5="PXB")),
      "expect": {"pyramid_gpu_nic_paths": ["PIX"]}, "status": "FAIL", "contains": ["GPU5-NIC5(mlx5_5) PXB"]},
+    # NCCL's own default (ncclTopoCheckGdr: netGdrLevel = PATH_PXB): farther than PXB, no GPUDirect RDMA
+    {"check": "gpu_nic_affinity", "name": "PXB accepted by default", "facts": node(gpu_topology=topo(path="PXB")), "status": "PASS",
+     "contains": ["within PIX/PXB"]},
+    {"check": "gpu_nic_affinity", "name": "NODE refused by default (NCCL would not use GPUDirect RDMA)",
+     "facts": node(gpu_topology=topo(GPU3="NODE")), "status": "FAIL", "contains": ["GPU3-NIC3(mlx5_3) NODE", "NCCL_NET_GDR_LEVEL"]},
+    {"check": "gpu_nic_affinity", "name": "PHB refused by default", "facts": node(gpu_topology=topo(GPU1="PHB")), "status": "FAIL",
+     "contains": ["GPU1-NIC1(mlx5_1) PHB", CAUSE]},
     {"check": "gpu_nic_affinity", "name": "SYS accepted when listed", "facts": node(gpu_topology=topo(path="SYS")),
      "expect": {"pyramid_gpu_nic_paths": ["SYS"]}, "status": "PASS"},
     {"check": "gpu_nic_affinity", "name": "GPU0's NIC on the other socket",
@@ -501,3 +584,5 @@ DATA += [
     {"check": "gpus_present", "name": "NV12 and NV18 links", "facts": node(gpu_topology=MIXED), "expect": {"pyramid_gpus_per_node": 3}, "status": "PASS",
      "contains": ["3 GPUs linked by NV12/NV18"]},
 ]
+
+with_sysfs(DATA)

@@ -10,6 +10,7 @@ facts put each threshold just inside and just outside: the straggler ratio (0.9 
 the expected figure's tolerance (0.15), the CV limit (5%), the warm-up, and the baseline (+10%).
 """
 
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.workload import robust_cv
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import CAUSE, fixture, failed
@@ -97,12 +98,26 @@ CV_51 = [100.0] * 5 + [96.56, 103.44] * 3
 AT_5 = [100.0] * 5 + [96.6, 103.4] * 3  # 5.04%: a limit set to exactly its CV
 EIGHT_TABLE = {"pyramid_nccl_expected": {str(LAST): 400}}
 
+
+def _cut_at_half(case):
+    """A real two-rank log of 12 steps cut, at a line boundary, after both ranks' step 6 (its second half lost)."""
+    parser, text = fixture("training_log", case)
+    kept = []
+    for line in text.splitlines(keepends=True):
+        if "step=7 " in line:
+            break
+        kept.append(line)
+    return parser, "".join(kept)
+
+
+CUT_AT_HALF = _cut_at_half("pyramid_h200_x2_real")
+
 DATA = [
     # --- nccl_completes: the all-reduce finishes; a hang (timeout) is a FAIL naming the silent ranks
     {"check": "nccl_completes", "name": "8 GPUs, 11 sizes", "raw": {"nccl_node": fixture("nccl_tests", "h100_8gpu_single_node")},
      "status": "PASS", "contains": ["11 sizes up to 8589934592 B on 8 ranks"]},
     {"check": "nccl_completes", "name": "wrong results still complete", "raw": {"nccl_node": fixture("nccl_tests", "dgx_h100_wrong_elements")},
-     "expect": {"pyramid_gpus_per_node": 2}, "status": "PASS", "contains": ["4 sizes up to 1048576 B on 2 ranks"]},
+     "expect": {"pyramid_gpus_per_node": 2}, "status": "PASS", "contains": ["18 sizes up to 1048576 B on 2 ranks"]},
     {"check": "nccl_completes", "name": "exit 1 with a full table", "facts": {"nccl_node": dict(nccl(), exit_code=1)}, "status": "PASS",
      "contains": ["2 sizes up to 8589934592 B on 8 ranks"]},
     {"check": "nccl_completes", "name": "hung after 1 MiB", "facts": {"nccl_node": hang([(0, "node-001"), (1, "node-001")], [8, 1 << 20])},
@@ -186,7 +201,7 @@ DATA = [
      "contains": ["CV 0.0% (rank 0), median step 100.0 ms over 2 ranks"]},
     {"check": "training_stable", "name": "CV just under 5%", "facts": train(CV_49), "status": "PASS", "contains": ["CV 4.9%"]},
     {"check": "training_stable", "name": "CV just over 5%", "facts": train(CV_51), "status": "FAIL", "contains": ["CV 5.1%", CAUSE]},
-    {"check": "training_stable", "name": "the worst rank's CV", "facts": train({0: STEADY, 1: CV_51}), "status": "FAIL",
+    {"check": "training_stable", "name": "the worst rank's CV", "facts": train({0: STEADY + [100.0], 1: CV_51}), "status": "FAIL",
      "contains": ["CV 5.1% (rank 1)"]},
     {"check": "training_stable", "name": "a looser CV limit", "facts": train(CV_51), "expect": {"pyramid_train_max_cv": 0.06}, "status": "PASS"},
     {"check": "training_stable", "name": "warm-up steps are not judged", "facts": train([900.0] * 5 + [100.0] * 3), "status": "PASS",
@@ -197,6 +212,15 @@ DATA = [
      "status": "PASS", "contains": ["median step 100.0 ms"]},
     {"check": "training_stable", "name": "one rank short of steps", "facts": train({0: STEADY, 1: [100.0] * 7}), "status": "ERROR",
      "contains": ["fewer than 3 steps"]},
+    {"check": "training_stable", "name": "a real log cut at half with exit 0", "raw": {"training_node": CUT_AT_HALF},
+     "expect": {"pyramid_gpus_per_node": 2, "pyramid_train_steps": 12, "pyramid_train_warmup_steps": 2}, "status": "ERROR",
+     "contains": ["training log incomplete with exit code 0", "rank 0 reported 6 of 12 steps (last 6)", "cut short"]},
+    {"check": "training_stable", "name": "one rank's log where the inventory promises two GPUs",
+     "raw": {"training_node": fixture("training_log", "pyramid_h100_1gpu_run01_real")}, "expect": {"pyramid_gpus_per_node": 2},
+     "status": "ERROR", "contains": ["1 rank in the log where 2 ranks ran (pyramid_gpus_per_node)"]},
+    {"check": "training_stable", "name": "your own command's log has no step contract", "raw": {"training_node": CUT_AT_HALF},
+     "expect": {"pyramid_gpus_per_node": 2, "pyramid_train_warmup_steps": 2, "pyramid_train_command": ["torchrun", "--standalone", "pretrain_gpt.py"]},
+     "status": "PASS"},
     {"check": "training_stable", "name": "NaN loss after 3 steps", "raw": {"training_node": fixture("training_log", "pyramid_nan_loss")},
      "status": "ERROR", "contains": ["fewer than 3 steps"]},
     {"check": "training_stable", "name": "forward time of one rank just over 1/0.9",
@@ -393,3 +417,27 @@ DATA += [
      "facts": train({0: STEADY, 1: STEADY, 2: [125.0] * 10}, ranks=(0, 1, 2)),
      "expect": {"pyramid_straggler_ratio": 0.8}, "status": "PASS"},
 ]
+
+
+def as_asked(rows):
+    """training_stable rows of the built-in step judge the run they show as a whole one: the inventory asks
+    for its ranks and steps (pyramid_gpus_per_node, pyramid_train_steps: the built-in's log must hold every
+    rank's every step), unless the row sets them itself to judge a log that lost some."""
+    for row in rows:
+        if row["check"] != "training_stable":
+            continue
+        run = (row.get("facts") or {}).get("training_node")
+        if "training_node" in (row.get("raw") or {}):
+            try:
+                run = parsing.parse("training_log", row["raw"]["training_node"][1])
+            except parsing.ParseError:
+                continue
+        if not isinstance(run, dict) or run.get("format") != "pyramid" or not run["steps"]:
+            continue
+        expect = row.setdefault("expect", {})
+        expect.setdefault("pyramid_gpus_per_node", len({step["rank"] for step in run["steps"]}))
+        expect.setdefault("pyramid_train_steps", max(4, max(step["step"] for step in run["steps"])))
+    return rows
+
+
+as_asked(DATA)

@@ -9,6 +9,7 @@ functions), with the values of the real one-rank H100 run the issue reports, and
 import importlib.util
 import os
 
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import fixture
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -20,8 +21,9 @@ MIB, GIB = 1 << 20, 1 << 30
 
 def bench_output(ranks, rows, host="h100-1"):
     """The built-in benchmark's output: ``ranks`` rank lines, rows of (size, time us, algbw, busbw)."""
-    lines = ["# nThread 1 nGpus 1 minBytes %d maxBytes %d step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0"
-             % (rows[0][0], rows[-1][0]), "#", "# Using devices"]
+    factor = rows[1][0] // rows[0][0] if len(rows) > 1 else 2  # the -f that asks for exactly these sizes
+    lines = ["# nThread 1 nGpus 1 minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0"
+             % (rows[0][0], rows[-1][0], factor), "#", "# Using devices"]
     lines += ["#  Rank %2d Group  0 Pid %6d on %10s device %2d [0x%02x] NVIDIA H100 80GB HBM3" % (r, 4242 + r, host, r, 0x18 + r)
               for r in range(ranks)]
     lines += ["#", "#%74s%39s" % ("out-of-place", "in-place"), BENCH.HEADER % BENCH.COLUMNS, (BENCH.HEADER % BENCH.UNITS).rstrip()]
@@ -80,4 +82,39 @@ DATA = [
      "status": {"node-001": "SKIP", "node-002": "SKIP"}},
     {"check": "nccl_node_busbw", "name": "a pod that moved nothing", "raw": pod(node_of(0.0), node_of(0.0)),
      "status": {"node-001": "FAIL", "node-002": "FAIL"}, "contains": {"node-001": ["nothing moved: 0.0 GB/s"]}},
+]
+
+# More ranks than GPUs (the lent 1 x H100 with the inventory's 2, gate lifted, 2026-11-23): rank 1 dies with
+# "invalid device ordinal". The engine's own reason for that run, word for word from its devices file.
+BENCH_2 = "torchrun --standalone --nproc_per_node=2 /tmp/pyramid-hsie2_6a/allreduce_bench.py -b 8 -e 4G -f 2"
+TRAIN_2 = "torchrun --standalone --nproc_per_node=2 /tmp/pyramid-72x060es/train_step.py --steps 30"
+ORDINAL = "exit code 1; stderr: [rank1]: torch.AcceleratorError: CUDA error: invalid device ordinal (host: localhost)"
+BENCH_DIED = SourceFailure(BENCH_2, "%s: unparseable output (nccl_tests): nccl_tests: no result rows; %s" % (BENCH_2, ORDINAL))
+TRAIN_DIED = SourceFailure(TRAIN_2, "%s: unparseable output (training_log): training_log: no step lines; %s" % (TRAIN_2, ORDINAL))
+ONE_GPU_TOPO = fixture("linux_nvidia_smi_topo_m", "one_gpu")
+TWO_GPU_TOPO = fixture("linux_nvidia_smi_topo_m", "h200_x2_nvlink_no_nics_real")
+
+DATA += [
+    {"check": "nccl_completes", "name": "2 ranks on a 1-GPU host", "facts": {"nccl_node": BENCH_DIED}, "raw": {"gpus_found": ONE_GPU_TOPO},
+     "expect": TWO_GPUS, "status": "FAIL", "contains": ["2 ranks, 1 GPU", "exit code 1", "invalid device ordinal", "More ranks than GPUs"]},
+    {"check": "nccl_completes", "name": "a run that died with every GPU there is no data", "facts": {"nccl_node": BENCH_DIED},
+     "raw": {"gpus_found": TWO_GPU_TOPO}, "expect": TWO_GPUS, "status": "ERROR", "contains": ["invalid device ordinal", "No data from"]},
+    {"check": "nccl_completes", "name": "a run that died, GPUs not read", "facts": {"nccl_node": BENCH_DIED},
+     "expect": TWO_GPUS, "status": "ERROR", "contains": ["exit code 1"]},
+    {"check": "nccl_correct", "name": "2 ranks on a 1-GPU host: not measured", "facts": {"nccl_node": BENCH_DIED}, "raw": {"gpus_found": ONE_GPU_TOPO},
+     "expect": TWO_GPUS, "status": "SKIP", "contains": ["not measured: 2 ranks, 1 GPU"]},
+    {"check": "nccl_correct", "name": "a run that died is no data", "facts": {"nccl_node": BENCH_DIED}, "raw": {"gpus_found": TWO_GPU_TOPO},
+     "expect": TWO_GPUS, "status": "ERROR", "contains": ["invalid device ordinal"]},
+    {"check": "nccl_node_busbw", "name": "2 ranks on a 1-GPU host: no busbw", "facts": {"node-001": {"nccl_node": BENCH_DIED}},
+     "raw": {"node-001": {"gpus_found": ONE_GPU_TOPO}}, "expect": TWO_GPUS, "status": {"node-001": "SKIP"},
+     "contains": {"node-001": ["not measured: 2 ranks, 1 GPU"]}},
+    {"check": "training_stable", "name": "2 ranks on a 1-GPU host", "facts": {"training_node": TRAIN_DIED}, "raw": {"gpus_found": ONE_GPU_TOPO},
+     "expect": TWO_GPUS, "status": "FAIL", "contains": ["2 ranks, 1 GPU", "invalid device ordinal"]},
+    {"check": "training_stable", "name": "a run that died with every GPU there is no data", "facts": {"training_node": TRAIN_DIED},
+     "raw": {"gpus_found": TWO_GPU_TOPO}, "expect": TWO_GPUS, "status": "ERROR", "contains": ["exit code 1"]},
+    # damaged tables (issue "Hostile inputs"): judged on the sizes the run asked for, never on what is left
+    {"check": "nccl_completes", "name": "rows deleted from a real table", "raw": {"nccl_node": fixture("nccl_tests", "rows_deleted")},
+     "expect": TWO_GPUS, "status": "ERROR", "contains": ["2 of the 24 sizes the run asked for", "524288, 1048576"]},
+    {"check": "nccl_correct", "name": "#wrong 1e999", "raw": {"nccl_node": fixture("nccl_tests", "wrong_1e999")}, "status": "ERROR",
+     "contains": ["#wrong '1e999' is not a count"]},
 ]

@@ -7,7 +7,7 @@ and the hiccups are reported as slow steps. The twin's faults (tests/e2e) and th
 """
 
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import fixture
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer5_6 import train
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer5_6 import as_asked, train
 
 ONE_GPU = {"pyramid_gpus_per_node": 1}
 HICCUPS = {"05": 1, "06": 2, "07": 1, "08": 3, "09": 1, "10": 1, "12": 1}  # steps slower than the median / 0.9, per run
@@ -31,3 +31,4 @@ DATA = [_real("%02d" % run) for run in range(1, 13)] + [
     {"check": "training_stable", "name": "zero step times are no data", "facts": train([0.0] * 10), "status": "ERROR",
      "contains": ["not positive finite numbers (0.0"]},
 ]
+as_asked(DATA)

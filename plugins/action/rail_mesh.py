@@ -1,0 +1,179 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 4's rail mesh, one phase per task (see the module's documentation and hunt/rail_mesh.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from ansible import context
+from ansible.errors import AnsibleError
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import source_action as _collector
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import MESH_JUDGES
+
+SERVERS = "gpufabric.pyramid.rail_servers"
+PHASES = ("plan", "serve", "run", "stop", "judge", "verdict")
+
+
+class ActionModule(EngineAction):
+    _VALID_ARGS = frozenset(("phase", "layer", "run_dir", "round", "hosts"))
+    _requires_connection = True  # serve, run and stop talk to the node
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        args = self._task.args
+        phase = args.get("phase")
+        if phase not in PHASES:
+            return dict(result, failed=True, msg="phase must be one of %s, got %r" % (", ".join(PHASES), phase))
+        catalog = _catalog.load_catalog()
+        self._layer = int(args.get("layer", 4))
+        checks = _catalog.checks_at(catalog, self._layer, scopes=("mesh",))
+        if not checks:
+            return dict(result, changed=False, rounds=[], retest_rounds=[], msg="layer %d has no mesh checks" % self._layer)
+        self._catalog, self._check, self._task_vars = catalog, checks[0], task_vars
+        return getattr(self, "_" + phase)(dict(result, changed=False), args)
+
+    def _expect(self, host):
+        variables = self._task_vars if host == self._task_vars["inventory_hostname"] else self._task_vars["hostvars"][host]
+        expect, errors = host_expectations(self._templar, variables, self._catalog, [self._check])
+        if errors:
+            raise AnsibleError("%s: invalid expectations: %s" % (host, "; ".join(errors)))
+        return expect
+
+    def _plan(self, result, args):
+        run_dir, hosts = args["run_dir"], list(args["hosts"])
+        docs = {host: _results.load(run_dir, host) for host in hosts}
+        expects = {host: self._expect(host) for host in hosts}
+        gated = all(expects[host]["pyramid_enforce_gate"] for host in hosts)
+        nodes = _mesh.climbing(docs, self._layer, self._check["id"]) if gated else hosts
+        order = self._task_vars["groups"].get("gpu_nodes") or hosts
+        addresses, problems = {}, []
+        for node in nodes:
+            found, problem = _mesh.rail_addresses(order.index(node) + 1 if node in order else 0, expects[node])
+            if problem:
+                problems.append("%s: %s" % (node, problem))
+            addresses[node] = found
+        if problems:
+            return dict(result, failed=True, msg="rail address plan: %s" % "; ".join(problems))
+        reference = expects[nodes[0]] if nodes else expects[hosts[0]] if hosts else None
+        plan = _mesh.make_plan(self._layer, self._check, nodes, reference["pyramid_rails"] if reference else [], addresses, reference or {})
+        plan["left_out"] = [host for host in hosts if host not in nodes]
+        _mesh.save_plan(run_dir, plan)
+        return dict(result, rounds=list(range(len(plan["rounds"]))), nodes=len(nodes),
+                    servers=_mesh.source_of(self._check, "server") is not None, msg="layer %d %s mesh: %d nodes, %d rounds of %s runs" % (
+            self._layer, self._check["id"], len(nodes), len(plan["rounds"]), "/".join(str(len(r)) for r in plan["rounds"]) or "no"))
+
+    def _round(self, args):
+        plan = _mesh.load_plan(args["run_dir"], self._layer)
+        if plan is None:
+            raise AnsibleError("no layer %d rail mesh plan in %s (the plan phase did not run)" % (self._layer, args["run_dir"]))
+        return plan, int(args["round"])
+
+    def _workdir(self, args, index):
+        """Where a node's servers of one round keep their output (same for serve and stop; named for
+        the node too, so nodes that share a /tmp never stop each other's servers)."""
+        return "/tmp/pyramid-rail-mesh-%s-layer%d-round%d-%s" % (
+            hashlib.sha1(args["run_dir"].encode()).hexdigest()[:10], self._layer, index + 1,
+            re.sub(r"[^\w.-]", "_", self._task_vars["inventory_hostname"]))
+
+    @staticmethod
+    def _lifetime(plan, expect):
+        """How long a server may wait for its client before timeout ends it: the run itself, the
+        listen wait, and the serve and run phases across the pod (batches of forks, 5 s each at
+        most per node's task). It bounds what an interrupted run leaves behind."""
+        forks = max(1, int(context.CLIARGS.get("forks") or 5))
+        batches = -(-len(plan["nodes"]) // forks)
+        return plan["expect"].get("pyramid_rdma_duration", 0) + 2 * expect["pyramid_command_timeout"] + 2 * batches * 5
+
+    def _serve(self, result, args):
+        plan, index = self._round(args)
+        host = self._task_vars["inventory_hostname"]
+        expect = self._expect(host)
+        servers = _mesh.planned(plan, index, host, "server", self._catalog, expect, self._check)
+        if not servers:
+            return dict(result, msg="%s serves no run in round %d" % (host, index + 1))
+        lifetime = self._lifetime(plan, expect)
+        module_args = {"state": "started", "workdir": self._workdir(args, index), "lifetime": lifetime,
+                       "listen_timeout": expect["pyramid_command_timeout"],
+                       "servers": [{"id": s["id"], "argv": s["ways"][0]["run"]} for s in servers]}
+        answer = self._execute_module(module_name=SERVERS, module_args=module_args, task_vars=self._task_vars)
+        states = answer.get("servers") or {s["id"]: {"status": "failed", "command": " ".join(s["ways"][0]["run"]),
+                                                    "msg": answer.get("msg") or "rail_servers failed"} for s in servers}
+        _mesh.save_raw(args["run_dir"], self._layer, index, host, "server_start", states)
+        failed = sorted(sid for sid, state in states.items() if state.get("status") != "listening")
+        return dict(result, msg="%s: %d servers listening%s" % (host, len(states) - len(failed),
+                                                                 "; not listening: %s" % ", ".join(failed) if failed else ""))
+
+    def _run(self, result, args):
+        plan, index = self._round(args)
+        host = self._task_vars["inventory_hostname"]
+        expect = self._expect(host)
+        clients = _mesh.planned(plan, index, host, "client", self._catalog, expect, self._check)
+        if not clients:
+            return dict(result, msg="%s runs no client in round %d" % (host, index + 1))
+        timeout = plan["expect"].get("pyramid_rdma_duration", 0) + expect["pyramid_command_timeout"]
+        raw, unreachable = _collector.collect(self, clients, timeout, self._task_vars, parallel=len(clients))
+        if unreachable:
+            raw = {c["id"]: {"status": "unreachable", "command": " ".join(c["ways"][0]["run"]),
+                             "msg": "host unreachable: %s" % unreachable} for c in clients}
+        _mesh.save_raw(args["run_dir"], self._layer, index, host, "client", raw)
+        return dict(result, msg="%s: %d clients run in round %d" % (host, len(clients), index + 1))
+
+    def _stop(self, result, args):
+        plan, index = self._round(args)
+        host = self._task_vars["inventory_hostname"]
+        started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "server_start")
+        if not started:
+            return dict(result, msg="%s had no server in round %d" % (host, index + 1))
+        answer = self._execute_module(module_name=SERVERS, module_args={
+            "state": "stopped", "workdir": self._workdir(args, index)}, task_vars=self._task_vars)
+        ended = answer.get("servers") or {}
+        raw = {sid: (state if state.get("status") != "listening" else ended.get(sid, {
+            "status": "failed", "command": state.get("command"), "msg": answer.get("msg") or "server output lost"}))
+               for sid, state in started.items()}
+        _mesh.save_raw(args["run_dir"], self._layer, index, host, "server", raw)
+        return dict(result, msg="%s: %d servers stopped" % (host, len(raw)))
+
+    def _measured(self, plan, args):
+        return _mesh.measured(args["run_dir"], plan, self._check, self._catalog, MESH_JUDGES[self._check["judge"]], self._expect)
+
+    def _judge(self, result, args):
+        plan = _mesh.load_plan(args["run_dir"], self._layer)
+        runs = self._measured(plan, args)
+        retests = _rounds.plan_retests(runs)
+        first = len(plan["rounds"])
+        for batch in retests:
+            plan["rounds"].append([run for node, partner, rail in batch
+                                   for run in _rounds.runs_of([(node, partner)], [rail])])
+        _mesh.save_plan(args["run_dir"], plan)
+        return dict(result, retest_rounds=list(range(first, len(plan["rounds"]))),
+                    msg="rail mesh: %d runs judged, %d missed; %d retest rounds with known-good partners" % (
+                        len(runs), sum(1 for r in runs if r["status"] != "PASS"), len(retests)))
+
+    def _verdict(self, result, args):
+        run_dir = args["run_dir"]
+        plan = _mesh.load_plan(run_dir, self._layer)
+        hosts = list(args["hosts"])
+        runs = self._measured(plan, args)
+        verdicts = _rounds.blame(runs)
+        records = _mesh.records(self._check, self._catalog, plan, verdicts, self._expect, runs)
+        docs = {host: _results.load(run_dir, host) for host in hosts}
+        if len(plan["nodes"]) == 1:  # nobody to run with: not applicable on a lone box, else a gap (never a PASS)
+            node = plan["nodes"][0]
+            records = {node: _mesh.lone(self._check, self._catalog, node, self._expect(node), alone=len(hosts) == 1)}
+        records.update(_mesh.left_out(docs, list(records), self._check, self._catalog, self._expect))
+        counts = {}
+        for host, record in records.items():
+            if host in docs:
+                _results.record(docs[host], [record])
+                _results.save(run_dir, docs[host])
+                counts[record["status"]] = counts.get(record["status"], 0) + 1
+        return dict(result, counts=counts, msg="layer %d %s: %s" % (self._layer, self._check["id"], ", ".join(
+            "%d %s" % (n, s) for s, n in sorted(counts.items()))))
