@@ -8,6 +8,10 @@ pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+# The checks that read nvidia-smi (topo -m, -q, nvlink -s): a hung or damaged nvidia-smi is an ERROR in each, never a PASS.
+NVIDIA_SMI_CHECKS = ("gpus_present", "gpu_nic_affinity", "gpu_ecc", "gpu_row_remap", "gpu_pcie_link", "gpu_nvlink", "gpu_fabric",
+                     "gpu_clocks")
+
 # node -> (fault(s), the checks that must not pass, words of the likely cause, status)
 FAULTS = {
     "node-002": ([{"kind": "iommu_off"}], {"iommu": "FAIL"}, "BIOS"),
@@ -26,8 +30,8 @@ FAULTS = {
     "node-013": ([{"kind": "tool_missing", "tool": "ibstat"}],
                  {c: "ERROR" for c in ("rails_present", "rails_active", "rails_rate", "mlxconfig", "nic_firmware",
                                        "gpu_nic_affinity")}, "No data from `ibstat`"),
-    "node-014": ([{"kind": "tool_hang", "tool": "nvidia-smi"}], {"gpus_present": "ERROR", "gpu_nic_affinity": "ERROR"},
-                 "No data from `nvidia-smi topo -m`"),
+    # nvidia-smi hangs: every check that reads it is an ERROR; gpu_xid still reads the kernel log (no Xid: PASS).
+    "node-014": ([{"kind": "tool_hang", "tool": "nvidia-smi"}], {c: "ERROR" for c in NVIDIA_SMI_CHECKS}, "No data from `nvidia-smi"),
     "node-015": ([{"kind": "tool_garbage", "tool": "ibstat"}],
                  {c: "ERROR" for c in ("rails_present", "rails_active", "rails_rate", "mlxconfig", "nic_firmware",
                                        "gpu_nic_affinity")}, "No data from `ibstat`"),
@@ -36,13 +40,36 @@ FAULTS = {
     "node-017": ([{"kind": "tool_missing", "tool": "lsmod"}], {}, None),
     # The open GPU kernel module on a 5.15 kernel: GPUDirect through DMA-BUF, no nvidia_peermem needed.
     "node-018": ([{"kind": "module_missing", "module": "nvidia_peermem"}, {"kind": "open_kernel_module", "open": True}], {}, None),
+    # GPU health (catalog/gpu_health.yml): each fault fails its own check, naming the GPU (GPU_NAMED below).
+    "node-021": ([{"kind": "xid", "gpu": 3, "code": 79}], {"gpu_xid": "FAIL"}, "drain the node"),
+    "node-022": ([{"kind": "ecc_uncorrectable", "gpu": 5, "count": 2}], {"gpu_ecc": "FAIL"}, "Uncorrectable ECC errors"),
+    "node-023": ([{"kind": "row_remap_pending", "gpu": 2}], {"gpu_row_remap": "FAIL"}, "needs a reset"),
+    "node-024": ([{"kind": "pcie_degraded", "gpu": 6, "width": 8}], {"gpu_pcie_link": "FAIL"}, "trained below its maximum"),
+    "node-025": ([{"kind": "nvlink_down", "gpu": 7, "link": 11}], {"gpu_nvlink": "FAIL"}, "NVLink inactive or slow"),
+    "node-026": ([{"kind": "fabric_manager_down"}], {"gpu_fabric": "FAIL"}, "nvidia-fabricmanager"),
+    "node-027": ([{"kind": "clock_throttle", "gpu": 4, "reason": "hw_thermal_slowdown"}], {"gpu_clocks": "FAIL"}, "overheating"),
+    # A xid the drain list does not hold (13: an application's illegal address) is reported, not failed.
+    "node-028": ([{"kind": "xid", "gpu": 1, "code": 13}], {}, None),
+    # nvidia-smi prints its "couldn't communicate with the NVIDIA driver" message: ERROR, never PASS.
+    "node-029": ([{"kind": "tool_garbage", "tool": "nvidia-smi"}], {c: "ERROR" for c in NVIDIA_SMI_CHECKS}, "No data from `nvidia-smi"),
+}
+
+# fault node -> (check, what its actual must say): the GPU by nvidia-smi index and bus id
+GPU_NAMED = {
+    "node-021": ("gpu_xid", "GPU 3 (0000:5d:00.0): Xid 79"),
+    "node-022": ("gpu_ecc", "GPU 5 (0000:ab:00.0): 2 uncorrectable volatile"),
+    "node-023": ("gpu_row_remap", "GPU 2 (0000:3a:00.0): remapping pending"),
+    "node-024": ("gpu_pcie_link", "GPU 6 (0000:ba:00.0): x8 of x16"),
+    "node-025": ("gpu_nvlink", "GPU 7 (0000:db:00.0): link 11 inactive"),
+    "node-026": ("gpu_fabric", "State In Progress"),
+    "node-027": ("gpu_clocks", "GPU 4 (0000:9a:00.0): hw_slowdown, hw_thermal_slowdown active"),
 }
 
 
 @pytest.fixture(scope="module")
 def faulty_pod(validate):
     faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
-    return validate({"pod": {"nodes": 20}, "faults": faults})
+    return validate({"pod": {"nodes": 29}, "faults": faults})
 
 
 def test_a_healthy_pod_is_go(validate):
@@ -82,6 +109,17 @@ def test_each_fault_is_caught_at_layer0_with_its_cause(faulty_pod, node):
         assert record["go_back_to"] and record["layer"] == 0
         if record["status"] == "ERROR":
             assert node in record["cause"] and record["command"]
+
+
+@pytest.mark.parametrize("node", sorted(GPU_NAMED))
+def test_gpu_faults_name_the_gpu(faulty_pod, node):
+    check, said = GPU_NAMED[node]
+    assert said in faulty_pod.not_passing(node)[check]["actual"]
+
+
+def test_a_reported_xid_is_said_in_a_pass(faulty_pod):
+    record = next(r for r in faulty_pod.host("node-028")["checks"] if r["check"] == "gpu_xid")
+    assert record["status"] == "PASS" and "GPU 1 (0000:2a:00.0): Xid 13" in record["actual"]
 
 
 def test_healthy_hosts_beside_faults_raise_no_alarm(faulty_pod):

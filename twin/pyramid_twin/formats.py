@@ -5,6 +5,8 @@ kmod lsmod/modinfo, the kernel's /proc/modules and /proc/meminfo, mstflint
 mlxconfig (mlxcfg_ui.cpp) and nvidia-smi topo -m from DGX H100 hosts.
 """
 
+import os
+
 # Per module: size in bytes, the modules it depends on, vendor ("nvidia",
 # "ofed" or "" for in-tree). Sizes are from a 5.15 host with driver 550 and
 # MLNX_OFED; holders are derived from the dependencies.
@@ -304,3 +306,121 @@ def proc_driver_nvidia_version(state):
     else:
         first = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  %s  Fri May 31 09:35:42 UTC 2024" % driver["version"]
     return first + "\nGCC version:  gcc version 12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04) \n"
+
+
+# --- GPU health: nvidia-smi -q, nvidia-smi nvlink -s, the kernel log -------------------------
+
+# One GPU of nvidia-smi -q: the block of a real capture (1 x H100 80GB HBM3, driver 580.159.04, 2026-11-24;
+# tests/unit/parsers/linux_nvidia_smi_q/h100_580_real.raw) with the node's values put in.
+NVIDIA_SMI_Q_GPU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nvidia_smi_q_h100.txt")
+CUDA_VERSION = {"535": "12.2", "550": "12.4", "570": "12.8", "580": "13.0"}
+BOOT_EPOCH = "Mon Nov 23 08:00:00 2026"
+
+
+def gpu_uuid(state, gpu):
+    """The GPU's UUID, as nvidia-smi -L prints it."""
+    index = state.get("index", 1)
+    return "GPU-%08x-%04x-%04x-%04x-%012x" % (index, gpu["index"], 0x4a1b, 0x9c2d, index * 8 + gpu["index"])
+
+
+def _active(flag):
+    return "Active" if flag else "Not Active"
+
+
+def _gpu_q(state, gpu, template):
+    health = gpu["health"]
+    domain, bus, rest = gpu["pci"].split(":")
+    events = health["clock_events"]
+    values = {
+        "bus_id": "%08X:%s:%s" % (int(domain, 16), bus.upper(), rest.upper()),
+        "bus": "0x%s" % bus.upper(), "device": "0x%s" % rest.split(".")[0].upper(),
+        "name": gpu["name"], "uuid": gpu_uuid(state, gpu), "minor": gpu["index"], "module": gpu["index"] + 1,
+        "serial": "16523241%05d" % (state.get("index", 1) * 8 + gpu["index"]),
+        "pdi": "0x%016x" % (0x3e8875697a850000 + state.get("index", 1) * 8 + gpu["index"]),
+        "gen": health["pcie_gen"], "gen_max": 5, "width": health["pcie_width"], "width_max": 16,
+        # an idle GPU in persistence mode: P0 with the Idle event active (as the real capture)
+        "idle": _active(not any(e.startswith("hw_") for e in events)),
+        "sw_power_cap": _active("sw_power_cap" in events), "hw_slowdown": _active("hw_slowdown" in events),
+        "hw_thermal_slowdown": _active("hw_thermal_slowdown" in events),
+        "hw_power_brake_slowdown": _active("hw_power_brake_slowdown" in events),
+        "sw_thermal_slowdown": _active("sw_thermal_slowdown" in events),
+        "ecc_volatile": health["ecc_volatile"], "ecc_aggregate": health["ecc_aggregate"],
+        "remapped_uncorrectable": health["remapped_uncorrectable"], "remap_pending": "Yes" if health["remap_pending"] else "No",
+        "fabric_state": state["gpu_fabric"]["state"], "fabric_status": state["gpu_fabric"]["status"],
+    }
+    return template % values
+
+
+def nvidia_smi_q(state):
+    """nvidia-smi -q: the report header, then one block per GPU (bus id order), a blank line after each."""
+    with open(NVIDIA_SMI_Q_GPU, encoding="utf-8") as handle:
+        template = handle.read()
+    version = state["nvidia_driver"]["version"]
+    field = "%-55s: %s"
+    out = ["", "==============NVSMI LOG==============", "", field % ("Timestamp", BOOT_EPOCH),
+           field % ("Driver Version", version), field % ("CUDA Version", CUDA_VERSION.get(version.split(".")[0], "12.4")), "",
+           field % ("Attached GPUs", len(state["gpus"]))]
+    text = "\n".join(out) + "\n"
+    for gpu in state["gpus"]:
+        text += _gpu_q(state, gpu, template) + "\n"
+    return text
+
+
+def nvidia_smi_nvlink_status(state):
+    """nvidia-smi nvlink -s: each GPU's links, `<inactive>` for a link that is down."""
+    lines = []
+    for gpu in state["gpus"]:
+        health = gpu["health"]
+        if not health["nvlinks"]:
+            continue
+        lines.append("GPU %d: %s (UUID: %s)" % (gpu["index"], gpu["name"], gpu_uuid(state, gpu)))
+        for link in range(health["nvlinks"]):
+            rate = "<inactive>" if link in health["nvlinks_down"] else "%.3f GB/s" % health["nvlink_gbps"]
+            lines.append("\t Link %d: %s" % (link, rate))
+    return "".join(line + "\n" for line in lines)
+
+
+# What NVRM prints after "Xid (PCI:...): <code>, " (NVIDIA's Xid catalog, docs.nvidia.com/deploy/xid-errors)
+XID_TEXT = {
+    13: "pid=48213, name=python3, Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range Address",
+    31: "pid=48213, name=python3, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f2a_00000000. "
+        "Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ",
+    48: "pid='<unknown>', name=<unknown>, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer "
+        "at partition 6, subpartition 0.",
+    63: "pid='<unknown>', name=<unknown>, Row Remapper: New row marked for remapping, reset gpu to activate.",
+    74: "pid=48213, name=python3, NVLink: fatal error detected on link 5(0x0, 0x0, 0x10000, 0x0, 0x0, 0x0, 0x0)",
+    79: "pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+    94: "pid=48213, name=python3, Contained: SM (0x1). RST: No, D-RST: No",
+    95: "pid=48213, name=python3, Uncontained: FBHUB. RST: Yes, D-RST: No",
+    119: "pid=48213, name=python3, Timeout after 6s of waiting for RPC response from GPU0 GSP! Expected function 76 (GSP_RM_CONTROL) "
+         "(0x20800a4c 0x4).",
+}
+
+
+def _kernel_lines(state):
+    """(seconds since boot, message) of the node's kernel log: boot, the NVIDIA driver loading, each Xid."""
+    release = state["kernel_release"]
+    lines = [(0.0, "Linux version %s (buildd@lcy02-amd64-075) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0, GNU ld (GNU Binutils "
+                   "for Ubuntu) 2.38) #129-Ubuntu SMP Fri Aug 2 19:25:20 UTC 2024" % release),
+             (0.0, "Command line: %s" % state["cmdline"]),
+             (11.874215, "nvidia: module license 'NVIDIA' taints kernel."),
+             (12.301442, proc_driver_nvidia_version(state).splitlines()[0].replace("NVRM version: ", "NVRM: loading "))]
+    when = 8123.456789
+    for gpu in state["gpus"]:
+        domain, bus, rest = gpu["pci"].split(":")
+        for code in gpu["health"]["xids"]:
+            text = XID_TEXT.get(code, "pid='<unknown>', name=<unknown>, Xid %d" % code)
+            lines.append((when, "NVRM: Xid (PCI:%s:%s:%s): %d, %s" % (domain, bus, rest.split(".")[0], code, text)))
+            when += 0.000011
+    return lines
+
+
+def dmesg(state):
+    """dmesg: "[seconds.micro] message", as the kernel ring buffer prints it."""
+    return "".join("[%12.6f] %s\n" % (when, text) for when, text in _kernel_lines(state))
+
+
+def journalctl_kernel(state):
+    """journalctl -k -b (short format): "Mon DD HH:MM:SS host kernel: message"."""
+    return "".join("Nov 23 %02d:%02d:%02d %s kernel: %s\n" % (
+        8 + int(when) // 3600, int(when) // 60 % 60, int(when) % 60, state["hostname"], text) for when, text in _kernel_lines(state))
