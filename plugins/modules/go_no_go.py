@@ -54,6 +54,24 @@ run_dir:
   description: Where the reports were written.
   returned: always
   type: str
+failing_hosts:
+  description: Hosts with a FAIL or ERROR of their own.
+  returned: always
+  type: list
+  elements: str
+blocked_hosts:
+  description: NO-GO hosts with no FAIL or ERROR of their own, held back by a switch in their path (BLOCKED).
+  returned: always
+  type: list
+  elements: str
+stopped_at:
+  description: Host to the lowest layer where it failed or was blocked; hosts that did not stop are absent.
+  returned: always
+  type: dict
+reports:
+  description: File name (C(report.md), C(report.json), C(junit.xml), C(baseline.yml) when written) to its path.
+  returned: always
+  type: dict
 baseline:
   description:
     - Path of C(baseline.yml) in the run directory - what the GO nodes measured (round-1 busbw, training

@@ -35,9 +35,19 @@ def test_remediate_brings_a_reimaged_node_back(validate, scenario):
 
     fixed = validate(scenario, playbook="playbooks/remediate.yml", limit="node-002", **baseline)
     assert fixed.rc == 0 and fixed.status == "successful", fixed.stdout[-3000:]
+    assert len(fixed.run_dirs) == 1  # pre-flight before remediating opened the run directory the validation used
     assert fixed.changed.get("node-002", 0) >= 3  # mlxconfig set + mlxfwreset, modprobe, modules-load.d
     assert list(fixed.report["hosts"]) == ["node-002"]  # --limit scopes the report too
     assert fixed.host("node-002")["verdict"] == "GO"
 
     again = validate(scenario, playbook="playbooks/remediate.yml", limit="node-002", **baseline)
     assert again.rc == 0 and again.changed.get("node-002", 0) == 0  # idempotent
+
+
+def test_remediate_checks_the_expectations_before_it_changes_anything(validate, scenario):
+    # pyramid_mlxconfig is written to the NICs: a malformed one must stop the run in pre-flight (issue 17).
+    bad = validate(scenario, playbook="playbooks/remediate.yml", limit="node-002", pyramid_mlxconfig=["ROCE_CC_PRIO_MASK_P1=255"])
+    assert bad.rc != 0 and bad.status == "failed"
+    assert "pyramid_mlxconfig" in bad.stdout
+    assert "Apply the NIC firmware config" not in bad.stdout  # the remediation play never started
+    assert bad.changed.get("node-002", 0) == 0 and bad.report is None
