@@ -1,0 +1,126 @@
+"""Every judge, fed damaged copies of the real outputs of its healthy judge data rows, through the
+production path (hostile_engine: parse_one -> counter window -> judge_host / judge_pod / run_judge).
+
+For every raw output of every all-PASS row of tests/unit/judge_data (one output damaged at a time):
+
+1. no exception escapes, and an ERROR names the command it could not read (its `command`);
+2. a PASS on damaged output judged the same facts as the intact output (hostile_engine.differences:
+   what the judge read); a PASS on other facts is a false PASS;
+3. damage to the read (cut, error text, garbage, random text, another command's output:
+   hostile_damage.READ_KINDS) is an ERROR about the read, never a FAIL about the device. Value damage
+   (a swapped field, a number as NaN or huge) can be a real FAIL-worthy fact, so it is held to 1 and 2.
+
+Cuts at every line and bad numbers at every number run as a sweep; the other damage is drawn by
+hypothesis. What the tool does with each: docs/robustness.md.
+"""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import ERROR, FAIL, PASS, STATUSES
+
+from ansible_collections.gpufabric.pyramid.tests.property import hostile_damage
+from ansible_collections.gpufabric.pyramid.tests.property import hostile_engine
+
+SLOTS = hostile_engine.slots()
+# every check with a healthy judge data row built on real output when this suite was written (nccl_scale
+# has none: its runs are nccl_pairs' format)
+REACHED = {"iommu", "kernel_params", "rdma_modules", "rails_present", "rails_active", "rails_rate", "gpudirect", "mlxconfig",
+           "nic_firmware", "gpus_present", "gpu_nic_affinity", "nccl_completes", "nccl_correct", "nccl_node_busbw", "nccl_pairs",
+           "training_stable", "training_pod", "link_status", "link_errors", "fec_counters", "optics_rx", "cabling",
+           "bgp_sessions", "ecmp", "pfc_idle", "ecn_idle", "discards_idle"}
+SWEEP_CUTS = 150  # cuts of one output in the sweep: after every line of a shorter one, spread evenly over a longer one
+SWEEP_NUMBERS = 40  # numbers of one output replaced one at a time in the sweep (spread over the output)
+
+
+def _others(slot):
+    parsers = {leaf[1] for leaf in slot.leaves}
+    return tuple(("%s/%s" % (parser, case), text) for parser, cases in sorted(hostile_engine.fixtures().items())
+                 if parser not in parsers for case, text in cases[:1])
+
+
+OTHERS = {}
+
+
+def _problems(slot, path, damage, text):
+    """What is wrong with the verdicts on the slot's row with the output at ``path`` replaced by ``text``."""
+    where = "%s %s %r" % (slot.id, "/".join(path) or "", damage)
+    try:
+        results, facts, expect = hostile_engine.judge(slot, {path: text})
+    except hostile_engine.TooSlow as exc:
+        return ["%s: %s" % (where, exc)]
+    except Exception as exc:  # pylint: disable=broad-exception-caught
+        return ["%s: %s escaped the engine (the layer's results for the host are lost): %s" % (where, type(exc).__name__, exc)]
+    intact_results, intact_reads = hostile_engine.intact(slot)
+    assert all(result["status"] == PASS for result in intact_results.values()), (slot.id, intact_results)
+    problems = []
+    for host, result in sorted(results.items()):
+        status = result["status"]
+        said = "%s -> %s on %s: %s | %s" % (where, status, host, result.get("actual"), result.get("cause"))
+        if status not in STATUSES:
+            problems.append("%s: unknown status" % said)
+        if status == ERROR and not result.get("command") and slot.check["scope"] != "fabric":
+            problems.append("%s: an ERROR that names no command" % said)
+        if damage.read and slot.streamed and status == FAIL:
+            problems.append("%s: damage to the read judged as a FAIL of the device (want ERROR)" % said)
+    if not slot.streamed:  # read by the collect module itself (a file, a directory): only property 1 applies
+        return problems
+    # a pod check's other hosts are judged on their own facts: with the damaged host ERROR, their PASS stands
+    judged = [results[slot.host]] if slot.host else list(results.values())
+    if any(result["status"] == PASS for result in judged):
+        statuses, reads = hostile_engine.trace(slot, facts, expect)
+        only_intact, only_damaged = hostile_engine.differences(intact_reads, reads)
+        if only_intact or only_damaged:
+            problems.append("%s -> PASS on other judged facts (false PASS): intact read %s; damaged read %s" % (
+                where, only_intact[:3], only_damaged[:3]))
+        traced = {host: "ERROR" if status.startswith("raised") else status for host, status in statuses.items()}
+        produced = {host: result["status"] for host, result in results.items() if host in traced}
+        assert traced == produced, "%s: the traced judge disagrees with the engine: %s vs %s" % (where, traced, produced)
+    return problems
+
+
+def _sweep(slot):
+    """(path, damage) of the sweep: every distinct output of the slot cut after every line (SWEEP_CUTS
+    spread evenly over a longer one), and its numbers replaced one at a time by a bad value (cycling
+    through them), SWEEP_NUMBERS spread over it."""
+    seen = set()
+    for path, _parser, text in slot.leaves:
+        window = path[0] if path and path[0] in ("before", "after") else None
+        if (window, text) in seen:  # eight rails with the same mlxconfig output: one is enough
+            continue
+        seen.add((window, text))
+        lines = len(hostile_damage.lines_of(text))
+        for keep in range(0, lines, max(1, -(-lines // SWEEP_CUTS))):
+            yield path, hostile_damage.Damage("cut_line", keep=keep)
+        numbers = len(hostile_damage.NUMBER.findall(text))
+        step = max(1, numbers // SWEEP_NUMBERS)
+        for index in range(0, numbers, step):
+            yield path, hostile_damage.Damage("bad_number", index=index, value=hostile_damage.BAD_NUMBERS[index // step % len(hostile_damage.BAD_NUMBERS)])
+
+
+@pytest.mark.parametrize("slot", SLOTS, ids=lambda slot: slot.id)
+def test_sweep(slot):
+    problems = []
+    for path, damage in _sweep(slot):
+        text = {leaf[0]: leaf[2] for leaf in slot.leaves}[path]
+        problems += _problems(slot, path, damage, damage.apply(text))
+    assert not problems, "%d damaged outputs misjudged:\n%s" % (len(problems), "\n".join(problems[:12]))
+
+
+@pytest.mark.parametrize("slot", SLOTS, ids=lambda slot: slot.id)
+@hostile_damage.settings_for(20)
+@given(data=st.data())
+def test_drawn_damage(slot, data):
+    path, _parser, intact = data.draw(st.sampled_from(slot.leaves), label="output")
+    if slot.id not in OTHERS:
+        OTHERS[slot.id] = _others(slot)
+    damage = data.draw(hostile_damage.damage(intact, OTHERS[slot.id]), label="damage")
+    problems = _problems(slot, path, damage, damage.apply(intact))
+    assert not problems, "\n".join(problems)
+
+
+def test_every_check_with_raw_output_is_damaged():
+    """The corpus keeps reaching the checks it reached when the suite was written (a check added since
+    joins when it gets a healthy judge data row built on real output)."""
+    damaged = {slot.check["id"] for slot in SLOTS}
+    assert REACHED <= damaged, sorted(REACHED - damaged)
