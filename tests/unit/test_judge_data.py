@@ -6,6 +6,8 @@ catalog's default expectations and the row's overrides resolved as the inventory
 check (a run across a group of nodes, judged by the straggler hunt) is judged as the hunt does: its
 judge gets the run's facts (or SourceFailure), the row's "group" of nodes and the expectations, and
 its cause is the check's `causes` entry of the verdict's cause_key; "blamed" lists its by_host keys.
+A mesh check (Layer 4) is judged per run, on its client's output, as the rail mesh does before it
+places each miss (hunt/rail_rounds.py, tested in test_rail_rounds.py).
 A counters source's raw output is {"before": output, "after": output, "seconds": s}.
 
 "contains" names what a verdict must say; judge_data/verdicts.json records what each row's verdict
@@ -64,6 +66,8 @@ def _parsed(name, value, expect):
     parser, text = value if isinstance(value, tuple) else (None, value)
     platform = expect.get("pyramid_switch_os")
     ways = [each["parser"] for each in source["ways"] if each.get("platform", platform) == platform]
+    if parser and parser not in ways:  # a capture in a format the catalog no longer reads (EOS text, now `| json`)
+        source, ways = {"ways": [dict({"platform": platform} if platform else {}, parser=parser)]}, [parser]
     way = ways.index(parser) if parser else 0
     return _engine.parse_one({"status": "ok", "stdout": text, "command": name, "way": way}, source, expect)
 
@@ -122,6 +126,10 @@ def _results(row):
         return _engine.judge_pod(check, CATALOG, facts_by_host, {host: expect for host in hosts})
     if check["scope"] == "fabric":
         return {"-": _fabric_result(check, row, expect)}
+    if check["scope"] == "mesh":  # one run between two nodes on one rail, as the rail mesh judges each
+        run = _host_facts(row.get("facts"), row.get("raw"), expect)[check["sources"][0]]
+        outcome = _engine.run_judge(check, _judging.MESH_JUDGES[check["judge"]], run, expect)
+        return {"-": _engine.result("node-001", check, CATALOG, expect, outcome["status"], outcome["expected"], outcome["actual"])}
     facts = _host_facts(row.get("facts"), row.get("raw"), expect)
     return {"-": _engine.judge_host("node-001", check, CATALOG, facts, expect)}
 

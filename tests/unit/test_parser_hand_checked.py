@@ -312,6 +312,91 @@ HAND_CHECKED = {
         (("ports", "Ethernet4", "2"), 3),
         (("ports", "Ethernet4", "9"), 86),
     ],
+    # --- EOS eAPI JSON ---------------------------------------------------------------------------
+    ("arista_eos_show_interfaces_status_json", "veos_433_real"): [
+        (("ports", len), 2),
+        (("ports", "Ethernet1"), {"oper": "down", "admin": "up", "speed_gbps": 1, "status": "notconnect"}),
+        (("ports", "Management1"), {"oper": "up", "admin": "up", "speed_gbps": 1, "status": "connected"}),
+    ],
+    ("arista_eos_show_interfaces_counters_errors_json", "anta_real"): [
+        (("ports", len), 2),
+        (("ports", "Ethernet6"), {"crc": 0, "in_errors": 42, "out_errors": 10}),
+        (("ports", "Ethernet1"), {"crc": 0, "in_errors": 0, "out_errors": 0}),
+    ],
+    ("arista_eos_show_interfaces_transceiver_json", "eapi_real"): [
+        (("ports", len), 1),
+        (("ports", "Ethernet52", "rx_dbm"), [-1.6071054399385312]),
+        (("ports", "Ethernet52", "tx_dbm"), [-2.2482661457521322]),
+    ],
+    ("arista_eos_show_lldp_neighbors_json", "sonic_mgmt_real"): [
+        (("neighbors", len), 2),  # tablesInserts 5 - tablesDeletes 3 = 2 rows listed
+        (("neighbors", "Ethernet4"), [{"system": "vlab-03", "port": "fortyGigE0/12"}]),
+        (("neighbors", "Ethernet7"), [{"system": "ARISTA02T1", "port": "fortyGigE0/0"}]),
+    ],
+    ("arista_eos_show_ip_bgp_summary_json", "anta_real"): [
+        (("neighbors", len), 2),
+        (("neighbors", "10.1.255.0"), {"remote_as": 65100, "state": "Established", "prefixes_received": 0}),
+        (("neighbors", "10.1.255.2"), {"remote_as": 65100, "state": "Established", "prefixes_received": 14}),
+    ],
+    ("arista_eos_show_ip_route_json", "anta_ecmp_real"): [
+        (("routes", len), 2),
+        (("routes", "10.10.0.1/32", "next_hops"), ["10.100.0.8", "10.100.0.10"]),
+        (("routes", "10.1.0.1/32", "next_hops"), ["10.1.255.4"]),
+    ],
+    ("arista_eos_show_priority-flow-control_counters_json", "anta_real"): [
+        (("ports", len), 4),
+        (("ports", "Ethernet3/2/1", "all"), {"rx": 0, "tx": 2}),
+        (("ports", "Ethernet3/3/1", "all"), {"rx": 2, "tx": 0}),
+    ],
+    ("arista_eos_show_interfaces_counters_discards_json", "anta_real"): [
+        (("ports", len), 2),
+        (("ports", "Ethernet2", "all"), 42),  # outDiscards; Ethernet1's inDiscards 42 is ingress, not counted
+        (("ports", "Ethernet1", "all"), 0),
+    ],
+    # --- nvidia-smi and the kernel log (GPU health) -----------------------------------------------
+    ("linux_nvidia_smi_q", "a100_sxm4_8gpu_535_real"): [
+        (("driver",), "535.129.03"),                       # raw line 5
+        (("gpus", len), 8),                                # "Attached GPUs : 8" (line 8); GPU blocks at lines 9, 204, 399, ... 1374
+        (("gpus", 2, "bus_id"), "00000000:62:00.0"),       # line 399
+        (("gpus", 7, "bus_id"), "00000000:CD:00.0"),       # line 1374
+        (("gpus", 2, "performance_state"), "P0"),          # line 472
+        (("gpus", 2, "pcie"), {"gen_max": 4, "gen_current": 4, "gen_device_max": 4, "gen_host_max": 3,
+                               "width_max": 16, "width_current": 16, "replays": 0}),   # lines 454-471 (Host Max 3, line 458)
+        (("gpus", 2, "remapped_rows"), {"correctable": 0, "uncorrectable": 0, "pending": False, "failure": False}),  # lines 530-534
+        (("gpus", 2, "fabric"), None),                     # Fabric State : N/A (A100)
+        (("gpus", 2, "clock_events", "idle"), True),       # Idle : Active
+    ],
+    ("linux_dmesg_xid", "h100_xid79_real"): [
+        (("lines",), 5),
+        (("xids",), [{"pci": "0000:91:00", "code": 79,
+                      "message": "pid='<unknown>', name=<unknown>, GPU has fallen off the bus."}]),   # raw line 3
+    ],
+    ("linux_nvidia_smi_nvlink_s", "h200_x2_degraded_public"): [
+        (("gpus", len), 2),
+        (("gpus", 0, "name"), "NVIDIA H200"),
+        (("gpus", 0, "links", len), 18),
+        (("gpus", 0, "links", 2), 1.0),                    # "Link 2: 1.0 GB/s"
+        (("gpus", 0, "links", 3), 1.562),                  # "Link 3: 1.562 GB/s"
+        (("gpus", 0, "links", 10), 1.562),
+        (("gpus", 0, "links", 17), 26.562),
+        (("gpus", 1, "links", 0), 26.562),
+    ],
+    # --- iputils ping -------------------------------------------------------------------------------
+    ("linux_ping", "partial_loss_33pct"): [
+        (("transmitted",), 3),
+        (("received",), 2),
+        (("loss_percent",), 33.3333),
+        (("rtt_avg_ms",), 161.709),  # rtt min/avg/max/mdev = 109.602/161.709/213.816/52.107 ms
+        (("rtt_max_ms",), 213.816),
+    ],
+    # --- perftest ----------------------------------------------------------------------------------
+    ("perftest_ib_write_bw", "client_gbits_ib_cx7_ndr_392G"): [
+        (("device",), "mlx5_0"),
+        (("link_type",), "IB"),
+        (("unit",), "Gb/sec"),
+        (("rows", len), 1),  # the CPU-frequency warning between the header and the row is not a row
+        (("rows", 0), {"bytes": 65536, "iterations": 5000, "bw_peak": 392.38, "bw_average": 392.34, "gbps": 392.34}),
+    ],
 }
 
 

@@ -186,10 +186,17 @@ def test_fault(parsers, tmp_path, kind, fields, check):
 L5_L6_FAULTS = {"slow_node", "nccl_wrong", "nccl_hang", "unstable_step_time", "slow_rank", "training_timeout"}
 # Multi-node faults render through formats_fabric.py; tests/unit/test_twin_fabric.py covers them.
 FABRIC_FAULTS = {"gdr_off"}
+# GPU health faults (nvidia-smi -q / nvlink -s, dmesg): tests/unit/test_twin_formats_gpu.py covers them.
+GPU_HEALTH_FAULTS = {"xid", "ecc_uncorrectable", "row_remap_pending", "pcie_degraded", "nvlink_down", "fabric_manager_down",
+                     "clock_throttle"}
+# The rail mesh's faults (ib_write_bw, ping): tests/unit/test_twin_perftest.py and tests/e2e/test_validate_rail_mesh.py.
+RAIL_MESH_FAULTS = {"rail_bw", "gid_missing", "stale_server", "perftest_server_stuck", "perftest_missing", "ping_loss",
+                    "ping_rtt", "rail_ip_wrong"}
 
 
 def test_every_fault_kind_is_covered():
-    assert {case[0] for case in FAULT_CASES} | SESSION_FAULTS == set(model.FAULTS) - L5_L6_FAULTS - FABRIC_FAULTS
+    assert {case[0] for case in FAULT_CASES} | SESSION_FAULTS == \
+        set(model.FAULTS) - L5_L6_FAULTS - FABRIC_FAULTS - GPU_HEALTH_FAULTS - RAIL_MESH_FAULTS
     tests = [name for name in globals() if name.startswith("test_")]
     assert all(any(name.startswith("test_%s_" % kind) for name in tests) for kind in SESSION_FAULTS)
 

@@ -186,11 +186,29 @@ def nvidia_smi(state, args, env):
                  % (gpu["index"], gpu["name"], state["index"], gpu["index"], 0x4a1b, 0x9c2d, state["index"] * 8 + gpu["index"])
                  for gpu in state["gpus"]]
         return 0, "".join(line + "\n" for line in lines) or "No devices were found\n", ""
+    if args in (["-q"], ["--query"]):
+        return 0, formats.nvidia_smi_q(state), ""
+    if args in (["nvlink", "-s"], ["nvlink", "--status"]):
+        return 0, formats.nvidia_smi_nvlink_status(state), ""
     valid_starts = ("topo", "-q", "--query", "--query-gpu", "-h", "--help", "nvlink", "-i", "--id")
     if not args or args[0].split("=")[0] in valid_starts:
         return not_simulated("nvidia-smi", args)
     # NVML's return code 2: "A supplied argument or flag is invalid".
     return 2, "Invalid combination of input arguments. Please run 'nvidia-smi -h' for help.\n\n", ""
+
+
+# --- the kernel log (util-linux dmesg, systemd journalctl) -----------------------------------
+
+def dmesg(state, args, env):
+    if args:
+        return not_simulated("dmesg", args)
+    return 0, formats.dmesg(state), ""
+
+
+def journalctl(state, args, env):
+    if sorted(args) != sorted(["-k", "-b", "--no-pager"]):
+        return not_simulated("journalctl", args)
+    return 0, formats.journalctl_kernel(state), ""
 
 
 # --- modinfo (kmod) --------------------------------------------------------------------------
@@ -249,6 +267,13 @@ def _fabric(name):
     return run
 
 
+def _rail_mesh(module, name):
+    def run(state, args, env):
+        import importlib
+        return getattr(importlib.import_module("pyramid_twin." + module), name)(state, args, env, load_node)
+    return run
+
+
 def load_node(name):
     """Another node of this pod as it is now (its changed render if a session changed it), or None."""
     if not name.startswith("node-") or not name[5:].isdigit():
@@ -266,6 +291,8 @@ def load_node(name):
 
 
 TOOLS = {
+    "ib_write_bw": _rail_mesh("formats_perftest", "ib_write_bw"),
+    "ping": _rail_mesh("formats_ping", "ping"),
     "ibstat": ibstat,
     "mlxconfig": mlxconfig,
     "nvidia-smi": nvidia_smi,
@@ -276,6 +303,8 @@ TOOLS = {
     "srun": _fabric("srun"),
     "mlxfwreset": mlxfwreset,
     "modprobe": modprobe,
+    "dmesg": dmesg,
+    "journalctl": journalctl,
 }
 NODE = [None]  # the node directory this tool runs for (changes.commit renders the node's new self there)
 

@@ -13,7 +13,11 @@ GPU node state (``node_state``)::
     hugepages: {total: 64, free: 64, size_kb: 1048576}
     modules: [nvidia_peermem, nvidia_uvm, nvidia, mlx5_ib, mlx5_core, ib_uverbs, ib_core, ...]
     nvidia_driver: {version: 550.90.07, open_kernel_module: false}
-    gpus:  [{index: 0, name: NVIDIA H100 80GB HBM3, numa: 0, pci: "0000:18:00.0"}, ...]
+    gpus:  [{index: 0, name: NVIDIA H100 80GB HBM3, numa: 0, pci: "0000:18:00.0",
+             health: {ecc_volatile: 0, ecc_aggregate: 0, remap_pending: false, remapped_uncorrectable: 0,
+                      pcie_gen: 5, pcie_width: 16, nvlinks: 18, nvlink_gbps: 26.562, nvlinks_down: [],
+                      clock_events: [], xids: []}}, ...]   # nvidia-smi -q / nvlink -s, dmesg (GPU health)
+    gpu_fabric: {state: Completed, status: Success}   # nvidia-smi -q Fabric section (NVSwitch, fabric manager)
     rails: [{device: mlx5_0, netdev: ens1np0, port: 1, state: Active, phys_state: LinkUp,
              rate: 400, link_layer: Ethernet, firmware: 28.39.1002, ca_type: MT4129,
              node_guid: 0x..., port_guid: 0x..., numa: 0, pci: "0000:19:00.0",
@@ -65,6 +69,14 @@ HEALTHY_NODE = {
         "ATS_ENABLED": "True(1)",
     },
     "mlxconfig_factory": {"ROCE_CC_PRIO_MASK_P1": "255", "ROCE_CC_PRIO_MASK_P2": "255"},
+}
+
+# A healthy HGX H100 GPU as nvidia-smi and the kernel log show it: Gen5 x16, 18 NVLink 4 links at
+# 26.562 GB/s (nvidia-smi nvlink -s on H100/H200 SXM), no ECC error, no clock slowdown, no Xid.
+HEALTHY_GPU = {
+    "ecc_volatile": 0, "ecc_aggregate": 0, "remap_pending": False, "remapped_uncorrectable": 0,
+    "pcie_gen": 5, "pcie_width": 16, "nvlinks": 18, "nvlink_gbps": 26.562, "nvlinks_down": [],
+    "clock_events": [], "xids": [],
 }
 
 # PCI layout of one node: GPU i and rail i share a PCIe switch; 0-3 on NUMA 0, 4-7 on NUMA 1.
@@ -137,7 +149,7 @@ def node_state(scenario, name):
     base = copy.deepcopy(HEALTHY_NODE)
     base.update(copy.deepcopy(pod.get("node_defaults", {})))
     gpus = [{"index": i, "name": base["gpu_name"], "numa": 0 if i < pod["gpus_per_node"] // 2 else 1,
-             "pci": GPU_PCI[i % len(GPU_PCI)]} for i in range(pod["gpus_per_node"])]
+             "pci": GPU_PCI[i % len(GPU_PCI)], "health": copy.deepcopy(HEALTHY_GPU)} for i in range(pod["gpus_per_node"])]
     rails = []
     for rail in range(pod["rails"]):
         rails.append({
@@ -175,9 +187,14 @@ def node_state(scenario, name):
         "modules": list(base["modules"]),
         "nvidia_driver": dict(base["nvidia_driver"]),
         "gpus": gpus,
+        "gpu_fabric": {"state": "Completed", "status": "Success"},
         "rails": rails,
         "mlxconfig": mlxconfig,
         "tools": {"missing": [], "hang": [], "garbage": []},
+        # the rail mesh: what ib_write_bw measures per rail (formats_perftest.rail_gbps: ~98% of the rate
+        # unless a fault says), its servers' faults, and what rail pings see (formats_ping)
+        "rdma": {"gbps": {}, "gid_missing": [], "stale_ports": [], "server_stuck": False},
+        "ping": {},
         "unreachable": False,
         # Layer 5/6: what this node's NCCL and training runs measure.
         "nccl": {"peak_busbw": float(base.get("nccl_peak_busbw", 360.0)), "wrong": 0, "hang": False, "gdr_off": False},
@@ -314,6 +331,88 @@ def _training_timeout(state, fault):
     state["training"]["timeout"] = True
 
 
+def _gpu(state, fault):
+    index = fault.get("gpu", 0)
+    if not isinstance(index, int) or not 0 <= index < len(state["gpus"]):
+        raise ScenarioError("%s: no GPU %r" % (state["hostname"], index))
+    return state["gpus"][index]["health"]
+
+
+def _xid(state, fault):
+    # the NVRM Xid line the driver logs (79: fell off the bus, 48: double-bit ECC, ...)
+    _gpu(state, fault)["xids"].append(int(fault.get("code", 79)))
+
+
+def _ecc_uncorrectable(state, fault):
+    health = _gpu(state, fault)
+    health["ecc_volatile"] += fault.get("count", 1)
+    health["ecc_aggregate"] += fault.get("count", 1)
+
+
+def _row_remap_pending(state, fault):
+    # an uncorrectable error marked a row for remapping: active only after a GPU reset
+    health = _gpu(state, fault)
+    health["remap_pending"] = True
+    health["remapped_uncorrectable"] += 1
+
+
+def _pcie_degraded(state, fault):
+    if "rail" in fault:
+        raise ScenarioError("%s: pcie_degraded on a rail is not simulated (GPUs only)" % state["hostname"])
+    health = _gpu(state, fault)
+    health["pcie_width"] = fault.get("width", health["pcie_width"] if "gen" in fault else 8)
+    health["pcie_gen"] = fault.get("gen", health["pcie_gen"])
+
+
+def _nvlink_down(state, fault):
+    health = _gpu(state, fault)
+    health["nvlinks_down"].append(int(fault.get("link", 0)))
+
+
+def _fabric_manager_down(state, fault):
+    # nvidia-fabricmanager not running: the GPUs never finish registering with the NVSwitch fabric
+    state["gpu_fabric"] = {"state": "In Progress", "status": "N/A"}
+
+
+CLOCK_EVENTS = ("hw_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown", "sw_thermal_slowdown", "sw_power_cap")
+
+
+def _clock_throttle(state, fault):
+    reason = fault.get("reason", "hw_thermal_slowdown")
+    if reason not in CLOCK_EVENTS:
+        raise ScenarioError("%s: clock_throttle reason %r is not one of %s" % (state["hostname"], reason, ", ".join(CLOCK_EVENTS)))
+    events = _gpu(state, fault)["clock_events"]
+    events.append(reason)
+    if reason in ("hw_thermal_slowdown", "hw_power_brake_slowdown") and "hw_slowdown" not in events:
+        events.append("hw_slowdown")  # nvidia-smi shows both under HW Slowdown: Active
+
+
+def _rail_bw(state, fault):
+    state["rdma"]["gbps"][_rail(state, fault)["device"]] = float(fault.get("gbps", 180.0))
+
+
+def _gid_missing(state, fault):
+    state["rdma"]["gid_missing"].append(_rail(state, fault)["device"])
+
+
+def _stale_server(state, fault):
+    state["rdma"]["stale_ports"].append(int(fault.get("port", 18515)))
+
+
+def _perftest_server_stuck(state, fault):
+    state["rdma"]["server_stuck"] = True
+
+
+def _perftest_missing(state, fault):
+    state["tools"]["missing"].append("ib_write_bw")
+
+
+def _ping(key, field, default):
+    def apply(state, fault):
+        state["ping"].setdefault(_rail(state, fault)["device"], {})[key] = fault.get(field, default)
+    return apply
+
+
 FAULTS = {
     "iommu_off": _iommu_off,
     "hugepages": _hugepages,
@@ -336,4 +435,19 @@ FAULTS = {
     "unstable_step_time": _unstable_step_time,
     "slow_rank": _slow_rank,
     "training_timeout": _training_timeout,
+    "xid": _xid,
+    "ecc_uncorrectable": _ecc_uncorrectable,
+    "row_remap_pending": _row_remap_pending,
+    "pcie_degraded": _pcie_degraded,
+    "nvlink_down": _nvlink_down,
+    "fabric_manager_down": _fabric_manager_down,
+    "clock_throttle": _clock_throttle,
+    "rail_bw": _rail_bw,
+    "gid_missing": _gid_missing,
+    "stale_server": _stale_server,
+    "perftest_server_stuck": _perftest_server_stuck,
+    "perftest_missing": _perftest_missing,
+    "ping_loss": _ping("loss_percent", "percent", 100),
+    "ping_rtt": _ping("rtt_ms", "ms", 5.0),
+    "rail_ip_wrong": _ping("ip_wrong", "wrong", True),
 }

@@ -18,7 +18,7 @@ import yaml
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checks.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
                 "judges_failures", "causes", "platforms"}
-SCOPES = ("host", "pod", "fabric")
+SCOPES = ("host", "pod", "fabric", "mesh")
 LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli")
 DEVICES = ("gpu_node", "switch")
@@ -123,11 +123,13 @@ def _check(catalog):
         scope = check.get("scope", "host")
         if scope not in SCOPES:
             problems.append("check %s: unknown scope %r" % (cid, scope))
-        registry = {"pod": _judges.POD_JUDGES, "fabric": _judges.FABRIC_JUDGES}.get(scope, _judges.JUDGES)
+        registry = {"pod": _judges.POD_JUDGES, "fabric": _judges.FABRIC_JUDGES, "mesh": _judges.MESH_JUDGES}.get(scope, _judges.JUDGES)
         if check.get("judge") not in registry:
             problems.append("check %s: unknown %s judge %r" % (cid, check.get("scope", "host"), check.get("judge")))
         if scope == "fabric" and not all(catalog["sources"].get(n, {}).get("launched") for n in check.get("sources", [])):
             problems.append("check %s: a fabric check reads launched sources only" % cid)
+        if scope == "mesh" and len(check.get("sources", [])) not in (1, 2):
+            problems.append("check %s: a mesh check reads the client's source (judged), and the server's where there is one" % cid)
         if scope == "fabric" and cid not in _hunt.ROUNDS:
             problems.append("check %s: no round of the hunt runs it (hunt/rounds.py ROUNDS)" % cid)
         for field in ("layer", "title", "cause", "go_back_to"):

@@ -6,4 +6,6 @@
 from __future__ import annotations
 
 from . import fabric, host, switch, workload  # noqa: F401  registers their judges
-from .registry import FABRIC_JUDGES, JUDGES, POD_JUDGES  # noqa: F401
+from . import gpu_health  # noqa: F401  registers the GPU health judges
+from . import rdma  # noqa: F401  registers the Layer 4 judges
+from .registry import FABRIC_JUDGES, JUDGES, MESH_JUDGES, POD_JUDGES  # noqa: F401

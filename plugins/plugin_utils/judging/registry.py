@@ -14,11 +14,12 @@ from __future__ import annotations
 JUDGES = {}
 POD_JUDGES = {}
 FABRIC_JUDGES = {}  # judged from runs across groups of nodes (judging/fabric.py)
+MESH_JUDGES = {}  # judged from one run between two nodes on one rail (judging/rdma.py)
 
 
-def judge(name, pod=False, fabric=False):
+def judge(name, pod=False, fabric=False, mesh=False):
     def register(function):
-        (FABRIC_JUDGES if fabric else POD_JUDGES if pod else JUDGES)[name] = function
+        (MESH_JUDGES if mesh else FABRIC_JUDGES if fabric else POD_JUDGES if pod else JUDGES)[name] = function
         return function
     return register
 

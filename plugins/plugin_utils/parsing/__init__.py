@@ -11,6 +11,8 @@ standard library.
 from __future__ import annotations
 
 from . import cumulus, eos, linux, nccl, nxos, sonic, training  # noqa: F401  registers their parsers
+from . import nvidia_smi  # noqa: F401  registers the GPU health parsers
+from . import iputils, perftest  # noqa: F401  registers the rail mesh parsers (ping, ib_write_bw)
 from ._registry import KINDS, PARSERS, TEMPLATE_DIR, TEXTFSM_IMPORT_ERROR, ParseError, parse, parser, partial, template_path, textfsm_rows
 
 __all__ = ["KINDS", "PARSERS", "TEMPLATE_DIR", "TEXTFSM_IMPORT_ERROR", "ParseError", "parse", "parser", "partial", "template_path", "textfsm_rows"]

@@ -1,0 +1,94 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# The work happens on the controller in plugins/action/rail_mesh.py; this file carries its documentation.
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: rail_mesh
+short_description: The rail mesh - ping (Layer 2) or ib_write_bw (Layer 4) between pairs of nodes on every rail, in rounds that do not grow with the pod
+version_added: 0.3.0
+description:
+  - Runs the catalog check of scope C(mesh) of O(layer) (Layer 2 C(rail_ping), Layer 4
+    C(rdma_write_bw)) on the nodes that passed every layer below, one phase per task so that
+    Ansible's linear strategy orders them across hosts.
+  - Traffic goes only to the rail addresses of the plan, from the node's own rail address.
+  - V(plan) (once) - picks the nodes, their rail addresses (C(pyramid_rail_address_plan) or a node's
+    own C(pyramid_rail_addresses), checked with netaddr) and two rounds, each a matching in which a
+    pair runs both ways on every rail at once (node I(i) with node I(i + n/2), then a shifted round
+    with no pair repeated). Every node is server and client on every rail, with two partners, in two
+    rounds whatever the pod's size.
+  - V(serve) (every node) - starts its servers of the round with M(gpufabric.pyramid.rail_servers),
+    and returns once each is seen waiting for
+    its client (rail i on C(pyramid_rdma_port_base) + i). V(run) (every node) - runs its clients at once through M(gpufabric.pyramid.collect).
+    V(stop) (every node) - collects its servers' output and kills any still running.
+  - V(judge) (once) - parses every run on the controller and plans retest rounds with known-good
+    partners for misses the two rounds cannot place. V(verdict) (once) - one result per node
+    naming each missing rail, its partner and Gb/s, and the likely cause (the node's rail, the path
+    between two nodes, the whole rail).
+  - Raw outputs of every server and client go into C(run_dir/mesh/round-N/).
+options:
+  layer:
+    description: The layer whose C(mesh) check runs (2 - C(rail_ping); 4 - C(rdma_write_bw)).
+    type: int
+    default: 4
+  phase:
+    description: Which phase this task runs.
+    type: str
+    choices: [plan, serve, run, stop, judge, verdict]
+    required: true
+  round:
+    description: The round (0-based) of V(serve), V(run) and V(stop).
+    type: int
+  hosts:
+    description: The GPU nodes of the layer (V(plan) and V(verdict)), usually C(ansible_play_hosts_all).
+    type: list
+    elements: str
+notes:
+  - The command settings of the runs (message size, duration, GID index, port base) are those of the
+    first planned node, so keep them in C(group_vars/gpu_nodes); each node is judged against its own
+    C(pyramid_rdma_gbps_min).
+  - Servers end by themselves after the run's duration plus twice C(pyramid_command_timeout) even if
+    the controller is interrupted.
+extends_documentation_fragment:
+  - gpufabric.pyramid.engine
+"""
+
+EXAMPLES = r"""
+- name: Plan the rail mesh
+  gpufabric.pyramid.rail_mesh:
+    phase: plan
+    hosts: "{{ ansible_play_hosts_all }}"
+    run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
+  run_once: true
+  register: mesh
+
+- name: Start the servers of round 1
+  gpufabric.pyramid.rail_mesh:
+    phase: serve
+    round: 0
+    run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
+"""
+
+RETURN = r"""
+rounds:
+  description: The rounds planned (0-based indices), from V(plan).
+  returned: phase plan
+  type: list
+  elements: int
+retest_rounds:
+  description: The retest rounds planned (0-based indices), from V(judge).
+  returned: phase judge
+  type: list
+  elements: int
+counts:
+  description: Node results per status, from V(verdict).
+  returned: phase verdict
+  type: dict
+msg:
+  description: One-line summary.
+  returned: always
+  type: str
+"""

@@ -1,0 +1,252 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 4's bookkeeping: the mesh's plan in the run directory, each run's command, port and
+addresses, the raw outputs of servers and clients, and the verdicts as one result per node.
+
+The rounds (who runs with whom, who is to blame) are rail_rounds.py; the action plugin rail_mesh
+only starts servers, runs clients and stops servers on each host, one phase per task, so Ansible's
+linear strategy starts every server of a round before any client.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..core import engine as _engine, results as _results
+from ..core.model import ERROR, FAIL, PASS, SourceFailure
+from . import rail_rounds as _rounds
+
+try:
+    import netaddr
+except ImportError:  # a controller dependency (requirements.txt): said when the plan is made
+    netaddr = None
+
+
+def mesh_dir(run_dir, layer):
+    return os.path.join(run_dir, "mesh", "layer%d" % layer)
+
+
+def _write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1, sort_keys=True)
+    os.replace(path + ".tmp", path)
+
+
+def _load(path, default=None):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        return default
+
+
+def load_plan(run_dir, layer):
+    return _load(os.path.join(mesh_dir(run_dir, layer), "plan.json"))
+
+
+def save_plan(run_dir, plan):
+    _write(os.path.join(mesh_dir(run_dir, plan["layer"]), "plan.json"), plan)
+
+
+def climbing(docs, layer, check_id):
+    """Nodes that passed every layer below ``layer``, and this layer so far (a switch in their path that
+    failed it blocks them), a not-applicable SKIP aside; in inventory order."""
+    nodes = []
+    for host, doc in docs.items():
+        below = [r for r in doc["results"] if r["layer"] <= layer and r["check"] != check_id]
+        if below and all(r["status"] == PASS or r.get("not_applicable") for r in below):
+            nodes.append(host)
+    return nodes
+
+
+def rail_addresses(position, expect):
+    """A node's address on every rail: its own list, or the plan filled for its 1-based position.
+
+    (addresses, problem or None); every address is checked with netaddr.
+    """
+    rails = expect["pyramid_rails"]
+    own = expect.get("pyramid_rail_addresses") or []
+    if own:
+        addresses = list(own)
+        if len(addresses) != len(rails):
+            return None, "pyramid_rail_addresses lists %d addresses for %d rails" % (len(addresses), len(rails))
+    else:
+        template = expect["pyramid_rail_address_plan"]
+        try:
+            addresses = [template.format(rail=rail, node=position, node_hi=position // 256, node_lo=position % 256)
+                         for rail in range(len(rails))]
+        except (KeyError, IndexError, ValueError) as exc:
+            return None, "pyramid_rail_address_plan %r: %s (placeholders: rail, node, node_hi, node_lo)" % (template, exc)
+    if netaddr is None:
+        return None, "the netaddr Python package is not installed on the controller"
+    for address in addresses:
+        try:
+            netaddr.IPAddress(address, flags=netaddr.INET_PTON)
+        except (netaddr.AddrFormatError, ValueError, TypeError):
+            return None, "rail address %r is not an IP address (pyramid_rail_address_plan / pyramid_rail_addresses)" % address
+    return addresses, None
+
+
+# The settings every run of a round shares (client and server must agree): the first planned node's.
+SHARED = ("pyramid_rdma_message_size", "pyramid_rdma_duration", "pyramid_rdma_gid_index", "pyramid_rdma_link_layer",
+          "pyramid_rdma_port_base", "pyramid_ping_count", "pyramid_rails")
+
+
+def make_plan(layer, check, nodes, rails, addresses, expect):
+    """The plan: nodes, rails, addresses and the first two rounds (every run of each)."""
+    rounds = [_rounds.runs_of(pairs, list(range(len(rails)))) for pairs in _rounds.plan_rounds(nodes)]
+    return {"layer": layer, "check": check["id"], "nodes": nodes, "rails": list(rails), "addresses": addresses,
+            "rounds": rounds, "expect": {name: expect[name] for name in SHARED if name in expect}}
+
+
+def port_of(run, base):
+    """Rail i's server listens on ``base`` + i: a node serves one run per rail in a round, and a
+    retest on a rail meets the same port (a stale server holding it is found again, not dodged)."""
+    return base + run["rail"]
+
+
+def run_id(run):
+    return "%s>%s@%d" % (run["client"], run["server"], run["rail"])
+
+
+def source_of(check, side):
+    """The check's client source (judged) or server source (None when its runs need no server)."""
+    sources = check["sources"]
+    return sources[0] if side == "client" else (sources[1] if len(sources) > 1 else None)
+
+
+def planned(plan, round_index, host, side, catalog, expect, check):
+    """The collect-style plan (id, ways) of ``host``'s servers or clients in a round."""
+    name = source_of(check, side)
+    if name is None:
+        return []
+    runs = plan["rounds"][round_index]
+    mine = [run for run in runs if run[side] == host]
+    source = catalog["sources"][name]
+    items = []
+    for run in mine:
+        group = {"device": plan["rails"][run["rail"]], "server": plan["addresses"][run["server"]][run["rail"]],
+                 "source": plan["addresses"][run["client"]][run["rail"]],
+                 "port": port_of(run, plan["expect"].get("pyramid_rdma_port_base", 0))}
+        item = _engine.plan([name], {"sources": {name: source}}, dict(expect, **plan["expect"]), group=group)[0]
+        items.append(dict(item, id=run_id(run)))
+    return items
+
+
+def raw_path(run_dir, layer, round_index, host, side):
+    return os.path.join(mesh_dir(run_dir, layer), "round-%d" % (round_index + 1), "%s.%s.json" % (host, side))
+
+
+def save_raw(run_dir, layer, round_index, host, side, raw):
+    _write(raw_path(run_dir, layer, round_index, host, side), raw)
+
+
+def load_raw(run_dir, layer, round_index, host, side):
+    return _load(raw_path(run_dir, layer, round_index, host, side))
+
+
+def measured(run_dir, plan, check, catalog, judge, expect_of):
+    """Every run of the judged rounds with its status, Gb/s and what was seen (for rail_rounds)."""
+    runs, layer = [], plan["layer"]
+    for index, round_runs in enumerate(plan["rounds"]):
+        for run in round_runs:
+            rid = run_id(run)
+            client = (load_raw(run_dir, layer, index, run["client"], "client") or {}).get(rid)
+            server = (load_raw(run_dir, layer, index, run["server"], "server") or {}).get(rid)
+            expect = dict(expect_of(run["client"]), **plan["expect"])
+            facts = _engine.parse_one(client, catalog["sources"][source_of(check, "client")], expect)
+            if isinstance(facts, SourceFailure) and server and server.get("status") in ("failed", "killed"):
+                facts = SourceFailure(server.get("command", "?"), "server: %s; client: %s" % (server.get("msg"), facts.reason))
+            outcome = _engine.run_judge(check, judge, facts, expect)
+            runs.append(dict(run, status=outcome["status"], gbps=outcome.get("gbps"), rtt_ms=outcome.get("rtt_ms"),
+                             actual=outcome["actual"] if outcome["status"] == ERROR or outcome.get("gbps") is None else None,
+                             finding=outcome.get("cause_key"), command=(client or {}).get("command")))
+    return runs
+
+
+def records(check, catalog, plan, verdicts, expect_of, runs=()):
+    """One result per node: its worst rail, every miss named with rail, partner and figure."""
+    out = {}
+    runs_of_node, runs_with = {}, {}
+    for run in runs:
+        runs_of_node.setdefault(run["client"], []).append(run)
+        for end in (run["client"], run["server"]):
+            runs_with.setdefault(end, []).append(run)
+    by_node = {}
+    for (node, rail), outcome in verdicts.items():
+        by_node.setdefault(node, {})[rail] = outcome
+    for node, rails in by_node.items():
+        expect = expect_of(node)
+        statuses = [o["status"] for o in rails.values()]
+        status = FAIL if FAIL in statuses else ERROR if ERROR in statuses else PASS
+        misses = [(rail, o) for rail, o in sorted(rails.items()) if o["status"] != PASS]
+        name = plan["rails"]
+        if status == PASS:
+            actual = "%d rails, both ways with %s: %s" % (len(rails), " and ".join(_partners(runs_with.get(node, []), node)),
+                                                         _figure(runs_with.get(node, [])))
+            cause_key = None
+        else:
+            actual = "; ".join("%s: %s" % (name[rail], o["actual"]) for rail, o in misses)
+            cause_key = "error" if status == ERROR else next(o["cause_key"] for _rail, o in misses if o["status"] == FAIL)
+            own = [r.get("finding") for r in runs_of_node.get(node, []) if r.get("finding")]
+            if own and cause_key in ("rail", "whole_rail", "unplaced"):
+                cause_key = own[0]  # what the node's own runs found (its address missing, no route at all)
+            if len(misses) == len(rails) > 1 and "all_rails" in check.get("causes", {}) and cause_key != "address":
+                cause_key = "all_rails"
+        record = _engine.result(node, check, catalog, expect, status,
+                                "%s on every rail (%s), with each partner both ways" % (_wanted(check, expect), ", ".join(name)),
+                                actual, cause=check.get("causes", {}).get(cause_key) if cause_key else None,
+                                detail={
+                                    "rails": {name[rail]: {"status": o["status"], "cause": o["cause_key"]} for rail, o in sorted(rails.items())}})
+        out[node] = record
+    return out
+
+
+def _partners(runs, node):
+    return sorted({run["server"] if run["client"] == node else run["client"] for run in runs})
+
+
+def _figure(runs):
+    """The worst figure of a node's passing runs: the lowest Gb/s, or the longest round trip."""
+    gbps = [run["gbps"] for run in runs if run.get("gbps") is not None]
+    if gbps:
+        return "lowest %.1f Gb/s" % min(gbps)
+    rtts = [run["rtt_ms"] for run in runs if run.get("rtt_ms") is not None]
+    return "longest rtt avg %.3f ms" % max(rtts) if rtts else "no figure"
+
+
+def _wanted(check, expect):
+    if check["judge"] == "rail_ping":
+        return "ping loss <= %g%%, rtt avg <= %g ms" % (expect["pyramid_ping_loss_max_percent"], expect["pyramid_ping_rtt_max_ms"])
+    return "ib_write_bw >= %g Gb/s" % expect["pyramid_rdma_gbps_min"]
+
+
+def left_out(docs, nodes, check, catalog, expect_of):
+    """SKIP for nodes that stopped below the check's layer (their gate said why), naming the failures."""
+    layer = check["layer"]
+    out = {}
+    for host, doc in docs.items():
+        if host in nodes:
+            continue
+        failing = sorted({"%s=%s" % (r["check"], r["status"]) for r in doc["results"]
+                          if r["layer"] <= layer and r["check"] != check["id"] and r["status"] in _results.NOT_PASSING})
+        out[host] = _engine.result(host, check, catalog, expect_of(host), "SKIP", "a node that passed every layer below %d" % layer,
+                                   "not in the rail mesh: %s" % (", ".join(failing) or "no results below layer %d" % layer))
+    return out
+
+
+def lone(check, catalog, node, expect, alone):
+    """The only node that reached layer 4: no partner to run with. On a lone GPU box (the only node
+    of the run) layer 4 does not apply; in a pod whose other nodes stopped below, it is a gap: SKIP,
+    never a PASS."""
+    if alone:
+        record = _engine.result(node, check, catalog, expect, "SKIP", "a partner node on every rail",
+                                "not applicable: %s is the only GPU node of this run, and %s needs a "
+                                "partner on the other end of each rail" % (node, check["id"]))
+        record["not_applicable"] = True
+        return record
+    return _engine.result(node, check, catalog, expect, "SKIP", "a partner node on every rail",
+                          "no partner: every other node stopped below layer %d, so no rail of %s was measured" % (check["layer"], node))

@@ -1,0 +1,43 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 4 judges: one run of ib_write_bw between two nodes on one rail (hunt/rail_rounds.py then
+places each miss on a node's rail, the path between two nodes, or the whole rail)."""
+
+from __future__ import annotations
+
+from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
+from .registry import judge
+
+
+@judge("rail_write_bw", mesh=True)
+def rail_write_bw(facts, expect):
+    """The client's ib_write_bw average at the largest message size, against pyramid_rdma_gbps_min."""
+    wanted = expect["pyramid_rdma_gbps_min"]
+    expected = "ib_write_bw average >= %g Gb/s" % wanted
+    if isinstance(facts, SourceFailure) or facts is None:
+        return verdict(ERROR, expected, facts.reason if facts is not None else "no output was collected")
+    gbps = facts["gbps"]
+    status = PASS if gbps >= wanted else FAIL
+    return verdict(status, expected, "%.1f Gb/s at %d bytes" % (gbps, facts["bytes"]), gbps=gbps)
+
+
+@judge("rail_ping", mesh=True)
+def rail_ping(facts, expect):
+    """One ping run on one rail: no more loss than allowed, an average round trip within the limit.
+    A source address not on the host and no route at all are findings (FAIL with their own cause)."""
+    loss_max, rtt_max = expect["pyramid_ping_loss_max_percent"], expect["pyramid_ping_rtt_max_ms"]
+    expected = "loss <= %g%%, rtt avg <= %g ms" % (loss_max, rtt_max)
+    if isinstance(facts, SourceFailure) or facts is None:
+        return verdict(ERROR, expected, facts.reason if facts is not None else "no output was collected")
+    if facts["source_address_missing"]:
+        return verdict(FAIL, expected, "this node has no such source address (bind: Cannot assign requested address)",
+                       cause_key="address")
+    if facts["no_route"]:
+        return verdict(FAIL, expected, "no route (connect: Network is unreachable)", cause_key="no_route")
+    said = "%d/%d replies, %g%% loss" % (facts["received"], facts["transmitted"], facts["loss_percent"])
+    if facts["rtt_avg_ms"] is not None:
+        said += ", rtt avg %.3f ms" % facts["rtt_avg_ms"]
+    slow = facts["rtt_avg_ms"] is not None and facts["rtt_avg_ms"] > rtt_max
+    status = FAIL if facts["loss_percent"] > loss_max or slow else PASS
+    return verdict(status, expected, said, rtt_ms=facts["rtt_avg_ms"])

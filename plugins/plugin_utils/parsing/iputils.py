@@ -1,0 +1,55 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""iputils ping: the statistics block (transmitted, received, errors, loss) and the rtt line.
+
+Real layouts (tests/unit/parsers/linux_ping/ say where each comes from): `N packets transmitted, M
+received, [+E errors, ]P% packet loss, time Tms`, then `rtt min/avg/max/mdev = a/b/c/d ms` when
+anything came back. A source address that is not on the host (`ping: bind: Cannot assign requested
+address`, exit code 2) is a finding about the host's rail address, and `connect: Network is
+unreachable` (no route to the target at all) one about routing: facts, not failures.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ._registry import parser
+
+_STATS = re.compile(r"^(\d+) packets transmitted, (\d+) received,(?: \+(\d+) errors,)?(?: \+\d+ duplicates,)? ([\d.]+)% packet loss")
+_RTT = re.compile(r"^(?:rtt|round-trip) min/avg/max/(?:mdev|stddev) = ([\d.]+)/([\d.]+)/([\d.]+)/([\d.]+) ms")
+_NO_SOURCE = re.compile(r"bind(?: icmp socket)?: Cannot assign requested address")
+_NO_ROUTE = re.compile(r"^(?:ping: )?connect: Network is unreachable")
+
+
+def _finite(text, what):
+    value = float(text)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError("%s %r is not a number ping prints" % (what, text))
+    return value
+
+
+@parser("linux_ping", "iputils ping: packets sent and received, loss, round-trip times", kind="text")
+def ping(text):
+    lines = [line.strip() for line in text.splitlines()]
+    if any(_NO_SOURCE.search(line) for line in lines):
+        return {"source_address_missing": True, "no_route": False, "transmitted": 0, "received": 0, "errors": 0,
+                "loss_percent": 100.0, "rtt_avg_ms": None, "rtt_max_ms": None}
+    if any(_NO_ROUTE.match(line) for line in lines):
+        return {"source_address_missing": False, "no_route": True, "transmitted": 0, "received": 0, "errors": 0,
+                "loss_percent": 100.0, "rtt_avg_ms": None, "rtt_max_ms": None}
+    stats = [m for m in (_STATS.match(line) for line in lines) if m]
+    if len(stats) != 1:
+        said = next((line for line in lines if line.startswith("ping:") or "unknown host" in line), None)
+        raise ValueError("no ping statistics line%s" % (": ping said %r" % said if said else " (cut short?)"))
+    sent, received = int(stats[0].group(1)), int(stats[0].group(2))
+    if sent == 0 or received > sent:
+        raise ValueError("%d packets transmitted, %d received: not a ping that ran" % (sent, received))
+    rtt = [m for m in (_RTT.match(line) for line in lines) if m]
+    if received and not rtt:
+        raise ValueError("%d replies but no rtt line (cut short?)" % received)
+    return {"source_address_missing": False, "no_route": False, "transmitted": sent, "received": received,
+            "errors": int(stats[0].group(3) or 0), "loss_percent": _finite(stats[0].group(4), "loss"),
+            "rtt_avg_ms": _finite(rtt[0].group(2), "rtt avg") if rtt else None,
+            "rtt_max_ms": _finite(rtt[0].group(3), "rtt max") if rtt else None}

@@ -1,0 +1,75 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""perftest (ib_write_bw and its siblings): the parameter block and the bandwidth table.
+
+Real layouts (fixtures in tests/unit/parsers/perftest_ib_write_bw/ say where each comes from):
+the parameter block as `Name : value` pairs, two per line or tab-separated in older versions;
+`local address:`/`remote address:` lines; the table header
+`#bytes #iterations BW peak[Gb/sec] BW average[Gb/sec] MsgRate[Mpps]` (`[MB/sec]` without
+--report_gbits, `[MiB/sec]` in newer versions); warnings between the header and the rows
+("Conflicting CPU frequency values detected"); several rows with -a. The last row is the largest
+message size: the one judged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._common import number
+from ._registry import parser
+
+_HEADER = re.compile(r"^\s*#bytes\s+#iterations\s+BW peak\[(?P<unit>[A-Za-z]+/sec)\]\s+BW average\[(?P=unit)\]")
+_ROW = re.compile(r"^\s*(?P<bytes>\d+)\s+(?P<iterations>\d+)\s+(?P<peak>\S+)\s+(?P<average>\S+)(?:\s+(?P<rate>\S+))?\s*$")
+_PARAM = re.compile(r"([A-Za-z][A-Za-z0-9 .*_/-]*?)\s*:\s*(\S+(?:\[\S*\])?)")
+# Gb/sec as printed with --report_gbits; MB/sec is perftest's 2^20 bytes (relabelled MiB/sec later)
+_TO_GBPS = {"Gb/sec": 1.0, "MB/sec": 1048576 * 8 / 1e9, "MiB/sec": 1048576 * 8 / 1e9}
+_ERROR_WORDS = re.compile(r"Couldn't|Unable to|Failed|failed|not found|No such|Error|error", re.I)
+
+
+def _number(text, what):
+    value = number(text)
+    if value is None or value != value or value in (float("inf"), float("-inf")) or value < 0:
+        raise ValueError("%s %r is not a bandwidth" % (what, text))
+    return value
+
+
+def _parameters(lines):
+    found = {}
+    for line in lines:
+        if line.strip().startswith(("local address", "remote address", "GID:")):
+            continue
+        for name, value in _PARAM.findall(line):
+            found.setdefault(name.strip(), value)
+    return found
+
+
+@parser("perftest_ib_write_bw", "ib_write_bw (perftest): the bandwidth table and the test's parameters", kind="text")
+def ib_write_bw(text):
+    lines = text.splitlines()
+    header = next((i for i, line in enumerate(lines) if _HEADER.match(line)), None)
+    if header is None:
+        said = [line.strip() for line in lines if _ERROR_WORDS.search(line)]
+        raise ValueError("no bandwidth table (#bytes #iterations BW peak ...)%s" % (
+            ": perftest said %r" % said[0] if said else ""))
+    unit = _HEADER.match(lines[header]).group("unit")
+    if unit not in _TO_GBPS:
+        raise ValueError("unknown bandwidth unit %r" % unit)
+    rows = []
+    for line in lines[header + 1:]:
+        if set(line.strip()) <= {"-"} and rows:
+            break  # the table's closing dashes: what follows is not the table
+        match = _ROW.match(line)
+        if not match:
+            continue  # a warning printed between the header and the row
+        average = _number(match.group("average"), "BW average")
+        rows.append({"bytes": int(match.group("bytes")), "iterations": int(match.group("iterations")),
+                     "bw_peak": _number(match.group("peak"), "BW peak"), "bw_average": average,
+                     "gbps": round(average * _TO_GBPS[unit], 3)})
+    if not rows:
+        raise ValueError("a bandwidth table without a result row (the run was cut short?)")
+    params = _parameters(lines[:header])
+    return {"unit": unit, "rows": rows, "gbps": rows[-1]["gbps"], "bytes": rows[-1]["bytes"],
+            "device": params.get("Device"), "link_type": params.get("Link type"),
+            "gid_index": params.get("GID index"), "connection": params.get("Connection type"),
+            "remote_address": any(line.strip().startswith("remote address") for line in lines[:header])}

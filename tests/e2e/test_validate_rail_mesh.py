@@ -1,0 +1,134 @@
+"""validate.yml on the twin: Layer 2's ping mesh and Layer 4's ib_write_bw on every rail, in rounds of
+pairs. Servers really listen on the nodes' twin addresses and clients really connect (loopback only);
+each fault is caught at its layer with the right node, rail and cause; a healthy pod passes; the
+rounds do not grow with the pod; an interrupted run leaves no server running.
+"""
+
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.twin, pytest.mark.slow]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FAST = {"pyramid_rdma_duration": 1, "pyramid_soak_seconds": 1}
+
+
+def _pod(nodes, *faults):
+    return {"pod": {"nodes": nodes}, "faults": list(faults)}
+
+
+def _record(run, node, check):
+    return next(r for r in run.host(node)["checks"] if r["check"] == check)
+
+
+def _rounds(run, layer):
+    with open(glob.glob(os.path.join(run.run_dirs[-1], "mesh", "layer%d" % layer, "plan.json"))[0], encoding="utf-8") as handle:
+        return json.load(handle)["rounds"]
+
+
+@pytest.fixture(scope="module")
+def healthy(validate):
+    return validate(_pod(8), **FAST)
+
+
+def test_a_healthy_pod_passes_both_meshes_on_every_rail(healthy):
+    for node in ("node-%03d" % i for i in range(1, 9)):
+        for check in ("rail_ping", "rdma_write_bw"):
+            record = _record(healthy, node, check)
+            assert record["status"] == "PASS", (node, record, healthy.stdout[-3000:])
+    assert "8 rails, both ways with " in _record(healthy, "node-001", "rdma_write_bw")["actual"]
+    rows = {row["row"]: row for row in healthy.report["checklist"]}
+    assert rows["rdma_bw"]["status"] == rows["rail_ping"]["status"] == "pass"
+    assert len(_rounds(healthy, 4)) == 2 and len(_rounds(healthy, 2)) == 2
+
+
+FAULTS = [
+    {"node": "node-003", "kind": "rail_bw", "rail": "mlx5_2", "gbps": 181.0},
+    {"node": "node-005", "kind": "rail_rate", "rail": "mlx5_6", "rate": 200},  # seen at L0 too: it stops there
+    {"node": "node-006", "kind": "gid_missing", "rail": "mlx5_4"},
+    {"node": "node-007", "kind": "ping_loss", "rail": "mlx5_1", "percent": 100},
+    {"node": "node-008", "kind": "rail_ip_wrong", "rail": "mlx5_7"},
+    {"node": "node-002", "kind": "ping_rtt", "rail": "mlx5_0", "ms": 4.0},
+]
+
+
+@pytest.fixture(scope="module")
+def faulty(validate):
+    return validate(_pod(12, *FAULTS), **FAST)
+
+
+@pytest.mark.parametrize("node, layer, check, words, cause", [
+    ("node-003", 4, "rdma_write_bw", "mlx5_2: node-003 ", "This node's rail misses with every partner"),
+    ("node-006", 4, "rdma_write_bw", "mlx5_4: ", "No measurement"),
+    ("node-007", 2, "rail_ping", "mlx5_1: ", "One rail's pings fail"),
+    ("node-008", 2, "rail_ping", "mlx5_7: ", "does not hold its planned address"),
+    ("node-002", 2, "rail_ping", "rtt avg 4.000 ms", "One rail's pings fail"),
+])
+def test_each_mesh_fault_is_caught_at_its_layer_naming_node_rail_and_cause(faulty, node, layer, check, words, cause):
+    record = _record(faulty, node, check)
+    assert record["status"] in ("FAIL", "ERROR") and record["layer"] == layer, record
+    assert words in record["actual"], record["actual"]
+    assert cause in record["cause"], record["cause"]
+    assert faulty.host(node)["verdict"] == "NO-GO"
+
+
+def test_partners_of_a_faulty_rail_are_not_blamed(faulty):
+    for node in ("node-001", "node-004", "node-009", "node-010", "node-011", "node-012"):
+        for check in ("rail_ping", "rdma_write_bw"):
+            assert _record(faulty, node, check)["status"] == "PASS", (node, check, _record(faulty, node, check))
+
+
+def test_a_node_stopped_below_is_left_out_of_the_mesh(faulty):
+    record = _record(faulty, "node-005", "rdma_write_bw")
+    assert record["status"] == "SKIP" and "not in the rail mesh" in record["actual"]
+
+
+def test_the_rounds_stay_two_whatever_the_pod_size(healthy, validate):
+    bigger = validate(_pod(32), **FAST)
+    assert len(_rounds(bigger, 4)) == len(_rounds(healthy, 4)) == 2
+    assert bigger.report["verdict"] == "GO", bigger.stdout[-3000:]
+
+
+@pytest.mark.parametrize("fault, words", [
+    ({"kind": "perftest_missing"}, "command not found"),
+    ({"kind": "perftest_server_stuck"}, "not listening after"),
+    ({"kind": "stale_server", "port": 18515}, "is held by another process (a stale server?)"),
+])
+def test_a_server_that_cannot_serve_is_an_error_in_perftests_words(validate, fault, words):
+    run = validate(_pod(4, dict(fault, node="node-002")), pyramid_command_timeout=3, **FAST)
+    record = _record(run, "node-002", "rdma_write_bw")
+    assert record["status"] in ("ERROR", "FAIL") and words in json.dumps(run.report), (record, run.stdout[-2000:])
+
+
+def _fake_servers():
+    found = subprocess.run(["pgrep", "-f", "fake_tool.py ib_write_bw"], capture_output=True, text=True, check=False)
+    return [line for line in found.stdout.split() if line]
+
+
+def test_an_interrupted_run_leaves_no_server_running(twin, tmp_path):
+    scenario = tmp_path / "stuck.yml"
+    scenario.write_text(json.dumps(_pod(4, {"node": "node-001", "kind": "perftest_server_stuck"})))
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"),
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    command = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), os.path.join(ROOT, "playbooks", "validate.yml"),
+               "-i", os.path.join(ROOT, "inventories", "twin"), "-e", "twin_scenario=%s" % scenario,
+               "-e", "pyramid_report_dir=%s" % (tmp_path / "reports"), "-e", "pyramid_command_timeout=3",
+               "-e", "pyramid_rdma_duration=1", "-e", "pyramid_soak_seconds=1"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and not _fake_servers():
+        time.sleep(0.2)
+    assert _fake_servers(), "no server started"
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=120)
+    deadline = time.time() + 30  # a server ends under timeout after duration + 2 x command timeout at the latest
+    while time.time() < deadline and _fake_servers():
+        time.sleep(0.5)
+    assert _fake_servers() == []

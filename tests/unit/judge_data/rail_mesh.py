@@ -1,0 +1,61 @@
+"""The rail mesh judge rows: one ib_write_bw run (Layer 4, its client's output) against pyramid_rdma_gbps_min,
+and one rail ping (Layer 2) against the loss and round-trip limits.
+
+Raw outputs are the real captures of tests/unit/parsers/perftest_ib_write_bw/ (each says where it
+comes from); who is to blame for a miss across runs is hunt/rail_rounds.py (test_rail_rounds.py).
+"""
+
+import os
+
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "parsers", "perftest_ib_write_bw")
+
+
+def _raw(case):
+    with open(os.path.join(HERE, case + ".raw"), encoding="utf-8") as handle:
+        return handle.read()
+
+
+DATA = [
+    {"check": "rdma_write_bw", "name": "ConnectX-7 NDR at 392 Gb/s", "raw": {"ib_write_bw_client": _raw("client_gbits_ib_cx7_ndr_392G")},
+     "status": "PASS", "contains": ["392.3 Gb/s at 65536 bytes", ">= 350 Gb/s"]},
+    {"check": "rdma_write_bw", "name": "a 400G rail at 363 Gb/s still passes 350", "raw": {"ib_write_bw_client": _raw("client_gbits_roce_rdmacm_D10_q3_bnxt_363G")},
+     "status": "PASS", "contains": ["363.5 Gb/s"]},
+    {"check": "rdma_write_bw", "name": "181 Gb/s on a 400G pod", "raw": {"ib_write_bw_client": _raw("client_gbits_cuda_dmabuf_D60_q16_roce_A40")},
+     "status": "FAIL", "contains": ["181.5 Gb/s", "{cause}"]},
+    {"check": "rdma_write_bw", "name": "181 Gb/s against an HDR pod's 190", "expect": {"pyramid_rdma_gbps_min": 190},
+     "raw": {"ib_write_bw_client": _raw("client_gbits_cuda_dmabuf_D60_q16_roce_A40")}, "status": "FAIL", "contains": [">= 190 Gb/s"]},
+    {"check": "rdma_write_bw", "name": "MiB/sec without --report_gbits, read as Gb/s", "expect": {"pyramid_rdma_gbps_min": 90},
+     "raw": {"ib_write_bw_client": _raw("client_mib_roce")}, "status": "PASS", "contains": ["92.5 Gb/s"]},
+    {"check": "rdma_write_bw", "name": "no server listening", "raw": {"ib_write_bw_client": _raw("err_connect_refused_pre_pr228")},
+     "status": "ERROR", "contains": ["Couldn't connect to 192.168.125.211:18515"]},
+    {"check": "rdma_write_bw", "name": "an empty GID entry fails at RTR", "raw": {"ib_write_bw_client": _raw("err_rtr_failed_zero_gid")},
+     "status": "ERROR", "contains": ["Failed to modify QP 59 to RTR"]},
+]
+
+PING = os.path.join(os.path.dirname(HERE), "linux_ping")
+
+
+def _ping(case):
+    with open(os.path.join(PING, case + ".raw"), encoding="utf-8") as handle:
+        return handle.read()
+
+
+# Layer 2's rail ping: one run (a node pinging a partner's rail address from its own) against the loss and rtt limits
+DATA += [
+    {"check": "rail_ping", "name": "a reply, no loss, 54 us", "raw": {"rail_ping": _ping("I_srcaddr_success")},
+     "status": "PASS", "contains": ["1/1 replies, 0% loss, rtt avg 0.054 ms"]},
+    {"check": "rail_ping", "name": "6.6 ms is out of range inside a pod", "raw": {"rail_ping": _ping("success_iputils_3")},
+     "status": "FAIL", "contains": ["rtt avg 6.606 ms", "rtt avg <= 1 ms"]},
+    {"check": "rail_ping", "name": "6.6 ms within a raised limit", "expect": {"pyramid_ping_rtt_max_ms": 10},
+     "raw": {"rail_ping": _ping("success_iputils_3")}, "status": "PASS"},
+    {"check": "rail_ping", "name": "a third lost", "expect": {"pyramid_ping_rtt_max_ms": 500},
+     "raw": {"rail_ping": _ping("partial_loss_33pct")}, "status": "FAIL", "contains": ["2/3 replies, 33.3333% loss"]},
+    {"check": "rail_ping", "name": "nothing back", "raw": {"rail_ping": _ping("I_srcaddr_100pct_loss_silent")},
+     "status": "FAIL", "contains": ["0/3 replies, 100% loss"]},
+    {"check": "rail_ping", "name": "the source address is not on this node", "raw": {"rail_ping": _ping("I_srcaddr_bind_cannot_assign")},
+     "status": "FAIL", "contains": ["Cannot assign requested address"]},
+    {"check": "rail_ping", "name": "no route at all", "raw": {"rail_ping": _ping("I_ifname_connect_network_unreachable")},
+     "status": "FAIL", "contains": ["no route (connect: Network is unreachable)"]},
+    {"check": "rail_ping", "name": "cut before its statistics", "raw": {"rail_ping": _ping("cut_before_statistics")},
+     "status": "ERROR", "contains": ["no ping statistics line (cut short?)"]},
+]

@@ -1,0 +1,117 @@
+"""hunt/rail_mesh.py: the rail mesh's addresses, commands and ports per round, raw outputs and records."""
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import MESH_JUDGES
+
+CATALOG = _catalog.load_catalog()
+CHECKS = {check["id"]: check for check in CATALOG["checks"]}
+
+
+def _expect(**overrides):
+    values, errors = _expectations.resolve(CATALOG, overrides)
+    assert not errors, errors
+    return values
+
+
+def test_the_seed_plan_gives_each_node_one_address_per_rail():
+    addresses, problem = _mesh.rail_addresses(32, _expect())
+    assert problem is None and addresses == ["10.5%d.0.32" % rail for rail in range(8)]
+    assert _mesh.rail_addresses(300, _expect())[0][0] == "10.50.1.44"  # 300 = 1 * 256 + 44
+
+
+@pytest.mark.parametrize("overrides, words", [
+    ({"pyramid_rail_addresses": ["10.50.0.9"]}, "lists 1 addresses for 8 rails"),
+    ({"pyramid_rail_address_plan": "10.5{rail}.0.{node}{oops}"}, "placeholders: rail, node, node_hi, node_lo"),
+    ({"pyramid_rail_address_plan": "10.5{rail}.0.{node}00"}, "is not an IP address"),
+])
+def test_a_plan_that_gives_no_address_is_refused_by_name(overrides, words):
+    addresses, problem = _mesh.rail_addresses(7, _expect(**overrides))
+    assert addresses is None and words in problem
+
+
+def test_a_node_may_give_its_own_addresses():
+    own = ["192.0.2.%d" % rail for rail in range(8)]
+    assert _mesh.rail_addresses(3, _expect(pyramid_rail_addresses=own)) == (own, None)
+
+
+def _plan(nodes, check="rdma_write_bw", **overrides):
+    expect = _expect(**overrides)
+    addresses = {node: _mesh.rail_addresses(index + 1, expect)[0] for index, node in enumerate(nodes)}
+    layer = CHECKS[check]["layer"]
+    return _mesh.make_plan(layer, CHECKS[check], nodes, expect["pyramid_rails"], addresses, expect), expect
+
+
+def test_each_server_of_a_node_in_a_round_has_its_own_port_and_its_client_knows_it():
+    plan, expect = _plan(["node-001", "node-002", "node-003", "node-004"])
+    check = CHECKS["rdma_write_bw"]
+    servers = _mesh.planned(plan, 0, "node-001", "server", CATALOG, expect, check)
+    ports = [way["ways"][0]["run"][way["ways"][0]["run"].index("-p") + 1] for way in servers]
+    assert len(servers) == 8 and ports == [str(18515 + rail) for rail in range(8)]
+    partner = next(run["client"] for run in plan["rounds"][0] if run["server"] == "node-001")
+    clients = {c["id"]: c["ways"][0]["run"] for c in _mesh.planned(plan, 0, partner, "client", CATALOG, expect, check)}
+    argv = clients["%s>node-001@3" % partner]
+    assert argv[:3] == ["ib_write_bw", "-d", "mlx5_3"] and argv[-1] == "10.53.0.1" and argv[argv.index("-p") + 1] == "18518"
+    assert argv[argv.index("-x") + 1] == "3" and argv[argv.index("-s") + 1] == "1048576"
+
+
+def test_infiniband_runs_name_no_gid_index():
+    plan, expect = _plan(["node-001", "node-002"], pyramid_rdma_link_layer="infiniband")
+    (first, *_rest) = _mesh.planned(plan, 0, "node-001", "client", CATALOG, expect, CHECKS["rdma_write_bw"])
+    assert "-x" not in first["ways"][0]["run"]
+
+
+def test_a_ping_pings_the_partners_rail_address_from_its_own_and_needs_no_server():
+    plan, expect = _plan(["node-001", "node-002"], check="rail_ping")
+    check = CHECKS["rail_ping"]
+    assert _mesh.planned(plan, 0, "node-001", "server", CATALOG, expect, check) == []
+    pings = {c["id"]: c["ways"][0] for c in _mesh.planned(plan, 0, "node-001", "client", CATALOG, expect, check)}
+    way = pings["node-001>node-002@5"]
+    assert way["run"][-3:] == ["-I", "10.55.0.1", "10.55.0.2"] and way["accept_rc"] == [0, 1, 2]
+
+
+def test_records_name_the_failing_rail_its_partner_and_the_cause():
+    nodes = ["node-%03d" % i for i in range(1, 9)]
+    plan, expect = _plan(nodes)
+    check = CHECKS["rdma_write_bw"]
+    runs = []
+    for round_runs in plan["rounds"]:
+        for run in round_runs:
+            bad = "node-003" in (run["server"], run["client"]) and run["rail"] == 2
+            runs.append(dict(run, status="FAIL" if bad else "PASS", gbps=181.0 if bad else 391.5))
+    records = _mesh.records(check, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs)
+    record = records["node-003"]
+    assert record["status"] == "FAIL" and record["cause"] == check["causes"]["rail"]
+    assert record["actual"].startswith("mlx5_2: node-003 ") and "181.0 Gb/s" in record["actual"]
+    assert record["detail"]["rails"]["mlx5_2"] == {"status": "FAIL", "cause": "rail"}
+    assert all(records[node]["status"] == "PASS" for node in nodes if node != "node-003")
+
+
+def test_a_node_whose_every_ping_finds_no_source_address_is_the_address_cause():
+    nodes = ["node-%03d" % i for i in range(1, 5)]
+    plan, expect = _plan(nodes, check="rail_ping")
+    check = CHECKS["rail_ping"]
+    runs = []
+    for round_runs in plan["rounds"]:
+        for run in round_runs:
+            own = run["client"] == "node-002" and run["rail"] == 1
+            to_it = run["server"] == "node-002" and run["rail"] == 1
+            runs.append(dict(run, status="FAIL" if own or to_it else "PASS", gbps=None,
+                             actual="no such source address" if own else None, finding="address" if own else None))
+    records = _mesh.records(check, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs)
+    assert records["node-002"]["cause"] == check["causes"]["address"]
+
+
+def test_the_mesh_judges_are_registered_for_the_mesh_checks():
+    assert {CHECKS["rail_ping"]["judge"], CHECKS["rdma_write_bw"]["judge"]} <= set(MESH_JUDGES)
+
+
+def test_only_nodes_that_passed_below_and_are_not_blocked_at_this_layer_join():
+    def doc(*results):
+        return {"results": [{"layer": layer, "check": check, "status": status} for layer, check, status in results]}
+    docs = {"good": doc((0, "iommu", "PASS")), "failed_l0": doc((0, "iommu", "FAIL")),
+            "blocked_l2": doc((0, "iommu", "PASS"), (2, "bgp_sessions", "BLOCKED")),
+            "rerun": doc((0, "iommu", "PASS"), (2, "rail_ping", "FAIL")), "nothing": doc()}
+    assert _mesh.climbing(docs, 2, "rail_ping") == ["good", "rerun"]

@@ -1,0 +1,181 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A twin node's ib_write_bw (perftest): servers really listen on the node's twin address, clients
+really connect, and both print perftest's real layout (DOCA-OFED perftest: a tab between the two
+columns of the parameter block, the table with --report_gbits, the server's banner before it binds).
+
+Rail addresses of the seed's plan (10.5<rail>.<n // 256>.<n % 256>) are mapped onto the twin's own
+address of node n (127.1.x.y): no packet goes to the plan's 10.x addresses. The bandwidth both ends
+print is the lower of the two nodes' rail figures (state["rdma"]), as a real link would measure.
+Error texts are perftest's own (src/write_bw.c, src/perftest_communication.c, src/perftest_parameters.c).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import sys
+import time
+
+DASHES = "-" * 87 + "\n"
+PLAN = re.compile(r"^10\.5(\d)\.(\d+)\.(\d+)$")
+ACCEPT_SECONDS = 120
+# perftest_communication.c, then write_bw.c: a port another process holds
+HELD = "Couldn't listen to port %d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n"
+# an empty GID table entry (no address on the netdev): both ends print the header, then fail at RTR
+RTR_FAILED = "Failed to modify QP %d to RTR\n Unable to Connect the HCA's through the link\n"
+
+
+def _options(args):
+    """perftest's options we use, and the server name (the one positional argument), or an error text."""
+    values, positional, flags = {}, [], {"-F", "--report_gbits"}
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg in flags:
+            values[arg] = True
+        elif arg in ("-d", "-s", "-D", "-x", "-p", "-q", "-n"):
+            if index + 1 >= len(args):
+                return None, None, "option requires an argument -- '%s'\n" % arg[1:]
+            values[arg] = args[index + 1]
+            index += 1
+        elif arg.startswith("-"):
+            return None, None, "ib_write_bw: invalid option -- '%s'\n" % arg.lstrip("-")
+        else:
+            positional.append(arg)
+        index += 1
+    return values, (positional[0] if positional else None), None
+
+
+def _header(state, rail, opts):
+    ethernet = rail["link_layer"] == "Ethernet"
+    lines = [DASHES, "                    RDMA_Write BW Test\n",
+             " Dual-port       : OFF\t\tDevice         : %s\n" % rail["device"],
+             " Number of qps   : 1\t\tTransport type : IB\n",
+             " Connection type : RC\t\tUsing SRQ      : OFF\n",
+             " PCIe relax order: ON\t\tLock-free      : OFF\n",
+             " ibv_wr* API     : ON\t\tUsing Enhanced Reorder      : OFF\n",
+             " TX depth        : 128\n", " CQ Moderation   : 1\n", " CQE Poll Batch  : Dynamic\n",
+             " Mtu             : 4096[B]\n", " Link type       : %s\n" % ("Ethernet" if ethernet else "IB")]
+    if ethernet:
+        lines.append(" GID index       : %s\n" % opts.get("-x", "0"))
+    lines += [" Max inline data : 0[B]\n", " rdma_cm QPs\t : OFF\n", " Data ex. method : Ethernet\n", DASHES]
+    return "".join(lines)
+
+
+def _addresses(state, rail, peer_index, ethernet):
+    own = " local address: LID %s QPN 0x%04x PSN 0x%06x RKey 0x1fff00 VAddr 0x007e6f4ed11000\n" % (
+        "0000" if ethernet else "0x%02x" % (state["index"] % 250 + 1), 0x40 + rail["port"], state["index"] * 7919 % 0xFFFFFF)
+    far = " remote address: LID %s QPN 0x%04x PSN 0x%06x RKey 0x1fff00 VAddr 0x007778e64eb000\n" % (
+        "0000" if ethernet else "0x%02x" % (peer_index % 250 + 1), 0x40 + rail["port"], peer_index * 7919 % 0xFFFFFF)
+    return own + far + DASHES
+
+
+def _table(gbps, size, duration):
+    peak = gbps * 1.0004
+    iterations = max(1, int(gbps * 1e9 / 8 / size * duration)) if duration else 5000
+    rate = gbps * 1e9 / 8 / size / 1e6
+    return (" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+            " %-10d %-10d       %.2f             %.2f \t\t     %.6f\n" % (size, iterations, peak, gbps, rate) + DASHES)
+
+
+def _rail(state, device):
+    return next((rail for rail in state["rails"] if rail["device"] == device), None)
+
+
+def rail_gbps(state, device):
+    """What this node's rail carries: its fault figure, else about 98% of its rated speed."""
+    figures = state.get("rdma", {}).get("gbps", {})
+    if device in figures:
+        return float(figures[device])
+    rail = _rail(state, device)
+    return round(rail["rate"] * 0.9789, 2) if rail else 0.0
+
+
+def _common_errors(state, opts):
+    """perftest's own words for a device it cannot open or a GID index the port lacks."""
+    device = opts.get("-d", "mlx5_0")
+    rail = _rail(state, device)
+    if rail is None:
+        return rail, 1, "IB device %s not found\n Unable to find the Infiniband/RoCE device\n" % device
+    return rail, 0, ""
+
+
+def _gid_missing(state, rail):
+    return rail["link_layer"] == "Ethernet" and rail["device"] in state.get("rdma", {}).get("gid_missing", [])
+
+
+def ib_write_bw(state, args, env, load_node=None):
+    opts, server_name, usage = _options(args)
+    if usage:
+        return 1, "", usage
+    rail, rc, err = _common_errors(state, opts)
+    if rc:
+        return rc, "", err
+    port = int(opts.get("-p", 18515))
+    size, duration = int(opts.get("-s", 65536)), int(opts.get("-D", 0))
+    if server_name is None:
+        return _serve(state, rail, opts, port, size, duration, load_node)
+    return _connect(state, rail, opts, server_name, port, size, duration)
+
+
+def _serve(state, rail, opts, port, size, duration, load_node):
+    rdma = state.get("rdma", {})
+    if rdma.get("server_stuck"):  # prints nothing and never listens (a hung driver call)
+        time.sleep(3600)
+        return 1, "", ""
+    out = sys.stdout
+    out.write("\n************************************\n* Waiting for client to connect... *\n************************************\n")
+    out.flush()
+    if port in rdma.get("stale_ports", []):  # a leftover server holds the port on this node
+        return 1, "", HELD % port
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((state["address"], port))
+    except OSError:
+        return 1, "", HELD % port
+    listener.listen(1)
+    listener.settimeout(ACCEPT_SECONDS)
+    try:
+        connection, _peer = listener.accept()
+    except OSError:
+        return 1, "", "server accept: Connection timed out\naccept() failed\n Unable to init the socket connection\n"
+    with connection:
+        hello = json.loads(connection.makefile("r").readline() or "{}")
+        client = (load_node(hello.get("node", "")) if load_node else None) or {}
+        if _gid_missing(state, rail) or hello.get("gid_missing"):
+            connection.sendall(b'{"rtr_failed": true}\n')
+            listener.close()
+            return 1, _header(state, rail, opts) + _addresses(state, rail, client.get("index", 0), True), RTR_FAILED % (0x40 + rail["port"])
+        gbps = min(rail_gbps(state, rail["device"]), float(hello.get("gbps", 0.0)))
+        connection.sendall((json.dumps({"gbps": gbps}) + "\n").encode())
+    listener.close()
+    text = _header(state, rail, opts) + _addresses(state, rail, client.get("index", 0), rail["link_layer"] == "Ethernet")
+    return 0, text + _table(gbps, size, duration), ""
+
+
+def _connect(state, rail, opts, server_name, port, size, duration):
+    match = PLAN.match(server_name)
+    if not match:  # an address outside the twin's plan: nothing to connect to
+        return 1, "", "Couldn't connect to %s:%d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n" % (
+            server_name, port)
+    index = int(match.group(2)) * 256 + int(match.group(3))
+    address = "127.1.%d.%d" % (index // 256, index % 256)
+    try:
+        connection = socket.create_connection((address, port), timeout=5)
+    except OSError:
+        return 1, "", "Couldn't connect to %s:%d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n" % (
+            server_name, port)
+    with connection:
+        connection.sendall((json.dumps({"node": state["hostname"], "gbps": rail_gbps(state, rail["device"]),
+                                        "gid_missing": _gid_missing(state, rail)}) + "\n").encode())
+        answer = json.loads(connection.makefile("r").readline() or "{}")
+    if answer.get("rtr_failed"):
+        return 1, _header(state, rail, opts) + _addresses(state, rail, index, True), RTR_FAILED % (0x40 + rail["port"])
+    if "gbps" not in answer:
+        return 1, "", " Failed to exchange data between server and clients\n"
+    text = _header(state, rail, opts) + _addresses(state, rail, index, rail["link_layer"] == "Ethernet")
+    return 0, text + _table(answer["gbps"], size, duration), ""
