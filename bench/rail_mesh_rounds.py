@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Rounds of the rail mesh (Layer 2 ping, Layer 4 ib_write_bw) by pod size: the plan only, no runs.
 
 Usage: .venv/bin/python bench/rail_mesh_rounds.py [--json]. Writes the table behind bench/rail_mesh.md.

@@ -104,12 +104,13 @@ class ActionModule(EngineAction):
                        "listen_timeout": expect["pyramid_command_timeout"],
                        "servers": [{"id": s["id"], "argv": s["ways"][0]["run"]} for s in servers]}
         answer = self._execute_module(module_name=SERVERS, module_args=module_args, task_vars=self._task_vars)
-        states = answer.get("servers") or {s["id"]: {"status": "failed", "command": " ".join(s["ways"][0]["run"]),
-                                                    "msg": answer.get("msg") or "rail_servers failed"} for s in servers}
+        lost = answer.get("msg") or "rail_servers failed"
+        states = answer.get("servers") or {
+            s["id"]: {"status": "failed", "command": " ".join(s["ways"][0]["run"]), "msg": lost} for s in servers}
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "server_start", states)
         failed = sorted(sid for sid, state in states.items() if state.get("status") != "listening")
-        return dict(result, msg="%s: %d servers listening%s" % (host, len(states) - len(failed),
-                                                                 "; not listening: %s" % ", ".join(failed) if failed else ""))
+        said = "; not listening: %s" % ", ".join(failed) if failed else ""
+        return dict(result, msg="%s: %d servers listening%s" % (host, len(states) - len(failed), said))
 
     def _run(self, result, args):
         plan, index = self._round(args)
@@ -135,9 +136,11 @@ class ActionModule(EngineAction):
         answer = self._execute_module(module_name=SERVERS, module_args={
             "state": "stopped", "workdir": self._workdir(args, index)}, task_vars=self._task_vars)
         ended = answer.get("servers") or {}
-        raw = {sid: (state if state.get("status") != "listening" else ended.get(sid, {
-            "status": "failed", "command": state.get("command"), "msg": answer.get("msg") or "server output lost"}))
-               for sid, state in started.items()}
+        lost = answer.get("msg") or "server output lost"
+        raw = {}
+        for sid, state in started.items():  # a server that never listened keeps what its start said
+            raw[sid] = state if state.get("status") != "listening" else ended.get(
+                sid, {"status": "failed", "command": state.get("command"), "msg": lost})
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "server", raw)
         return dict(result, msg="%s: %d servers stopped" % (host, len(raw)))
 

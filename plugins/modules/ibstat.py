@@ -14,7 +14,7 @@ description:
   - Runs C(ibstat) on the host (argv, C(LC_ALL=C), under C(timeout)) and parses it on the
     controller with the C(linux_ibstat) TextFSM template.
   - Missing tool, timeout or unparseable output fail the task with the host and the command named.
-  - A CA that ibstat cannot read (its C(ibpanic) line, exit 255) does not fail the task: the CAs it
+  - A CA that ibstat cannot read (its C(ibpanic) line, exit 255) does not fail the task - the CAs it
     listed before are returned, and the failing one in RV(unreadable).
 extends_documentation_fragment:
   - gpufabric.pyramid.source_facts

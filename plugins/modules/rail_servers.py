@@ -11,7 +11,7 @@ short_description: Start benchmark servers (ib_write_bw) on a host, seen listeni
 version_added: 0.2.0
 description:
   - Layer 4's server side. V(started) starts each server in its own process group, under coreutils
-    C(timeout) (a server outlives no run: it ends after O(lifetime) seconds even if nobody stops it,
+    C(timeout) (a server outlives no run - it ends after O(lifetime) seconds even if nobody stops it,
     after a failure or Ctrl-C on the controller), and returns once every server said it is waiting
     for its client (perftest's C(Waiting for client to connect) banner) or ended.
   - A server that ends before listening is reported with its own words (a port already held by a

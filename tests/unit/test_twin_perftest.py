@@ -29,8 +29,8 @@ def _pair(server, client, rail=0, port=PORT, **args):
     def serve():
         saved, sys.stdout = sys.stdout, banner
         try:
-            answer["server"] = formats_perftest.ib_write_bw(server, ["-d", "mlx5_%d" % rail, "-F", "--report_gbits", "-x", "3",
-                                                                   "-p", str(port)], {}, nodes.get)
+            argv = ["-d", "mlx5_%d" % rail, "-F", "--report_gbits", "-x", "3", "-p", str(port)]
+            answer["server"] = formats_perftest.ib_write_bw(server, argv, {}, nodes.get)
         finally:
             sys.stdout = saved
     thread = threading.Thread(target=serve)

@@ -185,8 +185,8 @@ def records(check, catalog, plan, verdicts, expect_of, runs=()):
         misses = [(rail, o) for rail, o in sorted(rails.items()) if o["status"] != PASS]
         name = plan["rails"]
         if status == PASS:
-            actual = "%d rails, both ways with %s: %s" % (len(rails), " and ".join(_partners(runs_with.get(node, []), node)),
-                                                         _figure(runs_with.get(node, [])))
+            mine = runs_with.get(node, [])
+            actual = "%d rails, both ways with %s: %s" % (len(rails), " and ".join(_partners(mine, node)), _figure(mine))
             cause_key = None
         else:
             actual = "; ".join("%s: %s" % (name[rail], o["actual"]) for rail, o in misses)

@@ -14,6 +14,7 @@ message size: the one judged.
 
 from __future__ import annotations
 
+import math
 import re
 
 from ._common import number
@@ -29,7 +30,7 @@ _ERROR_WORDS = re.compile(r"Couldn't|Unable to|Failed|failed|not found|No such|E
 
 def _number(text, what):
     value = number(text)
-    if value is None or value != value or value in (float("inf"), float("-inf")) or value < 0:
+    if value is None or not math.isfinite(value) or value < 0:
         raise ValueError("%s %r is not a bandwidth" % (what, text))
     return value
 
