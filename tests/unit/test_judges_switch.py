@@ -57,13 +57,18 @@ def test_healthy_switch_passes_every_check():
         "sw_bgp": bgp,
         "sw_routes": {"routes": {"10.51.0.0/24": {"next_hops": ["10.200.0.0", "10.200.8.0"]}}},
         "sw_pfc": _window(_pfc(), _pfc()),
+        "sw_pfc_state": {"pfc": {p: {"enabled": True, "priorities": [3]} for p in PORTS}},
         "sw_ecn": _window({"ports": {p: {"3": 9} for p in PORTS}}, {"ports": {p: {"3": 9} for p in PORTS}}),
         "sw_discards": _window({"ports": {p: {"all": 0} for p in PORTS}}, {"ports": {p: {"all": 0} for p in PORTS}}),
         "sw_fec": _window(*[{"ports": {p: {"fec_corrected": count, "fec_uncorrected": 0} for p in PORTS}} for count in (9000, 69000)]),
     }
     for check in CHECKS.values():
+        if "platforms" in check and EXPECT["pyramid_switch_os"] not in check["platforms"]:
+            continue  # not applicable here (pfc_enabled: not on EOS yet); the healthy NX-OS case below
         record = _engine.judge_host("leaf1-r0", check, CATALOG, facts, EXPECT)
         assert record["status"] == "PASS", (check["id"], record["actual"])
+    nxos = dict(EXPECT, pyramid_switch_os="nxos", pyramid_pfc_priorities=[3])
+    assert _engine.judge_host("leaf1-r0", CHECKS["pfc_enabled"], CATALOG, facts, nxos)["status"] == "PASS"
 
 
 @pytest.mark.parametrize("changes, key, text", [

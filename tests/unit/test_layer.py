@@ -193,5 +193,7 @@ def test_a_switch_stops_below_a_whole_switch_failure(failure):
     expect = _expect(pyramid_switch_os="eos", pyramid_switch_ports=SWITCH_PLAN)
     records, summary = _layer.run("leaf", 3, _catalog.checks_at(CATALOG, 3, "switch"), CATALOG, expect,
                                   _doc(failure), collect, wait=_no_wait)
-    assert records and all("not run: blocked at layer %d" % failure["layer"] in r["actual"] for r in records)
+    # a check written for other platforms (pfc_enabled: not on EOS) says so instead
+    assert records and all("not run: blocked at layer %d" % failure["layer"] in r["actual"] for r in records
+                           if not r.get("not_applicable"))
     assert "stopped at layer %d" % failure["layer"] in summary["msg"]

@@ -188,6 +188,12 @@ HAND_CHECKED = {
         (("ports", "Ethernet1/51", "3"), {"rx": 0, "tx": 0}),
         (("ports", "Ethernet1/52", "5"), {"rx": 0, "tx": 143}),
     ],
+    ("cisco_nxos_show_interface_priority-flow-control_detail_state", "faulty_leaf"): [
+        (("pfc", len), 4),
+        (("pfc", "Ethernet1/1"), {"enabled": True, "priorities": None}),  # Oper Mode: On
+        (("pfc", "Ethernet1/2"), {"enabled": False, "priorities": None}),  # Oper Mode: Off
+        (("pfc", "Ethernet1/4", "enabled"), False),
+    ],
     ("cisco_nxos_show_interface_status", "faulty_leaf"): [
         (("ports",), {"Ethernet1/1": {"oper": "up", "admin": "up", "speed_gbps": 400, "status": "connected"},
                       "Ethernet1/2": {"oper": "down", "admin": None, "speed_gbps": None, "status": "sfpAbsent"},
@@ -239,6 +245,9 @@ HAND_CHECKED = {
     ],
     ("cumulus_nv_show_interface_counters_qos_ecn", "twin_nonzero"): [
         ((), {"all": 5000}),  # ecn-marked-packets, Transmit
+    ],
+    ("cumulus_nv_show_interface_qos_roce_status_pfc", "roce_lossless_docs_real"): [
+        ((), {"enabled": True, "priorities": [3]}),  # pfc-priority 3, rx-enabled yes, tx-enabled yes
     ],
     ("cumulus_nv_show_interface_counters_qos_pfc", "twin_nonzero"): [
         (("3",), {"rx": 812, "tx": 77}),  # rx-pause-frames 812, tx-pause-frames 77
@@ -294,6 +303,11 @@ HAND_CHECKED = {
         (("ports", "Ethernet0"), {"fec_corrected": 130402, "fec_uncorrected": 3}),  # "130,402"
         (("ports", "Ethernet4"), {"fec_corrected": 110412, "fec_uncorrected": 1}),
         (("ports", "Ethernet8"), {"fec_corrected": 100317, "fec_uncorrected": 0}),
+    ],
+    ("sonic_show_pfc_priority", "lossless_3_4_real"): [
+        (("pfc", len), 2),
+        (("pfc", "Ethernet0"), {"enabled": True, "priorities": [3, 4]}),  # "3,4"
+        (("pfc", "Ethernet4", "priorities"), [3, 4]),
     ],
     ("sonic_show_pfc_counters", "nonzero_real"): [
         (("ports", len), 3),

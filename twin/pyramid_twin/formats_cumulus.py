@@ -111,10 +111,35 @@ def nv_show_interface_counters_qos(switch, port):
     return "\n".join(out)
 
 
+def nv_show_interface_qos_roce_status(switch, port):
+    """The port's RoCE status (the NVUE reference's example layout): the pfc block says on which
+    switch-priority PFC runs and whether rx/tx are enabled; a port with PFC off runs RoCE lossy."""
+    lossless = port.get("pfc_priorities", [3])
+    on = "yes" if lossless else "no"
+    rows = [("congestion-control", "", "")] + [("  " + key, value, text) for key, value, text in (
+        ("congestion-mode", "ecn, absolute", "Congestion config mode"),
+        ("enabled-tc", "0,3", "Congestion config enabled Traffic Class"),
+        ("max-threshold", "1.43 MB", "Congestion config max-threshold"),
+        ("min-threshold", "153.00 KB", "Congestion config min-threshold"))]
+    rows += [("pfc", "", "")] + [("  " + key, value, text) for key, value, text in (
+        ("pfc-priority", ",".join(map(str, lossless)), "switch-prio on which PFC is enabled"),
+        ("rx-enabled", on, "PFC Rx Enabled status"), ("tx-enabled", on, "PFC Tx Enabled status"))]
+    rows += [("trust", "", ""), ("  trust-mode", "pcp,dscp", "Trust Setting on the port for packet classification"),
+             ("mode", "lossless" if lossless else "lossy", "Roce Mode")]
+    out = ["%-18s  %-13s  %-7s  %s" % ("", "operational", "applied", "description"),
+           "%s  %s  %s  %s" % ("-" * 18, "-" * 13, "-" * 7, "-" * 51)]
+    out += [("%-18s  %-13s  %-7s  %s" % (key, value, "", text)).rstrip() if value or text else key for key, value, text in rows]
+    out += [" ", "RoCE PCP/DSCP->SP mapping configurations", "=" * 43,
+            "          pcp  dscp  switch-prio", "    ----  ---  ----  -----------",
+            "    cnp   6    48    6", "    roce  3    26    %s" % (lossless[0] if lossless else 3)]
+    return "\n".join(out) + "\n"
+
+
 PER_PORT = {
     "counters errors": nv_show_interface_counters_errors,
     "transceiver": nv_show_interface_transceiver,
     "counters qos": nv_show_interface_counters_qos,
+    "qos roce status": nv_show_interface_qos_roce_status,
 }
 _PER_PORT = re.compile(r"^nv show interface (\S+) (%s)$" % "|".join(PER_PORT))
 

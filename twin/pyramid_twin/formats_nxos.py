@@ -245,11 +245,12 @@ def show_interface_priority_flow_control_detail(switch):
         pfc = port.get("pfc", {})
         rx = [pfc.get(str(prio), {}).get("rx", 0) for prio in range(8)]
         tx = [pfc.get(str(prio), {}).get("tx", 0) for prio in range(8)]
+        lossless = port.get("pfc_priorities", [3])
         lines += [
             port["name"],
-            "    Admin Mode: On",
-            "    Oper Mode: %s" % ("On" if port["oper"] == "up" else "Off"),
-            "    VL bitmap: (8)",
+            "    Admin Mode: %s" % ("On" if lossless else "Off"),
+            "    Oper Mode: %s" % ("On" if port["oper"] == "up" and lossless else "Off"),
+            "    VL bitmap: (%x)" % sum(1 << prio for prio in lossless),
             "    Total Rx PFC Frames: %d" % sum(rx),
             "    Total Tx PFC Frames: %d" % sum(tx),
             PFC_RULE,

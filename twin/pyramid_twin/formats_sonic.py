@@ -283,6 +283,15 @@ def show_pfc_counters(switch):
     return tables[0] + "\n\n" + tables[1] + "\n"
 
 
+# --- show pfc priority ------------------------------------------------------------------------------
+
+def show_pfc_priority(switch):
+    """pfc/main.py showPfcPrio: one row per PORT_QOS_MAP entry, its pfc_enable or N/A when it has none,
+    natsorted, a blank line above and below the table."""
+    rows = [[port["name"], ",".join(map(str, port.get("pfc_priorities", [3]))) or "N/A"] for port in _ports(switch)]
+    return "\n" + _table(["Interface", "Lossless priorities"], rows) + "\n\n"
+
+
 # --- show queue counters / wredcounters ------------------------------------------------------------
 
 def _queue_tables(switch, headers, cells):
@@ -320,6 +329,7 @@ COMMANDS = {
     "show lldp table": show_lldp_table,
     "show ip bgp summary": show_ip_bgp_summary,
     "show pfc counters": show_pfc_counters,
+    "show pfc priority": show_pfc_priority,
     "show queue counters": show_queue_counters,
     "show queue wredcounters": show_queue_wredcounters,
 }

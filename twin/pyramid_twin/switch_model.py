@@ -23,6 +23,7 @@ CLI_OSES = ("eos", "nxos")  # reached through network_cli; the others are Linux 
 NETWORK_OS = {"eos": "arista.eos.eos", "nxos": "cisco.nxos.nxos"}
 SPINE_ASN = 65000
 PRIORITIES = [str(p) for p in range(8)]
+LOSSLESS = [3]  # RoCE's lossless priority on every port (the inventory's pyramid_pfc_priorities default)
 HEALTHY_RX = [-4.1, -4.3, -3.9, -4.2]  # where the seed says lanes typically read (-3 to -7 dBm)
 HEALTHY_TX = [0.8, 0.9, 0.7, 0.8]
 # 400GBASE-R on the wire: 8 lanes x 53.125 Gb/s of RS(544,514) codewords. Every corrected codeword holds at
@@ -171,6 +172,7 @@ def _healthy_port(entry, asn_hint=0):
         "rx_dbm": list(HEALTHY_RX), "tx_dbm": list(HEALTHY_TX), "optic": "400GBASE-DR4",
         "lldp": [{"system": entry["peer"], "port": entry["peer_port"]}],
         "pfc": {p: {"rx": _counter(), "tx": _counter()} for p in PRIORITIES},
+        "pfc_priorities": list(LOSSLESS),  # PFC on (no-drop) on RoCE's priority; [] is PFC off
         "ecn_marked": {p: _counter() for p in PRIORITIES},
         "discards": {p: _counter() for p in PRIORITIES},
         "ip": entry.get("ip"), "in_packets": _counter(1000000 + asn_hint, 1000.0), "out_packets": _counter(1000000 + asn_hint, 1000.0),
@@ -284,6 +286,13 @@ def _rising(field):
         else:
             port[field][priority] = _counter(0, float(item.get("per_s", 500)))
     return apply
+
+
+@fault("pfc_off")
+def _pfc_off(state, item, name):
+    """PFC switched off on the port (`no priority-flow-control`, no pfc_enable, RoCE mode lossy): no
+    lossless priority, so RoCE over it is lossy while its pause counters stay at 0."""
+    _port(state, item)["pfc_priorities"] = []
 
 
 SWITCH_FAULTS["pfc_rising"] = _rising("pfc")

@@ -104,6 +104,10 @@ def _range_errors(name, definition, value):
             errors.append("%s must be at least %s, got %s" % (name, definition["min"], value))
         if "max" in definition and value > definition["max"]:
             errors.append("%s must be at most %s, got %s" % (name, definition["max"], value))
+    if isinstance(value, list) and definition.get("elements") in ("int", "float"):  # min/max bound each element
+        bounds = {key: definition[key] for key in ("min", "max") if key in definition}
+        for item in value:
+            errors.extend(_range_errors(name, bounds, item))
     if definition.get("pattern"):
         grammar = re.compile(definition["pattern"])
         for text in [value] if isinstance(value, str) else value if isinstance(value, list) else []:

@@ -374,27 +374,62 @@ def _per_priority(table_entry, kinds):
 
 @judge("pfc_idle")
 def pfc_idle(facts, expect):
-    """PFC operational on every planned port where the platform says (NX-OS Oper Mode; a port with PFC
-    off makes RoCE lossy, and an idle counter of 0 there proves nothing), then no pauses at idle."""
-    paused = _counter_judge(facts["sw_pfc"], expect, lambda port: _per_priority(port, ("rx", "tx")),
-                            expect["pyramid_idle_pfc_max"], "PFC pause frames (RX/TX per priority)", " and priority")
-    off = _pfc_off(facts["sw_pfc"], expect)
-    if not off:
-        return paused
-    also = [paused["actual"]] if paused["status"] != PASS else []  # the pauses (or the unread ports) too
-    return _failed("PFC operational on every planned port; " + paused["expected"], ["%s: PFC Oper Mode Off" % port for port in off] + also,
-                   off + (paused.get("detail") or {}).get("ports", []), cause_key="pfc_off")
+    return _counter_judge(facts["sw_pfc"], expect, lambda port: _per_priority(port, ("rx", "tx")),
+                          expect["pyramid_idle_pfc_max"], "PFC pause frames (RX/TX per priority)", " and priority")
 
 
-def _pfc_off(source, expect):
-    """Planned ports whose PFC operational state, at either read of the window, is off."""
-    off = set()
-    for side in ("before", "after"):
-        value = source[side]
-        modes = value.get("pfc_oper") if isinstance(value, dict) else None
-        if isinstance(modes, dict):
-            off.update(port for port in _planned(expect) if modes.get(port) is False)
-    return sorted(off)
+@judge("pfc_enabled")
+def pfc_enabled(facts, expect):
+    """PFC on, on every lossless priority, on every planned port: a port with PFC off makes RoCE lossy,
+    and its idle pause counters of 0 prove nothing. A port the read does not list is not read (ERROR
+    unless something else already FAILs), never taken as on."""
+    table, failures = _table(facts["sw_pfc_state"], "pfc")
+    wanted = sorted(set(expect["pyramid_pfc_priorities"]))
+    expected = "PFC operational on every planned port%s" % (
+        " on priority %s" % ", ".join(map(str, wanted)) if wanted else "")
+    problems, ports, unread = [], [], []
+    failed = {item for item, value in facts["sw_pfc_state"].items() if isinstance(value, SourceFailure)}  # per-port reads
+    for port in _planned(expect):
+        state = table.get(port)
+        if state is None:
+            if port not in failed:  # a failed read is already said, with its reason
+                unread.append("%s: PFC state not listed" % port)
+            continue
+        problem = _pfc_problem(port, state, wanted)
+        if problem:
+            problems.append(problem)
+            ports.append(port)
+    if problems:
+        return _failed(expected, problems + (["not read: " + _summary(failures + unread, 3)] if failures or unread else []), ports)
+    if failures and not unread:
+        return _no_data(expected, failures, "PFC state")
+    if failures or unread:
+        return verdict(ERROR, expected, "PFC state not read: %s" % _summary(failures + unread, 3),
+                       cause="The PFC state read does not list every planned port (cut short, or a port without a "
+                             "QoS map): no port is taken as lossless on a read that does not show it")
+    states = [table[port] for port in _planned(expect)]  # the planned ports alone: the rest is not judged
+    return verdict(PASS, expected, "%d ports, PFC operational%s" % (len(states), _priorities_said(states, wanted)))
+
+
+def _pfc_problem(port, state, wanted):
+    """What is wrong with one port's PFC, in NX-OS's words where the platform names no priority, or None."""
+    if state["priorities"] is None:  # NX-OS: Oper Mode only
+        return None if state["enabled"] else "%s: PFC Oper Mode Off" % port
+    lossless = sorted(state["priorities"]) if state["enabled"] else []
+    off = [prio for prio in wanted if prio not in lossless]
+    if state["enabled"] and not off:
+        return None
+    where = "priority %s" % ", ".join(map(str, off)) if off else "every priority"
+    return "%s: PFC off on %s (lossless priorities: %s)" % (port, where, ", ".join(map(str, lossless)) or "none")
+
+
+def _priorities_said(states, wanted):
+    """What a PASS proved: the priorities, where the platform names them; NX-OS's Oper Mode otherwise."""
+    if not states:
+        return ""
+    if all(state["priorities"] is None for state in states):
+        return " (Oper Mode On)"
+    return " on priority %s" % ", ".join(map(str, wanted)) if wanted else ""
 
 
 @judge("ecn_idle")

@@ -299,6 +299,64 @@ def _qos_discards(rows):
                   "egress traffic-class")
 
 
+# --- RoCE status: PFC state -------------------------------------------------------------------------
+
+_PFC_ROWS = ("pfc-priority", "rx-enabled", "tx-enabled")
+_YES = {"yes": True, "no": False, "enabled": True, "disabled": False, "on": True, "off": False}
+
+
+def _status_rows(text):
+    """{(section, key): operational cell} of `nv show interface <port> qos roce status`'s first table:
+    a dash line under "operational  applied  description", sections at column 0, their keys indented."""
+    lines = text.split("\n")
+    for index in range(1, len(lines)):
+        if _DASHES.match(lines[index]) and lines[index - 1].split()[:1] == ["operational"]:
+            break
+    else:
+        raise ValueError("no 'operational  applied  description' table: not `nv show interface <port> qos roce status`")
+    spans = _spans(lines[index])
+    if len(spans) < 3:
+        raise ValueError("the status table has %d columns, want key, operational, applied ..." % len(spans))
+    out, section = {}, None
+    for line in lines[index + 1:]:
+        if not line.strip():
+            break  # the first table ends at a blank line; the mapping and pool tables follow
+        if not line.startswith(" "):
+            section = line.split()[0]
+            if len(line.split()) == 1:
+                continue
+        key_end = spans[1][0]
+        if line[key_end - 1:key_end].strip():
+            raise ValueError("row %r runs into the operational column (cut or damaged)" % line.strip())
+        key = line[:key_end].strip()
+        operational = line[key_end:spans[2][0]].strip()
+        out[(section if line.startswith(" ") else None, key)] = operational
+    return out
+
+
+@parser("cumulus_nv_show_interface_qos_roce_status_pfc",
+        "nv show interface <port> qos roce status: PFC rx/tx enabled and the priorities PFC is on, of one port (per port)",
+        kind="text")
+def _roce_status_pfc(text):
+    """{"enabled": rx and tx enabled on at least one priority, "priorities": [..]} of one port."""
+    rows = _status_rows(text)
+    missing = [key for key in _PFC_ROWS if ("pfc", key) not in rows]
+    if missing:
+        raise ValueError("no pfc %s row(s) in the status table (cut short, or another layout)" % ", ".join(missing))
+    cell = rows[("pfc", "pfc-priority")]
+    if cell and not re.match(r"[0-7](?:\s*,\s*[0-7])*$", cell):
+        raise ValueError("pfc-priority %r is not a list of priorities 0-7" % cell)
+    priorities = sorted({int(prio) for prio in re.findall(r"[0-7]", cell)})
+    flags = {}
+    for key in ("rx-enabled", "tx-enabled"):
+        value = rows[("pfc", key)].lower()
+        if value not in _YES:
+            raise ValueError("pfc %s %r is neither yes nor no" % (key, rows[("pfc", key)]))
+        flags[key] = _YES[value]
+    enabled = flags["rx-enabled"] and flags["tx-enabled"] and bool(priorities)
+    return {"enabled": enabled, "priorities": priorities if enabled else []}
+
+
 # --- FRR vtysh ---------------------------------------------------------------------------------------
 
 def _prepare_bgp_summary(text):

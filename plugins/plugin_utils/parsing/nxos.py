@@ -294,6 +294,17 @@ def _pfc(rows):
     return {"ports": ports, "pfc_oper": oper}
 
 
+@parser("cisco_nxos_show_interface_priority-flow-control_detail_state",
+        "show interface priority-flow-control detail: PFC Oper Mode On/Off per port (pfc state)",
+        template="cisco_nxos_show_interface_priority-flow-control_detail")
+def _pfc_state(rows):
+    """{"pfc": {port: {"enabled": Oper Mode On, "priorities": None}}}: the same report as the counters,
+    checked as completely; NX-OS names the no-drop classes only as a VL bitmap, not read here, so the
+    priorities stay unknown (None) and the judge reads Oper Mode alone."""
+    oper = _pfc(rows)["pfc_oper"]
+    return {"pfc": {port: {"enabled": on, "priorities": None} for port, on in oper.items()}}
+
+
 # --- queuing: discards and ECN ---------------------------------------------------------------------
 
 def _queuing(rows):

@@ -358,6 +358,48 @@ def _pfc_counters(rows):
     return {"ports": ports}
 
 
+_PRIORITY_LIST = re.compile(r"[0-7](?:,[0-7])*$")
+
+
+@parser("sonic_show_pfc_priority",
+        "show pfc priority (pfc show priority): the lossless (PFC-enabled) priorities of every port", kind="text")
+def _pfc_priority(text):
+    """{"pfc": {port: {"enabled", "priorities"}}} from the PORT_QOS_MAP table's pfc_enable column.
+
+    sonic-utilities prints one tabulate row per PORT_QOS_MAP entry: "3,4", or N/A when the entry has
+    no pfc_enable (no lossless priority: PFC off on that port), or nothing when pfc_enable is empty.
+    A port without a PORT_QOS_MAP entry is not listed at all (the judge says so: not read)."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    for index, line in enumerate(lines):
+        if re.match(r"^Interface\s+Lossless priorities$", line):
+            break
+    else:
+        _fail("no 'Interface  Lossless priorities' header: not this command's report (an error, or cut short)")
+    if index + 1 >= len(lines) or not _DASHES.match(lines[index + 1]):
+        _fail("no dash line under the 'Interface  Lossless priorities' header")
+    if any(line.strip() for line in lines[:index]):
+        _fail("text before the table: %r", next(line for line in lines[:index] if line.strip()))
+    ports = {}
+    for line in lines[index + 2:]:
+        if not line.strip():
+            continue
+        port, _space, cell = line.strip().partition(" ")
+        cell = cell.strip()
+        if not re.match(r"Ethernet[-\w]*\d+$", port):
+            _fail("row %r: not an interface and its lossless priorities", line)
+        if cell in ("", _NA):
+            priorities = []
+        elif _PRIORITY_LIST.match(cell):
+            priorities = sorted({int(prio) for prio in cell.split(",")})
+        else:
+            _fail("%s: lossless priorities %r are not a list of priorities 0-7", port, cell)
+        if _PORT.match(port):  # front-panel ports; backplane (Ethernet-BP) ports are not planned
+            ports[port] = {"enabled": bool(priorities), "priorities": priorities}
+    if not ports:
+        _fail("no EthernetN row under the header (no PORT_QOS_MAP entry, or cut short)")
+    return {"pfc": ports}
+
+
 # --- queue tables (discards, ecn) ------------------------------------------------------------------
 
 def _queue_table(rows, column, what):
