@@ -8,9 +8,9 @@ pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# The checks that read nvidia-smi (topo -m, -q, nvlink -s): a hung or damaged nvidia-smi is an ERROR in each, never a PASS.
+# The checks that read nvidia-smi (topo -m, -q, nvlink -s / -e): a hung or damaged nvidia-smi is an ERROR in each, never a PASS.
 NVIDIA_SMI_CHECKS = ("gpus_present", "gpu_nic_affinity", "gpu_ecc", "gpu_row_remap", "gpu_pcie_link", "gpu_nvlink", "gpu_fabric",
-                     "gpu_clocks")
+                     "gpu_clocks", "gpu_nvlink_errors")
 
 # node -> (fault(s), the checks that must not pass, words of the likely cause, status)
 FAULTS = {
@@ -52,6 +52,13 @@ FAULTS = {
     "node-028": ([{"kind": "xid", "gpu": 1, "code": 13}], {}, None),
     # nvidia-smi prints its "couldn't communicate with the NVIDIA driver" message: ERROR, never PASS.
     "node-029": ([{"kind": "tool_garbage", "tool": "nvidia-smi"}], {c: "ERROR" for c in NVIDIA_SMI_CHECKS}, "No data from `nvidia-smi"),
+    # NVLink errors since reset, PCIe replays, a rail NIC trained at x8 (its sysfs PCIe link files)
+    "node-030": ([{"kind": "nvlink_errors", "gpu": 2, "link": 7, "recovery": 1}], {"gpu_nvlink_errors": "FAIL"}, "NVLink errors"),
+    "node-031": ([{"kind": "pcie_replays", "gpu": 3, "count": 500}], {"gpu_pcie_link": "FAIL"}, "PCIe replays"),
+    "node-032": ([{"kind": "pcie_degraded", "rail": "mlx5_4", "width": 8}], {"nic_pcie_link": "FAIL"}, "Rail NIC PCIe link"),
+    # DCGM's diagnostic fails GPU 6; a node without DCGM is not applicable there, and GO
+    "node-033": ([{"kind": "dcgm_diag_fail", "gpu": 6}], {"gpu_dcgm_diag": "FAIL"}, "DCGM's diagnostic failed"),
+    "node-034": ([{"kind": "tool_missing", "tool": "dcgmi"}], {}, None),
 }
 
 # fault node -> (check, what its actual must say): the GPU by nvidia-smi index and bus id
@@ -63,13 +70,17 @@ GPU_NAMED = {
     "node-025": ("gpu_nvlink", "GPU 7 (0000:db:00.0): link 11 inactive"),
     "node-026": ("gpu_fabric", "State In Progress"),
     "node-027": ("gpu_clocks", "GPU 4 (0000:9a:00.0): hw_slowdown, hw_thermal_slowdown active"),
+    "node-030": ("gpu_nvlink_errors", "GPU 2 (0000:3a:00.0): link 7 1 recovery"),
+    "node-031": ("gpu_pcie_link", "GPU 3 (0000:5d:00.0): 500 PCIe replays since reset"),
+    "node-032": ("nic_pcie_link", "mlx5_4: x8 of x16"),
+    "node-033": ("gpu_dcgm_diag", "software on GPU 6: Fail"),
 }
 
 
 @pytest.fixture(scope="module")
 def faulty_pod(validate):
     faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
-    return validate({"pod": {"nodes": 29}, "faults": faults})
+    return validate({"pod": {"nodes": 34}, "faults": faults})
 
 
 def test_a_healthy_pod_is_go(validate):
@@ -125,6 +136,11 @@ def test_a_reported_xid_is_said_in_a_pass(faulty_pod):
 def test_healthy_hosts_beside_faults_raise_no_alarm(faulty_pod):
     for node in ("node-001", "node-019", "node-020"):
         assert faulty_pod.host(node)["verdict"] == "GO", faulty_pod.not_passing(node)
+
+
+def test_dcgm_absent_is_not_applicable(faulty_pod):
+    record = next(r for r in faulty_pod.host("node-034")["checks"] if r["check"] == "gpu_dcgm_diag")
+    assert record["status"] == "SKIP" and record.get("not_applicable") and "DCGM is not installed" in record["actual"]
 
 
 def test_hang_is_reported_as_a_timeout(faulty_pod):

@@ -385,6 +385,27 @@ HAND_CHECKED = {
         (("xids",), [{"pci": "0000:91:00", "code": 79,
                       "message": "pid='<unknown>', name=<unknown>, GPU has fallen off the bus."}]),   # raw line 3
     ],
+    ("linux_nvidia_smi_nvlink_e", "a100_535_gpu0_real"): [
+        (("gpus", len), 1),
+        (("gpus", 0, "name"), "NVIDIA A100-SXM4-40GB"),          # the UUID after it is not the name
+        (("gpus", 0, "links", len), 12),                         # 36 "Link" lines, 3 per link
+        (("gpus", 0, "links", 11), {"Replay Errors": 0, "Recovery Errors": 0, "CRC Errors": 0}),
+    ],
+    ("linux_sysfs_pcie_link", "h100_gen5_x16_real"): [
+        (("gen_current",), 5),                                   # "32.0 GT/s PCIe"
+        (("gen_max",), 5),
+        (("width_current",), 16),
+        (("width_max",), 16),
+    ],
+    ("linux_dcgmi_diag_json", "dcgm_3_1_8gpu_real"): [
+        (("version",), "3.1.0"),
+        (("tests", len), 10),                                    # 9 Deployment tests (nulls between them skipped), software
+        (("tests", 0, "name"), "Denylist"),
+        (("tests", 0, "results", 0), {"gpu": "0,1,2,3,4,5,6,7", "status": "Pass", "warnings": []}),  # "PASS"
+        (("tests", 9, "category"), "Custom"),
+        (("tests", 9, "results", len), 8),
+        (("tests", 9, "results", 7, "gpu"), "7"),                # "gpu_ids" : 7, a number there
+    ],
     ("linux_nvidia_smi_nvlink_s", "h200_x2_degraded_public"): [
         (("gpus", len), 2),
         (("gpus", 0, "name"), "NVIDIA H200"),

@@ -186,9 +186,9 @@ def test_fault(parsers, tmp_path, kind, fields, check):
 L5_L6_FAULTS = {"slow_node", "nccl_wrong", "nccl_hang", "unstable_step_time", "slow_rank", "training_timeout"}
 # Multi-node faults render through formats_fabric.py; tests/unit/test_twin_fabric.py covers them.
 FABRIC_FAULTS = {"gdr_off"}
-# GPU health faults (nvidia-smi -q / nvlink -s, dmesg): tests/unit/test_twin_formats_gpu.py covers them.
+# GPU health faults (nvidia-smi -q / nvlink -s / -e, dmesg, the rails' sysfs PCIe link): tests/unit/test_twin_formats_gpu.py covers them.
 GPU_HEALTH_FAULTS = {"xid", "ecc_uncorrectable", "row_remap_pending", "pcie_degraded", "nvlink_down", "fabric_manager_down",
-                     "clock_throttle"}
+                     "clock_throttle", "nvlink_errors", "pcie_replays", "dcgm_diag_fail"}
 # The rail mesh's faults (ib_write_bw, ping): tests/unit/test_twin_perftest.py and tests/e2e/test_validate_rail_mesh.py.
 RAIL_MESH_FAULTS = {"rail_bw", "gid_missing", "stale_server", "perftest_server_stuck", "perftest_missing", "ping_loss",
                     "ping_rtt", "rail_ip_wrong"}

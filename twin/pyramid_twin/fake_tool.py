@@ -190,11 +190,27 @@ def nvidia_smi(state, args, env):
         return 0, formats.nvidia_smi_q(state), ""
     if args in (["nvlink", "-s"], ["nvlink", "--status"]):
         return 0, formats.nvidia_smi_nvlink_status(state), ""
+    if args in (["nvlink", "-e"], ["nvlink", "--errorcounters"]):
+        return 0, formats.nvidia_smi_nvlink_errors(state), ""
     valid_starts = ("topo", "-q", "--query", "--query-gpu", "-h", "--help", "nvlink", "-i", "--id")
     if not args or args[0].split("=")[0] in valid_starts:
         return not_simulated("nvidia-smi", args)
     # NVML's return code 2: "A supplied argument or flag is invalid".
     return 2, "Invalid combination of input arguments. Please run 'nvidia-smi -h' for help.\n\n", ""
+
+
+# --- dcgmi (DCGM) ----------------------------------------------------------------------------
+
+def dcgmi(state, args, env):
+    """dcgmi diag -r 1 -j (--run, --json too): level 1 only; levels 2 to 4 would run tests the twin has no
+    real layout for, so they are not simulated."""
+    words = ["-r" if arg == "--run" else "-j" if arg == "--json" else arg for arg in args]
+    if words[:1] != ["diag"]:
+        return not_simulated("dcgmi", args)
+    if sorted(words[1:]) != sorted(["-r", "1", "-j"]) or words[words.index("-r") + 1:][:1] != ["1"]:
+        return not_simulated("dcgmi", args)
+    rc, out = formats.dcgmi_diag_json(state)
+    return rc, out, ""
 
 
 # --- the kernel log (util-linux dmesg, systemd journalctl) -----------------------------------
@@ -305,6 +321,7 @@ TOOLS = {
     "modprobe": modprobe,
     "dmesg": dmesg,
     "journalctl": journalctl,
+    "dcgmi": dcgmi,
 }
 NODE = [None]  # the node directory this tool runs for (changes.commit renders the node's new self there)
 

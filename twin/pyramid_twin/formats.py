@@ -5,6 +5,7 @@ kmod lsmod/modinfo, the kernel's /proc/modules and /proc/meminfo, mstflint
 mlxconfig (mlxcfg_ui.cpp) and nvidia-smi topo -m from DGX H100 hosts.
 """
 
+import json
 import os
 
 # Per module: size in bytes, the modules it depends on, vendor ("nvidia",
@@ -338,6 +339,7 @@ def _gpu_q(state, gpu, template):
         "serial": "16523241%05d" % (state.get("index", 1) * 8 + gpu["index"]),
         "pdi": "0x%016x" % (0x3e8875697a850000 + state.get("index", 1) * 8 + gpu["index"]),
         "gen": health["pcie_gen"], "gen_max": 5, "width": health["pcie_width"], "width_max": 16,
+        "replays": health["pcie_replays"],
         # an idle GPU in persistence mode: P0 with the Idle event active (as the real capture)
         "idle": _active(not any(e.startswith("hw_") for e in events)),
         "sw_power_cap": _active("sw_power_cap" in events), "hw_slowdown": _active("hw_slowdown" in events),
@@ -364,6 +366,41 @@ def nvidia_smi_q(state):
     for gpu in state["gpus"]:
         text += _gpu_q(state, gpu, template) + "\n"
     return text
+
+
+def nvidia_smi_nvlink_errors(state):
+    """nvidia-smi nvlink -e as drivers 535 to 580 print it for NVLink 4 (the real A100 and H100 captures):
+    a GPU line, then per link its Replay, Recovery and CRC Errors and a blank line."""
+    lines = []
+    for gpu in state["gpus"]:
+        health = gpu["health"]
+        if not health["nvlinks"]:
+            continue
+        lines.append("GPU %d: %s (UUID: %s)" % (gpu["index"], gpu["name"], gpu_uuid(state, gpu)))
+        for link in range(health["nvlinks"]):
+            counts = health["nvlink_errors"].get(str(link), {"replay": 0, "recovery": 0, "crc": 0})
+            lines += ["\t Link %d: Replay Errors: %d" % (link, counts["replay"]),
+                      "\t Link %d: Recovery Errors: %d" % (link, counts["recovery"]),
+                      "\t Link %d: CRC Errors: %d" % (link, counts["crc"]), ""]
+    return "".join(line + "\n" for line in lines)
+
+
+# The kernel's pci_speed_string() per PCIe generation (sysfs current_link_speed / max_link_speed)
+PCIE_SPEED = {1: "2.5 GT/s PCIe", 2: "5.0 GT/s PCIe", 3: "8.0 GT/s PCIe", 4: "16.0 GT/s PCIe", 5: "32.0 GT/s PCIe",
+              6: "64.0 GT/s PCIe"}
+
+
+def sys_rail_pcie(state):
+    """{path: text} of each rail NIC's PCIe link files under /sys/class/infiniband/<dev>/device/ (ConnectX-7:
+    max Gen5 x16), one value and a newline each, as the kernel prints them."""
+    files = {}
+    for rail in state["rails"]:
+        base = "/sys/class/infiniband/%s/device/" % rail["device"]
+        files[base + "current_link_speed"] = PCIE_SPEED[rail["pcie_gen"]] + "\n"
+        files[base + "max_link_speed"] = PCIE_SPEED[5] + "\n"
+        files[base + "current_link_width"] = "%d\n" % rail["pcie_width"]
+        files[base + "max_link_width"] = "16\n"
+    return files
 
 
 def nvidia_smi_nvlink_status(state):
@@ -424,3 +461,49 @@ def journalctl_kernel(state):
     """journalctl -k -b (short format): "Mon DD HH:MM:SS host kernel: message"."""
     return "".join("Nov 23 %02d:%02d:%02d %s kernel: %s\n" % (
         8 + int(when) // 3600, int(when) // 60 % 60, int(when) % 60, state["hostname"], text) for when, text in _kernel_lines(state))
+
+
+# --- DCGM: dcgmi diag -r 1 -j ----------------------------------------------------------------
+
+# Level 1's deployment tests, one result for all GPUs, then the per-GPU software test: the layout of a real
+# DCGM 3.1.0 report (NVIDIA/DCGM's nvvs test "JsonResult: Deserialize real output"), printed by jsoncpp's
+# StyledWriter (tabs, "key" : value, null between the deployment tests).
+DCGM_DEPLOYMENT = ["Denylist", "NVML Library", "CUDA Main Library", "Permissions and OS-related Blocks", "Persistence Mode",
+                   "Environmental Variables", "Page Retirement/Row Remap", "Graphics Processes", "Inforom"]
+
+
+def _dcgm_result(gpu_ids, status, warning, indent):
+    tab = "\t" * indent
+    lines = [tab + "{", tab + "\t\"gpu_ids\" : %s," % gpu_ids, tab + "\t\"status\" : \"%s\"%s" % (status, "," if warning else "")]
+    if warning:
+        lines += [tab + "\t\"warnings\" :", tab + "\t[", tab + "\t\t" + json.dumps(warning), tab + "\t]"]
+    return lines + [tab + "}"]
+
+
+def _dcgm_test(name, results, last):
+    lines = ["\t\t\t\t{", "\t\t\t\t\t\"name\" : \"%s\"," % name, "\t\t\t\t\t\"results\" :", "\t\t\t\t\t["]
+    for number, result in enumerate(results):
+        block = _dcgm_result(*result, indent=6)
+        if number < len(results) - 1:
+            block[-1] += ","
+        lines += block
+    return lines + ["\t\t\t\t\t]", "\t\t\t\t}" + ("" if last else ",")]
+
+
+def dcgmi_diag_json(state):
+    """(rc, stdout) of dcgmi diag -r 1 -j: every test PASS but the scenario's failures; dcgmi exits 226 when a
+    test failed (DCGM_ST_NVVS_ERROR, as the real 2026 payload's run returned)."""
+    failures = {failure["gpu"]: failure["warning"] for failure in state["dcgm"]["failures"]}
+    gpus = ",".join(str(gpu["index"]) for gpu in state["gpus"])
+    lines = ["{", "\"DCGM GPU Diagnostic\" :", "{", "\t\"test_categories\" :", "\t[", "\t\t{",
+             "\t\t\t\"category\" : \"Deployment\",", "\t\t\t\"tests\" :", "\t\t\t["]
+    for number, name in enumerate(DCGM_DEPLOYMENT):
+        last = number == len(DCGM_DEPLOYMENT) - 1
+        lines += _dcgm_test(name, [('"%s"' % gpus, "PASS", None)], last)
+        if not last:
+            lines.append("\t\t\t\tnull,")
+    lines += ["\t\t\t]", "\t\t},", "\t\t{", "\t\t\t\"category\" : \"Custom\",", "\t\t\t\"tests\" :", "\t\t\t["]
+    software = [(str(gpu["index"]), "FAIL" if gpu["index"] in failures else "PASS", failures.get(gpu["index"])) for gpu in state["gpus"]]
+    lines += _dcgm_test("software", software, True)
+    lines += ["\t\t\t]", "\t\t}", "\t],", "\t\"version\" : \"%s\"" % state["dcgm"]["version"], "}", "}"]
+    return (226 if failures else 0), "".join(line + "\n" for line in lines)

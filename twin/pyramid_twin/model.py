@@ -18,10 +18,11 @@ GPU node state (``node_state``)::
                       pcie_gen: 5, pcie_width: 16, nvlinks: 18, nvlink_gbps: 26.562, nvlinks_down: [],
                       clock_events: [], xids: []}}, ...]   # nvidia-smi -q / nvlink -s, dmesg (GPU health)
     gpu_fabric: {state: Completed, status: Success}   # nvidia-smi -q Fabric section (NVSwitch, fabric manager)
+    dcgm: {version: 3.1.0, failures: []}             # dcgmi diag -r 1 -j; failures: [{gpu, warning}]
     rails: [{device: mlx5_0, netdev: ens1np0, port: 1, state: Active, phys_state: LinkUp,
              rate: 400, link_layer: Ethernet, firmware: 28.39.1002, ca_type: MT4129,
              node_guid: 0x..., port_guid: 0x..., numa: 0, pci: "0000:19:00.0",
-             gpu: 0}, ...]                         # gpu: index of the GPU on the same PCIe switch
+             gpu: 0, pcie_gen: 5, pcie_width: 16}, ...]  # gpu: the GPU on the same PCIe switch; the NIC's link
     mlxconfig: {mlx5_0: {ROCE_CC_PRIO_MASK_P1: {default: "255", current: "255", next_boot: "255"}, ...}}
     tools: {missing: [], hang: [], garbage: []}   # tool names: ibstat, lsmod, mlxconfig, nvidia-smi, modinfo
     unreachable: false
@@ -71,12 +72,13 @@ HEALTHY_NODE = {
     "mlxconfig_factory": {"ROCE_CC_PRIO_MASK_P1": "255", "ROCE_CC_PRIO_MASK_P2": "255"},
 }
 
-# A healthy HGX H100 GPU as nvidia-smi and the kernel log show it: Gen5 x16, 18 NVLink 4 links at
-# 26.562 GB/s (nvidia-smi nvlink -s on H100/H200 SXM), no ECC error, no clock slowdown, no Xid.
+# A healthy HGX H100 GPU as nvidia-smi and the kernel log show it: Gen5 x16 without PCIe replays, 18 NVLink 4
+# links at 26.562 GB/s (nvidia-smi nvlink -s on H100/H200 SXM) with no error counted (nvlink_errors: link ->
+# {replay, recovery, crc} where a fault set them, the link as a string key), no ECC error, no clock slowdown, no Xid.
 HEALTHY_GPU = {
     "ecc_volatile": 0, "ecc_aggregate": 0, "remap_pending": False, "remapped_uncorrectable": 0,
-    "pcie_gen": 5, "pcie_width": 16, "nvlinks": 18, "nvlink_gbps": 26.562, "nvlinks_down": [],
-    "clock_events": [], "xids": [],
+    "pcie_gen": 5, "pcie_width": 16, "pcie_replays": 0, "nvlinks": 18, "nvlink_gbps": 26.562, "nvlinks_down": [],
+    "nvlink_errors": {}, "clock_events": [], "xids": [],
 }
 
 # PCI layout of one node: GPU i and rail i share a PCIe switch; 0-3 on NUMA 0, 4-7 on NUMA 1.
@@ -168,6 +170,8 @@ def node_state(scenario, name):
             "numa": gpus[rail]["numa"] if rail < len(gpus) else (0 if rail < pod["rails"] // 2 else 1),
             "pci": NIC_PCI[rail % len(NIC_PCI)],
             "gpu": rail if rail < pod["gpus_per_node"] else None,
+            # the NIC's PCIe link as sysfs shows it (ConnectX-7: PCIe 5.0 x16, trained at its max)
+            "pcie_gen": 5, "pcie_width": 16,
         })
     mlxconfig = {}
     for rail in rails:
@@ -188,6 +192,8 @@ def node_state(scenario, name):
         "nvidia_driver": dict(base["nvidia_driver"]),
         "gpus": gpus,
         "gpu_fabric": {"state": "Completed", "status": "Success"},
+        # DCGM's diagnostic (dcgmi diag -r 1 -j): failures are {gpu, warning}; tool_missing dcgmi: not installed
+        "dcgm": {"version": "3.1.0", "failures": []},
         "rails": rails,
         "mlxconfig": mlxconfig,
         "tools": {"missing": [], "hang": [], "garbage": []},
@@ -357,11 +363,32 @@ def _row_remap_pending(state, fault):
 
 
 def _pcie_degraded(state, fault):
-    if "rail" in fault:
-        raise ScenarioError("%s: pcie_degraded on a rail is not simulated (GPUs only)" % state["hostname"])
-    health = _gpu(state, fault)
-    health["pcie_width"] = fault.get("width", health["pcie_width"] if "gen" in fault else 8)
-    health["pcie_gen"] = fault.get("gen", health["pcie_gen"])
+    # a GPU's link (nvidia-smi -q) or, with `rail`, the rail NIC's (its sysfs current_link_width/speed)
+    link = _rail(state, fault) if "rail" in fault else _gpu(state, fault)
+    link["pcie_width"] = fault.get("width", link["pcie_width"] if "gen" in fault else 8)
+    link["pcie_gen"] = fault.get("gen", link["pcie_gen"])
+
+
+def _pcie_replays(state, fault):
+    # a marginal link: packets resent after LCRC errors, nvidia-smi -q "Replays Since Reset"
+    _gpu(state, fault)["pcie_replays"] += int(fault.get("count", 500))
+
+
+def _nvlink_errors(state, fault):
+    # a link that retrained (recovery) or corrupts flits (CRC, each replayed), counted since the driver loaded
+    # keyed by the link as a string: the state goes through JSON (state.json) before fake_tool renders it
+    counters = _gpu(state, fault)["nvlink_errors"].setdefault(str(int(fault.get("link", 0))), {"replay": 0, "recovery": 0, "crc": 0})
+    for name, default in (("recovery", 1), ("crc", 0), ("replay", 0)):
+        counters[name] += int(fault.get(name, default))
+
+
+def _dcgm_diag_fail(state, fault):
+    # DCGM's diagnostic fails a GPU (level 1's per-GPU software test), with DCGM's warning for it
+    index = fault.get("gpu", 0)
+    _gpu(state, fault)
+    state["dcgm"]["failures"].append({"gpu": index, "warning": fault.get(
+        "warning", "Persistence mode for GPU %d is disabled. Enable persistence mode by running \"nvidia-smi -i <gpuId> -pm 1 \" "
+                   "as root." % index)})
 
 
 def _nvlink_down(state, fault):
@@ -440,6 +467,9 @@ FAULTS = {
     "row_remap_pending": _row_remap_pending,
     "pcie_degraded": _pcie_degraded,
     "nvlink_down": _nvlink_down,
+    "nvlink_errors": _nvlink_errors,
+    "dcgm_diag_fail": _dcgm_diag_fail,
+    "pcie_replays": _pcie_replays,
     "fabric_manager_down": _fabric_manager_down,
     "clock_throttle": _clock_throttle,
     "rail_bw": _rail_bw,

@@ -27,7 +27,8 @@ from pyramid_twin import formats, model  # noqa: E402  (path set above)
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_TOOL = os.path.join(HERE, "fake_tool.py")
 # Tools a twin node simulates; lsmod is the host's real one reading the fake /proc/modules.
-SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo", "mlxfwreset", "modprobe", "dmesg", "journalctl", "ib_write_bw", "ping"]
+SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo", "mlxfwreset", "modprobe", "dmesg", "journalctl", "ib_write_bw", "ping",
+             "dcgmi"]
 # Layer 5/6 tools, when formats_nccl and formats_fabric (other parts of the twin) provide them.
 NCCL_TOOLS = ["all_reduce_perf", "torchrun"]
 FABRIC_TOOLS = ["mpirun", "srun"]
@@ -109,6 +110,11 @@ def render_into(state, path, final):
         else:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             _write(target, content, 0o644 if where.startswith("/proc/sys/") else 0o444)
+    for where, content in formats.sys_rail_pcie(state).items():
+        # inside a placed directory (/sys/class/infiniband): its mount carries them, so they are not placed
+        target = os.path.join(path, "fs", where.lstrip("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        _write(target, content)
     _sys_module(os.path.join(path, "sys_module"), files["/proc/modules"])
     with open(os.path.join(path, "node.meta"), "w", encoding="utf-8") as handle:
         handle.write("hostname %s\nunreachable %s\nmissing %s\nplace %s\n" % (

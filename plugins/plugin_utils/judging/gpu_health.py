@@ -1,8 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Layer 0 GPU health judges (catalog/gpu_health.yml): Xid, ECC, row remapping, PCIe link, NVLink,
-fabric manager, clock events. Every finding names the GPU by its nvidia-smi index and bus id."""
+"""Layer 0 GPU health judges (catalog/gpu_health.yml): Xid, ECC, row remapping, PCIe link and replays,
+NVLink state and error counters, the rail NICs' PCIe links, fabric manager, clock events, DCGM's diagnostic.
+Every finding names the GPU by its nvidia-smi index and bus id (a NIC by its rail)."""
 
 from __future__ import annotations
 
@@ -100,9 +101,11 @@ def gpu_row_remap(facts, expect):
 def gpu_pcie_link(facts, expect):
     """Width is judged always. Generation only in P0: the driver lowers the link generation with the
     performance state (nvidia-smi: "These may be reduced when the GPU is not in use"); a datacenter GPU
-    in persistence mode idles in P0 at its full generation (the real H100 and A100 captures)."""
-    expected = "every GPU at its maximum PCIe width, and generation when in P0"
-    bad, noted, unknown, gpus = [], [], [], _each_gpu(facts)
+    in persistence mode idles in P0 at its full generation (the real H100 and A100 captures). Replays are
+    judged as a count since reset: Layer 0 reads once, a rise over a soak needs two reads."""
+    most = expect["pyramid_gpu_pcie_replays_max"]
+    expected = "every GPU at its maximum PCIe width, and generation when in P0; at most %d PCIe replays since reset" % most
+    bad, noted, unknown, replaying, gpus = [], [], [], [], _each_gpu(facts)
     for gpu in gpus:
         pcie, name = gpu["pcie"], gpu_name(gpu)
         if None in (pcie["width_current"], pcie["width_max"], pcie["gen_current"], pcie["gen_max"]):
@@ -116,15 +119,20 @@ def gpu_pcie_link(facts, expect):
                 bad.append("%s: %s in P0" % (name, where))
             else:
                 noted.append("%s: %s in %s (not judged outside P0)" % (name, where, gpu["performance_state"]))
+        if (pcie["replays"] or 0) > most:
+            replaying.append("%s: %d PCIe replays since reset" % (name, pcie["replays"]))
     if bad:
-        return verdict(FAIL, expected, _summary(bad + noted))
+        return verdict(FAIL, expected, _summary(bad + replaying + noted))
+    if replaying:
+        return verdict(FAIL, expected, _summary(replaying + noted),
+                       cause="PCIe replays on a GPU's link: packets resent after link CRC errors (a marginal slot, riser, "
+                             "retimer or cable), the link trained at full rate but is not clean")
     if unknown:
         return verdict(ERROR, expected, "PCIe link generation or width not reported for " + _summary(unknown))
     links = sorted({"Gen%d x%d" % (gpu["pcie"]["gen_current"], gpu["pcie"]["width_current"]) for gpu in gpus})
     replays = sum(gpu["pcie"]["replays"] or 0 for gpu in gpus)
-    return verdict(PASS, expected, "%s at %s%s; %d PCIe replays since reset%s" % (
-        counted(len(gpus), "GPU"), "/".join(links), "" if not noted else " (" + _summary(noted) + ")", replays,
-        "" if not noted else ""))
+    return verdict(PASS, expected, "%s at %s%s; %d PCIe replays since reset" % (
+        counted(len(gpus), "GPU"), "/".join(links), "" if not noted else " (" + _summary(noted) + ")", replays))
 
 
 @judge("gpu_nvlink")
@@ -187,3 +195,140 @@ def gpu_clocks(facts, expect):
     if unknown:
         return verdict(ERROR, expected, "no clock event reasons reported for " + _summary(unknown))
     return verdict(PASS, expected, "%s: no slowdown active" % counted(len(gpus), "GPU"))
+
+
+# nvidia-smi nvlink -e counter names: NVLink 3/4 (A100, H100, H200 on drivers 535 to 580) and NVLink 5
+# (Blackwell drivers name a link's recoveries "Total link recovery events" and print no CRC counter).
+NVLINK_RECOVERY = ("Recovery Errors", "Total link recovery events")
+NVLINK_CRC = ("CRC Errors",)
+NVLINK_REPLAY = ("Replay Errors",)
+
+
+def _counted(counters, names):
+    """The sum of the named counters a link reports, or None when it reports none of them."""
+    values = [counters[name] for name in names if counters.get(name) is not None]
+    return sum(values) if values else None
+
+
+def _link_errors(links, recovery_max, crc_max):
+    """(problems, replays, unread) of one GPU's links: problems over the allowances, and the links whose
+    counters are not all there (no recovery counter, or fewer counters than the GPU's other links: cut short)."""
+    problems, unread, replays = [], [], 0
+    names = max((set(counters) for counters in links.values()), key=len, default=set())
+    for link, counters in sorted(links.items()):
+        recovery, crc = _counted(counters, NVLINK_RECOVERY), _counted(counters, NVLINK_CRC)
+        replays += _counted(counters, NVLINK_REPLAY) or 0
+        if recovery is None or set(counters) != names:
+            unread.append(link)
+        found = []
+        if recovery is not None and recovery > recovery_max:
+            found.append("%d recovery" % recovery)
+        if crc is not None and crc > crc_max:
+            found.append("%d CRC" % crc)
+        if found:
+            problems.append("link %d %s" % (link, ", ".join(found)))
+    return problems, replays, unread
+
+
+@judge("gpu_nvlink_errors")
+def gpu_nvlink_errors(facts, expect):
+    """Recovery and CRC errors since the counters were reset (a driver load, nvidia-smi nvlink -r): Layer 0
+    reads once. Replays are the link correcting CRC errors and are reported, not judged. A GPU must list the
+    counters of as many links as pyramid_gpu_nvlinks: fewer is a read cut short (gpu_nvlink judges links that
+    are missing), never a PASS."""
+    want, recovery_max = expect["pyramid_gpu_nvlinks"], expect["pyramid_gpu_nvlink_recovery_max"]
+    crc_max = expect["pyramid_gpu_nvlink_crc_max"]
+    expected = "at most %d NVLink recovery and %d CRC errors per link since reset" % (recovery_max, crc_max)
+    if want == 0:
+        return _not_applicable(expected, "pyramid_gpu_nvlinks is 0 (GPUs without NVLink)")
+    status = facts["gpu_nvlink_errors"]["gpus"]
+    bad, unknown, replays, links = [], [], 0, 0
+    for gpu in _each_gpu(facts):
+        counters = status.get(gpu["index"], {}).get("links", {})
+        problems, replayed, unread = _link_errors(counters, recovery_max, crc_max)
+        replays, links = replays + replayed, links + len(counters)
+        if problems:
+            bad.append("%s: %s" % (gpu_name(gpu), ", ".join(problems)))
+        if len(counters) < want:
+            unknown.append("%s: counters of %d of %d links" % (gpu_name(gpu), len(counters), want))
+        elif unread:
+            unknown.append("%s: link %s without all its counters" % (gpu_name(gpu), ", ".join(str(link) for link in unread)))
+    if bad:
+        return verdict(FAIL, expected, _summary(bad + unknown))
+    if unknown:
+        return verdict(ERROR, expected, "NVLink error counters not read completely: " + _summary(unknown))
+    return verdict(PASS, expected, "%s, %s: no recovery or CRC errors over the allowance; %d replays (reported)" % (
+        counted(len(status), "GPU"), counted(links, "link"), replays))
+
+
+@judge("nic_pcie_link")
+def nic_pcie_link(facts, expect):
+    """The rail NIC's link as the kernel trained it. A rail the host does not list in /sys/class/infiniband is
+    rails_present's finding, not judged here."""
+    expected = "every rail NIC at its maximum PCIe width and speed"
+    listed, links = facts["rdma_sysfs"]["entries"], facts["rail_pcie_link"]
+    bad, unknown, good = [], [], []
+    for rail in expect["pyramid_rails"]:
+        if rail not in listed:
+            continue
+        link = links.get(rail)
+        if isinstance(link, SourceFailure) or link is None:
+            unknown.append("%s: %s" % (rail, link.reason if link is not None else "not read"))
+            continue
+        if link["gen_current"] is None or link["gen_max"] is None:
+            unknown.append("%s: link speed %s of %s" % (rail, link["speed_current"], link["speed_max"]))
+            continue
+        if link["width_current"] > link["width_max"] or link["gen_current"] > link["gen_max"]:
+            unknown.append("%s: current link x%d %s above its max x%d %s" % (
+                rail, link["width_current"], link["speed_current"], link["width_max"], link["speed_max"]))
+            continue
+        found = []
+        if link["width_current"] < link["width_max"]:
+            found.append("x%d of x%d" % (link["width_current"], link["width_max"]))
+        if link["gen_current"] < link["gen_max"]:
+            found.append("Gen%d of Gen%d (%s of %s)" % (link["gen_current"], link["gen_max"], link["speed_current"], link["speed_max"]))
+        if found:
+            bad.append("%s: %s" % (rail, ", ".join(found)))
+        else:
+            good.append("Gen%d x%d" % (link["gen_current"], link["width_current"]))
+    if bad:
+        return verdict(FAIL, expected, _summary(bad + unknown))
+    if unknown:
+        return verdict(ERROR, expected, "PCIe link not read for " + _summary(unknown))
+    if not good:
+        return _not_applicable(expected, "no declared rail is listed in /sys/class/infiniband")
+    return verdict(PASS, expected, "%s at %s" % (counted(len(good), "rail NIC"), "/".join(sorted(set(good)))))
+
+
+def _gpus_of(result):
+    return "GPU %s" % result["gpu"] if result["gpu"] is not None and "," not in result["gpu"] else "all GPUs"
+
+
+@judge("gpu_dcgm_diag")
+def gpu_dcgm_diag(facts, expect):
+    """Any test result other than Pass or Skip fails (Fail, Warn); a node without dcgmi is not applicable.
+    dcgmi hung or printing something else is an ERROR about the read."""
+    level = expect["pyramid_dcgm_diag_level"]
+    expected = "dcgmi diag -r %d: every test Pass (or Skip) on every GPU" % level
+    diag = facts["dcgm_diag"]
+    if diag is None or isinstance(diag, SourceFailure) and diag.status == "missing":
+        return _not_applicable(expected, "DCGM is not installed (no dcgmi)")
+    if isinstance(diag, SourceFailure):
+        return verdict(ERROR, expected, diag.reason, cause="No data from `%s`" % diag.command, command=diag.command)
+    failed, passed, skipped = [], 0, 0
+    for test in diag["tests"]:
+        for result in test["results"]:
+            if result["status"] == "Pass":
+                passed += 1
+            elif result["status"] in ("Skip", "Skipped"):
+                skipped += 1
+            else:
+                why = "; ".join(result["warnings"])
+                failed.append("%s on %s: %s%s" % (test["name"], _gpus_of(result), result["status"], ": " + why if why else ""))
+    if failed:
+        return verdict(FAIL, expected, _summary(failed))
+    if not passed:
+        return verdict(ERROR, expected, "dcgmi diag passed no test (%d skipped): nothing was established" % skipped)
+    return verdict(PASS, expected, "DCGM %s, level %d: %s passed%s" % (
+        diag["version"] or "(version not reported)", level, counted(passed, "result"),
+        ", %d skipped" % skipped if skipped else ""))

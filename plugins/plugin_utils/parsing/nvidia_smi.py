@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """GPU health parsers: nvidia-smi -q (every GPU's PCIe link, clocks, ECC, remapped rows, fabric),
-nvidia-smi nvlink -s, and the kernel log's NVRM Xid lines (dmesg / journalctl -k).
+nvidia-smi nvlink -s and -e, a PCIe device's link in sysfs, dcgmi diag -j, and the kernel log's NVRM Xid lines (dmesg / journalctl -k).
 
 nvidia-smi -q is an indented key/value report whose fields move between driver branches (535 prints
 "SRAM Uncorrectable", 550+ splits it into Parity and SEC-DED; "Clocks Throttle Reasons" became
@@ -207,6 +207,47 @@ def _nvlink_status(text):
     return {"gpus": gpus}
 
 
+# nvidia-smi nvlink -e: "\t Link 3: Replay Errors: 0" (NVLink 3/4, drivers 535 to 580 on A100/H100/H200);
+# NVLink 5 drivers print other counters per link ("Rx Errors", "Total link recovery events", "FEC Errors - 0",
+# "Effective BER": a float); every counter is kept under its own name, the judge picks the ones it reads.
+_NVLINK_COUNTER = re.compile(r"^\s+Link (\d+): ([A-Za-z][A-Za-z0-9 ()/-]*?):\s*(\S+)\s*$")
+_COUNT = re.compile(r"^\d+$")
+_RATE = re.compile(r"^\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
+
+
+def _counter_value(name, value):
+    """A counter is a 64-bit count (NVML's unsigned long long); a BER (NVLink 5) a finite rate from 0 to 1."""
+    if value in _NA:
+        return None
+    if "BER" in name:
+        if not _RATE.match(value) or not 0 <= float(value) <= 1:
+            fail("NVLink %r is %r, not a bit error rate", name, value)
+        return float(value)
+    if not _COUNT.match(value) or int(value) >= 2 ** 64:
+        fail("NVLink counter %r is %r, not a count", name, value)
+    return int(value)
+
+
+@parser("linux_nvidia_smi_nvlink_e",
+        "nvidia-smi nvlink -e: per GPU, each NVLink's error counters by name (Replay, Recovery, CRC Errors; "
+        "NVLink 5 names kept as printed); empty = no NVLink",
+        kind="text", empty_ok=True)
+def _nvlink_errors(text):
+    gpus, current = {}, None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        gpu, counter = _NVLINK_GPU.match(line), _NVLINK_COUNTER.match(line)
+        if gpu:
+            current = gpus.setdefault(int(gpu.group(1)), {"name": gpu.group(2), "links": {}})
+        elif counter and current is not None:
+            link, name = int(counter.group(1)), counter.group(2)
+            current["links"].setdefault(link, {})[name] = _counter_value(name, counter.group(3))
+        else:
+            fail("unexpected line %r (not nvidia-smi nvlink -e output?)", line.strip()[:120])
+    return {"gpus": gpus}
+
+
 # dmesg: "[  123.456789] NVRM: ..."; journalctl -k: "Nov 24 00:20:38 host kernel: NVRM: ..."
 _KERNEL_LINE = re.compile(r"^(?:\[\s*\d+\.\d+\]|\w{3} [ \d]\d \d\d:\d\d:\d\d \S+ kernel: )")
 _XID = re.compile(r"NVRM: Xid \(PCI:([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2})(?:\.[0-7])?\): (\d+),\s*(.*)$")
@@ -225,3 +266,86 @@ def _kernel_log_xid(text):
         if match:
             xids.append({"pci": bus_key(match.group(1)), "code": int(match.group(2)), "message": match.group(3).strip()})
     return {"lines": len(lines), "xids": xids}
+
+
+# The kernel's pci_speed_string(): "2.5 GT/s PCIe" ... "64.0 GT/s PCIe" (kernels before 5.x: "8 GT/s",
+# without "PCIe"); "Unknown" where the link is down or the speed is not one it knows.
+_SPEED = re.compile(r"^(\d+(?:\.\d+)?) GT/s(?: PCIe)?$")
+PCIE_GEN = {2.5: 1, 5.0: 2, 8.0: 3, 16.0: 4, 32.0: 5, 64.0: 6}
+
+
+def _speed(value, what):
+    match = _SPEED.match(value)
+    if not match:
+        if value.startswith("Unknown"):
+            return None
+        fail("%s is %r, not a PCIe speed (\"32.0 GT/s PCIe\")", what, value)
+    gts = float(match.group(1))
+    if gts not in PCIE_GEN:
+        fail("%s %r is no PCIe generation's rate", what, value)
+    return {"gts": gts, "gen": PCIE_GEN[gts]}
+
+
+# Link widths PCIe defines; 0 where the link is down (current_link_width only)
+PCIE_WIDTHS = (1, 2, 4, 8, 12, 16, 32)
+
+
+def _width(value, what):
+    if not value.isdigit() or int(value) not in PCIE_WIDTHS + ((0,) if what.startswith("current") else ()):
+        fail("%s is %r, not a PCIe lane count", what, value)
+    return int(value)
+
+
+@parser("linux_sysfs_pcie_link",
+        "cat of a PCIe device's sysfs current_link_speed, max_link_speed, current_link_width, max_link_width "
+        "(in that order): its link generation and width, current and max",
+        kind="text")
+def _sysfs_pcie_link(text):
+    values = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(values) != 4:
+        fail("expected 4 lines (current/max link speed, current/max link width), got %d: %r", len(values), values[:4])
+    current, top = _speed(values[0], "current_link_speed"), _speed(values[1], "max_link_speed")
+    return {"gen_current": current and current["gen"], "gen_max": top and top["gen"],
+            "speed_current": values[0], "speed_max": values[1],
+            "width_current": _width(values[2], "current_link_width"), "width_max": _width(values[3], "max_link_width")}
+
+
+# dcgmi diag -j: DCGM 3.x keys its report "DCGM GPU Diagnostic" with "gpu_ids"/"gpu_id" per result; DCGM 4.x
+# "DCGM Diagnostic" with "entity_group"/"entity_id" per result and a "test_summary" per test.
+_DIAG_ROOTS = ("DCGM GPU Diagnostic", "DCGM Diagnostic")
+
+
+def _diag_entity(result):
+    for key in ("gpu_ids", "gpu_id", "entity_id"):
+        if key in result:
+            return str(result[key])
+    return None
+
+
+def _diag_result(result):
+    if not isinstance(result, dict) or not isinstance(result.get("status"), str):
+        fail("a result without a status: %r", result)
+    warnings = [w.get("warning") if isinstance(w, dict) else w for w in result.get("warnings") or []]
+    return {"gpu": _diag_entity(result), "status": result["status"].capitalize(),
+            "warnings": [str(w) for w in warnings if w]}
+
+
+@parser("linux_dcgmi_diag_json",
+        "dcgmi diag -r N -j (DCGM 3.x and 4.x): every test's per-GPU status (Pass, Fail, Warn, Skip) and warnings",
+        kind="json")
+def _dcgmi_diag(document):
+    root = next((document[key] for key in _DIAG_ROOTS if key in document), None)
+    if not isinstance(root, dict):
+        fail("no %s in the document (not dcgmi diag -j output?)", " / ".join(_DIAG_ROOTS))
+    if root.get("runtime_error"):
+        fail("dcgmi diag did not run: %s", root["runtime_error"])
+    tests = []
+    for category in root.get("test_categories") or []:
+        for test in category["tests"]:
+            if test is None:  # DCGM 3.x prints null between tests
+                continue
+            tests.append({"category": category["category"], "name": test["name"],
+                          "results": [_diag_result(result) for result in test["results"]]})
+    if not tests:
+        fail("no test results (test_categories empty)")
+    return {"version": root.get("version") or (document.get("metadata") or {}).get("version"), "tests": tests}

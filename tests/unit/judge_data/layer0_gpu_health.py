@@ -14,6 +14,22 @@ XID79_H100 = fixture("linux_dmesg_xid", "h100_xid79_real")
 XID79_JOURNAL = fixture("linux_dmesg_xid", "journalctl_xid79")
 NOT_SMI = fixture("linux_nvidia_smi_q", "driver_not_loaded")
 NO_NVLINK = fixture("linux_nvidia_smi_nvlink_s", "h100_pcie_no_nvlink_real")
+NVLINK_E_A100 = fixture("linux_nvidia_smi_nvlink_e", "a100_535_gpu0_real")
+NVLINK_E_LINK5 = fixture("linux_nvidia_smi_nvlink_e", "a100_535_link5_errors")
+NVLINK_E_NONE = fixture("linux_nvidia_smi_nvlink_e", "h100_pcie_no_nvlink_real")
+SYSFS_GEN5 = fixture("linux_sysfs_pcie_link", "h100_gen5_x16_real")
+SYSFS_X8 = fixture("linux_sysfs_pcie_link", "cx7_gen4_x8")
+DCGM3 = fixture("linux_dcgmi_diag_json", "dcgm_3_1_8gpu_real")
+DCGM3_GPU5 = fixture("linux_dcgmi_diag_json", "dcgm_3_1_gpu5_fail")
+DCGM4_PERSISTENCE = fixture("linux_dcgmi_diag_json", "dcgm_4_persistence_fail_real")
+RAILS2 = {"pyramid_rails": ["mlx5_0", "mlx5_1"]}
+A100_LINKS = {"pyramid_gpu_nvlinks": 12}  # the one-GPU nvlink -e capture is an A100's: 12 links
+LISTED2 = "mlx5_0\nmlx5_1\n"
+
+
+def replays(count, gpu=0):
+    """The real A100 capture with GPU `gpu`'s "Replays Since Reset" set by hand."""
+    return edited(A100, "Replays Since Reset               : 0", "Replays Since Reset               : %d" % count, gpu=gpu)
 
 
 def edited(source, old, new, gpu=0):
@@ -170,4 +186,85 @@ DATA = [
     {"check": "gpu_clocks", "name": "nvidia-smi hung: ERROR naming it",
      "facts": {"gpu_query": failed("nvidia-smi -q", "did not finish within 60s (hung?)", "timeout")},
      "status": "ERROR", "contains": ["nvidia-smi -q", "hung"]},
+    # --- gpu_pcie_link: replays since reset -----------------------------------------------------
+    {"check": "gpu_pcie_link", "name": "PCIe replays exactly at the allowance", "raw": {"gpu_query": replays(100, gpu=6)},
+     "status": "PASS", "contains": ["8 GPUs at Gen4 x16; 100 PCIe replays since reset"]},
+    {"check": "gpu_pcie_link", "name": "PCIe replays one over the allowance: their own cause",
+     "raw": {"gpu_query": replays(101, gpu=6)}, "status": "FAIL",
+     "contains": ["GPU 6 (0000:c8:00.0): 101 PCIe replays since reset", "at most 100 PCIe replays", "packets resent after link CRC errors"]},
+    {"check": "gpu_pcie_link", "name": "a stricter pod: no replay at all", "raw": {"gpu_query": replays(3, gpu=1)},
+     "expect": {"pyramid_gpu_pcie_replays_max": 0}, "status": "FAIL", "contains": ["GPU 1 (0000:35:00.0): 3 PCIe replays since reset"]},
+    {"check": "gpu_pcie_link", "name": "x8 and replays on one GPU: the width is the finding, replays listed",
+     "raw": {"gpu_query": edited(replays(400, gpu=4), "Current                   : 16x", "Current                   : 8x", gpu=4)},
+     "status": "FAIL", "contains": ["GPU 4 (0000:9f:00.0): x8 of x16", "400 PCIe replays", CAUSE]},
+    # --- gpu_nvlink_errors ---------------------------------------------------------------------
+    {"check": "gpu_nvlink_errors", "name": "real A100 (535): 12 links, no errors",
+     "raw": {"gpu_nvlink_errors": NVLINK_E_A100, "gpu_query": H100}, "expect": A100_LINKS,
+     "status": "PASS", "contains": ["1 GPU, 12 links: no recovery or CRC errors over the allowance; 0 replays"]},
+    {"check": "gpu_nvlink_errors", "name": "link 5: 2 recoveries and 117 CRC errors",
+     "raw": {"gpu_nvlink_errors": NVLINK_E_LINK5, "gpu_query": H100}, "expect": A100_LINKS, "status": "FAIL",
+     "contains": ["GPU 0 (0000:00:06.0): link 5 2 recovery, 117 CRC", CAUSE]},
+    {"check": "gpu_nvlink_errors", "name": "CRC errors within a looser allowance: only the recovery fails",
+     "raw": {"gpu_nvlink_errors": NVLINK_E_LINK5, "gpu_query": H100}, "expect": dict(A100_LINKS, pyramid_gpu_nvlink_crc_max=200),
+     "status": "FAIL", "contains": ["link 5 2 recovery"]},
+    {"check": "gpu_nvlink_errors", "name": "both allowances above the counts: replays reported",
+     "raw": {"gpu_nvlink_errors": NVLINK_E_LINK5, "gpu_query": H100},
+     "expect": dict(A100_LINKS, pyramid_gpu_nvlink_crc_max=117, pyramid_gpu_nvlink_recovery_max=2),
+     "status": "PASS", "contains": ["43 replays (reported)"]},
+    {"check": "gpu_nvlink_errors", "name": "real PCIe H100 with pyramid_gpu_nvlinks 0: not applicable",
+     "raw": {"gpu_nvlink_errors": NVLINK_E_NONE, "gpu_query": H100}, "expect": {"pyramid_gpu_nvlinks": 0},
+     "status": "SKIP", "contains": ["not applicable: pyramid_gpu_nvlinks is 0"]},
+    {"check": "gpu_nvlink_errors", "name": "no counters where NVLink is expected: ERROR, never PASS",
+     "raw": {"gpu_nvlink_errors": NVLINK_E_NONE, "gpu_query": H100}, "status": "ERROR",
+     "contains": ["not read completely: GPU 0 (0000:00:06.0): counters of 0 of 18 links"]},
+    {"check": "gpu_nvlink_errors", "name": "the real capture cut after link 9: ERROR, never PASS",
+     "raw": {"gpu_nvlink_errors": ("linux_nvidia_smi_nvlink_e", NVLINK_E_A100[1].split("\t Link 10:")[0]), "gpu_query": H100},
+     "expect": A100_LINKS, "status": "ERROR", "contains": ["counters of 10 of 12 links"]},
+    {"check": "gpu_nvlink_errors", "name": "the real capture cut inside link 11 (no CRC line): ERROR",
+     "raw": {"gpu_nvlink_errors": ("linux_nvidia_smi_nvlink_e", NVLINK_E_A100[1].split("\t Link 11: CRC")[0]), "gpu_query": H100},
+     "expect": A100_LINKS, "status": "ERROR", "contains": ["link 11 without all its counters"]},
+    {"check": "gpu_nvlink_errors", "name": "another command's error: ERROR",
+     "raw": {"gpu_nvlink_errors": fixture("linux_nvidia_smi_nvlink_e", "other_command_error"), "gpu_query": H100},
+     "status": "ERROR", "contains": ["not nvidia-smi nvlink -e output"]},
+    # --- nic_pcie_link ---------------------------------------------------------------------------
+    {"check": "nic_pcie_link", "name": "two rails at Gen5 x16 (the real sysfs format)",
+     "raw": {"rdma_sysfs": LISTED2, "rail_pcie_link": {"mlx5_0": SYSFS_GEN5, "mlx5_1": SYSFS_GEN5}}, "expect": RAILS2,
+     "status": "PASS", "contains": ["2 rail NICs at Gen5 x16"]},
+    {"check": "nic_pcie_link", "name": "mlx5_1 trained at Gen4 x8",
+     "raw": {"rdma_sysfs": LISTED2, "rail_pcie_link": {"mlx5_0": SYSFS_GEN5, "mlx5_1": SYSFS_X8}}, "expect": RAILS2,
+     "status": "FAIL", "contains": ["mlx5_1: x8 of x16, Gen4 of Gen5 (16.0 GT/s PCIe of 32.0 GT/s PCIe)", CAUSE]},
+    {"check": "nic_pcie_link", "name": "an old kernel's \"8 GT/s\": Gen3 of Gen3 passes",
+     "raw": {"rdma_sysfs": "mlx5_0\n", "rail_pcie_link": {"mlx5_0": fixture("linux_sysfs_pcie_link", "old_kernel_8gts")}},
+     "expect": {"pyramid_rails": ["mlx5_0"]}, "status": "PASS", "contains": ["1 rail NIC at Gen3 x16"]},
+    {"check": "nic_pcie_link", "name": "a rail the host does not list is rails_present's finding",
+     "raw": {"rdma_sysfs": "mlx5_0\n", "rail_pcie_link": {"mlx5_0": SYSFS_GEN5}},
+     "facts": {"rail_pcie_link": {"mlx5_1": failed("cat /sys/class/infiniband/mlx5_1/device/current_link_speed", "No such file or directory")}},
+     "expect": RAILS2, "status": "PASS", "contains": ["1 rail NIC at Gen5 x16"]},
+    {"check": "nic_pcie_link", "name": "a listed rail whose files are cut short: ERROR naming it",
+     "raw": {"rdma_sysfs": LISTED2, "rail_pcie_link": {"mlx5_0": SYSFS_GEN5, "mlx5_1": fixture("linux_sysfs_pcie_link", "cut_short")}},
+     "expect": RAILS2, "status": "ERROR", "contains": ["PCIe link not read for mlx5_1", "expected 4 lines"]},
+    {"check": "nic_pcie_link", "name": "current width above the max (a damaged read): ERROR",
+     "raw": {"rdma_sysfs": "mlx5_0\n", "rail_pcie_link": {"mlx5_0": "32.0 GT/s PCIe\n32.0 GT/s PCIe\n32\n16\n"}},
+     "expect": {"pyramid_rails": ["mlx5_0"]}, "status": "ERROR", "contains": ["mlx5_0: current link x32 32.0 GT/s PCIe above its max x16"]},
+    {"check": "nic_pcie_link", "name": "link down (speed Unknown): ERROR, never PASS",
+     "raw": {"rdma_sysfs": "mlx5_0\n", "rail_pcie_link": {"mlx5_0": "Unknown\n32.0 GT/s PCIe\n0\n16\n"}},
+     "expect": {"pyramid_rails": ["mlx5_0"]}, "status": "ERROR", "contains": ["mlx5_0: link speed Unknown of 32.0 GT/s PCIe"]},
+    # --- gpu_dcgm_diag ---------------------------------------------------------------------------
+    {"check": "gpu_dcgm_diag", "name": "real DCGM 3.1 level 1 on 8 GPUs", "raw": {"dcgm_diag": DCGM3}, "status": "PASS",
+     "contains": ["DCGM 3.1.0, level 1: 17 results passed"]},
+    {"check": "gpu_dcgm_diag", "name": "GPU 5 fails the software test, its warning quoted", "raw": {"dcgm_diag": DCGM3_GPU5},
+     "status": "FAIL", "contains": ["software on GPU 5: Fail: Persistence mode for GPU 5 is disabled", CAUSE]},
+    {"check": "gpu_dcgm_diag", "name": "real DCGM 4.x: persistence mode off on every GPU", "raw": {"dcgm_diag": DCGM4_PERSISTENCE},
+     "status": "FAIL", "contains": ["software on GPU 0: Fail: Persistence Mode: Persistence mode for GPU 0 is disabled."]},
+    {"check": "gpu_dcgm_diag", "name": "dcgmi not installed: not applicable",
+     "facts": {"dcgm_diag": failed("dcgmi diag -r 1 -j", "command not found", "missing")}, "status": "SKIP",
+     "contains": ["not applicable: DCGM is not installed"]},
+    {"check": "gpu_dcgm_diag", "name": "level 3 opted in, dcgmi hung: ERROR naming the command",
+     "facts": {"dcgm_diag": failed("dcgmi diag -r 3 -j", "did not finish within 300s (hung?)", "timeout")},
+     "expect": {"pyramid_dcgm_diag_level": 3}, "status": "ERROR", "contains": ["dcgmi diag -r 3: every test Pass", "`dcgmi diag -r 3 -j`", "hung"]},
+    {"check": "gpu_dcgm_diag", "name": "no host engine: ERROR about the read",
+     "raw": {"dcgm_diag": fixture("linux_dcgmi_diag_json", "not_json_dcgmi_error")}, "status": "ERROR",
+     "contains": ["Unable to connect to host engine"]},
+    {"check": "gpu_dcgm_diag", "name": "a GPU DCGM does not support: no test results, ERROR",
+     "raw": {"dcgm_diag": fixture("linux_dcgmi_diag_json", "no_results")}, "status": "ERROR", "contains": ["no test results"]},
 ]
