@@ -19,7 +19,7 @@ class ActionModule(EngineAction):
         layer, run_dir = int(args["layer"]), args["run_dir"]
         catalog = _catalog.load_catalog()
         checks = [c for c in _catalog.checks_at(catalog, layer, args.get("device", "gpu_node")) if c["scope"] == "pod"]
-        docs, facts_by_host, expect_by_host = {}, {}, {}
+        docs, facts_by_host, expect_by_host, ran_by_host = {}, {}, {}, {}
         for host in args["hosts"]:
             doc = _results.load(run_dir, host)
             layer_facts = doc.get("facts", {}).get("layer%d" % layer)
@@ -28,9 +28,10 @@ class ActionModule(EngineAction):
             docs[host] = doc
             facts_by_host[host] = _engine.restore_facts(layer_facts)
             expect_by_host[host] = doc["expect"]
+            ran_by_host[host] = doc.get("ran", {}).get("layer%d" % layer, {})
         summary = {}
         for check in checks:
-            for host, record in _engine.judge_pod(check, catalog, facts_by_host, expect_by_host).items():
+            for host, record in _engine.judge_pod(check, catalog, facts_by_host, expect_by_host, ran_by_host).items():
                 _results.record(docs[host], [record])
                 if record["status"] != PASS:
                     summary.setdefault(check["id"], []).append("%s=%s" % (host, record["status"]))

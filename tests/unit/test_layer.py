@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations, layer as _layer
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations, layer as _layer
 
 CATALOG = _catalog.load_catalog()
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers")
@@ -197,3 +197,21 @@ def test_a_switch_stops_below_a_whole_switch_failure(failure):
     assert records and all("not run: blocked at layer %d" % failure["layer"] in r["actual"] for r in records
                            if not r.get("not_applicable"))
     assert "stopped at layer %d" % failure["layer"] in summary["msg"]
+
+
+def test_a_pod_check_names_the_command_that_ran_on_each_host():
+    # the layer keeps what ran per source; the pod judge (nccl_node_busbw) reads it back for its records
+    bench = open(os.path.join(FIXTURES, "nccl_tests", "h100_1gpu_builtin_bench_real.raw"), encoding="utf-8").read()
+    checks = [c for c in _catalog.checks_at(CATALOG, 5, "gpu_node") if c["scope"] != "fabric"]
+    ran = "torchrun --standalone --nproc_per_node=8 /tmp/pyramid-x/allreduce_bench.py -b 8 -e 4G -f 2"
+
+    def collect(planned):
+        return {item["id"]: {"status": "ok", "rc": 0, "way": 1, "stdout": bench, "command": ran} for item in planned}, None
+    doc = _doc()
+    _layer.run("dev", 5, checks, CATALOG, _expect(), doc, collect, wait=_no_wait)
+    assert all(entry["command"] == ran for entry in doc["ran"]["layer5"].values())
+    pod = next(c for c in checks if c["scope"] == "pod")
+    facts = _engine.restore_facts(_engine.serializable_facts(_engine.parse_sources(
+        _engine.source_names([pod]), CATALOG, collect(_engine.plan(_engine.source_names([pod]), CATALOG, _expect()))[0], _expect())))
+    (record,) = _engine.judge_pod(pod, CATALOG, {"dev": facts}, {"dev": _expect()}, {"dev": doc["ran"]["layer5"]}).values()
+    assert ran in record["command"], record["command"]

@@ -115,3 +115,14 @@ def test_only_nodes_that_passed_below_and_are_not_blocked_at_this_layer_join():
             "blocked_l2": doc((0, "iommu", "PASS"), (2, "bgp_sessions", "BLOCKED")),
             "rerun": doc((0, "iommu", "PASS"), (2, "rail_ping", "FAIL")), "nothing": doc()}
     assert _mesh.climbing(docs, 2, "rail_ping") == ["good", "rerun"]
+
+
+def test_a_round_trip_that_stands_out_from_the_pods_median_fails_saying_both():
+    expect = _expect()
+    runs = [{"server": "a%d" % i, "client": "b%d" % i, "rail": 0, "status": "PASS", "rtt_ms": 0.011} for i in range(6)]
+    runs += [{"server": "x", "client": "y", "rail": 0, "status": "PASS", "rtt_ms": 0.5},  # under 1 ms, 45x the median
+             {"server": "x", "client": "z", "rail": 0, "status": "PASS", "rtt_ms": 0.02},  # 2x the median: not an outlier
+             {"server": "p", "client": "q", "rail": 1, "status": "PASS", "rtt_ms": 0.5}]  # alone on its rail: no median
+    judged = MESH_JUDGES["rail_ping"].relative(runs, expect)
+    assert [r["status"] for r in judged] == ["PASS"] * 6 + ["FAIL", "PASS", "PASS"]
+    assert judged[6]["actual"] == "rtt avg 0.500 ms, 45x the pod's median 0.011 ms on this rail"

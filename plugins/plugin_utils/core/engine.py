@@ -294,8 +294,11 @@ def judge_host(host, check, catalog, facts, expect, collected=None):
     return record
 
 
-def judge_pod(check, catalog, facts_by_host, expect_by_host):
-    """Results per host of a pod-scope check; hosts whose sources failed get an ERROR."""
+def judge_pod(check, catalog, facts_by_host, expect_by_host, ran_by_host=None):
+    """Results per host of a pod-scope check; hosts whose sources failed get an ERROR.
+
+    ``ran_by_host``: host -> {source id: {"command": what ran}} (results.ran), so each result names
+    the command that answered on that host, not the one planned."""
     results, judged = {}, {}
     for host, facts in facts_by_host.items():
         inputs, failures = check_inputs(check, catalog, facts, expect_by_host[host])
@@ -307,8 +310,9 @@ def judge_pod(check, catalog, facts_by_host, expect_by_host):
         outcomes = run_judge(check, _judges.POD_JUDGES[check["judge"]], judged, {h: declared(check, expect_by_host[h]) for h in judged},
                              hosts=judged)
         for host, outcome in outcomes.items():
+            ran = commands_of(check, catalog, expect_by_host[host], (ran_by_host or {}).get(host))
             results[host] = result(host, check, catalog, expect_by_host[host], outcome["status"], outcome["expected"],
-                                   outcome["actual"], cause=outcome.get("cause"))
+                                   outcome["actual"], cause=outcome.get("cause"), command=ran)
     return results
 
 

@@ -70,6 +70,9 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
         records = [_set_aside_said(_engine.judge_host(host, check, catalog, facts, judged, collected), expect, judged)
                    for check in checks if check["scope"] == "host"]
         doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts(facts)
+        # what ran (the way that answered), for the pod checks judged later from these facts
+        doc.setdefault("ran", {})["layer%d" % layer] = {
+            sid: {"command": raw.get("command")} for sid, raw in (collected or {}).items() if raw and raw.get("command")}
     doc.setdefault("expect", {}).update(expect)
     records += inapplicable
     _results.record(doc, records)

@@ -164,6 +164,9 @@ def measured(run_dir, plan, check, catalog, judge, expect_of):
             runs.append(dict(run, status=outcome["status"], gbps=outcome.get("gbps"), rtt_ms=outcome.get("rtt_ms"),
                              actual=outcome["actual"] if outcome["status"] == ERROR or outcome.get("gbps") is None else None,
                              finding=outcome.get("cause_key"), command=(client or {}).get("command")))
+    relative = getattr(judge, "relative", None)  # a judge that also compares each run with the pod's
+    if relative and runs:
+        runs = relative(runs, dict(expect_of(runs[0]["client"]), **plan["expect"]))
     return runs
 
 

@@ -41,3 +41,26 @@ def rail_ping(facts, expect):
     slow = facts["rtt_avg_ms"] is not None and facts["rtt_avg_ms"] > rtt_max
     status = FAIL if facts["loss_percent"] > loss_max or slow else PASS
     return verdict(status, expected, said, rtt_ms=facts["rtt_avg_ms"])
+
+
+def rtt_outliers(runs, expect):
+    """Runs whose round trip stands out from the pod's: more than pyramid_ping_rtt_outlier_ratio times
+    the median of the passing runs on that rail, and more than pyramid_ping_rtt_outlier_floor_ms above
+    it (a few microseconds between a leaf and a spine path are not an outlier). They FAIL, saying both."""
+    ratio, floor = expect["pyramid_ping_rtt_outlier_ratio"], expect["pyramid_ping_rtt_outlier_floor_ms"]
+    by_rail = {}
+    for run in runs:
+        if run["status"] == PASS and run.get("rtt_ms") is not None:
+            by_rail.setdefault(run["rail"], []).append(run["rtt_ms"])
+    for run in runs:
+        values = sorted(by_rail.get(run["rail"], []))
+        if run["status"] != PASS or run.get("rtt_ms") is None or len(values) < 3:
+            continue  # fewer than three passing runs on a rail: no median to stand out from
+        median = values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+        if run["rtt_ms"] > ratio * median and run["rtt_ms"] - median > floor:
+            run.update(status=FAIL, actual="rtt avg %.3f ms, %.0fx the pod's median %.3f ms on this rail" % (
+                run["rtt_ms"], run["rtt_ms"] / median if median else float("inf"), median))
+    return runs
+
+
+rail_ping.relative = rtt_outliers  # judged against the pod once every run is in (hunt/rail_mesh.measured)
