@@ -86,11 +86,13 @@ class ActionModule(EngineAction):
     @staticmethod
     def _lifetime(plan, expect):
         """How long a server may wait for its client before timeout ends it: the run itself, the
-        listen wait, and the serve and run phases across the pod (batches of forks, 5 s each at
-        most per node's task). It bounds what an interrupted run leaves behind."""
+        listen wait, the client's command timeout, and the serve and run phases across the pod
+        (batches of forks, 5 s each at most per node's task). It bounds what an interrupted run
+        leaves behind."""
         forks = max(1, int(context.CLIARGS.get("forks") or 5))
         batches = -(-len(plan["nodes"]) // forks)
-        return plan["expect"].get("pyramid_rdma_duration", 0) + 2 * expect["pyramid_command_timeout"] + 2 * batches * 5
+        return (plan["expect"].get("pyramid_rdma_duration", 0) + expect["pyramid_rdma_listen_timeout"]
+                + 2 * expect["pyramid_command_timeout"] + 2 * batches * 5)
 
     def _serve(self, result, args):
         plan, index = self._round(args)
@@ -101,7 +103,7 @@ class ActionModule(EngineAction):
             return dict(result, msg="%s serves no run in round %d" % (host, index + 1))
         lifetime = self._lifetime(plan, expect)
         module_args = {"state": "started", "workdir": self._workdir(args, index), "lifetime": lifetime,
-                       "listen_timeout": expect["pyramid_command_timeout"],
+                       "listen_timeout": expect["pyramid_rdma_listen_timeout"],
                        "servers": [{"id": s["id"], "argv": s["ways"][0]["run"]} for s in servers]}
         answer = self._execute_module(module_name=SERVERS, module_args=module_args, task_vars=self._task_vars)
         lost = answer.get("msg") or "rail_servers failed"

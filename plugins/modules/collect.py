@@ -133,6 +133,7 @@ import tempfile
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.gpufabric.pyramid.plugins.module_utils.failure_line import why_failed
+from ansible_collections.gpufabric.pyramid.plugins.module_utils.run_argv import run_argv
 
 TIMEOUT_RC = 124  # coreutils timeout's exit code when the command ran out of time
 
@@ -149,7 +150,7 @@ def _run(module, argv, timeout, env=None, accept_rc=(0,), shown=None):
         full = [timeout_bin, "--kill-after=5", str(timeout)] + full
     environ = {"LC_ALL": "C", "LANG": "C"}
     environ.update({str(k): str(v) for k, v in (env or {}).items()})
-    rc, out, err = module.run_command(full, environ_update=environ, check_rc=False)
+    rc, out, err, _cut = run_argv(full, environ, timeout)  # reads every stream to its end (see run_argv)
     out, out_note = as_text(out, "stdout")
     err, err_note = as_text(err, "stderr")
     result = {"command": command, "rc": rc, "stdout": out, "stderr": err, "msg": ""}
@@ -165,13 +166,13 @@ def _run(module, argv, timeout, env=None, accept_rc=(0,), shown=None):
     return result
 
 
-# How run_command hands back a byte that is not UTF-8: a lone surrogate (surrogateescape)
+# A byte that is not UTF-8, decoded with surrogateescape: a lone surrogate
 _ESCAPED = re.compile("[\udc80-\udcff]")
 
 
 def as_text(data, stream):
     """(text, note): the output as UTF-8 text; a byte that is not text becomes U+FFFD and the note says
-    how many and where. run_command keeps such a byte as a lone surrogate, which would make ansible-core
+    how many and where. Kept as a lone surrogate, such a byte would make ansible-core
     refuse the whole result (every source of the host lost, as "unreachable"); replaced, the other
     sources stand and this one names the command."""
     if isinstance(data, bytes):
