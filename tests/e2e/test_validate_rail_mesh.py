@@ -122,7 +122,7 @@ def test_an_interrupted_run_leaves_no_server_running(twin, tmp_path):
     command = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), os.path.join(ROOT, "playbooks", "validate.yml"),
                "-i", os.path.join(ROOT, "inventories", "twin"), "-e", "twin_scenario=%s" % scenario,
                "-e", "pyramid_report_dir=%s" % (tmp_path / "reports"), "-e", "pyramid_command_timeout=3",
-               "-e", "pyramid_rdma_duration=1", "-e", "pyramid_soak_seconds=1"]
+               "-e", "pyramid_rdma_duration=1", "-e", "pyramid_soak_seconds=1", "-e", "pyramid_rdma_listen_timeout=3"]
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 300
     while time.time() < deadline and not _fake_servers():
@@ -130,7 +130,9 @@ def test_an_interrupted_run_leaves_no_server_running(twin, tmp_path):
     assert _fake_servers(), "no server started"
     process.send_signal(signal.SIGINT)
     process.communicate(timeout=120)
-    deadline = time.time() + 30  # a server ends under timeout after duration + 2 x command timeout at the latest
+    # a server ends under timeout at the latest after duration + listen timeout + 2 x command timeout
+    # + 10 s per batch of forks (rail_mesh's _lifetime): 1 + 3 + 6 + 10 = 20 s here
+    deadline = time.time() + 30
     while time.time() < deadline and _fake_servers():
         time.sleep(0.5)
     assert _fake_servers() == []
