@@ -228,16 +228,22 @@ def _wanted(check, expect):
 
 
 def left_out(docs, nodes, check, catalog, expect_of):
-    """SKIP for nodes that stopped below the check's layer (their gate said why), naming the failures."""
+    """SKIP for nodes that stopped below the check's layer, or were blocked at it by a switch, in the
+    gate's own words: "not run: blocked at layer N (checks)"."""
     layer = check["layer"]
     out = {}
     for host, doc in docs.items():
         if host in nodes:
             continue
-        failing = sorted({"%s=%s" % (r["check"], r["status"]) for r in doc["results"]
-                          if r["layer"] <= layer and r["check"] != check["id"] and r["status"] in _results.NOT_PASSING})
-        out[host] = _engine.result(host, check, catalog, expect_of(host), "SKIP", "a node that passed every layer below %d" % layer,
-                                   "not in the rail mesh: %s" % (", ".join(failing) or "no results below layer %d" % layer))
+        failing = [r for r in doc["results"] if r["layer"] <= layer and r["check"] != check["id"]
+                   and r["status"] in _results.NOT_PASSING]
+        if failing:
+            lowest = min(r["layer"] for r in failing)
+            why = "not run: blocked at layer %d (%s)" % (lowest, ", ".join(sorted({r["check"] for r in failing if r["layer"] == lowest})))
+        else:
+            why = "not run: no results below layer %d" % layer
+        out[host] = _engine.result(host, check, catalog, expect_of(host), "SKIP",
+                                   "a node that passed every layer below %d" % layer, why)
     return out
 
 
