@@ -46,6 +46,18 @@ options:
     description: The GPU nodes of the layer (V(plan) and V(verdict)), usually C(ansible_play_hosts_all).
     type: list
     elements: str
+  references:
+    description:
+      - GPU nodes outside this run (V(plan) and V(verdict)), after C(--limit). When one node of the run
+        reaches the layer, the first of them is its partner, its tasks delegated to it (O(as_host)), as
+        the straggler hunt pairs a reimaged node. A bad reference can fail the node, never pass it.
+      - Empty, and one node in the run - a lone GPU box - the check does not apply (SKIP not applicable).
+    type: list
+    elements: str
+    default: []
+  as_host:
+    description: The node a delegated V(serve), V(run) or V(stop) works for (the reference partner).
+    type: str
 notes:
   - The command settings of the runs (message size, duration, GID index, port base) are those of the
     first planned node, so keep them in C(group_vars/gpu_nodes); each node is judged against its own

@@ -103,3 +103,12 @@ def test_a_lone_gpu_node_with_nobody_to_run_with_is_not_applicable_and_says_why(
     _straggler.record(docs, verdicts, FABRIC[0], CATALOG, EXPECT, counts)
     (recorded,) = docs["gpu-host"]["results"]
     assert recorded["status"] == "SKIP" and recorded["not_applicable"] is True  # left out of the verdict and the checklist
+
+
+def test_a_check_that_does_not_apply_neither_stops_a_node_nor_lets_it_climb_alone():
+    docs = {"pcie_box": {"host": "pcie_box", "results": [
+        {"layer": 0, "check": "iommu", "status": "PASS"},
+        {"layer": 0, "check": "gpu_fabric", "status": "SKIP", "not_applicable": True},  # no NVSwitch here
+        {"layer": 4, "check": "rdma_write_bw", "status": "SKIP", "not_applicable": True}]},
+        "only_na": {"host": "only_na", "results": [{"layer": 0, "check": "gpu_fabric", "status": "SKIP", "not_applicable": True}]}}
+    assert _straggler.climbing(docs, 5, {"nccl_pairs"}) == ["pcie_box"]
