@@ -69,7 +69,8 @@ def left_out(docs, verdicts, check, layer):
         if host in verdicts or any(r["check"] == check["id"] and r["layer"] == layer for r in doc["results"]):
             continue
         failing = sorted({"%s=%s" % (r["check"], r["status"]) for r in doc["results"]
-                          if r["layer"] <= layer and r["status"] in _results.NOT_PASSING})
+                          if r["layer"] <= layer and not r.get("not_applicable")
+                          and (r["status"] in _results.NOT_PASSING or r["status"] == SKIP)})
         skipped[host] = verdict(SKIP, "a node that passed the rounds before",
                                 "not in this round: %s" % (", ".join(failing) or "no results below"), cause_key=None)
     return skipped
