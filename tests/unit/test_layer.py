@@ -5,7 +5,8 @@ import os
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations, layer as _layer
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import (catalog as _catalog, engine as _engine,
+                                                                          expectations as _expectations, layer as _layer)
 
 CATALOG = _catalog.load_catalog()
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers")
@@ -213,5 +214,5 @@ def test_a_pod_check_names_the_command_that_ran_on_each_host():
     pod = next(c for c in checks if c["scope"] == "pod")
     facts = _engine.restore_facts(_engine.serializable_facts(_engine.parse_sources(
         _engine.source_names([pod]), CATALOG, collect(_engine.plan(_engine.source_names([pod]), CATALOG, _expect()))[0], _expect())))
-    (record,) = _engine.judge_pod(pod, CATALOG, {"dev": facts}, {"dev": _expect()}, {"dev": doc["ran"]["layer5"]}).values()
+    record = _engine.judge_pod(pod, CATALOG, {"dev": facts}, {"dev": _expect()}, {"dev": doc["ran"]["layer5"]})["dev"]
     assert ran in record["command"], record["command"]

@@ -40,7 +40,8 @@ TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".
 KINDS = ("textfsm", "json", "text")
 PARSERS = {}  # name -> Parser
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# Terminal escapes a tool or a PTY adds (colours, erase-line ESC[K, cursor moves): CSI sequences, never data
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 # Bounds on what the controller parses, so damaged output costs bounded time: no report a parser reads
 # comes near them (a 40,000-port switch's JSON is a few MB; a line of a text report is under 1 kB), and
