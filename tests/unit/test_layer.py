@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import (catalog as _catalog, engine as _engine,
-                                                                          expectations as _expectations, layer as _layer)
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import (
+    catalog as _catalog, engine as _engine, expectations as _expectations, layer as _layer)
 
 CATALOG = _catalog.load_catalog()
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers")
