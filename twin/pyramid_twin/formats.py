@@ -368,15 +368,19 @@ def nvidia_smi_q(state):
     return text
 
 
+def _nvlink_gpus(state):
+    """(health, the GPU's header line) of each GPU with NVLink, as both nvlink reports list them."""
+    for gpu in state["gpus"]:
+        if gpu["health"]["nvlinks"]:
+            yield gpu["health"], "GPU %d: %s (UUID: %s)" % (gpu["index"], gpu["name"], gpu_uuid(state, gpu))
+
+
 def nvidia_smi_nvlink_errors(state):
     """nvidia-smi nvlink -e as drivers 535 to 580 print it for NVLink 4 (the real A100 and H100 captures):
     a GPU line, then per link its Replay, Recovery and CRC Errors and a blank line."""
     lines = []
-    for gpu in state["gpus"]:
-        health = gpu["health"]
-        if not health["nvlinks"]:
-            continue
-        lines.append("GPU %d: %s (UUID: %s)" % (gpu["index"], gpu["name"], gpu_uuid(state, gpu)))
+    for health, header in _nvlink_gpus(state):
+        lines.append(header)
         for link in range(health["nvlinks"]):
             counts = health["nvlink_errors"].get(str(link), {"replay": 0, "recovery": 0, "crc": 0})
             lines += ["\t Link %d: Replay Errors: %d" % (link, counts["replay"]),
@@ -406,11 +410,8 @@ def sys_rail_pcie(state):
 def nvidia_smi_nvlink_status(state):
     """nvidia-smi nvlink -s: each GPU's links, `<inactive>` for a link that is down."""
     lines = []
-    for gpu in state["gpus"]:
-        health = gpu["health"]
-        if not health["nvlinks"]:
-            continue
-        lines.append("GPU %d: %s (UUID: %s)" % (gpu["index"], gpu["name"], gpu_uuid(state, gpu)))
+    for health, header in _nvlink_gpus(state):
+        lines.append(header)
         for link in range(health["nvlinks"]):
             rate = "<inactive>" if link in health["nvlinks_down"] else "%.3f GB/s" % health["nvlink_gbps"]
             lines.append("\t Link %d: %s" % (link, rate))
