@@ -290,6 +290,13 @@ def _rail_mesh(module, name):
     return run
 
 
+def _roce(name):
+    def run(state, args, env):
+        from pyramid_twin import formats_roce
+        return getattr(formats_roce, name)(state, args, env)
+    return run
+
+
 def load_node(name):
     """Another node of this pod as it is now (its changed render if a session changed it), or None."""
     if not name.startswith("node-") or not name[5:].isdigit():
@@ -322,6 +329,8 @@ TOOLS = {
     "dmesg": dmesg,
     "journalctl": journalctl,
     "dcgmi": dcgmi,
+    "mlnx_qos": _roce("mlnx_qos"),
+    "ethtool": _roce("ethtool"),
 }
 NODE = [None]  # the node directory this tool runs for (changes.commit renders the node's new self there)
 

@@ -440,6 +440,17 @@ def _ping(key, field, default):
     return apply
 
 
+# --- host RoCE configuration (formats_roce.py renders it): state["roce"][rail or "*"] overrides its defaults
+
+def _roce(every_rail_by_default, **fields):
+    def apply(state, fault):
+        one = fault.get("rail") or (None if every_rail_by_default else "mlx5_0")
+        key = _rail(state, {"rail": one})["device"] if one else "*"
+        state.setdefault("roce", {}).setdefault(key, {}).update(
+            {name: fault.get(field, default) for name, (field, default) in fields.items()})
+    return apply
+
+
 FAULTS = {
     "iommu_off": _iommu_off,
     "hugepages": _hugepages,
@@ -480,4 +491,14 @@ FAULTS = {
     "ping_loss": _ping("loss_percent", "percent", 100),
     "ping_rtt": _ping("rtt_ms", "ms", 5.0),
     "rail_ip_wrong": _ping("ip_wrong", "wrong", True),
+    # DCQCN's sysfs switches off (a reimage that did not re-apply them: the node-047 RCA)
+    "dcqcn_off": _roce(True, dcqcn_off=("priority", 3)),
+    # the NIC trusts PCP (mlnx_qos --trust pcp), not DSCP
+    "trust_pcp": _roce(True, trust=("trust", "pcp")),
+    # the NIC's lossless (PFC) priority differs from RoCE's
+    "pfc_priority": _roce(True, pfc_priority=("priority", 4)),
+    # RoCE traffic marked with another DSCP (tc/1/traffic_class)
+    "dscp_mark": _roce(True, dscp=("dscp", 0)),
+    # a rail netdev's MTU not as planned
+    "mtu": _roce(False, mtu=("mtu", 1500)),
 }

@@ -22,13 +22,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pyramid_twin import formats, model  # noqa: E402  (path set above)
+from pyramid_twin import formats, formats_roce, model  # noqa: E402  (path set above)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_TOOL = os.path.join(HERE, "fake_tool.py")
 # Tools a twin node simulates; lsmod is the host's real one reading the fake /proc/modules.
 SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo", "mlxfwreset", "modprobe", "dmesg", "journalctl", "ib_write_bw", "ping",
-             "dcgmi"]
+             "dcgmi", "mlnx_qos", "ethtool"]
 # Layer 5/6 tools, when formats_nccl and formats_fabric (other parts of the twin) provide them.
 NCCL_TOOLS = ["all_reduce_perf", "torchrun"]
 FABRIC_TOOLS = ["mpirun", "srun"]
@@ -110,7 +110,7 @@ def render_into(state, path, final):
         else:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             _write(target, content, 0o644 if where.startswith("/proc/sys/") else 0o444)
-    for where, content in formats.sys_rail_pcie(state).items():
+    for where, content in list(formats.sys_rail_pcie(state).items()) + list(formats_roce.sys_files(state).items()):
         # inside a placed directory (/sys/class/infiniband): its mount carries them, so they are not placed
         target = os.path.join(path, "fs", where.lstrip("/"))
         os.makedirs(os.path.dirname(target), exist_ok=True)

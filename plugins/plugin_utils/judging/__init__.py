@@ -8,4 +8,5 @@ from __future__ import annotations
 from . import fabric, host, switch, workload  # noqa: F401  registers their judges
 from . import gpu_health  # noqa: F401  registers the GPU health judges
 from . import rdma  # noqa: F401  registers the Layer 4 judges
+from . import roce  # noqa: F401  registers the host RoCE judges (Layer 3)
 from .registry import FABRIC_JUDGES, JUDGES, MESH_JUDGES, POD_JUDGES  # noqa: F401

@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import cumulus, eos, linux, nccl, nxos, sonic, training  # noqa: F401  registers their parsers
 from . import nvidia_smi  # noqa: F401  registers the GPU health parsers
 from . import iputils, perftest  # noqa: F401  registers the rail mesh parsers (ping, ib_write_bw)
+from . import roce  # noqa: F401  registers the host RoCE parsers (mlnx_qos, ethtool -S, rail sysfs)
 from ._registry import KINDS, PARSERS, TEMPLATE_DIR, TEXTFSM_IMPORT_ERROR, ParseError, parse, parser, partial, template_path, textfsm_rows
 
 __all__ = ["KINDS", "PARSERS", "TEMPLATE_DIR", "TEXTFSM_IMPORT_ERROR", "ParseError", "parse", "parser", "partial", "template_path", "textfsm_rows"]
