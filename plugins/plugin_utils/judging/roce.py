@@ -56,7 +56,7 @@ def _per_rail(facts, expect, expected, source, read, what, failures_read=False):
         return verdict(FAIL, expected, _summary(bad + ["not read: " + item for item in unknown]))
     if unknown:
         return verdict(ERROR, expected, "%s not read on %s" % (what, _summary(unknown)),
-                       cause="No %s from %s" % (what, ", ".join(item.split(": ")[0] for item in unknown)))
+                       cause="%s%s not read from %s" % (what[0].upper(), what[1:], ", ".join(item.split(": ")[0] for item in unknown)))
     return verdict(PASS, expected, "%s: %s" % (counted(len(seen), "rail"), ", ".join(sorted(set(seen)))))
 
 
@@ -218,4 +218,4 @@ def _idle(facts, rails, names):
             totals[name] += facts["nic_stats"][rail]["counters"][name]
         for name in cnp:
             cnp[name] += facts["rdma_cc_counters"][rail]["counters"][name]
-    return ", ".join("%s %d" % (name, value) for name, value in list(totals.items()) + list(cnp.items()))
+    return ", ".join("%s %s" % (name, value) for name, value in list(totals.items()) + list(cnp.items()))

@@ -27,6 +27,7 @@ NETDEVS = {"mlx5_0": "ens1np0\n", "mlx5_1": "ens2np0\n"}
 RAILS2 = {"pyramid_rails": ["mlx5_0", "mlx5_1"]}
 IB = dict(RAILS2, pyramid_rdma_link_layer="infiniband")
 WRAP = "python3 -c '{payload_source:rail_netdev.py}' mlx5_1 "
+NO_NETDEV = "exited 2: rail_netdev: /sys/class/infiniband/mlx5_1/device/net: no network interface listed (No such file or directory)"
 
 
 def both(value, other=None):
@@ -67,8 +68,7 @@ DATA = [
      "expect": RAILS2, "status": "ERROR", "contains": ["DCQCN switches not read on mlx5_1 (ens2np0)", "expected 2 lines"]},
     {"check": "roce_dcqcn", "name": "no netdev on mlx5_1 (rail_netdev.py's exit 2): ERROR, never PASS",
      "raw": {"rail_netdev": {"mlx5_0": "ens1np0\n"}, "roce_dcqcn": {"mlx5_0": ECN_ON}},
-     "facts": {"roce_dcqcn": {"mlx5_1": failed(WRAP + "cat ...", "exited 2: rail_netdev: /sys/class/infiniband/mlx5_1/device/net: "
-                                                                    "no network interface listed (No such file or directory)")}},
+     "facts": {"roce_dcqcn": {"mlx5_1": failed(WRAP + "cat ...", NO_NETDEV)}},
      "expect": RAILS2, "status": "ERROR", "contains": ["mlx5_1: exited 2: rail_netdev"]},
     {"check": "roce_dcqcn", "name": "InfiniBand rails: not applicable",
      "raw": {"roce_dcqcn": both(ECN_ON)}, "expect": IB, "status": "SKIP", "contains": ["not applicable"]},
