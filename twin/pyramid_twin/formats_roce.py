@@ -23,10 +23,6 @@ def config(state, rail):
     return result
 
 
-def _rail(state, device):
-    return next((rail for rail in state["rails"] if rail["device"] == device), None)
-
-
 def netdev_rail(state, netdev):
     return next((rail for rail in state["rails"] if rail["netdev"] == netdev), None)
 
@@ -55,14 +51,13 @@ def sys_files(state):
 
 
 def mlnx_qos(state, args, env):
-    """mlnx_qos -i <if> (query only); the real tool's error for an interface it does not know."""
+    """mlnx_qos -i <if>, the query only. Other argv, and an interface the node lacks, get the twin's own message
+    (rc 2): the real tool's wording for them is not taken from a capture, so none is made up."""
     if len(args) != 2 or args[0] not in ("-i", "--interface"):
-        if "-i" in args or "--interface" in args:
-            return 2, "", "pyramid twin: `mlnx_qos %s` is not simulated (only the query, -i <if>)\n" % " ".join(args)
-        return 2, "", "Usage: mlnx_qos -i <interface> [options]\n\nmlnx_qos: error: Interface name is required\n"
+        return 2, "", "pyramid twin: `mlnx_qos %s` is not simulated (only the query, -i <netdev>)\n" % " ".join(args)
     rail = netdev_rail(state, args[1])
     if rail is None:
-        return 1, "", "Netlink error: Bad interface name %s\n" % args[1]
+        return 2, "", "pyramid twin: mlnx_qos: no interface %s on this node\n" % args[1]
     return 0, qos_text(config(state, rail)), ""
 
 
@@ -91,10 +86,10 @@ def qos_text(roce):
 # driver's order (vport, then the physical port's, then per priority).
 def ethtool(state, args, env):
     if len(args) != 2 or args[0] not in ("-S", "--statistics"):
-        return 2, "", "pyramid twin: `ethtool %s` is not simulated (only -S <if>)\n" % " ".join(args)
+        return 2, "", "pyramid twin: `ethtool %s` is not simulated (only -S <netdev>)\n" % " ".join(args)
     rail = netdev_rail(state, args[1])
     if rail is None:
-        return 1, "", "netlink error: no device matches name (offset 24)\nnetlink error: No such device\n"
+        return 2, "", "pyramid twin: ethtool: no interface %s on this node\n" % args[1]
     names = ["rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "rx_out_of_buffer", "rx_vport_rdma_unicast_packets",
              "rx_vport_rdma_unicast_bytes", "tx_vport_rdma_unicast_packets", "tx_vport_rdma_unicast_bytes",
              "rx_packets_phy", "tx_packets_phy", "rx_discards_phy", "tx_discards_phy", "rx_pause_ctrl_phy", "tx_pause_ctrl_phy"]
