@@ -397,6 +397,57 @@ HAND_CHECKED = {
         (("width_current",), 16),
         (("width_max",), 16),
     ],
+    ("linux_mlnx_qos", "ets_strict_pfc5_buffers_real"): [
+        (("trust",), "dscp"),                                    # "Priority trust state: dscp"
+        (("pfc_enabled",), [0, 0, 0, 0, 0, 1, 0, 0]),            # "enabled     0   0   0   0   0   1   0   0   " (trailing spaces)
+        (("pfc_buffer",), [0, 0, 0, 0, 0, 1, 0, 0]),
+        (("receive_buffer_bytes",), [19872, 220896, 0, 0, 0, 0, 0, 0]),
+        (("max_buffer_size",), 4151520),
+        (("cable_len",), 30),
+        (("tcs", 3), {"tsa": "ets", "bw": 10, "ratelimit": "unlimited", "priorities": [3]}),   # "tsa: ets, bw: 10%"
+        (("tcs", 5), {"tsa": "strict", "bw": None, "ratelimit": "unlimited", "priorities": [5]}),
+        (("dscp2prio", 40), 5),                                  # "prio:5 dscp:40,47,46,..."
+        (("dscp2prio", 48), 6),                                  # "prio:6 dscp:48,55,..."
+        (("dscp2prio", 26), 3),
+        (("dscp2prio", len), 64),
+    ],
+    ("linux_mlnx_qos", "dscp_split_prio_buffers_real"): [
+        (("dscp2prio", 30), 6),                                  # "prio:6 dscp:30,55,..." then "prio:6 dscp:48,"
+        (("dscp2prio", 48), 6),
+        (("dscp2prio", 31), 3),
+        (("pfc_buffer",), [0, 2, 5, 7, 1, 2, 3, 6]),
+        (("receive_buffer_bytes", 7), 896),
+        (("max_buffer_size",), None),                            # "...,896," without max_buffer_size=
+    ],
+    ("linux_mlnx_qos", "firmware_controlled_grouped_tcs_real"): [
+        (("dcbx_mode",), "Firmware controlled"),
+        (("tcs", len), 3),                                       # tc 0, 3 and 6 only
+        (("tcs", 0, "priorities"), [0, 1, 2, 4, 5, 7]),
+        (("tcs", 6, "tsa"), "vendor"),
+    ],
+    ("linux_ethtool_stats", "twin_cx7_idle"): [
+        (("counters", len), 87),                                 # 15 port/vport counters + 8 priorities x 9
+        (("counters", "rx_prio3_pause"), 0),
+        (("counters", "rx_out_of_buffer"), 0),
+    ],
+    ("linux_sysfs_roce_ecn_enable", "rp_on_np_off"): [
+        (("rp",), True),                                         # "1"
+        (("np",), False),                                        # "0"
+    ],
+    ("linux_sysfs_net_mtu", "default_1500"): [
+        (("mtu",), 1500),
+    ],
+    ("linux_sysfs_gid_type", "roce_v1"): [
+        (("type",), "IB/RoCE v1"),
+    ],
+    ("linux_sysfs_ib_traffic_class", "global_tclass_106_real"): [
+        (("tclass",), 106),                                      # "Global tclass=106": DSCP 26 (106 >> 2), ECT(0)
+    ],
+    ("linux_sysfs_rdma_cc_counters", "after_incast"): [
+        (("counters", "np_cnp_sent"), 0),
+        (("counters", "rp_cnp_handled"), 18432),                 # the second of the three lines
+        (("counters", "np_ecn_marked_roce_packets"), 0),
+    ],
     ("linux_dcgmi_diag_json", "dcgm_3_1_8gpu_real"): [
         (("version",), "3.1.0"),
         (("tests", len), 10),                                    # 9 Deployment tests (nulls between them skipped), software
