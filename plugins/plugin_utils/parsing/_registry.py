@@ -58,7 +58,7 @@ class Parser:
     """One registered parser: its name, what it reads, and how."""
 
     def __init__(self, name, description, function, kind="textfsm", template=None, prepare=None, ntc=False,
-                 empty_ok=False, with_text=False, partial=None):
+                 empty_ok=False, with_text=False, partial=None, foreign_text=False):
         if kind not in KINDS:
             raise ValueError("parser %s: unknown kind %r" % (name, kind))
         self.name = name
@@ -71,6 +71,9 @@ class Parser:
         self.empty_ok = empty_ok  # empty output is an answer ("no IOMMU units"), not a failure
         self.with_text = with_text  # the function also gets the raw text (rows, text)
         self.partial = partial  # text of a run that did not finish -> the facts it still tells
+        # the output carries lines of programs that are not ours (a training script's prints): bytes there
+        # that are not text do not make the answer unreadable
+        self.foreign_text = foreign_text
 
     def __repr__(self):
         return "Parser(%r, kind=%r)" % (self.name, self.kind)
@@ -124,7 +127,7 @@ def parse(name, text):
     text = _ANSI.sub("", (text or "").replace("\r\n", "\n"))
     if not text.strip() and not entry.empty_ok:
         raise ParseError("%s: empty output" % name)
-    too_big = _too_big(text, lines=entry.kind != "json")
+    too_big = _too_big(text, lines=entry.kind != "json") or (None if entry.foreign_text else _not_text(text))
     if too_big:
         raise ParseError("%s: %s" % (name, too_big))
     try:
@@ -152,6 +155,18 @@ def _too_big(text, lines=True):
         if len(longest) > MAX_LINE_CHARS:
             return "a line of %d characters (%r...): not a line of this command's report" % (len(longest), longest[:40])
     return None
+
+
+def _not_text(text):
+    """Where the output holds bytes that were not UTF-8 (the collect module shows each as U+FFFD), or None.
+    A vendor tool prints text: such bytes mean a damaged read, and the line they fall in may no longer
+    match its rule, so the facts around them cannot be trusted to be complete."""
+    at = text.find("\ufffd")
+    if at < 0:
+        return None
+    line = text.count("\n", 0, at) + 1
+    return "bytes that are not UTF-8 text in line %d (%r): a damaged output, not this command's report" % (
+        line, text.splitlines()[line - 1][:60])
 
 
 def partial(name, text):

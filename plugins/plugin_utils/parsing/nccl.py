@@ -77,6 +77,8 @@ def _sizes_asked(text):
         if grown <= size:  # a factor of 1 or a step of 0: nccl-tests runs the one size
             break
         size = grown
+    if not sizes:  # minBytes above maxBytes: nccl-tests refuses that, so the header is damaged
+        fail("the header asks for no size (minBytes %d above maxBytes %d)", low, high)
     return {"min_bytes": low, "max_bytes": high, "step": step, "by": by, "sizes": len(sizes), "largest": sizes[-1], "_sizes": sizes}
 
 
@@ -94,6 +96,16 @@ def _every_size_asked(asked, results):
         fail("%d of the %d sizes the run asked for (minBytes %d maxBytes %d step %d(%s)) have no row: %s (rows cut or garbled?)",
              len(missing), asked["sizes"], asked["min_bytes"], asked["max_bytes"], asked["step"], asked["by"],
              ", ".join(str(size) for size in missing[:4]) + (", ..." if len(missing) > 4 else ""))
+
+
+def _no_size_twice(results):
+    """One row per size: a second row of the same size is a repeated line, not a measurement. Only sizes
+    below one element of the largest type (8 bytes) may repeat: nccl-tests rounds them down to 0."""
+    seen = set()
+    for row in results:
+        if row["size"] >= 8 and row["size"] in seen:
+            fail("size %d has two rows (a repeated line?)", row["size"])
+        seen.add(row["size"])
 
 
 def _wrong(text):
@@ -144,6 +156,7 @@ def _nccl_tests(rows, text):
             results.append(result)
     if not results:
         fail("no result rows%s", why)
+    _no_size_twice(results)
     average = [row["avg_busbw"] for row in rows if row["avg_busbw"]]
     if not average:
         fail("no '# Avg bus bandwidth' line after %d rows: the run died or hung%s", len(results), why)

@@ -57,7 +57,8 @@ def _megatron_step(iteration, record):
 
 @parser("training_log",
         "Megatron-LM or pyramid-train log: per-step times and losses, NCCL and watchdog timeouts",
-        prepare=_split_pyramid_records)
+        prepare=_split_pyramid_records,
+        foreign_text=True)
 def _training_log(rows):
     steps, nan_counts, timeouts, fmt = [], [], [], None
     for row in rows:
