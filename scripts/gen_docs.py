@@ -13,9 +13,9 @@ TARGET = os.path.join(ROOT, "docs", "checks.md")
 
 
 def _way(way):
-    kind = next(k for k in ("run", "read", "list", "cli") if k in way)
+    kind = next(k for k in ("run", "read", "list", "cli", "query") if k in way)
     text = " ".join(way["run"]) if kind == "run" else way["cli"] if kind == "cli" else \
-        "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
+        "%s %s" % ({"read": "cat", "list": "ls", "query": "promql"}[kind], way[kind])
     if way.get("env_flag"):
         text = text.replace("{env_flags}", "%s NAME ..." % way["env_flag"])
     launcher = "with `pyramid_nccl_launcher: %s`: " % way["launcher"] if way.get("launcher") else ""
@@ -44,7 +44,7 @@ def _switch_commands(catalog):
             if way is None:  # the checks reading this source declare other platforms
                 cells.append("not applicable")
                 continue
-            text = (way["cli"] if "cli" in way else " ".join(way["run"])).replace("|", "\\|")
+            text = (way["cli"] if "cli" in way else "promql " + way["query"] if "query" in way else " ".join(way["run"])).replace("|", "\\|")
             per_port = " (per port)" if way.get("foreach") else ""
             ntc = " (ntc)" if parsing.PARSERS[way["parser"]].ntc else ""
             cells.append("`%s`%s → `%s`%s" % (text, per_port, way["parser"], ntc))

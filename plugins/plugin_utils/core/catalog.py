@@ -20,7 +20,7 @@ CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "ca
                 "judges_failures", "causes", "platforms"}
 SCOPES = ("host", "pod", "fabric", "mesh")
 LAUNCHERS = ("mpirun", "srun")
-WAY_KINDS = ("run", "read", "list", "cli")
+WAY_KINDS = ("run", "read", "list", "cli", "query")  # query: PromQL, asked of Prometheus by the controller (Layer 7)
 DEVICES = ("gpu_node", "switch")
 SWITCH_OSES = ("eos", "nxos", "sonic", "cumulus")
 

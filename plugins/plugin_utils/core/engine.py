@@ -172,7 +172,7 @@ def _planned_command(source, expect):
     elif kind == "cli":
         text = way["cli"]
     else:
-        text = "%s %s" % ({"read": "cat", "list": "ls"}[kind], way[kind])
+        text = "%s %s" % ({"read": "cat", "list": "ls", "query": "promql"}[kind], way[kind])
     return text.replace("{item}", "<%s>" % each) if each else text
 
 

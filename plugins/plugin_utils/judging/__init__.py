@@ -9,4 +9,5 @@ from . import fabric, host, switch, workload  # noqa: F401  registers their judg
 from . import gpu_health  # noqa: F401  registers the GPU health judges
 from . import rdma  # noqa: F401  registers the Layer 4 judges
 from . import roce  # noqa: F401  registers the host RoCE judges (Layer 3)
+from . import telemetry  # noqa: F401  registers the Layer 7 judge
 from .registry import FABRIC_JUDGES, JUDGES, MESH_JUDGES, POD_JUDGES  # noqa: F401

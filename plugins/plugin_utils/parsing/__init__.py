@@ -14,6 +14,7 @@ from . import cumulus, eos, linux, nccl, nxos, sonic, training  # noqa: F401  re
 from . import nvidia_smi  # noqa: F401  registers the GPU health parsers
 from . import iputils, perftest  # noqa: F401  registers the rail mesh parsers (ping, ib_write_bw)
 from . import roce  # noqa: F401  registers the host RoCE parsers (mlnx_qos, ethtool -S, rail sysfs)
+from . import prometheus  # noqa: F401  registers the telemetry parser (Prometheus' HTTP API)
 from ._registry import KINDS, PARSERS, TEMPLATE_DIR, TEXTFSM_IMPORT_ERROR, ParseError, parse, parser, partial, template_path, textfsm_rows
 
 __all__ = ["KINDS", "PARSERS", "TEMPLATE_DIR", "TEXTFSM_IMPORT_ERROR", "ParseError", "parse", "parser", "partial", "template_path", "textfsm_rows"]

@@ -82,7 +82,9 @@ def _checklist(catalog, hosts, devices_in_run):
         elif not set(wanted) & set(devices_in_run):  # e.g. the links row of a run without switches
             entry["status"], entry["why_not"] = "not_covered", "no %s in this run" % " or ".join(wanted)
         elif not any(r["row"] == row["id"] and not r.get("not_applicable") for info in hosts.values() for r in info["checks"]):
-            entry["status"], entry["why_not"] = "not_covered", "not applicable to the platforms in this run"
+            # a check that could not measure and says why (telemetry without a Prometheus URL), else the platforms
+            said = sorted({r["not_checked"] for info in hosts.values() for r in info["checks"] if r["row"] == row["id"] and r.get("not_checked")})
+            entry["status"], entry["why_not"] = "not_covered", "; ".join(said) or "not applicable to the platforms in this run"
         else:
             for host, info in sorted(hosts.items()):
                 statuses = {r["status"] for r in info["checks"] if r["row"] == row["id"] and not r.get("not_applicable")}

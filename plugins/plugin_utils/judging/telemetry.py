@@ -1,0 +1,79 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 7: are the golden signals of this device in Prometheus, and fresh?
+
+Facts per source (one per signal): selector -> {"series": [this device's series], "evaluated_at": t}
+or a SourceFailure (the query failed). Each series' value is the time of its newest sample (the
+query was timestamp(SELECTOR)), so its age is the evaluation time minus the value: Prometheus' own
+clock on both sides, whatever the controller's clock says.
+"""
+
+from __future__ import annotations
+
+from ..core.model import ERROR, FAIL, PASS, SourceFailure, counted, verdict
+from .registry import judge, summary
+
+SIGNALS = {
+    "telemetry_gpu_activity": "GPU activity",
+    "telemetry_gpu_health": "GPU health",
+    "telemetry_rdma_throughput": "per-rail RDMA throughput",
+    "telemetry_congestion": "congestion",
+    "telemetry_link_errors": "link errors",
+    "telemetry_switch_throughput": "port throughput",
+    "telemetry_switch_congestion": "congestion",
+    "telemetry_switch_link_errors": "link errors",
+}
+PER_RAIL = ("telemetry_rdma_throughput",)  # signals whose series carry the RDMA device (label `device`)
+RAIL_LABEL = "device"  # node_exporter's infiniband collector: device="mlx5_0", port="1"
+
+
+def _newest(series, rail=None):
+    """Time of the newest sample among the series (of one rail), or None when there is none."""
+    times = [item["value"] for item in series if rail is None or item["labels"].get(RAIL_LABEL) == rail]
+    return max(times) if times else None
+
+
+def _problems(selector, read, max_age, rails):
+    """What is wrong with one selector's series for this device: [] when fresh."""
+    series = read["series"]
+    if not series:
+        return ["missing %s" % selector]
+    if rails and any(RAIL_LABEL in item["labels"] for item in series):
+        lacking = [rail for rail in rails if _newest(series, rail) is None]
+        old = ["%s %ds old" % (rail, read["evaluated_at"] - _newest(series, rail)) for rail in rails
+               if rail not in lacking and read["evaluated_at"] - _newest(series, rail) > max_age]
+        return (["missing %s for %s" % (selector, ", ".join(lacking))] if lacking else []) + \
+            (["stale %s (newest sample: %s)" % (selector, ", ".join(old))] if old else [])
+    age = read["evaluated_at"] - _newest(series)
+    return ["stale %s (newest sample %ds old)" % (selector, age)] if age > max_age else []
+
+
+@judge("telemetry_signals")
+def telemetry_signals(facts, expect):
+    device, max_age = expect["pyramid_telemetry_device"], expect["pyramid_telemetry_max_age_seconds"]
+    rails = expect.get("pyramid_rails") or []
+    failed, unread, fresh, oldest = [], [], 0, 0
+    for source, reads in facts.items():
+        signal = SIGNALS.get(source, source)
+        for selector, read in sorted((reads or {}).items()):
+            if read is None or isinstance(read, SourceFailure):
+                unread.append("%s (%s): %s" % (signal, selector, read.reason if read else "not queried"))
+                continue
+            problems = _problems(selector, read, max_age, rails if source in PER_RAIL else [])
+            failed.extend("%s: %s" % (signal, problem) for problem in problems)
+            if not problems:
+                fresh += 1
+                oldest = max(oldest, read["evaluated_at"] - _newest(read["series"]))
+    expected = "every signal's series for %s in Prometheus (label %s), each with a sample in the last %ds" % (
+        device, expect["pyramid_telemetry_device_label"], max_age)
+    if failed:
+        also = "; not read: %s" % summary(unread, 3) if unread else ""
+        return verdict(FAIL, expected, "%s: %s%s" % (device, summary(failed), also),
+                       detail={"device": True, "signals": sorted({item.split(":")[0] for item in failed})})
+    if unread:
+        return verdict(ERROR, expected, "Prometheus could not be read for %s: %s" % (device, summary(unread, 3)),
+                       cause="No telemetry data: Prometheus unreachable or its API refused a query (see actual)")
+    if not fresh:
+        return verdict(ERROR, expected, "no signal configured for %s" % device)
+    return verdict(PASS, expected, "%s fresh for %s (oldest newest-sample %ds)" % (counted(fresh, "series selector"), device, oldest))
