@@ -10,6 +10,7 @@ import os
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import baseline as _baseline, go_no_go as _report
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import export as _export
 
 
 class ActionModule(EngineAction):
@@ -22,6 +23,7 @@ class ActionModule(EngineAction):
         _report.write(report)
         baseline = None
         hosts = [host for group in devices.values() for host in group]
+        metrics = _export.write(report, hosts)  # pyramid.prom: the results as textfile metrics (docs/telemetry.md)
         values, counted = _baseline.figures(report["run_dir"], hosts)
         if values:  # what the GO nodes measured, ready to become the next runs' expectations
             baseline = os.path.join(report["run_dir"], "baseline.yml")
@@ -29,7 +31,7 @@ class ActionModule(EngineAction):
                 handle.write(_baseline.text(values, counted, os.path.basename(report["run_dir"]), report["verdict"]))
         return dict(result, changed=False, verdict=report["verdict"], summary=report["summary"],  # reports change no device
                     run_dir=report["run_dir"], checklist=_report.checklist_text(report), baseline=baseline,
-                    **outcome(report, baseline))
+                    metrics=metrics, **outcome(report, baseline))
 
 
 def outcome(report, baseline):

@@ -72,6 +72,12 @@ reports:
   description: File name (C(report.md), C(report.json), C(junit.xml), C(baseline.yml) when written) to its path.
   returned: always
   type: dict
+metrics:
+  description:
+    - Path of C(pyramid.prom) in the run directory - the run's results as Prometheus textfile metrics (node_exporter's
+      textfile collector format; docs/telemetry.md).
+  returned: always
+  type: str
 baseline:
   description:
     - Path of C(baseline.yml) in the run directory - what the GO nodes measured (round-1 busbw, training
