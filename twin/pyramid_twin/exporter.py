@@ -15,7 +15,8 @@ Metric names, types and labels as the exporters print them:
   collector/ethtool_linux.go: node_ethtool_<stat> with rx -> received, tx -> transmitted, untyped, label device.
 - snmp_exporter's if_mib module: IF-MIB object names (ifHCInOctets, ...), labels ifIndex, ifName, ifDescr, ifAlias.
 
-Run as ``python3 -m pyramid_twin.exporter --port N --config FILE --prometheus-port M`` (twin/up).
+Run as ``python3 -m pyramid_twin.exporter --port N --config FILE`` (twin/prometheus, started by twin/up):
+it serves the whole pod at ``/metrics`` too, each series labelled with its device.
 """
 
 from __future__ import annotations
@@ -78,12 +79,6 @@ def _labels(labels):
     return "{%s}" % ",".join('%s="%s"' % (key, _escape(value)) for key, value in labels)
 
 
-def _family(name, kind, helptext, samples, stamp):
-    lines = ["# HELP %s %s" % (name, helptext), "# TYPE %s %s" % (name, kind)]
-    lines += ["%s%s %s%s" % (name, _labels(labels), value, stamp) for labels, value in samples]
-    return lines
-
-
 def _node_samples(device, name, seconds):
     """The series one node's exporters print for metric ``name``."""
     if name.startswith("DCGM_"):
@@ -102,17 +97,32 @@ def _switch_samples(device, name, seconds):
             for index, port in enumerate(device["ports"], start=1)]
 
 
-def exposition(device, now=None):
-    """The device's /metrics text: every family its exporters print, but those it misses."""
-    now = time.time() if now is None else now
-    seconds = now - 1.7e9  # counters that grow with time
-    stamp = " %d" % int((now - device["stale_seconds"]) * 1000) if device.get("stale_seconds") else ""
+def _printed(device):
+    """The families the device's exporters print: its kind's, less those it misses."""
     families = DCGM + INFINIBAND + ETHTOOL if device["kind"] == "gpu_node" else IF_MIB
+    return {name for name, _kind, _help in families} - set(device["missing"])
+
+
+def _samples(device, name, now, instance=False):
+    """(labels, value, timestamp suffix) of one family on one device; ``instance``: label it with the device."""
     samples_of = _node_samples if device["kind"] == "gpu_node" else _switch_samples
+    stamp = " %d" % int((now - device["stale_seconds"]) * 1000) if device.get("stale_seconds") else ""
+    extra = ((("instance", device["name"] + (":9100" if device["kind"] == "gpu_node" else "")),) if instance else ())
+    return [(extra + labels, value, stamp) for labels, value in samples_of(device, name, now - 1.7e9)]
+
+
+def exposition(devices, now=None, instance=False):
+    """The /metrics text of one device (a dict), or of several (a list, each series labelled with its
+    device's ``instance``: one target for a whole pod, scraped with honor_labels): every family their
+    exporters print, but those a device misses."""
+    now = time.time() if now is None else now
+    devices = [devices] if isinstance(devices, dict) else devices
     lines = []
-    for name, kind, helptext in families:
-        if name not in device["missing"]:
-            lines += _family(name, kind, helptext, samples_of(device, name, seconds), stamp)
+    for name, kind, helptext in DCGM + INFINIBAND + ETHTOOL + IF_MIB:
+        found = [sample for device in devices if name in _printed(device) for sample in _samples(device, name, now, instance)]
+        if found:
+            lines += ["# HELP %s %s" % (name, helptext), "# TYPE %s %s" % (name, kind)]
+            lines += ["%s%s %s%s" % (name, _labels(labels), value, stamp) for labels, value, stamp in found]
     return "\n".join(lines) + "\n"
 
 
@@ -121,12 +131,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):  # noqa: N802  (http.server's name)
         url = urllib.parse.urlsplit(self.path)
-        target = urllib.parse.parse_qs(url.query).get("target", [""])[0]
-        device = self.devices.get(target)
-        if url.path != "/metrics" or device is None:
+        target = urllib.parse.parse_qs(url.query).get("target", [None])[0]
+        if url.path != "/metrics" or (target is not None and target not in self.devices):
             self.send_error(404, "no such target %r" % target)
             return
-        body = exposition(device).encode()
+        if target is None:  # the whole pod, each series labelled with its device
+            body = exposition(list(self.devices.values()), instance=True).encode()
+        else:
+            body = exposition(self.devices[target]).encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -173,10 +185,22 @@ def config(exporter, devices, interval="1s"):
     return "global:\n  scrape_interval: %s\n  evaluation_interval: %s\nscrape_configs:\n%s\n" % (interval, interval, "\n".join(jobs))
 
 
-def twin_devices(scenario_paths):
-    """Every node and switch of the given twin scenarios (their union: one demo Prometheus serves any)."""
+def pod_config(exporter_address, interval="5s"):
+    """A prometheus.yml scraping the whole pod from one target (``/metrics``), keeping the exporter's
+    ``instance`` labels (honor_labels): the twin's demo Prometheus (twin/prometheus)."""
+    return "\n".join([
+        "global:", "  scrape_interval: %s" % interval, "  evaluation_interval: %s" % interval, "scrape_configs:",
+        "  - job_name: twin_pod", "    honor_labels: true", "    metrics_path: /metrics",
+        "    static_configs:", "      - targets: ['%s']" % exporter_address, ""])
+
+
+def twin_devices(scenario_paths, nodes=64, leaves=4, spines=8):
+    """Every node and switch of the given twin scenarios, and of any pod up to ``nodes`` nodes, ``leaves``
+    scalable units of 8 rail leaves and ``spines`` spines (one demo Prometheus serves every scenario)."""
     from pyramid_twin import model, switch_model  # pylint: disable=import-outside-toplevel
-    found = {}
+    found = {"node-%03d" % i: node("node-%03d" % i) for i in range(1, nodes + 1)}
+    found.update({"leaf%d-r%d" % (su, rail): switch("leaf%d-r%d" % (su, rail)) for su in range(1, leaves + 1) for rail in range(8)})
+    found.update({"spine-%02d" % i: switch("spine-%02d" % i) for i in range(1, spines + 1)})
     for path in scenario_paths:
         scenario = model.load_scenario(path)
         for name in model.node_names(scenario):
@@ -197,7 +221,7 @@ def main(argv=None):
     devices = twin_devices(args.scenarios or sorted(glob.glob(os.path.join(here, "scenarios", "*.yml"))))
     if args.config:
         with open(args.config, "w", encoding="utf-8") as handle:
-            handle.write(config("127.0.0.1:%d" % args.port, devices, interval="5s"))
+            handle.write(pod_config("127.0.0.1:%d" % args.port))
     server = serve(devices, port=args.port)
     print("twin exporter: %d devices on 127.0.0.1:%d" % (len(devices), server.server_address[1]), flush=True)
     try:
