@@ -53,13 +53,14 @@ def _problems(selector, read, max_age, rails):
 def telemetry_signals(facts, expect):
     device, max_age = expect["pyramid_telemetry_device"], expect["pyramid_telemetry_max_age_seconds"]
     rails = expect.get("pyramid_rails") or []
-    failed, unread, fresh, oldest = [], [], 0, 0
+    failed, unread, fresh, oldest, answered = [], [], 0, 0, 0
     for source, reads in facts.items():
         signal = SIGNALS.get(source, source)
         for selector, read in sorted((reads or {}).items()):
             if read is None or isinstance(read, SourceFailure):
                 unread.append("%s (%s): %s" % (signal, selector, read.reason if read else "not queried"))
                 continue
+            answered += 1
             problems = _problems(selector, read, max_age, rails if source in PER_RAIL else [])
             failed.extend("%s: %s" % (signal, problem) for problem in problems)
             if not problems:
@@ -67,6 +68,11 @@ def telemetry_signals(facts, expect):
                 oldest = max(oldest, read["evaluated_at"] - _newest(read["series"]))
     expected = "every signal's series for %s in Prometheus (label %s), each with a sample in the last %ds" % (
         device, expect["pyramid_telemetry_device_label"], max_age)
+    if failed and answered and not fresh and all(not read["series"] for reads in facts.values() for read in (reads or {}).values()
+                                                 if read is not None and not isinstance(read, SourceFailure)):
+        # not one series of the device: it is not scraped, or under another name (the label, the name)
+        failed = ["no series at all for it (%s=%s or %s:<port>): not scraped, or under another name" % (
+            expect["pyramid_telemetry_device_label"], device, device)] + failed
     if failed:
         also = "; not read: %s" % summary(unread, 3) if unread else ""
         return verdict(FAIL, expected, "%s: %s%s" % (device, summary(failed), also),
