@@ -13,11 +13,11 @@ version_added: 0.1.0
 description:
   - Asks Prometheus' HTTP API (C(/api/v1/query), at C(pyramid_prometheus_url)) from the controller, once per
     distinct query, for the series of the catalog's Layer 7 checks (catalog/telemetry.yml), and judges them per
-    device: a signal missing for a device, or whose newest sample is older than
+    device. A signal missing for a device, or whose newest sample is older than
     C(pyramid_telemetry_max_age_seconds), is a FAIL naming the device and the signal.
   - Prometheus unreachable, a timeout or an API error is an ERROR naming the URL and the query.
   - A device without C(pyramid_prometheus_url) is SKIP "not checked", never PASS.
-  - A device stopped below Layer 7 is SKIP "not run: blocked at layer N", as at every layer.
+  - A device stopped below Layer 7 is SKIP (not run, blocked at the layer it failed), as at every layer.
   - Run it once, on the controller (C(run_once), C(delegate_to localhost)); it needs no connection to the devices.
 options:
   devices:
