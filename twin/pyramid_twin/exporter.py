@@ -53,7 +53,8 @@ ETHTOOL = [  # node_exporter collector/ethtool_linux.go: unknown stats are untyp
 IF_MIB = [  # snmp_exporter if_mib module
     ("ifHCInOctets", "counter", "The total number of octets received on the interface, including framing characters - 1.3.6.1.2.1.31.1.1.1.6"),
     ("ifHCOutOctets", "counter", "The total number of octets transmitted out of the interface, including framing characters - 1.3.6.1.2.1.31.1.1.1.10"),
-    ("ifOutDiscards", "counter", "The number of outbound packets which were chosen to be discarded even though no errors had been detected - 1.3.6.1.2.1.2.2.1.19"),
+    ("ifOutDiscards", "counter",
+     "The number of outbound packets which were chosen to be discarded even though no errors had been detected - 1.3.6.1.2.1.2.2.1.19"),
     ("ifInErrors", "counter", "For packet-oriented interfaces, the number of inbound packets that contained errors - 1.3.6.1.2.1.2.2.1.14"),
     ("ifOperStatus", "gauge", "The current operational state of the interface - 1.3.6.1.2.1.2.2.1.8"),
 ]
