@@ -250,3 +250,36 @@ def test_the_expression_reader_finds_metric_names():
     assert metric_names('sum by (instance, device) (rate(node_x_total{instance=~"$node"}[1m])) * 8') == {"node_x_total"}
     assert metric_names('time() - max(pyramid_run_timestamp_seconds)') == {"pyramid_run_timestamp_seconds"}
     assert metric_names('a and on(instance) b offset 5m') == {"a", "b"}
+
+
+def test_the_client_names_url_query_and_what_went_wrong():
+    """A Prometheus behind a proxy that answers 503 in plain text, and one that answers JSON."""
+    import http.server  # pylint: disable=import-outside-toplevel
+    import threading  # pylint: disable=import-outside-toplevel
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            if "up" in self.path:
+                body, code = b'{"status":"success","data":{"resultType":"vector","result":[]}}', 200
+            else:
+                body, code = b"upstream connect error", 503
+            self.send_response(code)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            return
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = "http://127.0.0.1:%d/" % server.server_address[1]
+    try:
+        failed = _client.query(url, "timestamp(x)", 5)
+        answered = _client.query(url, "up", 5)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert failed["status"] == "failed" and failed["command"] == "GET %sapi/v1/query?query=timestamp(x)" % url
+    assert failed["msg"] == "Prometheus API error at %sapi/v1/query: HTTP 503: upstream connect error (query timestamp(x))" % url
+    assert answered["status"] == "ok" and json.loads(answered["stdout"])["status"] == "success"

@@ -10,6 +10,7 @@ HTTP error is ``status: failed`` with a message naming the URL and the query: an
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import urllib.error
@@ -48,7 +49,7 @@ def query(url, promql, timeout):
     except urllib.error.HTTPError as exc:
         said = _api_error(exc.read(64 * 1024) if exc.fp else b"")
         return _failed(command, "Prometheus API error at %s: HTTP %d%s (query %s)" % (endpoint(url), exc.code, ": " + said if said else "", promql))
-    except (urllib.error.URLError, socket.timeout, OSError, ValueError) as exc:
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:  # HTTPException: an answer cut short
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, socket.timeout) or isinstance(exc, socket.timeout):
             reason = "no answer within %ds" % timeout

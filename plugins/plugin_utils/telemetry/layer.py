@@ -13,7 +13,7 @@ not climbed to Layer 7) -> the device's results file, which the report reads.
 from __future__ import annotations
 
 from ..core import catalog as _catalog, engine as _engine, results as _results
-from ..core.model import PASS, SKIP, SourceFailure, count_statuses
+from ..core.model import ERROR, PASS, SKIP, SourceFailure, count_statuses
 from ..gate import blocking as _blocking
 
 LAYER = 7
@@ -45,7 +45,7 @@ def judge_device(host, check, catalog, expect_and_errors, doc, answers, ask):
     """One device's record for one Layer 7 check."""
     expect, errors = expect_and_errors
     if errors:  # pre-flight refuses these first; a run without pre-flight still never passes on them
-        return _engine.result(host, check, catalog, expect, "ERROR", "valid expectations", "; ".join(errors), command="(none)")
+        return _engine.result(host, check, catalog, expect, ERROR, "valid expectations", "; ".join(errors), command="(none)")
     if _catalog.not_applicable(check, expect):
         return _engine.not_applicable_result(host, check, catalog, expect)
     stopped = _gate(doc, check)
