@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Ask Prometheus one instant query (/api/v1/query) from the controller: the standard library only.
+"""Ask Prometheus one instant query (/api/v1/query) from the controller: ansible-core's open_url (urllib
+with certificate checks), no other package.
 
 The answer has the shape of the collect module's (``status``, ``stdout``, ``command``, ``msg``), so
 the engine's parse stage reads it like any command's output. A refused connection, a timeout or an
@@ -15,7 +16,8 @@ import json
 import socket
 import urllib.error
 import urllib.parse
-import urllib.request
+
+from ansible.module_utils.urls import ConnectionError as UrlsError, open_url
 
 MAX_ANSWER_BYTES = 64 * 1024 * 1024  # what the parse stage reads at most (parsing/_registry.py)
 
@@ -41,15 +43,14 @@ def _api_error(body):
 def query(url, promql, timeout):
     """One instant query at Prometheus' current time; a dict as the collect module returns per source."""
     command = shown(url, promql)
-    request = urllib.request.Request(endpoint(url) + "?" + urllib.parse.urlencode({"query": promql}),
-                                     headers={"Accept": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:  # nosec B310: the inventory's Prometheus URL (http/https only, preflight)
+        with open_url(endpoint(url) + "?" + urllib.parse.urlencode({"query": promql}), headers={"Accept": "application/json"},
+                      timeout=timeout, follow_redirects="safe") as answer:
             body = answer.read(MAX_ANSWER_BYTES + 1)
     except urllib.error.HTTPError as exc:
         said = _api_error(exc.read(64 * 1024) if exc.fp else b"")
         return _failed(command, "Prometheus API error at %s: HTTP %d%s (query %s)" % (endpoint(url), exc.code, ": " + said if said else "", promql))
-    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:  # HTTPException: an answer cut short
+    except (urllib.error.URLError, UrlsError, http.client.HTTPException, OSError, ValueError) as exc:  # HTTPException: an answer cut short
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, socket.timeout) or isinstance(exc, socket.timeout):
             reason = "no answer within %ds" % timeout
