@@ -37,12 +37,17 @@ class ActionModule(EngineAction):
         checks = _catalog.checks_at(catalog, self._layer, scopes=("mesh",))
         if not checks:
             return dict(result, changed=False, rounds=[], retest_rounds=[], msg="layer %d has no mesh checks" % self._layer)
-        self._catalog, self._check, self._task_vars = catalog, checks[0], task_vars
+        # the check that plans the rounds, and a companion judged against its runs (a judge with a
+        # `baseline`: Layer 4's GPUDirect run against the host-memory run), which runs rounds of its own
+        primary = [c for c in checks if not getattr(MESH_JUDGES.get(c["judge"]), "baseline", None)] or checks
+        self._catalog, self._check, self._task_vars = catalog, primary[0], task_vars
+        self._companion = next((c for c in checks if c is not primary[0]), None)
         return getattr(self, "_" + phase)(dict(result, changed=False), args)
 
     def _expect(self, host):
         variables = self._task_vars if host == self._task_vars["inventory_hostname"] else self._task_vars["hostvars"][host]
-        expect, errors = host_expectations(self._templar, variables, self._catalog, [self._check])
+        checks = [self._check] + ([self._companion] if self._companion else [])
+        expect, errors = host_expectations(self._templar, variables, self._catalog, checks)
         if errors:
             raise AnsibleError("%s: invalid expectations: %s" % (host, "; ".join(errors)))
         return expect
@@ -68,14 +73,21 @@ class ActionModule(EngineAction):
         if problems:
             return dict(result, failed=True, msg="rail address plan: %s" % "; ".join(problems))
         reference = expects[nodes[0]] if nodes else expects[hosts[0]] if hosts else None
-        plan = _mesh.make_plan(self._layer, self._check, nodes + ([partner] if partner else []),
-                               reference["pyramid_rails"] if reference else [], addresses, reference or {})
+        planned_nodes = nodes + ([partner] if partner else [])
+        rails = reference["pyramid_rails"] if reference else []
+        gpudirect = self._companion is not None and reference is not None and reference.get("pyramid_rdma_gpudirect")
+        gpus = {node: _mesh.gpus_of(expects[node], rails) for node in planned_nodes} if gpudirect else None
+        plan = _mesh.make_plan(self._layer, self._check, planned_nodes, rails, addresses, reference or {},
+                               gpus=gpus, companion=self._companion if gpudirect else None)
         plan["left_out"] = [host for host in hosts if host not in nodes]
         plan["reference"] = partner
         _mesh.save_plan(run_dir, plan)
+        again = len(plan.get("gpudirect", {}).get("rounds", []))
         return dict(result, rounds=list(range(len(plan["rounds"]))), nodes=len(nodes), reference=partner or "",
-                    servers=_mesh.source_of(self._check, "server") is not None, msg="layer %d %s mesh: %d nodes, %d rounds of %s runs" % (
-            self._layer, self._check["id"], len(nodes), len(plan["rounds"]), "/".join(str(len(r)) for r in plan["rounds"]) or "no"))
+                    servers=_mesh.source_of(self._check, "server") is not None, msg="layer %d %s mesh: %d nodes, %d rounds of %s runs%s" % (
+            self._layer, self._check["id"], len(nodes), len(plan["rounds"]) - again,
+            "/".join(str(len(r)) for r in plan["rounds"][:len(plan["rounds"]) - again]) or "no",
+            ", then %d GPUDirect rounds (%s)" % (again, plan["gpudirect"]["check"]) if again else ""))
 
     def _host(self, args):
         """The node this task works for: its own host, or the reference partner it is delegated to."""
@@ -109,7 +121,7 @@ class ActionModule(EngineAction):
         plan, index = self._round(args)
         host = self._host(args)
         expect = self._expect(host)
-        servers = _mesh.planned(plan, index, host, "server", self._catalog, expect, self._check)
+        servers = _mesh.planned(plan, index, host, "server", self._catalog, expect, self._check, self._companion)
         if not servers:
             return dict(result, msg="%s serves no run in round %d" % (host, index + 1))
         lifetime = self._lifetime(plan, expect)
@@ -129,7 +141,7 @@ class ActionModule(EngineAction):
         plan, index = self._round(args)
         host = self._host(args)
         expect = self._expect(host)
-        clients = _mesh.planned(plan, index, host, "client", self._catalog, expect, self._check)
+        clients = _mesh.planned(plan, index, host, "client", self._catalog, expect, self._check, self._companion)
         if not clients:
             return dict(result, msg="%s runs no client in round %d" % (host, index + 1))
         timeout = plan["expect"].get("pyramid_rdma_duration", 0) + expect["pyramid_command_timeout"]
@@ -160,6 +172,19 @@ class ActionModule(EngineAction):
     def _measured(self, plan, args):
         return _mesh.measured(args["run_dir"], plan, self._check, self._catalog, MESH_JUDGES[self._check["judge"]], self._expect)
 
+    def _gpudirect(self, plan, args, host_runs):
+        """The companion's records (GPUDirect against host memory), one per planned node: placed as the
+        host-memory misses are (rail_rounds.blame), or SKIP not applicable where it did not run."""
+        companion = self._companion
+        runs = _mesh.measured_gpudirect(args["run_dir"], plan, companion, self._catalog, MESH_JUDGES[companion["judge"]],
+                                        self._expect, host_runs)
+        records = _mesh.records(companion, self._catalog, plan, _rounds.blame(runs), self._expect, runs)
+        for node in plan["nodes"]:
+            if node not in records:
+                records[node] = _mesh.gpudirect_not_run(companion, self._catalog, plan, node, self._expect(node),
+                                                        switched_off="gpudirect" not in plan)
+        return records
+
     def _judge(self, result, args):
         plan = _mesh.load_plan(args["run_dir"], self._layer)
         runs = self._measured(plan, args)
@@ -182,15 +207,20 @@ class ActionModule(EngineAction):
         records = _mesh.records(self._check, self._catalog, plan, verdicts, self._expect, runs)
         docs = {host: _results.load(run_dir, host) for host in hosts}
         records = {host: record for host, record in records.items() if host in hosts}  # not the reference's
+        companion = self._companion
+        extra = {host: record for host, record in self._gpudirect(plan, args, runs).items() if host in hosts} if companion else {}
         if len(plan["nodes"]) == 1:  # nobody to run with: not applicable on a lone box, else a gap (never a PASS)
             node = plan["nodes"][0]
-            records = {node: _mesh.lone(self._check, self._catalog, node, self._expect(node),
-                                        alone=len(hosts) == 1 and not args.get("references"))}
+            alone = len(hosts) == 1 and not args.get("references")
+            records = {node: _mesh.lone(self._check, self._catalog, node, self._expect(node), alone=alone)}
+            extra = {node: _mesh.lone(companion, self._catalog, node, self._expect(node), alone=alone)} if companion else {}
         records.update(_mesh.left_out(docs, list(records), self._check, self._catalog, self._expect))
+        if companion:
+            extra.update(_mesh.left_out(docs, list(extra), companion, self._catalog, self._expect))
         counts = {}
         for host, record in records.items():
             if host in docs:
-                _results.record(docs[host], [record])
+                _results.record(docs[host], [record] + ([extra[host]] if host in extra else []))
                 _results.save(run_dir, docs[host])
                 counts[record["status"]] = counts.get(record["status"], 0) + 1
         return dict(result, counts=counts, msg="layer %d %s: %s" % (self._layer, self._check["id"], ", ".join(

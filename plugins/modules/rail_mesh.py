@@ -28,7 +28,14 @@ description:
     partners for misses the two rounds cannot place. V(verdict) (once) - one result per node
     naming each missing rail, its partner and Gb/s, and the likely cause (the node's rail, the path
     between two nodes, the whole rail).
-  - Raw outputs of every server and client go into C(run_dir/mesh/round-N/).
+  - At Layer 4, unless C(pyramid_rdma_gpudirect) is false, V(plan) adds GPUDirect rounds after the
+    host-memory rounds - the same pairs, each end with C(--use_cuda=<the GPU nearest the rail>)
+    (C(pyramid_rdma_gpudirect_gpus), else GPU I(i) for rail I(i)), and C(--use_cuda_dmabuf) when
+    C(pyramid_rdma_gpudirect_dmabuf) - and V(verdict) writes a second result per node,
+    C(rdma_gpudirect_bw), each run judged against the host-memory run of the same pair, rail and
+    direction (C(pyramid_rdma_gpudirect_tolerance_percent)). A node with no GPU near any rail, or the
+    switch off, is SKIP not applicable.
+  - Raw outputs of every server and client go into C(run_dir/mesh/layerN/round-K/).
 options:
   layer:
     description: The layer whose C(mesh) check runs (2 - C(rail_ping); 4 - C(rdma_write_bw)).
@@ -86,7 +93,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 rounds:
-  description: The rounds planned (0-based indices), from V(plan).
+  description: The rounds planned (0-based indices), from V(plan); Layer 4's GPUDirect rounds come after the host-memory rounds.
   returned: phase plan
   type: list
   elements: int

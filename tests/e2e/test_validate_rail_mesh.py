@@ -7,6 +7,7 @@ rounds do not grow with the pod; an interrupted run leaves no server running.
 import glob
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -28,9 +29,18 @@ def _record(run, node, check):
     return next(r for r in run.host(node)["checks"] if r["check"] == check)
 
 
-def _rounds(run, layer):
+def _plan(run, layer):
     with open(glob.glob(os.path.join(run.run_dirs[-1], "mesh", "layer%d" % layer, "plan.json"))[0], encoding="utf-8") as handle:
-        return json.load(handle)["rounds"]
+        return json.load(handle)
+
+
+def _rounds(run, layer):
+    """The mesh's rounds in host memory (Layer 4's GPUDirect rounds repeat them: _gdr_rounds)."""
+    return [runs for runs in _plan(run, layer)["rounds"] if not any(r.get("gpudirect") for r in runs)]
+
+
+def _gdr_rounds(run):
+    return [runs for runs in _plan(run, 4)["rounds"] if any(r.get("gpudirect") for r in runs)]
 
 
 @pytest.fixture(scope="module")
@@ -40,13 +50,17 @@ def healthy(validate):
 
 def test_a_healthy_pod_passes_both_meshes_on_every_rail(healthy):
     for node in ("node-%03d" % i for i in range(1, 9)):
-        for check in ("rail_ping", "rdma_write_bw"):
+        for check in ("rail_ping", "rdma_write_bw", "rdma_gpudirect_bw"):
             record = _record(healthy, node, check)
             assert record["status"] == "PASS", (node, record, healthy.stdout[-3000:])
     assert "8 rails, both ways with " in _record(healthy, "node-001", "rdma_write_bw")["actual"]
+    # the twin's healthy GPUDirect run is 98.5% of host memory (formats_perftest.GDR_HEALTHY)
+    assert re.search(r"lowest \d+\.\d Gb/s \(9[89]% of host memory's \d+\.\d\)$", _record(healthy, "node-001", "rdma_gpudirect_bw")["actual"])
     rows = {row["row"]: row for row in healthy.report["checklist"]}
     assert rows["rdma_bw"]["status"] == rows["rail_ping"]["status"] == "pass"
     assert len(_rounds(healthy, 4)) == 2 and len(_rounds(healthy, 2)) == 2
+    # the GPUDirect rounds repeat the host-memory rounds' pairs, every run with --use_cuda at both ends
+    assert [[dict(r, gpudirect=True) for r in runs] for runs in _rounds(healthy, 4)] == _gdr_rounds(healthy)
 
 
 FAULTS = [
@@ -57,6 +71,7 @@ FAULTS = [
     {"node": "node-008", "kind": "rail_ip_wrong", "rail": "mlx5_7"},
     {"node": "node-002", "kind": "ping_rtt", "rail": "mlx5_0", "ms": 4.0},
     {"node": "node-004", "kind": "ping_rtt", "rail": "mlx5_3", "ms": 0.5},  # under the 1 ms limit, far over the pod's median
+    {"node": "node-010", "kind": "gdr_bw", "factor": 0.5},  # GPUDirect at half its host-memory runs: only rdma_gpudirect_bw
 ]
 
 
@@ -72,6 +87,8 @@ def faulty(validate):
     ("node-008", 2, "rail_ping", "mlx5_7: ", "does not hold its planned address"),
     ("node-002", 2, "rail_ping", "rtt avg 4.000 ms", "One rail's pings fail"),
     ("node-004", 2, "rail_ping", "the pod's median", "One rail's pings fail or are slow"),
+    ("node-010", 4, "rdma_gpudirect_bw", "(50% of host memory's ",
+     "GPUDirect RDMA path (nvidia_peermem / dma-buf, PCIe ACS/IOMMU, GPU-NIC affinity)"),
 ])
 def test_each_mesh_fault_is_caught_at_its_layer_naming_node_rail_and_cause(faulty, node, layer, check, words, cause):
     record = _record(faulty, node, check)
@@ -85,6 +102,20 @@ def test_partners_of_a_faulty_rail_are_not_blamed(faulty):
     for node in ("node-001", "node-009", "node-010", "node-011", "node-012"):
         for check in ("rail_ping", "rdma_write_bw"):
             assert _record(faulty, node, check)["status"] == "PASS", (node, check, _record(faulty, node, check))
+
+
+def test_a_slow_gpudirect_node_is_named_on_every_rail_and_its_partners_pass(faulty):
+    record = _record(faulty, "node-010", "rdma_gpudirect_bw")
+    assert record["status"] == "FAIL" and sorted(record["detail"]["rails"]) == ["mlx5_%d" % rail for rail in range(8)], record
+    # its own rail with both partners (one rail may read as the path: a partner's slow rail, node-003's
+    # mlx5_2, is as slow in host memory, so GPUDirect keeps up with it there)
+    assert sum(rail["cause"] == "rail" for rail in record["detail"]["rails"].values()) >= 7, record
+    partners = {run["server"] for runs in _gdr_rounds(faulty) for run in runs if run["client"] == "node-010"}
+    assert len(partners) == 2, partners
+    for node in partners:
+        assert _record(faulty, node, "rdma_gpudirect_bw")["status"] == "PASS", _record(faulty, node, "rdma_gpudirect_bw")
+    # a slow rail (node-003's mlx5_2 at 181 Gb/s) is slow in GPU memory too: rdma_write_bw's finding, not GPUDirect's
+    assert "mlx5_2" not in _record(faulty, "node-003", "rdma_gpudirect_bw")["actual"]
 
 
 def test_a_node_stopped_below_is_left_out_of_the_mesh(faulty):
@@ -107,6 +138,13 @@ def test_a_server_that_cannot_serve_is_an_error_in_perftests_words(validate, fau
     run = validate(_pod(4, dict(fault, node="node-002")), pyramid_command_timeout=3, **FAST)
     record = _record(run, "node-002", "rdma_write_bw")
     assert record["status"] in ("ERROR", "FAIL") and words in json.dumps(run.report), (record, run.stdout[-2000:])
+
+
+def test_gpudirect_switched_off_is_not_applicable_and_runs_no_gpu_round(validate):
+    run = validate(_pod(4), pyramid_rdma_gpudirect=False, **FAST)
+    record = _record(run, "node-001", "rdma_gpudirect_bw")
+    assert record["status"] == "SKIP" and "pyramid_rdma_gpudirect is false" in record["actual"], record
+    assert _gdr_rounds(run) == [] and run.report["verdict"] == "GO", run.stdout[-3000:]
 
 
 def _fake_servers():

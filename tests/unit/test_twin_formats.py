@@ -191,7 +191,7 @@ GPU_HEALTH_FAULTS = {"xid", "ecc_uncorrectable", "row_remap_pending", "pcie_degr
                      "clock_throttle", "nvlink_errors", "pcie_replays", "dcgm_diag_fail"}
 # The rail mesh's faults (ib_write_bw, ping): tests/unit/test_twin_perftest.py and tests/e2e/test_validate_rail_mesh.py.
 RAIL_MESH_FAULTS = {"rail_bw", "gid_missing", "stale_server", "perftest_server_stuck", "perftest_missing", "ping_loss",
-                    "ping_rtt", "rail_ip_wrong"}
+                    "ping_rtt", "rail_ip_wrong", "gdr_bw"}
 # Host RoCE configuration faults (mlnx_qos, ethtool -S, the rails' RoCE sysfs): tests/unit/test_twin_formats_roce.py covers them.
 ROCE_HOST_FAULTS = {"dcqcn_off", "trust_pcp", "pfc_priority", "dscp_mark", "mtu"}
 

@@ -18,10 +18,12 @@ PORT = 28515  # loopback only: 127.1.x.y, the twin's node addresses
 
 def _node(index, link_layer="Ethernet", rate=400, **rdma):
     rails = [{"device": "mlx5_%d" % r, "port": 1, "rate": rate, "link_layer": link_layer} for r in range(2)]
-    return {"hostname": "node-%03d" % index, "index": index, "address": "127.1.0.%d" % index, "rails": rails, "rdma": rdma}
+    gpus = [{"index": g, "name": "NVIDIA H100 80GB HBM3", "pci": "0000:%02x:00.0" % (0x18 + g)} for g in range(2)]
+    return {"hostname": "node-%03d" % index, "index": index, "address": "127.1.0.%d" % index, "rails": rails, "rdma": rdma,
+            "gpus": gpus}
 
 
-def _pair(server, client, rail=0, port=PORT, **args):
+def _pair(server, client, rail=0, port=PORT, extra=()):
     nodes = {s["hostname"]: s for s in (server, client)}
     answer = {}
     banner = io.StringIO()
@@ -29,7 +31,7 @@ def _pair(server, client, rail=0, port=PORT, **args):
     def serve():
         saved, sys.stdout = sys.stdout, banner
         try:
-            argv = ["-d", "mlx5_%d" % rail, "-F", "--report_gbits", "-x", "3", "-p", str(port)]
+            argv = ["-d", "mlx5_%d" % rail, "-F", "--report_gbits", "-x", "3", "-p", str(port)] + list(extra)
             answer["server"] = formats_perftest.ib_write_bw(server, argv, {}, nodes.get)
         finally:
             sys.stdout = saved
@@ -40,8 +42,8 @@ def _pair(server, client, rail=0, port=PORT, **args):
         time.sleep(0.01)
     time.sleep(0.05)  # it binds right after the banner, as perftest does
     answer["client"] = formats_perftest.ib_write_bw(
-        client, ["-d", "mlx5_%d" % rail, "-F", "--report_gbits", "-x", "3", "-p", str(port),
-                 "10.5%d.0.%d" % (rail, server["index"])], {})
+        client, ["-d", "mlx5_%d" % rail, "-F", "--report_gbits", "-x", "3", "-p", str(port)] + list(extra) + [
+            "10.5%d.0.%d" % (rail, server["index"])], {})
     thread.join(10)
     return answer["server"], answer["client"], banner.getvalue()
 
@@ -83,3 +85,35 @@ def test_an_empty_gid_entry_fails_both_ends_at_rtr():
 def test_an_unknown_device_is_perftests_own_error():
     rc, _out, err = formats_perftest.ib_write_bw(_node(10), ["-d", "mlx5_9"], {}, {}.get)
     assert rc == 1 and err == "IB device mlx5_9 not found\n Unable to find the Infiniband/RoCE device\n"
+
+
+def test_a_gpudirect_run_prints_perftests_cuda_preamble_and_measures_near_host_memory():
+    (src, sout, _se), (crc, cout, _ce), banner = _pair(_node(11), _node(12), port=PORT + 4, extra=["--use_cuda=1"])
+    host = formats_perftest.rail_gbps(_node(11), "mlx5_0")
+    assert src == crc == 0 and "* Waiting for client to connect... *" in banner
+    for out in (sout, cout):
+        assert out.startswith("initializing CUDA\nListing all CUDA devices in system:\nCUDA device 0: PCIe address is 18:00\n")
+        assert "\nPicking device No. 1\n[pid = 4101, dev = 1] device name = [NVIDIA H100 80GB HBM3]\n" in out
+        facts = parsing.parse("perftest_ib_write_bw", out)
+        assert facts["cuda_device"] == 1 and facts["gbps"] == round(host * formats_perftest.GDR_HEALTHY, 2)
+        assert facts["gbps"] >= host * 0.9  # within the default 10% of host memory
+    assert parsing.parse("perftest_ib_write_bw", cout)["gbps"] == parsing.parse("perftest_ib_write_bw", sout)["gbps"]
+
+
+def test_a_slow_gpudirect_node_measures_its_factor_of_host_memory_at_both_ends():
+    (_r, sout, _e), (_c, cout, _ce), _b = _pair(_node(13), _node(14, gdr_factor=0.5), port=PORT + 5,
+                                              extra=["--use_cuda=0", "--use_cuda_dmabuf"])
+    host = formats_perftest.rail_gbps(_node(13), "mlx5_0")
+    assert "using DMA-BUF for GPU buffer" in cout
+    assert parsing.parse("perftest_ib_write_bw", sout)["gbps"] == parsing.parse("perftest_ib_write_bw", cout)["gbps"] == round(host * 0.5, 2)
+
+
+def test_the_gdr_bw_fault_leaves_host_memory_runs_alone():
+    (_r, sout, _e), (_c, cout, _ce), _b = _pair(_node(15), _node(16, gdr_factor=0.5), port=PORT + 6)
+    assert parsing.parse("perftest_ib_write_bw", cout)["gbps"] == formats_perftest.rail_gbps(_node(15), "mlx5_0")
+    assert parsing.parse("perftest_ib_write_bw", cout)["cuda_device"] is None
+
+
+def test_a_gpu_index_the_node_lacks_is_perftests_own_error():
+    rc, out, err = formats_perftest.ib_write_bw(_node(17), ["-d", "mlx5_0", "--use_cuda=5"], {}, {}.get)
+    assert rc == 1 and out == "initializing CUDA\n" and err.startswith("No such device ID (5) exists in system\n")

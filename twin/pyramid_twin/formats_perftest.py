@@ -9,6 +9,10 @@ Rail addresses of the seed's plan (10.5<rail>.<n // 256>.<n % 256>) are mapped o
 address of node n (127.1.x.y): no packet goes to the plan's 10.x addresses. The bandwidth both ends
 print is the lower of the two nodes' rail figures (state["rdma"]), as a real link would measure.
 Error texts are perftest's own (src/write_bw.c, src/perftest_communication.c, src/perftest_parameters.c).
+
+A GPUDirect run (--use_cuda=<gpu> [--use_cuda_dmabuf]) prints perftest's CUDA preamble
+(src/cuda_memory.c) before the header, the server after its banner, and measures the node's rail
+figure times its GPUDirect factor (healthy: GDR_HEALTHY; the `gdr_bw` fault's `factor`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ ACCEPT_SECONDS = 120
 HELD = "Couldn't listen to port %d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n"
 # an empty GID table entry (no address on the netdev): both ends print the header, then fail at RTR
 RTR_FAILED = "Failed to modify QP %d to RTR\n Unable to Connect the HCA's through the link\n"
+GDR_HEALTHY = 0.985  # a healthy GPUDirect run: within a few percent of host memory (seed 004)
 
 
 def _options(args):
@@ -34,8 +39,12 @@ def _options(args):
     index = 0
     while index < len(args):
         arg = args[index]
-        if arg in flags:
+        if arg in flags or arg == "--use_cuda_dmabuf":
             values[arg] = True
+        elif arg.startswith("--use_cuda="):
+            if not arg.split("=", 1)[1].isdigit():
+                return None, None, " Invalid CUDA device\n"
+            values["--use_cuda"] = int(arg.split("=", 1)[1])
         elif arg in ("-d", "-s", "-D", "-x", "-p", "-q", "-n"):
             if index + 1 >= len(args):
                 return None, None, "option requires an argument -- '%s'\n" % arg[1:]
@@ -81,6 +90,32 @@ def _table(gbps, size, duration):
             " %-10d %-10d       %.2f             %.2f \t\t     %.6f\n" % (size, iterations, peak, gbps, rate) + DASHES)
 
 
+def _cuda_preamble(state, opts, size):
+    """perftest's CUDA preamble (src/cuda_memory.c init_gpu and the buffer's allocation), or an error
+    text for a GPU index the node does not have; "" for a host-memory run."""
+    if "--use_cuda" not in opts:
+        return "", ""
+    gpus, index = state.get("gpus", []), opts["--use_cuda"]
+    out = "initializing CUDA\n"
+    if index >= len(gpus):
+        return out, "No such device ID (%d) exists in system\nCouldn't init GPU context: 1\n" % index
+    out += "Listing all CUDA devices in system:\n" + "".join(
+        "CUDA device %d: PCIe address is %s\n" % (gpu["index"], gpu["pci"][5:10].upper()) for gpu in gpus)
+    out += "\nPicking device No. %d\n[pid = %d, dev = %d] device name = [%s]\n" % (index, 4100 + index, index, gpus[index]["name"])
+    out += "creating CUDA Ctx\nmaking it the current CUDA Ctx\nCUDA device integrated: 0\n"
+    if opts.get("--use_cuda_dmabuf"):
+        out += "using DMA-BUF for GPU buffer address at 0x78e9f8800000 aligned at 0x78e9f8800000 with aligned size %d\n" % size
+    out += "allocated GPU buffer of a %d address at 0x5d07a20e9300 for type CUDA_MEM_DEVICE\n" % size
+    return out, ""
+
+
+def gdr_factor(state, opts):
+    """What a run's buffer costs: 1 in host memory, the node's GPUDirect factor in GPU memory."""
+    if "--use_cuda" not in opts:
+        return 1.0
+    return float(state.get("rdma", {}).get("gdr_factor", GDR_HEALTHY))
+
+
 def _rail(state, device):
     return next((rail for rail in state["rails"] if rail["device"] == device), None)
 
@@ -116,12 +151,16 @@ def ib_write_bw(state, args, env, load_node=None):
         return rc, "", err
     port = int(opts.get("-p", 18515))
     size, duration = int(opts.get("-s", 65536)), int(opts.get("-D", 0))
+    preamble, failed = _cuda_preamble(state, opts, size)
+    if failed:
+        return 1, preamble, failed
     if server_name is None:
-        return _serve(state, rail, opts, port, size, duration, load_node)
-    return _connect(state, rail, opts, server_name, port, size, duration)
+        return _serve(state, rail, opts, port, size, duration, load_node, preamble)
+    rc, out, err = _connect(state, rail, opts, server_name, port, size, duration)
+    return rc, preamble + out, err
 
 
-def _serve(state, rail, opts, port, size, duration, load_node):
+def _serve(state, rail, opts, port, size, duration, load_node, preamble=""):
     rdma = state.get("rdma", {})
     if rdma.get("server_stuck"):  # prints nothing and never listens (a hung driver call)
         time.sleep(3600)
@@ -149,11 +188,11 @@ def _serve(state, rail, opts, port, size, duration, load_node):
         if _gid_missing(state, rail) or hello.get("gid_missing"):
             connection.sendall(b'{"rtr_failed": true}\n')
             listener.close()
-            return 1, _header(state, rail, opts) + _addresses(state, rail, client.get("index", 0), True), RTR_FAILED % (0x40 + rail["port"])
-        gbps = min(rail_gbps(state, rail["device"]), float(hello.get("gbps", 0.0)))
+            return 1, preamble + _header(state, rail, opts) + _addresses(state, rail, client.get("index", 0), True), RTR_FAILED % (0x40 + rail["port"])
+        gbps = round(min(rail_gbps(state, rail["device"]) * gdr_factor(state, opts), float(hello.get("gbps", 0.0))), 2)
         connection.sendall((json.dumps({"gbps": gbps}) + "\n").encode())
     listener.close()
-    text = _header(state, rail, opts) + _addresses(state, rail, client.get("index", 0), rail["link_layer"] == "Ethernet")
+    text = preamble + _header(state, rail, opts) + _addresses(state, rail, client.get("index", 0), rail["link_layer"] == "Ethernet")
     return 0, text + _table(gbps, size, duration), ""
 
 
@@ -170,7 +209,7 @@ def _connect(state, rail, opts, server_name, port, size, duration):
         return 1, "", "Couldn't connect to %s:%d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n" % (
             server_name, port)
     with connection:
-        connection.sendall((json.dumps({"node": state["hostname"], "gbps": rail_gbps(state, rail["device"]),
+        connection.sendall((json.dumps({"node": state["hostname"], "gbps": rail_gbps(state, rail["device"]) * gdr_factor(state, opts),
                                         "gid_missing": _gid_missing(state, rail)}) + "\n").encode())
         answer = json.loads(connection.makefile("r").readline() or "{}")
     if answer.get("rtr_failed"):

@@ -426,6 +426,13 @@ def _stale_server(state, fault):
     state["rdma"]["stale_ports"].append(int(fault.get("port", 18515)))
 
 
+def _gdr_bw(state, fault):
+    # GPUDirect RDMA slow on this node (nvidia_peermem missing and a bounce through host memory, ACS
+    # redirecting peer traffic through the root complex, an IOMMU not in passthrough): its ib_write_bw
+    # runs with --use_cuda measure that fraction of its host-memory runs, on every rail
+    state["rdma"]["gdr_factor"] = float(fault.get("factor", 0.5))
+
+
 def _perftest_server_stuck(state, fault):
     state["rdma"]["server_stuck"] = True
 
@@ -487,6 +494,7 @@ FAULTS = {
     "gid_missing": _gid_missing,
     "stale_server": _stale_server,
     "perftest_server_stuck": _perftest_server_stuck,
+    "gdr_bw": _gdr_bw,
     "perftest_missing": _perftest_missing,
     "ping_loss": _ping("loss_percent", "percent", 100),
     "ping_rtt": _ping("rtt_ms", "ms", 5.0),

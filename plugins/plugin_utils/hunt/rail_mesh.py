@@ -92,14 +92,44 @@ def rail_addresses(position, expect):
 
 # The settings every run of a round shares (client and server must agree): the first planned node's.
 SHARED = ("pyramid_rdma_message_size", "pyramid_rdma_duration", "pyramid_rdma_gid_index", "pyramid_rdma_link_layer",
-          "pyramid_rdma_port_base", "pyramid_ping_count", "pyramid_rails")
+          "pyramid_rdma_port_base", "pyramid_ping_count", "pyramid_rails", "pyramid_rdma_gpudirect_dmabuf")
 
 
-def make_plan(layer, check, nodes, rails, addresses, expect):
-    """The plan: nodes, rails, addresses and the first two rounds (every run of each)."""
+def gpus_of(expect, rails):
+    """The GPU nearest each rail of a node (--use_cuda=<index>), None where it has none: its own
+    pyramid_rdma_gpudirect_gpus (a negative index: none), else GPU i for rail i among its
+    pyramid_gpus_per_node GPUs (the layout Layer 0's gpu_nic_affinity holds it to)."""
+    own = expect.get("pyramid_rdma_gpudirect_gpus") or []
+    if own:
+        return [own[rail] if rail < len(own) and own[rail] >= 0 else None for rail in range(len(rails))]
+    count = expect.get("pyramid_gpus_per_node", 0)
+    return [rail if rail < count else None for rail in range(len(rails))]
+
+
+def gpudirect_rounds(rounds, gpus):
+    """The GPUDirect rounds: each first round again, every run with the buffer in the GPU nearest its
+    rail at both ends, for the runs whose two nodes have one there (so each has its host-memory twin)."""
+    found = []
+    for runs in rounds:
+        again = [dict(run, gpudirect=True) for run in runs
+                 if gpus[run["server"]][run["rail"]] is not None and gpus[run["client"]][run["rail"]] is not None]
+        if again:
+            found.append(again)
+    return found
+
+
+def make_plan(layer, check, nodes, rails, addresses, expect, gpus=None, companion=None):
+    """The plan: nodes, rails, addresses and the first two rounds (every run of each); with a companion
+    check (rdma_gpudirect_bw) and each node's GPU per rail, the same rounds again in GPU memory."""
     rounds = [_rounds.runs_of(pairs, list(range(len(rails)))) for pairs in _rounds.plan_rounds(nodes)]
-    return {"layer": layer, "check": check["id"], "nodes": nodes, "rails": list(rails), "addresses": addresses,
+    plan = {"layer": layer, "check": check["id"], "nodes": nodes, "rails": list(rails), "addresses": addresses,
             "rounds": rounds, "expect": {name: expect[name] for name in SHARED if name in expect}}
+    if companion is not None and gpus is not None:
+        again = gpudirect_rounds(rounds, gpus)
+        plan["gpudirect"] = {"check": companion["id"], "gpus": gpus,
+                             "rounds": list(range(len(rounds), len(rounds) + len(again)))}
+        plan["rounds"] = rounds + again
+    return plan
 
 
 def port_of(run, base):
@@ -109,7 +139,7 @@ def port_of(run, base):
 
 
 def run_id(run):
-    return "%s>%s@%d" % (run["client"], run["server"], run["rail"])
+    return "%s>%s@%d%s" % (run["client"], run["server"], run["rail"], ".gdr" if run.get("gpudirect") else "")
 
 
 def source_of(check, side):
@@ -118,20 +148,20 @@ def source_of(check, side):
     return sources[0] if side == "client" else (sources[1] if len(sources) > 1 else None)
 
 
-def planned(plan, round_index, host, side, catalog, expect, check):
-    """The collect-style plan (id, ways) of ``host``'s servers or clients in a round."""
-    name = source_of(check, side)
-    if name is None:
-        return []
-    runs = plan["rounds"][round_index]
-    mine = [run for run in runs if run[side] == host]
-    source = catalog["sources"][name]
+def planned(plan, round_index, host, side, catalog, expect, check, companion=None):
+    """The collect-style plan (id, ways) of ``host``'s servers or clients in a round (a GPUDirect
+    round's from the companion check's sources, with this host's GPU nearest each rail)."""
     items = []
-    for run in mine:
+    for run in (run for run in plan["rounds"][round_index] if run[side] == host):
+        name = source_of(companion if run.get("gpudirect") else check, side)
+        if name is None:
+            continue
         group = {"device": plan["rails"][run["rail"]], "server": plan["addresses"][run["server"]][run["rail"]],
                  "source": plan["addresses"][run["client"]][run["rail"]],
                  "port": port_of(run, plan["expect"].get("pyramid_rdma_port_base", 0))}
-        item = _engine.plan([name], {"sources": {name: source}}, dict(expect, **plan["expect"]), group=group)[0]
+        if run.get("gpudirect"):
+            group["gpu"] = plan["gpudirect"]["gpus"][host][run["rail"]]
+        item = _engine.plan([name], {"sources": {name: catalog["sources"][name]}}, dict(expect, **plan["expect"]), group=group)[0]
         items.append(dict(item, id=run_id(run)))
     return items
 
@@ -153,6 +183,8 @@ def measured(run_dir, plan, check, catalog, judge, expect_of):
     runs, layer = [], plan["layer"]
     for index, round_runs in enumerate(plan["rounds"]):
         for run in round_runs:
+            if run.get("gpudirect"):
+                continue  # judged against these runs by measured_gpudirect
             rid = run_id(run)
             client = (load_raw(run_dir, layer, index, run["client"], "client") or {}).get(rid)
             server = (load_raw(run_dir, layer, index, run["server"], "server") or {}).get(rid)
@@ -168,6 +200,42 @@ def measured(run_dir, plan, check, catalog, judge, expect_of):
     if relative and runs:
         runs = relative(runs, dict(expect_of(runs[0]["client"]), **plan["expect"]))
     return runs
+
+
+def measured_gpudirect(run_dir, plan, companion, catalog, judge, expect_of, host_runs):
+    """Every GPUDirect run, judged against the host-memory run of the same pair, rail and direction
+    (``host_runs``: measured()'s runs of the first rounds), in measured()'s shape."""
+    twins = {(run["server"], run["client"], run["rail"]): run for run in host_runs}
+    runs, layer = [], plan["layer"]
+    for index in plan.get("gpudirect", {}).get("rounds", []):
+        for run in plan["rounds"][index]:
+            rid = run_id(run)
+            client = (load_raw(run_dir, layer, index, run["client"], "client") or {}).get(rid)
+            server = (load_raw(run_dir, layer, index, run["server"], "server") or {}).get(rid)
+            expect = dict(expect_of(run["client"]), **plan["expect"])
+            facts = _engine.parse_one(client, catalog["sources"][source_of(companion, "client")], expect)
+            if isinstance(facts, SourceFailure) and server and server.get("status") in ("failed", "killed"):
+                facts = SourceFailure(server.get("command", "?"), "server: %s; client: %s" % (server.get("msg"), facts.reason),
+                                      output="%s\n%s" % (server.get("stdout") or "", facts.output or ""))
+            twin = twins.get((run["server"], run["client"], run["rail"])) or {}
+            if not isinstance(facts, SourceFailure):
+                facts = dict(facts, host_memory={"gbps": twin.get("gbps"), "said": twin.get("actual") or twin.get("status")})
+            outcome = _engine.run_judge(companion, judge, facts, expect)
+            runs.append(dict({key: run[key] for key in ("server", "client", "rail")}, status=outcome["status"],
+                             gbps=outcome.get("gbps"), note=outcome.get("note"), finding=None,
+                             actual=outcome["actual"] if outcome.get("gbps") is None else None,
+                             command=(client or {}).get("command")))
+    return runs
+
+
+def gpudirect_not_run(check, catalog, plan, node, expect, switched_off):
+    """SKIP, neither for nor against GO, for a node with no GPUDirect run: switched off, or no GPU
+    near any rail (the check does not apply to it)."""
+    why = ("not applicable: pyramid_rdma_gpudirect is false" if switched_off else
+           "not applicable: no GPU near any rail of %s (pyramid_rdma_gpudirect_gpus, pyramid_gpus_per_node)" % node)
+    record = _engine.result(node, check, catalog, expect, "SKIP", "a GPU near each rail", why)
+    record["not_applicable"] = True
+    return record
 
 
 def records(check, catalog, plan, verdicts, expect_of, runs=()):
@@ -213,15 +281,20 @@ def _partners(runs, node):
 
 
 def _figure(runs):
-    """The worst figure of a node's passing runs: the lowest Gb/s, or the longest round trip."""
-    gbps = [run["gbps"] for run in runs if run.get("gbps") is not None]
-    if gbps:
-        return "lowest %.1f Gb/s" % min(gbps)
+    """The worst figure of a node's passing runs: the lowest Gb/s, or the longest round trip (a miss
+    that is its partner's is named in that partner's result, not as this node's figure)."""
+    measured_runs = [run for run in runs if run.get("gbps") is not None]
+    measured_runs = [run for run in measured_runs if run.get("status") == PASS] or measured_runs
+    if measured_runs:
+        lowest = min(measured_runs, key=lambda run: run["gbps"])
+        return "lowest %.1f Gb/s%s" % (lowest["gbps"], " (%s)" % lowest["note"] if lowest.get("note") else "")
     rtts = [run["rtt_ms"] for run in runs if run.get("rtt_ms") is not None]
     return "longest rtt avg %.3f ms" % max(rtts) if rtts else "no figure"
 
 
 def _wanted(check, expect):
+    if check["judge"] == "rail_gpudirect_bw":
+        return "GPUDirect ib_write_bw within %g%% of host memory" % expect["pyramid_rdma_gpudirect_tolerance_percent"]
     if check["judge"] == "rail_ping":
         return "ping loss <= %g%%, rtt avg <= %g ms" % (expect["pyramid_ping_loss_max_percent"], expect["pyramid_ping_rtt_max_ms"])
     return "ib_write_bw >= %g Gb/s" % expect["pyramid_rdma_gbps_min"]

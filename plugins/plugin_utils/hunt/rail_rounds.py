@@ -176,6 +176,6 @@ def blame(runs, rails_of=None):
 
 def _said(run, node):
     direction = ("%s <- %s" % (node, run["client"])) if run["server"] == node else ("%s -> %s" % (node, run["server"]))
-    if run.get("gbps") is not None:
-        return "%s: %.1f Gb/s" % (direction, run["gbps"])
+    if run.get("gbps") is not None:  # a GPUDirect run notes its share of the host-memory run
+        return "%s: %.1f Gb/s%s" % (direction, run["gbps"], " (%s)" % run["note"] if run.get("note") else "")
     return "%s: %s" % (direction, run.get("actual") or "no measurement")

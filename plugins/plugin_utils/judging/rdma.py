@@ -2,7 +2,8 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Layer 4 judges: one run of ib_write_bw between two nodes on one rail (hunt/rail_rounds.py then
-places each miss on a node's rail, the path between two nodes, or the whole rail)."""
+places each miss on a node's rail, the path between two nodes, or the whole rail), and its GPUDirect
+run against the host-memory run of the same pair, rail and direction."""
 
 from __future__ import annotations
 
@@ -20,6 +21,40 @@ def rail_write_bw(facts, expect):
     gbps = facts["gbps"]
     status = PASS if gbps >= wanted else FAIL
     return verdict(status, expected, "%.1f Gb/s at %d bytes" % (gbps, facts["bytes"]), gbps=gbps)
+
+
+# perftest built without CUDA refuses --use_cuda with these words (src/perftest_parameters.c)
+_NO_CUDA = "Unsupported memory type"
+
+
+@judge("rail_gpudirect_bw", mesh=True)
+def rail_gpudirect_bw(facts, expect):
+    """One GPUDirect run (--use_cuda: the buffer in the GPU nearest the rail) against the host-memory run
+    of the same pair, rail and direction, which hunt/rail_mesh.py puts in ``facts["host_memory"]``
+    ({"gbps": figure or None, "said": what that run said}). Seed 004: GPUDirect within 5-10% of host
+    memory, else GPUDirect is the cause. A run that shows no GPU picked did not test GPUDirect: ERROR."""
+    tolerance = expect["pyramid_rdma_gpudirect_tolerance_percent"]
+    expected = "GPUDirect ib_write_bw within %g%% of the host-memory run" % tolerance
+    if isinstance(facts, SourceFailure) or facts is None:
+        if facts is not None and _NO_CUDA in "%s %s" % (facts.reason, facts.output):
+            return verdict(ERROR, expected, "this ib_write_bw has no CUDA support (perftest: %s): build perftest with "
+                           "CUDA, or set pyramid_rdma_gpudirect: false" % _NO_CUDA)
+        return verdict(ERROR, expected, facts.reason if facts is not None else "no output was collected")
+    if facts.get("cuda_device") is None:
+        return verdict(ERROR, expected, "ib_write_bw did not say which GPU it used (no 'Picking device No.' line): "
+                       "not a GPUDirect run")
+    host = facts.get("host_memory") or {}
+    if host.get("gbps") is None:
+        return verdict(ERROR, expected, "%.1f Gb/s from GPU %d, but no host-memory run of this pair and rail to compare "
+                       "with (%s)" % (facts["gbps"], facts["cuda_device"], host.get("said") or "not measured"))
+    gbps, base = facts["gbps"], host["gbps"]
+    share = 100.0 * gbps / base if base else 0.0
+    status = PASS if gbps >= base * (1 - tolerance / 100.0) else FAIL
+    return verdict(status, expected, "%.1f Gb/s from GPU %d, %.0f%% of host memory's %.1f Gb/s" % (
+        gbps, facts["cuda_device"], share, base), gbps=gbps, note="%.0f%% of host memory's %.1f" % (share, base))
+
+
+rail_gpudirect_bw.baseline = "rail_write_bw"  # judged against that judge's run of the same pair, rail and direction
 
 
 @judge("rail_ping", mesh=True)

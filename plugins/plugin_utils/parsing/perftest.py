@@ -10,6 +10,13 @@ the parameter block as `Name : value` pairs, two per line or tab-separated in ol
 --report_gbits, `[MiB/sec]` in newer versions); warnings between the header and the rows
 ("Conflicting CPU frequency values detected"); several rows with -a. The last row is the largest
 message size: the one judged.
+
+A GPUDirect run (--use_cuda=<gpu>, perftest built with CUDA) prints its CUDA preamble before the
+header (src/cuda_memory.c: "initializing CUDA", "Listing all CUDA devices in system:", "CUDA device N:
+PCIe address is BB:DD", "Picking device No. N", "[pid = P, dev = N] device name = [...]", "creating
+CUDA Ctx", then the buffer's allocation; with --use_cuda_bus_id "Picking GPU number N"); `cuda_device`
+is the GPU it picked, None for a host-memory run, so a judge can tell that the buffer really was the
+GPU's. A perftest built without CUDA refuses the option with " Unsupported memory type".
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ _ROW = re.compile(r"^\s*(?P<bytes>\d+)\s+(?P<iterations>\d+)\s+(?P<peak>\S+)\s+(
 _PARAM = re.compile(r"([A-Za-z][A-Za-z0-9 .*_/-]*?)\s*:\s*(\S+(?:\[\S*\])?)")
 # Gb/sec as printed with --report_gbits; MB/sec is perftest's 2^20 bytes (relabelled MiB/sec later)
 _TO_GBPS = {"Gb/sec": 1.0, "MB/sec": 1048576 * 8 / 1e9, "MiB/sec": 1048576 * 8 / 1e9}
-_ERROR_WORDS = re.compile(r"Couldn't|Unable to|Failed|failed|not found|No such|Error|error", re.I)
+_ERROR_WORDS = re.compile(r"Couldn't|Unable to|Failed|failed|not found|No such|Error|error|Unsupported memory type", re.I)
+# perftest's CUDA preamble (src/cuda_memory.c; perftest_resources.c before 2023): the GPU the run uses
+_CUDA_DEVICE = re.compile(r"^\s*Picking (?:device No\.|GPU number) (\d+)\s*$")
 
 
 def _number(text, what):
@@ -69,8 +78,10 @@ def ib_write_bw(text):
                      "gbps": round(average * _TO_GBPS[unit], 3)})
     if not rows:
         raise ValueError("a bandwidth table without a result row (the run was cut short?)")
-    params = _parameters(lines[:header])
+    params = _parameters(line for line in lines[:header] if not line.startswith("CUDA device "))
+    picked = [int(m.group(1)) for m in (_CUDA_DEVICE.match(line) for line in lines[:header]) if m]
     return {"unit": unit, "rows": rows, "gbps": rows[-1]["gbps"], "bytes": rows[-1]["bytes"],
             "device": params.get("Device"), "link_type": params.get("Link type"),
             "gid_index": params.get("GID index"), "connection": params.get("Connection type"),
-            "remote_address": any(line.strip().startswith("remote address") for line in lines[:header])}
+            "remote_address": any(line.strip().startswith("remote address") for line in lines[:header]),
+            "cuda_device": picked[-1] if picked else None}

@@ -60,3 +60,34 @@ DATA += [
     {"check": "rail_ping", "name": "cut before its statistics", "raw": {"rail_ping": _ping("cut_before_statistics")},
      "status": "ERROR", "contains": ["no ping statistics line (cut short?)"]},
 ]
+
+
+def _gdr(case, host_gbps, said=None):
+    """A GPUDirect run's facts (a real capture through the parser) with the host-memory run of the same
+    pair, rail and direction that hunt/rail_mesh.measured_gpudirect puts beside it."""
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing  # pylint: disable=import-outside-toplevel
+    facts = parsing.parse("perftest_ib_write_bw", _raw(case))
+    return {"ib_write_bw_gdr_client": dict(facts, host_memory={"gbps": host_gbps, "said": said})}
+
+
+# Layer 4's GPUDirect run (--use_cuda=<gpu>) against the host-memory run of the same pair and rail (seed 004: within 5-10%)
+DATA += [
+    {"check": "rdma_gpudirect_bw", "name": "H200 dma-buf at 140.4 Gb/s, 97% of host memory's 145",
+     "facts": _gdr("client_gbits_cuda_dmabuf_a_roce_h200", 145.0), "status": "PASS",
+     "contains": ["140.4 Gb/s from GPU 0, 97% of host memory's 145.0 Gb/s", "within 10% of the host-memory run"]},
+    {"check": "rdma_gpudirect_bw", "name": "RTX 4080 peermem in MiB/sec, 96% of host memory",
+     "facts": _gdr("client_mib_cuda_ib_rtx4080", 130.0), "status": "PASS", "contains": ["125.4 Gb/s from GPU 0, 96%"]},
+    {"check": "rdma_gpudirect_bw", "name": "94% of host memory misses a 5% tolerance", "expect": {"pyramid_rdma_gpudirect_tolerance_percent": 5},
+     "facts": _gdr("client_gbits_cuda_dmabuf_a_roce_h200", 150.0), "status": "FAIL",
+     "contains": ["94% of host memory's 150.0 Gb/s", "within 5% of the host-memory run", "{cause}"]},
+    {"check": "rdma_gpudirect_bw", "name": "A40 GPUDirect at half the host-memory run",
+     "facts": _gdr("client_gbits_cuda_dmabuf_D60_q16_roce_A40", 363.5), "status": "FAIL",
+     "contains": ["181.5 Gb/s from GPU 0, 50% of host memory's 363.5 Gb/s", "nvidia_peermem / dma-buf, PCIe ACS/IOMMU, GPU-NIC affinity"]},
+    {"check": "rdma_gpudirect_bw", "name": "perftest built without CUDA", "raw": {"ib_write_bw_gdr_client": _raw("err_cuda_unsupported_memory_type")},
+     "status": "ERROR", "contains": ["no CUDA support (perftest: Unsupported memory type)", "pyramid_rdma_gpudirect: false"]},
+    {"check": "rdma_gpudirect_bw", "name": "a run that picked no GPU is not a GPUDirect run",
+     "raw": {"ib_write_bw_gdr_client": _raw("client_gbits_ib_cx7_ndr_392G")}, "status": "ERROR", "contains": ["no 'Picking device No.' line"]},
+    {"check": "rdma_gpudirect_bw", "name": "no host-memory run to compare with",
+     "facts": _gdr("client_mib_cuda_ib_rtx4080", None, "Couldn't connect to 10.50.0.2:18515"), "status": "ERROR",
+     "contains": ["125.4 Gb/s from GPU 0, but no host-memory run of this pair and rail", "Couldn't connect to 10.50.0.2:18515"]},
+]

@@ -1,0 +1,136 @@
+"""Layer 4's GPUDirect run (rdma_gpudirect_bw): the same pairs again with the buffer in the GPU nearest
+each rail, each run judged against the host-memory run of the same pair, rail and direction, and each
+miss placed on a node's rail as the host-memory misses are (hunt/rail_mesh.py, hunt/rail_rounds.py)."""
+
+import os
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import MESH_JUDGES
+
+CATALOG = _catalog.load_catalog()
+CHECKS = {check["id"]: check for check in CATALOG["checks"]}
+HOST, GDR = CHECKS["rdma_write_bw"], CHECKS["rdma_gpudirect_bw"]
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers", "perftest_ib_write_bw")
+
+
+def _expect(**overrides):
+    values, errors = _expectations.resolve(CATALOG, overrides)
+    assert not errors, errors
+    return values
+
+
+def _plan(nodes, gpus_of=None, **overrides):
+    expect = _expect(**overrides)
+    addresses = {node: _mesh.rail_addresses(index + 1, expect)[0] for index, node in enumerate(nodes)}
+    gpus = {node: (gpus_of or {}).get(node, _mesh.gpus_of(expect, expect["pyramid_rails"])) for node in nodes}
+    return _mesh.make_plan(4, HOST, nodes, expect["pyramid_rails"], addresses, expect, gpus=gpus, companion=GDR), expect
+
+
+def test_the_gpu_nearest_each_rail_is_gpu_i_unless_the_node_says():
+    rails = _expect()["pyramid_rails"]
+    assert _mesh.gpus_of(_expect(), rails) == list(range(8))
+    assert _mesh.gpus_of(_expect(pyramid_gpus_per_node=4), rails) == [0, 1, 2, 3] + [None] * 4
+    assert _mesh.gpus_of(_expect(pyramid_rdma_gpudirect_gpus=[3, 2, 1, 0, -1, 5]), rails) == [3, 2, 1, 0, None, 5, None, None]
+
+
+def test_gpudirect_rounds_repeat_the_host_rounds_after_them_with_the_same_pairs():
+    nodes = ["node-%03d" % i for i in range(1, 9)]
+    plan, _expect_ = _plan(nodes)
+    assert plan["gpudirect"]["rounds"] == [2, 3] and len(plan["rounds"]) == 4
+    for host_round, gdr_round in zip(plan["rounds"][:2], plan["rounds"][2:]):
+        assert [dict(run, gpudirect=True) for run in host_round] == gdr_round
+
+
+def test_a_rail_without_a_gpu_at_either_end_is_not_run_in_gpu_memory():
+    nodes = ["node-%03d" % i for i in range(1, 5)]
+    plan, _e = _plan(nodes, gpus_of={"node-002": [0, 1, 2, 3, 4, 5, 6, None]})
+    gdr = [run for index in plan["gpudirect"]["rounds"] for run in plan["rounds"][index]]
+    assert not [run for run in gdr if run["rail"] == 7 and "node-002" in (run["server"], run["client"])]
+    assert [run for run in gdr if run["rail"] == 7]  # the other pairs still run rail 7
+
+
+@pytest.mark.parametrize("overrides, tail", [
+    ({}, ["-x", "3", "-p", "18518", "--use_cuda=3"]),
+    ({"pyramid_rdma_gpudirect_dmabuf": True}, ["-p", "18518", "--use_cuda=3", "--use_cuda_dmabuf"]),
+    ({"pyramid_rdma_link_layer": "infiniband"}, ["-D", "5", "-p", "18518", "--use_cuda=3"]),
+])
+def test_each_end_of_a_gpudirect_run_uses_its_own_gpu_nearest_the_rail(overrides, tail):
+    plan, expect = _plan(["node-001", "node-002"], gpus_of={"node-002": [7, 6, 5, 4, 3, 2, 1, 0]}, **overrides)
+    servers = {s["id"]: s["ways"][0]["run"] for s in _mesh.planned(plan, 1, "node-001", "server", CATALOG, expect, HOST, GDR)}
+    clients = {c["id"]: c["ways"][0]["run"] for c in _mesh.planned(plan, 1, "node-002", "client", CATALOG, expect, HOST, GDR)}
+    assert servers["node-002>node-001@3.gdr"][-len(tail):] == tail
+    client = clients["node-002>node-001@3.gdr"]
+    assert client[-1] == "10.53.0.1" and "--use_cuda=4" in client  # node-002's GPU nearest rail 3
+    assert ("-x" in client) == (overrides.get("pyramid_rdma_link_layer") != "infiniband")
+    assert ("--use_cuda_dmabuf" in client) == bool(overrides.get("pyramid_rdma_gpudirect_dmabuf"))
+    host = {c["id"]: c["ways"][0]["run"] for c in _mesh.planned(plan, 0, "node-002", "client", CATALOG, expect, HOST, GDR)}
+    assert not [arg for argv in host.values() for arg in argv if arg.startswith("--use_cuda")]
+
+
+def _capture(name):
+    with open(os.path.join(FIXTURES, name + ".raw"), encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _judged(tmp_path, nodes, slow=(), host_gbps=145.0):
+    """Every GPUDirect run measures 140.4 Gb/s (a real H200 capture); the host-memory runs measure
+    ``host_gbps``, 300 on a rail of a ``slow`` node (its GPUDirect at 47% of host memory there)."""
+    plan, expect = _plan(nodes)
+    run_dir = str(tmp_path)
+    text = _capture("client_gbits_cuda_dmabuf_a_roce_h200")
+    host_runs = []
+    for index in plan["gpudirect"]["rounds"]:
+        by_client = {}
+        for run in plan["rounds"][index]:
+            by_client.setdefault(run["client"], {})[_mesh.run_id(run)] = {"status": "ok", "stdout": text, "command": "ib_write_bw", "way": 0}
+            fast = run["server"] in slow or run["client"] in slow
+            host_runs.append(dict(run, gpudirect=None, status="PASS", gbps=300.0 if fast else host_gbps, actual=None))
+        for client, raw in by_client.items():
+            _mesh.save_raw(run_dir, 4, index, client, "client", raw)
+    runs = _mesh.measured_gpudirect(run_dir, plan, GDR, CATALOG, MESH_JUDGES[GDR["judge"]], lambda host: expect, host_runs)
+    return plan, expect, runs
+
+
+def test_a_node_whose_gpudirect_runs_miss_with_every_partner_is_named_with_the_gpudirect_cause(tmp_path):
+    nodes = ["node-%03d" % i for i in range(1, 9)]
+    plan, expect, runs = _judged(tmp_path, nodes, slow=("node-003",))
+    assert len(runs) == 2 * 4 * 2 * 8  # 2 rounds of 4 pairs, both ways, 8 rails
+    assert {run["status"] for run in runs} == {"PASS", "FAIL"}
+    records = _mesh.records(GDR, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs)
+    record = records["node-003"]
+    assert record["status"] == "FAIL" and record["check"] == "rdma_gpudirect_bw" and record["layer"] == 4
+    assert record["cause"] == GDR["causes"]["rail"]
+    assert "GPUDirect RDMA path (nvidia_peermem / dma-buf, PCIe ACS/IOMMU, GPU-NIC affinity)" in record["cause"]
+    assert record["actual"].startswith("mlx5_0: node-003 ") and "140.4 Gb/s (47% of host memory's 300.0)" in record["actual"]
+    assert all(records[node]["status"] == "PASS" for node in nodes if node != "node-003"), records
+    assert "lowest 140.4 Gb/s (97% of host memory's 145.0)" in records["node-001"]["actual"]
+
+
+def test_a_gpudirect_run_without_its_host_memory_twin_is_an_error_not_a_pass(tmp_path):
+    nodes = ["node-%03d" % i for i in range(1, 5)]
+    plan, expect = _plan(nodes)
+    index = plan["gpudirect"]["rounds"][0]
+    run = plan["rounds"][index][0]
+    _mesh.save_raw(str(tmp_path), 4, index, run["client"], "client", {_mesh.run_id(run): {
+        "status": "ok", "stdout": _capture("client_gbits_cuda_dmabuf_a_roce_h200"), "command": "ib_write_bw", "way": 0}})
+    twin = dict(run, gpudirect=None, status="ERROR", gbps=None, actual="Couldn't connect to 10.50.0.3:18515")
+    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, CATALOG, MESH_JUDGES[GDR["judge"]], lambda host: expect, [twin])
+    first = next(r for r in runs if (r["server"], r["client"], r["rail"]) == (run["server"], run["client"], run["rail"]))
+    assert first["status"] == "ERROR" and "no host-memory run of this pair and rail" in first["actual"]
+    assert "Couldn't connect to 10.50.0.3:18515" in first["actual"]
+    assert {r["status"] for r in runs if r is not first} == {"ERROR"}  # nothing collected: never a PASS
+
+
+def test_a_node_with_no_gpudirect_run_is_not_applicable_saying_why():
+    expect = _expect()
+    off = _mesh.gpudirect_not_run(GDR, CATALOG, {}, "node-001", expect, switched_off=True)
+    assert off["status"] == "SKIP" and off["not_applicable"] and "pyramid_rdma_gpudirect is false" in off["actual"]
+    none = _mesh.gpudirect_not_run(GDR, CATALOG, {}, "node-001", expect, switched_off=False)
+    assert "no GPU near any rail of node-001" in none["actual"]
+
+
+def test_the_gpudirect_judge_is_judged_against_the_host_memory_judge():
+    assert MESH_JUDGES[GDR["judge"]].baseline == HOST["judge"] and not hasattr(MESH_JUDGES[HOST["judge"]], "baseline")

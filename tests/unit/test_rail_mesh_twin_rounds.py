@@ -1,0 +1,94 @@
+"""The rail mesh's Layer 4 from plan to records through the twin's own ib_write_bw (no SSH, no Ansible):
+every round's servers really listen on the nodes' loopback addresses and every client really connects,
+the GPUDirect rounds after the host-memory rounds, then measured, blame and records as the action's
+judge and verdict phases call them. The end-to-end run on the twin (tests/e2e/test_validate_rail_mesh.py)
+adds Ansible's phases around the same calls."""
+
+import contextlib
+import io
+import threading
+import time
+
+from pyramid_twin import model, formats_perftest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import MESH_JUDGES
+
+CATALOG = _catalog.load_catalog()
+CHECKS = {check["id"]: check for check in CATALOG["checks"]}
+HOST, GDR = CHECKS["rdma_write_bw"], CHECKS["rdma_gpudirect_bw"]
+PORT_BASE = 28700  # loopback only (127.1.0.x), away from a twin's 18515
+
+
+def _states(tmp_path, nodes, faults):
+    path = tmp_path / "pod.yml"
+    path.write_text("pod: {nodes: %d}\nfaults: %s\n" % (nodes, faults))
+    scenario = model.load_scenario(str(path))
+    return {name: model.node_state(scenario, name) for name in model.node_names(scenario)}
+
+
+def _raw(argv, answer):
+    rc, out, err = answer
+    return {"status": "ok" if rc == 0 else "failed", "rc": rc, "stdout": out, "stderr": err, "command": " ".join(argv),
+            "way": 0, "msg": "%s: exit code %d: %s" % (" ".join(argv), rc, err.strip())}
+
+
+def _run_round(run_dir, plan, index, states, expect):
+    answers, threads = {}, []
+    servers = {host: _mesh.planned(plan, index, host, "server", CATALOG, expect, HOST, GDR) for host in plan["nodes"]}
+    for host, items in servers.items():
+        for item in items:
+            argv = item["ways"][0]["run"]
+
+            def serve(host=host, item=item, argv=argv):
+                answers[(host, item["id"])] = formats_perftest.ib_write_bw(states[host], argv[1:], {}, states.get)
+            threads.append(threading.Thread(target=serve))
+            threads[-1].start()
+    time.sleep(0.5)  # every server binds right after its banner
+    for host in plan["nodes"]:
+        raw = {}
+        for item in _mesh.planned(plan, index, host, "client", CATALOG, expect, HOST, GDR):
+            argv = item["ways"][0]["run"]
+            raw[item["id"]] = _raw(argv, formats_perftest.ib_write_bw(states[host], argv[1:], {}))
+        _mesh.save_raw(run_dir, 4, index, host, "client", raw)
+    for thread in threads:
+        thread.join(10)
+    for host, items in servers.items():
+        _mesh.save_raw(run_dir, 4, index, host, "server", {
+            item["id"]: _raw(item["ways"][0]["run"], answers[(host, item["id"])]) for item in items})
+
+
+def _layer4(tmp_path, nodes, faults="[]"):
+    states = _states(tmp_path, nodes, faults)
+    names = sorted(states)
+    expect, errors = _expectations.resolve(CATALOG, {"pyramid_rdma_port_base": PORT_BASE, "pyramid_rdma_duration": 1})
+    assert not errors
+    addresses = {name: _mesh.rail_addresses(i + 1, expect)[0] for i, name in enumerate(names)}
+    gpus = {name: _mesh.gpus_of(expect, expect["pyramid_rails"]) for name in names}
+    plan = _mesh.make_plan(4, HOST, names, expect["pyramid_rails"], addresses, expect, gpus=gpus, companion=GDR)
+    run_dir = str(tmp_path / "run")
+    with contextlib.redirect_stdout(io.StringIO()):  # the servers' banners
+        for index in range(len(plan["rounds"])):
+            _run_round(run_dir, plan, index, states, expect)
+    runs = _mesh.measured(run_dir, plan, HOST, CATALOG, MESH_JUDGES[HOST["judge"]], lambda host: expect)
+    gdr = _mesh.measured_gpudirect(run_dir, plan, GDR, CATALOG, MESH_JUDGES[GDR["judge"]], lambda host: expect, runs)
+    return (_mesh.records(HOST, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs),
+            _mesh.records(GDR, CATALOG, plan, _rounds.blame(gdr), lambda host: expect, gdr), gdr)
+
+
+def test_a_slow_gpudirect_node_fails_gpudirect_alone_and_its_host_memory_runs_pass(tmp_path):
+    host, gdr, runs = _layer4(tmp_path, 6, '[{node: node-004, kind: gdr_bw, factor: 0.5}]')
+    assert len(runs) == 2 * 3 * 2 * 8 and all(r["status"] in ("PASS", "FAIL") for r in runs)
+    assert {node: r["status"] for node, r in host.items()} == {"node-%03d" % i: "PASS" for i in range(1, 7)}
+    record = gdr["node-004"]
+    assert record["status"] == "FAIL" and record["cause"] == GDR["causes"]["rail"], record
+    assert "Gb/s (50% of host memory's 391.6)" in record["actual"]
+    assert all(gdr[node]["status"] == "PASS" for node in gdr if node != "node-004"), gdr
+    assert "(98% of host memory's 391.6)" in gdr["node-001"]["actual"] or "(99% of host memory's 391.6)" in gdr["node-001"]["actual"]
+
+
+def test_a_slow_rail_is_host_memorys_finding_and_gpudirect_keeps_up_with_it(tmp_path):
+    host, gdr, _runs = _layer4(tmp_path, 4, '[{node: node-002, kind: rail_bw, rail: mlx5_5, gbps: 181}]')
+    assert host["node-002"]["status"] == "FAIL" and host["node-002"]["actual"].startswith("mlx5_5: ")
+    assert all(record["status"] == "PASS" for record in gdr.values()), gdr
