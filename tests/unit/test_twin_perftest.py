@@ -101,8 +101,8 @@ def test_a_gpudirect_run_prints_perftests_cuda_preamble_and_measures_near_host_m
 
 
 def test_a_slow_gpudirect_node_measures_its_factor_of_host_memory_at_both_ends():
-    (_r, sout, _e), (_c, cout, _ce), _b = _pair(_node(13), _node(14, gdr_factor=0.5), port=PORT + 5,
-                                              extra=["--use_cuda=0", "--use_cuda_dmabuf"])
+    dmabuf = ["--use_cuda=0", "--use_cuda_dmabuf"]
+    (_r, sout, _e), (_c, cout, _ce), _b = _pair(_node(13), _node(14, gdr_factor=0.5), port=PORT + 5, extra=dmabuf)
     host = formats_perftest.rail_gbps(_node(13), "mlx5_0")
     assert "using DMA-BUF for GPU buffer" in cout
     assert parsing.parse("perftest_ib_write_bw", sout)["gbps"] == parsing.parse("perftest_ib_write_bw", cout)["gbps"] == round(host * 0.5, 2)
