@@ -140,6 +140,20 @@ def test_a_server_that_cannot_serve_is_an_error_in_perftests_words(validate, fau
     assert record["status"] in ("ERROR", "FAIL") and words in json.dumps(run.report), (record, run.stdout[-2000:])
 
 
+def _clients(run, layer, node, round_number=1):
+    path = os.path.join(run.run_dirs[-1], "mesh", "layer%d" % layer, "round-%d" % round_number, "%s.client.json" % node)
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def test_rail_pings_use_fping_where_present_and_ping_where_not(validate):
+    run = validate(_pod(4, {"node": "node-002", "kind": "tool_missing", "tool": "fping"}), **FAST)
+    for node in ("node-%03d" % i for i in range(1, 5)):
+        assert _record(run, node, "rail_ping")["status"] == "PASS", (node, _record(run, node, "rail_ping"))
+    assert {raw["command"].split()[0] for raw in _clients(run, 2, "node-002").values()} == {"ping"}
+    assert {raw["command"].split()[0] for raw in _clients(run, 2, "node-001").values()} == {"fping"}
+
+
 def test_gpudirect_switched_off_is_not_applicable_and_runs_no_gpu_round(validate):
     run = validate(_pod(4), pyramid_rdma_gpudirect=False, **FAST)
     record = _record(run, "node-001", "rdma_gpudirect_bw")

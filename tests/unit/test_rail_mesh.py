@@ -67,9 +67,10 @@ def test_a_ping_pings_the_partners_rail_address_from_its_own_and_needs_no_server
     plan, expect = _plan(["node-001", "node-002"], check="rail_ping")
     check = CHECKS["rail_ping"]
     assert _mesh.planned(plan, 0, "node-001", "server", CATALOG, expect, check) == []
-    pings = {c["id"]: c["ways"][0] for c in _mesh.planned(plan, 0, "node-001", "client", CATALOG, expect, check)}
-    way = pings["node-001>node-002@5"]
-    assert way["run"][-3:] == ["-I", "10.55.0.1", "10.55.0.2"] and way["accept_rc"] == [0, 1, 2]
+    pings = {c["id"]: c["ways"] for c in _mesh.planned(plan, 0, "node-001", "client", CATALOG, expect, check)}
+    fping, ping = pings["node-001>node-002@5"]  # fping where present, else ping
+    assert fping["run"][0] == "fping" and fping["run"][-3:] == ["-S", "10.55.0.1", "10.55.0.2"] and fping["accept_rc"] == [0, 1]
+    assert ping["run"][-3:] == ["-I", "10.55.0.1", "10.55.0.2"] and ping["accept_rc"] == [0, 1, 2]
 
 
 def test_records_name_the_failing_rail_its_partner_and_the_cause():

@@ -316,6 +316,7 @@ def load_node(name):
 TOOLS = {
     "ib_write_bw": _rail_mesh("formats_perftest", "ib_write_bw"),
     "ping": _rail_mesh("formats_ping", "ping"),
+    "fping": _rail_mesh("formats_ping", "fping"),
     "ibstat": ibstat,
     "mlxconfig": mlxconfig,
     "nvidia-smi": nvidia_smi,

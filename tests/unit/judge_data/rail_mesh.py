@@ -41,24 +41,47 @@ def _ping(case):
         return handle.read()
 
 
-# Layer 2's rail ping: one run (a node pinging a partner's rail address from its own) against the loss and rtt limits
+# Layer 2's rail ping: one run (a node pinging a partner's rail address from its own) against the loss and rtt limits;
+# the source's first way is fping where present, ping (these rows) where not
 DATA += [
-    {"check": "rail_ping", "name": "a reply, no loss, 54 us", "raw": {"rail_ping": _ping("I_srcaddr_success")},
+    {"check": "rail_ping", "name": "a reply, no loss, 54 us", "raw": {"rail_ping": ("linux_ping", _ping("I_srcaddr_success"))},
      "status": "PASS", "contains": ["1/1 replies, 0% loss, rtt avg 0.054 ms"]},
-    {"check": "rail_ping", "name": "6.6 ms is out of range inside a pod", "raw": {"rail_ping": _ping("success_iputils_3")},
+    {"check": "rail_ping", "name": "6.6 ms is out of range inside a pod", "raw": {"rail_ping": ("linux_ping", _ping("success_iputils_3"))},
      "status": "FAIL", "contains": ["rtt avg 6.606 ms", "rtt avg <= 1 ms"]},
     {"check": "rail_ping", "name": "6.6 ms within a raised limit", "expect": {"pyramid_ping_rtt_max_ms": 10},
-     "raw": {"rail_ping": _ping("success_iputils_3")}, "status": "PASS"},
+     "raw": {"rail_ping": ("linux_ping", _ping("success_iputils_3"))}, "status": "PASS"},
     {"check": "rail_ping", "name": "a third lost", "expect": {"pyramid_ping_rtt_max_ms": 500},
-     "raw": {"rail_ping": _ping("partial_loss_33pct")}, "status": "FAIL", "contains": ["2/3 replies, 33.3333% loss"]},
-    {"check": "rail_ping", "name": "nothing back", "raw": {"rail_ping": _ping("I_srcaddr_100pct_loss_silent")},
+     "raw": {"rail_ping": ("linux_ping", _ping("partial_loss_33pct"))}, "status": "FAIL", "contains": ["2/3 replies, 33.3333% loss"]},
+    {"check": "rail_ping", "name": "nothing back", "raw": {"rail_ping": ("linux_ping", _ping("I_srcaddr_100pct_loss_silent"))},
      "status": "FAIL", "contains": ["0/3 replies, 100% loss"]},
-    {"check": "rail_ping", "name": "the source address is not on this node", "raw": {"rail_ping": _ping("I_srcaddr_bind_cannot_assign")},
+    {"check": "rail_ping", "name": "the source address is not on this node", "raw": {"rail_ping": ("linux_ping", _ping("I_srcaddr_bind_cannot_assign"))},
      "status": "FAIL", "contains": ["Cannot assign requested address"]},
-    {"check": "rail_ping", "name": "no route at all", "raw": {"rail_ping": _ping("I_ifname_connect_network_unreachable")},
+    {"check": "rail_ping", "name": "no route at all", "raw": {"rail_ping": ("linux_ping", _ping("I_ifname_connect_network_unreachable"))},
      "status": "FAIL", "contains": ["no route (connect: Network is unreachable)"]},
-    {"check": "rail_ping", "name": "cut before its statistics", "raw": {"rail_ping": _ping("cut_before_statistics")},
+    {"check": "rail_ping", "name": "cut before its statistics", "raw": {"rail_ping": ("linux_ping", _ping("cut_before_statistics"))},
      "status": "ERROR", "contains": ["no ping statistics line (cut short?)"]},
+]
+
+FPING = os.path.join(os.path.dirname(HERE), "linux_fping")
+
+
+def _fping(case):
+    with open(os.path.join(FPING, case + ".raw"), encoding="utf-8") as handle:
+        return handle.read()
+
+
+# the same judge on fping's summary (the rail_ping source's first way)
+DATA += [
+    {"check": "rail_ping", "name": "fping: four replies, 96 us", "raw": {"rail_ping": _fping("c4_localhost_success")},
+     "status": "PASS", "contains": ["4/4 replies, 0% loss, rtt avg 0.096 ms"]},
+    {"check": "rail_ping", "name": "fping -C: one of five lost", "expect": {"pyramid_ping_rtt_max_ms": 100},
+     "raw": {"rail_ping": _fping("C5_q_one_lost_manpage")}, "status": "FAIL", "contains": ["4/5 replies, 20% loss, rtt avg 48.675 ms"]},
+    {"check": "rail_ping", "name": "fping: nothing back", "raw": {"rail_ping": _fping("q_c5_100pct_loss")},
+     "status": "FAIL", "contains": ["0/5 replies, 100% loss"]},
+    {"check": "rail_ping", "name": "fping: the source address is not on this node", "raw": {"rail_ping": _fping("S_bind_cannot_assign")},
+     "status": "FAIL", "contains": ["Cannot assign requested address"]},
+    {"check": "rail_ping", "name": "fping: cut before its summary", "raw": {"rail_ping": _fping("cut_before_summary")},
+     "status": "ERROR", "contains": ["0 fping summary lines for one target (cut short?)"]},
 ]
 
 
