@@ -55,7 +55,6 @@ def ping(text):
             "rtt_max_ms": _finite(rtt[0].group(3), "rtt max") if rtt else None}
 
 
-
 # fping (src/fping.c, print_per_system_stats): "<host> : xmt/rcv/%loss = S/R/L%[, outage(ms) = O][, min/avg/max = a/b/c]"
 # (-c); "<host> : t1 t2 - t4" (-C, "-" a ping without reply); "xmt/rcv/%return" when duplicates outnumber pings
 _FPING_SUMMARY = re.compile(r"^(?P<host>\S+?)\s*: xmt/rcv/%(?P<kind>loss|return) = (?P<sent>\d+)/(?P<received>\d+)/\d+%"
