@@ -37,12 +37,16 @@ class ActionModule(EngineAction):
         checks = _catalog.checks_at(catalog, self._layer, scopes=("mesh",))
         if not checks:
             return dict(result, changed=False, rounds=[], retest_rounds=[], msg="layer %d has no mesh checks" % self._layer)
-        # the check that plans the rounds, and a companion judged against its runs (a judge with a
-        # `baseline`: Layer 4's GPUDirect run against the host-memory run), which runs rounds of its own
-        primary = [c for c in checks if not getattr(MESH_JUDGES.get(c["judge"]), "baseline", None)] or checks
-        self._catalog, self._check, self._task_vars = catalog, primary[0], task_vars
-        self._companion = next((c for c in checks if c is not primary[0]), None)
+        self._catalog, self._task_vars = catalog, task_vars
+        self._check, self._companion = self.choose(checks)
         return getattr(self, "_" + phase)(dict(result, changed=False), args)
+
+    @staticmethod
+    def choose(checks):
+        """The check that plans the rounds, and a companion judged against its runs (a judge with a
+        `baseline`: Layer 4's GPUDirect run against the host-memory run), which runs rounds of its own."""
+        primary = [c for c in checks if not getattr(MESH_JUDGES.get(c["judge"]), "baseline", None)] or checks
+        return primary[0], next((c for c in checks if c is not primary[0]), None)
 
     def _expect(self, host):
         variables = self._task_vars if host == self._task_vars["inventory_hostname"] else self._task_vars["hostvars"][host]

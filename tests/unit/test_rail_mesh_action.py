@@ -1,0 +1,73 @@
+"""The rail_mesh action's phases at Layer 4 without Ansible around them: plan (with its GPUDirect
+rounds), every round through the twin's ib_write_bw (as test_rail_mesh_twin_rounds.py), judge and
+verdict, which writes one rdma_write_bw and one rdma_gpudirect_bw result per node into the run's
+results. What Ansible adds (the phases' order across hosts, the servers' module) is the e2e run's."""
+
+import contextlib
+import io
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.action import rail_mesh as _action
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations, results as _results
+
+from ansible_collections.gpufabric.pyramid.tests.unit import test_rail_mesh_twin_rounds as _twin
+
+CATALOG = _catalog.load_catalog()
+
+
+class _Phases(_action.ActionModule):  # pylint: disable=abstract-method
+    """The action's phases with the expectations given, not templated from task variables."""
+
+    def __init__(self, hosts, **overrides):  # pylint: disable=super-init-not-called
+        expect, errors = _expectations.resolve(CATALOG, dict({"pyramid_rdma_port_base": _twin.PORT_BASE}, **overrides))
+        assert not errors
+        self._layer, self._catalog, self._expect_all = 4, CATALOG, expect
+        self._check, self._companion = self.choose(_catalog.checks_at(CATALOG, 4, scopes=("mesh",)))
+        self._task_vars = {"groups": {"gpu_nodes": hosts}, "inventory_hostname": hosts[0]}
+
+    def _expect(self, host):
+        return self._expect_all
+
+
+def _validated(tmp_path, nodes, faults="[]", **overrides):
+    states = _twin._states(tmp_path, nodes, faults)  # pylint: disable=protected-access
+    hosts = sorted(states)
+    run_dir = str(tmp_path / "run")
+    for host in hosts:  # every node passed the layers below
+        _results.save(run_dir, {"host": host, "results": [{"layer": 0, "check": "iommu", "status": "PASS"}], "facts": {}})
+    phases = _Phases(hosts, **overrides)
+    args = {"run_dir": run_dir, "hosts": hosts, "layer": 4}
+    planned = phases._plan({}, args)  # pylint: disable=protected-access
+    plan = _action._mesh.load_plan(run_dir, 4)  # pylint: disable=protected-access
+    with contextlib.redirect_stdout(io.StringIO()):
+        for index in planned["rounds"]:
+            _twin._run_round(run_dir, plan, index, states, phases._expect_all)  # pylint: disable=protected-access
+    judged = phases._judge({}, args)  # pylint: disable=protected-access
+    assert judged["retest_rounds"] == [], judged
+    phases._verdict({}, args)  # pylint: disable=protected-access
+    docs = {host: _results.load(run_dir, host) for host in hosts}
+    return planned, {host: {r["check"]: r for r in doc["results"]} for host, doc in docs.items()}
+
+
+def test_the_plan_says_its_gpudirect_rounds_and_the_verdict_writes_both_checks(tmp_path):
+    planned, results = _validated(tmp_path, 4, '[{node: node-003, kind: gdr_bw, factor: 0.6}]')
+    assert planned["msg"] == ("layer 4 rdma_write_bw mesh: 4 nodes, 2 rounds of 32/32 runs, "
+                              "then 2 GPUDirect rounds (rdma_gpudirect_bw)") and planned["rounds"] == [0, 1, 2, 3]
+    assert {host: checks["rdma_write_bw"]["status"] for host, checks in results.items()} == dict.fromkeys(results, "PASS")
+    gdr = {host: checks["rdma_gpudirect_bw"] for host, checks in results.items()}
+    assert gdr["node-003"]["status"] == "FAIL" and "(60% of host memory's 391.6)" in gdr["node-003"]["actual"], gdr["node-003"]
+    assert "GPUDirect RDMA path" in gdr["node-003"]["cause"] and gdr["node-003"]["layer"] == 4
+    assert all(gdr[host]["status"] == "PASS" for host in gdr if host != "node-003"), gdr
+
+
+@pytest.mark.parametrize("overrides, words", [
+    ({"pyramid_rdma_gpudirect": False}, "not applicable: pyramid_rdma_gpudirect is false"),
+    ({"pyramid_rdma_gpudirect_gpus": [-1] * 8}, "not applicable: no GPU near any rail of node-001"),
+])
+def test_no_gpudirect_round_is_not_applicable_saying_why(tmp_path, overrides, words):
+    planned, results = _validated(tmp_path, 2, **overrides)
+    assert planned["rounds"] == [0] and "GPUDirect" not in planned["msg"]
+    record = results["node-001"]["rdma_gpudirect_bw"]
+    assert record["status"] == "SKIP" and record["not_applicable"] and record["actual"].startswith(words), record
+    assert results["node-001"]["rdma_write_bw"]["status"] == "PASS"
