@@ -6,6 +6,7 @@ adds Ansible's phases around the same calls."""
 
 import contextlib
 import io
+import sys
 import threading
 import time
 
@@ -34,6 +35,20 @@ def _raw(argv, answer):
             "way": 0, "msg": "%s: exit code %d: %s" % (" ".join(argv), rc, err.strip())}
 
 
+BANNER = "* Waiting for client to connect... *"
+
+
+def _listening(count, timeout=10):
+    """Wait for ``count`` more banners in the redirected stdout; each server binds right after its own."""
+    out = sys.stdout
+    start = getattr(out, "banners_seen", 0)
+    deadline = time.time() + timeout
+    while out.getvalue().count(BANNER) < start + count and time.time() < deadline:
+        time.sleep(0.01)
+    out.banners_seen = start + count
+    time.sleep(0.05)
+
+
 def _run_round(run_dir, plan, index, states, expect):
     answers, threads = {}, []
     servers = {host: _mesh.planned(plan, index, host, "server", CATALOG, expect, HOST, GDR) for host in plan["nodes"]}
@@ -45,7 +60,7 @@ def _run_round(run_dir, plan, index, states, expect):
                 answers[(host, item["id"])] = formats_perftest.ib_write_bw(states[host], argv[1:], {}, states.get)
             threads.append(threading.Thread(target=serve))
             threads[-1].start()
-    time.sleep(0.5)  # every server binds right after its banner
+    _listening(sum(len(items) for items in servers.values()))
     for host in plan["nodes"]:
         raw = {}
         for item in _mesh.planned(plan, index, host, "client", CATALOG, expect, HOST, GDR):
