@@ -397,6 +397,42 @@ HAND_CHECKED = {
         (("width_current",), 16),
         (("width_max",), 16),
     ],
+    ("perftest_ib_write_bw_json", "client_gbits_ib_cx7_ndr_392G"): [
+        (("device",), "mlx5_0"),
+        (("link_type",), "IB"),
+        (("gid_index",), None),  # InfiniBand: perftest writes no GID_index line
+        (("unit",), "Gb/sec"),
+        (("rows", len), 1),  # the file holds one result: it is rewritten for every message size
+        (("rows", 0), {"bytes": 65536, "iterations": 5000, "bw_peak": 392.38, "bw_average": 392.34, "gbps": 392.34}),
+        (("cuda_device",), None),
+    ],
+    ("linux_fping", "c4_localhost_success"): [
+        (("transmitted",), 4),
+        (("received",), 4),
+        (("loss_percent",), 0.0),
+        (("rtt_avg_ms",), 0.096),  # the summary's min/avg/max = 0.058/0.096/0.185, not the per-probe lines
+        (("rtt_max_ms",), 0.185),
+        (("source_address_missing",), False),
+    ],
+    ("linux_fping", "C5_q_one_lost_manpage"): [
+        (("transmitted",), 5),
+        (("received",), 4),  # "91.7 37.0 29.2 - 36.8": the fourth without reply
+        (("loss_percent",), 20.0),
+        (("rtt_avg_ms",), 48.675),  # (91.7 + 37.0 + 29.2 + 36.8) / 4 = 194.7 / 4
+        (("rtt_max_ms",), 91.7),
+    ],
+    ("perftest_ib_write_bw", "client_mib_cuda_ib_rtx4080"): [
+        (("cuda_device",), 0),  # "Picking device No. 0"
+        (("unit",), "MiB/sec"),
+        (("gbps",), 125.399),  # 14948.67 MiB/s x 8 x 1048576 / 1e9 = 125.3985
+    ],
+    ("prometheus_query_vector", "node_rdma_received_stale_real"): [
+        (("series", len), 3),
+        (("series", 1, "labels", "instance"), "node-003:9100"),
+        (("series", 1, "labels", "device"), "mlx5_0"),
+        (("series", 1, "value"), 1795492259.657),
+        (("evaluated_at",), 1795492350.37),
+    ],
     ("linux_mlnx_qos", "ets_strict_pfc5_buffers_real"): [
         (("trust",), "dscp"),                                    # "Priority trust state: dscp"
         (("pfc_enabled",), [0, 0, 0, 0, 0, 1, 0, 0]),            # "enabled     0   0   0   0   0   1   0   0   " (trailing spaces)
