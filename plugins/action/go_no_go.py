@@ -43,7 +43,7 @@ def outcome(report, baseline):
             failing.append(host)
         elif "BLOCKED" in statuses:  # not failing on its own: a switch in its path failed
             blocked.append(host)
-    files = {name: os.path.join(report["run_dir"], name) for name in ("report.md", "report.json", "junit.xml")}
+    files = {name: os.path.join(report["run_dir"], name) for name in ("report.md", "report.json", "junit.xml", "pyramid.prom")}
     if baseline:
         files["baseline.yml"] = baseline
     return {"failing_hosts": failing, "blocked_hosts": blocked, "reports": files,

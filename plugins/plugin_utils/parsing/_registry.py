@@ -25,6 +25,7 @@ parse() turns that into ParseError naming the parser: a check never reads a trun
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 
@@ -131,19 +132,42 @@ def parse(name, text):
     if too_big:
         raise ParseError("%s: %s" % (name, too_big))
     try:
-        if entry.kind == "text":
-            return entry.function(text)
-        if entry.kind == "json":
-            return _json(entry, text)
-        if textfsm is None:
-            raise ParseError("%s: the textfsm Python package is not installed on the controller (%s)" % (name, TEXTFSM_IMPORT_ERROR))
-        try:
-            rows = textfsm_rows(name, text)
-        except textfsm.TextFSMError as exc:
-            raise ParseError("%s: %s" % (name, exc))
-        return entry.function(rows, text) if entry.with_text else entry.function(rows)
+        return _plausible(_facts(entry, name, text))
     except ValueError as exc:
         raise ParseError("%s: %s" % (name, exc))
+
+
+def _facts(entry, name, text):
+    if entry.kind == "text":
+        return entry.function(text)
+    if entry.kind == "json":
+        return _json(entry, text)
+    if textfsm is None:
+        raise ParseError("%s: the textfsm Python package is not installed on the controller (%s)" % (name, TEXTFSM_IMPORT_ERROR))
+    try:
+        rows = textfsm_rows(name, text)
+    except textfsm.TextFSMError as exc:
+        raise ParseError("%s: %s" % (name, exc))
+    return entry.function(rows, text) if entry.with_text else entry.function(rows)
+
+
+_MAX_COUNTER = 2 ** 64  # no counter, size or rate these tools print is wider than 64 bits
+
+
+def _plausible(facts):
+    """The facts, once no number in them is beyond what the tool can print (wider than 64 bits, NaN or
+    infinite): such a number is damage, and a judge comparing it would pass or fail on nothing."""
+    stack = [(facts, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((item, path + (key,)) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, path + (index,)) for index, item in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value) or isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and abs(value) >= _MAX_COUNTER:
+            raise ValueError("%s is %r: no figure this tool prints" % ("/".join(str(part) for part in path) or "the value", value))
+    return facts
 
 
 def _too_big(text, lines=True):

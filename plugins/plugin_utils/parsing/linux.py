@@ -147,6 +147,15 @@ def _osrelease(rows):
 _AFFINITY_COLUMNS = ("CPU Affinity", "NUMA Affinity", "GPU NUMA ID")
 
 
+def _in_print_order(columns):
+    """nvidia-smi prints GPU0..GPUn-1, then NIC0..NICm-1: a header out of that order is damaged, and its
+    cells would be read under the wrong peers."""
+    for prefix in ("GPU", "NIC"):
+        numbered = [name for name in columns if re.match(prefix + r"\d+$", name)]
+        if numbered != ["%s%d" % (prefix, index) for index in range(len(numbered))]:
+            fail("the header's %s columns are not %s0..%s%d in order: %s", prefix, prefix, prefix, len(numbered) - 1, " ".join(numbered))
+
+
 @parser("linux_nvidia_smi_topo_m",
         "nvidia-smi topo -m: GPU<->GPU/NIC link matrix, CPU/NUMA affinity, NIC legend")
 def _topo(rows):
@@ -158,6 +167,7 @@ def _topo(rows):
         if token in ("CPU", "NUMA", "GPU"):  # first word of the affinity columns
             break
         columns.append(token)
+    _in_print_order(columns)
     present = [name for name in _AFFINITY_COLUMNS if name in header]
     matrix = {row["device"]: row for row in rows[1:] if row["device"]}
     legend = {row["nic"]: row["nic_name"] for row in rows[1:] if row["nic"]}
@@ -169,6 +179,8 @@ def _topo(rows):
         cells = row["links"].split()
         if len(cells) != len(columns):
             fail("%s has %d cells for %d columns", name, len(cells), len(columns))
+        if cells[columns.index(name)] != "X":  # nvidia-smi marks a device's own column X: cells moved otherwise
+            fail("%s's own column holds %r, not X", name, cells[columns.index(name)])
         if name.startswith("GPU"):
             if "CPU Affinity" in present and not row["cpu_affinity"]:
                 fail("%s row is cut before its affinity columns", name)

@@ -260,11 +260,12 @@ def _kernel_log_xid(text):
     lines = [line for line in text.splitlines() if line.strip()]
     if not any(_KERNEL_LINE.match(line) for line in lines):
         fail("no kernel log line (not dmesg output?): %r", lines[0][:120])
-    xids = []
+    xids, seen = [], set()
     for line in lines:
         match = _XID.search(line)
-        if match:
+        if match and line not in seen:  # the same line, timestamp and all, is one event read twice
             xids.append({"pci": bus_key(match.group(1)), "code": int(match.group(2)), "message": match.group(3).strip()})
+            seen.add(line)
     return {"lines": len(lines), "xids": xids}
 
 
