@@ -107,12 +107,17 @@ def test_partners_of_a_faulty_rail_are_not_blamed(faulty):
 def test_a_slow_gpudirect_node_is_named_on_every_rail_and_its_partners_pass(faulty):
     record = _record(faulty, "node-010", "rdma_gpudirect_bw")
     assert record["status"] == "FAIL" and sorted(record["detail"]["rails"]) == ["mlx5_%d" % rail for rail in range(8)], record
-    # its own rail with both partners (one rail may read as the path: a partner's slow rail, node-003's
-    # mlx5_2, is as slow in host memory, so GPUDirect keeps up with it there)
+    # its own rail with both partners; on mlx5_2 one partner is left (node-003's slow rail missed in host
+    # memory: that pair is rdma_write_bw's finding and its GPUDirect run is not compared), so that rail may
+    # read as unplaced
     assert sum(rail["cause"] == "rail" for rail in record["detail"]["rails"].values()) >= 7, record
     partners = {run["server"] for runs in _gdr_rounds(faulty) for run in runs if run["client"] == "node-010"}
     assert len(partners) == 2, partners
     for node in partners:
+        assert _record(faulty, node, "rdma_gpudirect_bw")["status"] == "PASS", _record(faulty, node, "rdma_gpudirect_bw")
+    # the partners of a rail that missed in host memory (node-006's mlx5_4, its GID missing) are not blamed
+    # by GPUDirect runs that could not run on that pair either
+    for node in ("node-011", "node-012"):
         assert _record(faulty, node, "rdma_gpudirect_bw")["status"] == "PASS", _record(faulty, node, "rdma_gpudirect_bw")
     # a slow rail (node-003's mlx5_2 at 181 Gb/s) is slow in GPU memory too: rdma_write_bw's finding, not GPUDirect's
     assert "mlx5_2" not in _record(faulty, "node-003", "rdma_gpudirect_bw")["actual"]

@@ -218,6 +218,10 @@ def measured_gpudirect(run_dir, plan, companion, catalog, judge, expect_of, host
                 facts = SourceFailure(server.get("command", "?"), "server: %s; client: %s" % (server.get("msg"), facts.reason),
                                       output="%s\n%s" % (server.get("stdout") or "", facts.output or ""))
             twin = twins.get((run["server"], run["client"], run["rail"])) or {}
+            if twin.get("status") not in (None, PASS):
+                # that pair's host-memory run missed: rdma_write_bw's finding. A GPUDirect run against a failed
+                # or slow baseline proves nothing either way (a partner's slow rail would hide a slow GPU path)
+                continue
             if not isinstance(facts, SourceFailure):
                 facts = dict(facts, host_memory={"gbps": twin.get("gbps"), "said": twin.get("actual") or twin.get("status")})
             outcome = _engine.run_judge(companion, judge, facts, expect)
@@ -229,8 +233,15 @@ def measured_gpudirect(run_dir, plan, companion, catalog, judge, expect_of, host
 
 
 def gpudirect_not_run(check, catalog, plan, node, expect, switched_off):
-    """SKIP, neither for nor against GO, for a node with no GPUDirect run: switched off, or no GPU
-    near any rail (the check does not apply to it)."""
+    """SKIP, neither for nor against GO, for a node with no GPUDirect run judged: switched off, no GPU
+    near any rail (the check does not apply to it), or every host-memory run it was in missed (its
+    GPUDirect runs had nothing sound to be compared with: rdma_write_bw's finding stands)."""
+    planned = any(node in (run["server"], run["client"]) for index in plan.get("gpudirect", {}).get("rounds", [])
+                  for run in plan["rounds"][index])
+    if planned and not switched_off:
+        return _engine.result(node, check, catalog, expect, "SKIP", "a GPU near each rail",
+                              "not compared: every host-memory run of %s missed (rdma_write_bw's finding), so its "
+                              "GPUDirect runs have no sound baseline" % node)
     why = ("not applicable: pyramid_rdma_gpudirect is false" if switched_off else
            "not applicable: no GPU near any rail of %s (pyramid_rdma_gpudirect_gpus, pyramid_gpus_per_node)" % node)
     record = _engine.result(node, check, catalog, expect, "SKIP", "a GPU near each rail", why)
