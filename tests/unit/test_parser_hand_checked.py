@@ -119,10 +119,12 @@ HAND_CHECKED = {
     ("training_log", "pyramid_h200_x2_real"): [
         (("format",), "pyramid"),
         (("steps", len), 24),  # steps 1-12 on ranks 0 and 1
-        (("steps", 0), {"step": 1, "rank": 1, "step_time_ms": 1998.811, "fwd_ms": 1052.995, "loss": 0.999989}),
-        # two ranks' lines glued on one line: both read
-        (("steps", 2), {"step": 2, "rank": 1, "step_time_ms": 63.216, "fwd_ms": 24.763, "loss": 0.99989}),
-        (("steps", 3), {"step": 2, "rank": 0, "step_time_ms": 55.705, "fwd_ms": 17.35, "loss": 0.99989}),
+        # listed rank by rank in step order, whatever order the pipe interleaved them in
+        (("steps", 0), {"step": 1, "rank": 0, "step_time_ms": 2002.986, "fwd_ms": 1050.537, "loss": 0.999989}),
+        (("steps", 12), {"step": 1, "rank": 1, "step_time_ms": 1998.811, "fwd_ms": 1052.995, "loss": 0.999989}),
+        # two ranks' lines glued on one line (line 7): both read
+        (("steps", 13), {"step": 2, "rank": 1, "step_time_ms": 63.216, "fwd_ms": 24.763, "loss": 0.99989}),
+        (("steps", 1), {"step": 2, "rank": 0, "step_time_ms": 55.705, "fwd_ms": 17.35, "loss": 0.99989}),
         (("steps", 23, "step"), 12),
         (("timeouts",), []),
     ],

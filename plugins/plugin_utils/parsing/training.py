@@ -23,7 +23,20 @@ def _loss(text):
     return value if math.isfinite(value) else None  # NaN/inf: counted in nan_iterations
 
 
+def _each_step_once(steps):
+    """A rank reports each step once: the same step of the same rank twice is a repeated line (a log
+    copied into itself, a launcher replaying output), and would count as another step time."""
+    seen = set()
+    for step in steps:
+        key = (step["rank"], step.get("host"), step["step"])
+        if key in seen:
+            fail("step %d of rank %s is printed twice (a repeated line?)", step["step"], step["rank"])
+        seen.add(key)
+
+
 def _pyramid_step(record):
+    if "\ufffd" in record:  # our own record: bytes that are not text mean it is damaged (a user's print may hold them)
+        return fail("bytes that are not UTF-8 text in step line %r", "pyramid-train " + record[:80])
     fields = dict(re.findall(r"(\w+)=(\S+)", record))
     try:
         step = {"step": int(fields["step"]), "rank": int(fields["rank"]), "step_time_ms": float(fields["step_time_ms"]),
@@ -76,6 +89,10 @@ def _training_log(rows):
             timeouts.append(row["timeout"] or row["nccl_warn"])
     if not steps and not timeouts:
         fail("no step lines")
+    _each_step_once(steps)
+    # ranks interleave their lines in whatever order the pipe delivered them: the facts list each rank's
+    # steps in step order, so no judgement depends on how the lines happened to interleave
+    steps.sort(key=lambda step: (step.get("host") or "", -1 if step["rank"] is None else step["rank"], step["step"]))
     if fmt == "pyramid":  # steps whose loss is NaN/inf on some rank
         nan_counts = [len({step["step"] for step in steps if step["loss"] is None})]
     return {"format": fmt, "steps": steps, "timeouts": distinct(timeouts),
