@@ -32,3 +32,16 @@ def test_medians_of_the_go_nodes_only(tmp_path):
 def test_no_go_node_no_baseline(tmp_path):
     device(str(tmp_path), "n1", "ERROR", 340.0, 850.0)
     assert _baseline.figures(str(tmp_path), ["n1", "missing"]) == ({}, 0)
+
+
+def test_a_go_node_with_a_not_applicable_skip_counts(tmp_path):
+    """GO is nothing failed, errored or blocked: a SKIP (Layer 7 without a Prometheus URL) does not keep
+    a GO node's figures out of the baseline, while a blocked node stays out."""
+    run_dir = str(tmp_path)
+    device(run_dir, "n1", "PASS", 350.0, 860.0)
+    doc = _results.load(run_dir, "n1")
+    doc["results"].append({"layer": 7, "check": "telemetry_signals", "status": "SKIP"})
+    _results.save(run_dir, doc)
+    device(run_dir, "n2", "BLOCKED", 100.0, 2000.0)
+    values, counted = _baseline.figures(run_dir, ["n1", "n2"])
+    assert counted == 1 and values["pyramid_train_step_ms_baseline"] == 860.0
