@@ -143,6 +143,10 @@ def _ethtool_stats(text):
 
 
 def _values(text, count, what):
+    # every sysfs value ends with a newline (the kernel's sysfs_emit "%d\n"): without one the last value
+    # may be cut short ("9000" read as "90")
+    if text.strip() and not text.endswith("\n"):
+        fail("the output ends inside a value (%r, no newline after it): cut short", text.splitlines()[-1][:40])
     values = [line.strip() for line in text.splitlines() if line.strip()]
     if len(values) != count:
         fail("expected %d lines (%s), got %d: %r", count, what, len(values), values[:count + 1])
