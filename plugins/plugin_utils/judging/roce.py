@@ -15,6 +15,12 @@ from .registry import judge, summary as _summary
 MLX5_ETHTOOL_COUNTERS = ("rx_prio{prio}_pause", "tx_prio{prio}_pause", "rx_discards_phy", "rx_out_of_buffer")
 
 
+def prio_of_dscp(dscp2prio, dscp):
+    """The priority mlnx_qos maps a DSCP to, or None. Facts read back from a results file (a pod check's
+    view of a host) have JSON's string keys; facts fresh from the parser have ints."""
+    return dscp2prio.get(dscp, dscp2prio.get(str(dscp)))
+
+
 def _not_applicable(expected, why):
     return verdict(SKIP, expected, "not applicable: " + why, not_applicable=True)
 
@@ -139,8 +145,9 @@ def roce_dscp(facts, expect):
             problems.append("marks DSCP %d (%s), want %d" % (marked, where, dscp))
         if qos["trust"] != "dscp":
             problems.append("trust state %s: the NIC maps no DSCP to a priority" % qos["trust"])
-        elif qos["dscp2prio"][marked] != prio:
-            problems.append("dscp2prio maps DSCP %d to priority %d, want %d" % (marked, qos["dscp2prio"][marked], prio))
+        elif prio_of_dscp(qos["dscp2prio"], marked) != prio:
+            mapped = prio_of_dscp(qos["dscp2prio"], marked)
+            problems.append("dscp2prio maps DSCP %d to priority %s, want %d" % (marked, "none" if mapped is None else mapped, prio))
         if problems:
             return "; ".join(problems), None
         return None, "DSCP %d -> priority %d (%s)" % (marked, prio, where.split(";")[-1].strip())
