@@ -109,15 +109,21 @@ def test_a_node_whose_gpudirect_runs_miss_with_every_partner_is_named_with_the_g
     assert "lowest 140.4 Gb/s (97% of host memory's 145.0)" in records["node-001"]["actual"]
 
 
-def test_a_gpudirect_run_without_its_host_memory_twin_is_an_error_not_a_pass(tmp_path):
-    nodes = ["node-%03d" % i for i in range(1, 5)]
-    plan, expect = _plan(nodes)
+def _one_gpudirect_run_collected(tmp_path, host_runs):
+    """Four nodes' plan with the first GPUDirect run's client output saved, measured against ``host_runs``
+    (given the planned run, so a test can build its host-memory twin): (plan, expect, run, runs)."""
+    plan, expect = _plan(["node-%03d" % i for i in range(1, 5)])
     index = plan["gpudirect"]["rounds"][0]
     run = plan["rounds"][index][0]
     _mesh.save_raw(str(tmp_path), 4, index, run["client"], "client", {_mesh.run_id(run): {
         "status": "ok", "stdout": _capture("client_gbits_cuda_dmabuf_a_roce_h200"), "command": "ib_write_bw", "way": 0}})
-    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, CATALOG, MESH_JUDGES[GDR["judge"]], lambda host: expect, [])
-    first = next(r for r in runs if (r["server"], r["client"], r["rail"]) == (run["server"], run["client"], run["rail"]))
+    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, CATALOG, MESH_JUDGES[GDR["judge"]], lambda host: expect,
+                                    host_runs(run))
+    return plan, expect, run, [r for r in runs if (r["server"], r["client"], r["rail"]) == (run["server"], run["client"], run["rail"])], runs
+
+
+def test_a_gpudirect_run_without_its_host_memory_twin_is_an_error_not_a_pass(tmp_path):
+    _plan_, _expect, _run, (first,), runs = _one_gpudirect_run_collected(tmp_path, lambda run: [])
     assert first["status"] == "ERROR" and "no host-memory run of this pair and rail" in first["actual"]
     assert {r["status"] for r in runs if r is not first} == {"ERROR"}  # nothing collected: never a PASS
 
@@ -125,15 +131,9 @@ def test_a_gpudirect_run_without_its_host_memory_twin_is_an_error_not_a_pass(tmp
 def test_a_pair_whose_host_memory_run_missed_is_not_compared(tmp_path):
     """A failed or slow host-memory run is rdma_write_bw's finding; a GPUDirect run against it proves
     nothing (a partner's slow rail hides a slow GPU path), and its partner is not blamed for it."""
-    nodes = ["node-%03d" % i for i in range(1, 5)]
-    plan, expect = _plan(nodes)
-    index = plan["gpudirect"]["rounds"][0]
-    run = plan["rounds"][index][0]
-    _mesh.save_raw(str(tmp_path), 4, index, run["client"], "client", {_mesh.run_id(run): {
-        "status": "ok", "stdout": _capture("client_gbits_cuda_dmabuf_a_roce_h200"), "command": "ib_write_bw", "way": 0}})
-    twin = dict(run, gpudirect=None, status="ERROR", gbps=None, actual="Couldn't connect to 10.50.0.3:18515")
-    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, CATALOG, MESH_JUDGES[GDR["judge"]], lambda host: expect, [twin])
-    assert not [r for r in runs if (r["server"], r["client"], r["rail"]) == (run["server"], run["client"], run["rail"])]
+    plan, expect, run, mine, _runs = _one_gpudirect_run_collected(tmp_path, lambda run: [
+        dict(run, gpudirect=None, status="ERROR", gbps=None, actual="Couldn't connect to 10.50.0.3:18515")])
+    assert not mine
     skipped = _mesh.gpudirect_not_run(GDR, CATALOG, plan, run["client"], expect, switched_off=False)
     assert skipped["status"] == "SKIP" and not skipped.get("not_applicable") and "rdma_write_bw's finding" in skipped["actual"]
 
