@@ -216,3 +216,30 @@ def test_a_pod_check_names_the_command_that_ran_on_each_host():
         _engine.source_names([pod]), CATALOG, collect(_engine.plan(_engine.source_names([pod]), CATALOG, _expect()))[0], _expect())))
     record = _engine.judge_pod(pod, CATALOG, {"dev": facts}, {"dev": _expect()}, {"dev": doc["ran"]["layer5"]})["dev"]
     assert ran in record["command"], record["command"]
+
+
+def test_gpu_soak_snapshot_survives_the_results_file_and_compares_links_by_number():
+    """The GPU nodes' snapshot goes through the results file (JSON) between counter_snapshot and Layer 1, so
+    nvlink -e's GPU and link numbers come back as strings; the judge must still pair them with the new read."""
+    import json
+    fixture = os.path.join(FIXTURES, "linux_nvidia_smi_nvlink_e", "a100_535_gpu0_real.raw")
+    query = os.path.join(FIXTURES, "linux_nvidia_smi_q", "a100_sxm4_8gpu_535_real.raw")
+    clean, smi = open(fixture, encoding="utf-8").read(), open(query, encoding="utf-8").read()
+    checks = [c for c in _catalog.checks_at(CATALOG, 1, "gpu_node") if c["row"] == "gpu_links_soak"]
+    assert {c["id"] for c in checks} == {"gpu_pcie_replays_soak", "gpu_nvlink_errors_soak"}
+
+    def reads(nvlink):
+        def collect(planned):
+            out = {"gpu_query_soak": smi, "gpu_nvlink_errors_soak": nvlink}
+            return {item["id"]: {"status": "ok", "rc": 0, "stdout": out[item["id"]], "command": item["id"]} for item in planned}, None
+        return collect
+    expect = _expect(pyramid_gpu_nvlinks=12)
+    for after, status in ((clean, "PASS"), (clean.replace("Link 5: Recovery Errors: 0", "Link 5: Recovery Errors: 1"), "FAIL")):
+        doc = _doc()
+        summary = _layer.snapshot("node", checks, CATALOG, expect, doc, reads(clean))
+        assert set(summary["snapshot"]) == {"gpu_query_soak", "gpu_nvlink_errors_soak"} and not summary["no_data"]
+        doc = json.loads(json.dumps(doc))  # the results file between the two tasks
+        records = {r["check"]: r for r in _layer.run("node", 1, checks, CATALOG, expect, doc, reads(after), wait=_no_wait)[0]}
+        assert records["gpu_nvlink_errors_soak"]["status"] == status, records
+        assert records["gpu_pcie_replays_soak"]["status"] == "PASS", records
+    assert "GPU 0 (0000:2f:00.0) link 5: +1 recovery" in records["gpu_nvlink_errors_soak"]["actual"]

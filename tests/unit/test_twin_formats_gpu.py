@@ -3,6 +3,7 @@ sysfs PCIe link files) parse back with the product's parsers and judge as a real
 H100 node passes every GPU health check (DCGM, absent from the twin, is not applicable), and each GPU health
 fault fails its own check alone, naming the GPU by index and bus id (a NIC by its rail)."""
 
+import json
 import os
 
 import pytest
@@ -17,7 +18,8 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers")
 GPU_CHECKS = [check for check in CATALOG["checks"] if check["row"] == "gpu_health"]
 # the fault kinds this file covers (tests/unit/test_twin_formats.py leaves them to it)
 GPU_HEALTH_FAULTS = {"xid", "ecc_uncorrectable", "row_remap_pending", "pcie_degraded", "nvlink_down", "fabric_manager_down",
-                     "clock_throttle", "nvlink_errors", "pcie_replays", "dcgm_diag_fail"}
+                     "clock_throttle", "nvlink_errors", "pcie_replays", "dcgm_diag_fail", "pcie_replays_rising", "nvlink_errors_rising"}
+SOAK_CHECKS = [check for check in CATALOG["checks"] if check["row"] == "gpu_links_soak"]
 RAIL_FILES = ("current_link_speed", "max_link_speed", "current_link_width", "max_link_width")
 
 
@@ -123,7 +125,7 @@ def test_fault_fails_its_check_alone(tmp_path, fault, check, said):
 
 
 def test_every_gpu_fault_kind_is_covered():
-    assert {case[0]["kind"] for case in FAULTS} == GPU_HEALTH_FAULTS
+    assert {case[0]["kind"] for case in FAULTS} | {case[0]["kind"] for case in SOAK_FAULTS} == GPU_HEALTH_FAULTS
     assert GPU_HEALTH_FAULTS <= set(model.FAULTS)
 
 
@@ -177,3 +179,49 @@ def test_unknown_gpu_and_reason_are_refused(tmp_path):
         node(tmp_path, [{"kind": "xid", "gpu": 8}])
     with pytest.raises(model.ScenarioError, match="clock_throttle reason"):
         node(tmp_path, [{"kind": "clock_throttle", "reason": "idle"}])
+
+
+def soak(state, monkeypatch, tmp_path, seconds=60):
+    """Layer 0's read, then the soak's two reads `seconds` apart, on the twin's clock: (Layer 0 verdicts,
+    Layer 1 soak verdicts). A rising fault's counter starts at the node's first read (fake_tool.rising)."""
+    now = [1000.0]
+    monkeypatch.setattr(fake_tool.changes, "STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setattr(fake_tool, "NODE", [str(tmp_path / "render" / "digest" / "node-001")])
+    monkeypatch.setattr(fake_tool, "time", type("Clock", (), {"time": staticmethod(lambda: now[0])}))
+    layer0 = verdicts(state)
+    reads = []
+    for pause in (1, seconds):
+        now[0] += pause
+        reads.append({"gpu_query_soak": fake_tool.nvidia_smi(json.loads(json.dumps(state)), ["-q"], {}),
+                      "gpu_nvlink_errors_soak": fake_tool.nvidia_smi(json.loads(json.dumps(state)), ["nvlink", "-e"], {})})
+    expect, errors = _expectations.resolve(CATALOG, {})
+    assert not errors
+    facts = {}
+    for name in ("gpu_query_soak", "gpu_nvlink_errors_soak"):
+        before, after = ({name: {"status": "ok", "rc": rc, "stdout": out, "stderr": err, "command": name, "way": 0}}
+                         for rc, out, err in (read[name] for read in reads))
+        facts[name] = {"before": _engine.parse_sources([name], CATALOG, before, expect)[name],
+                       "after": _engine.parse_sources([name], CATALOG, after, expect)[name], "seconds": seconds}
+    return layer0, {check["id"]: _engine.judge_host("node-001", check, CATALOG, facts, expect) for check in SOAK_CHECKS}
+
+
+SOAK_FAULTS = [
+    ({"kind": "pcie_replays_rising", "gpu": 6, "per_s": 0.5}, "gpu_pcie_replays_soak", "GPU 6 (0000:ba:00.0): +30 PCIe replays in 60s"),
+    ({"kind": "nvlink_errors_rising", "gpu": 1, "link": 11}, "gpu_nvlink_errors_soak", "GPU 1 (0000:2a:00.0) link 11: +30 recovery in 60s"),
+    ({"kind": "nvlink_errors_rising", "gpu": 3, "link": 2, "recovery_per_s": 0, "crc_per_s": 250}, "gpu_nvlink_errors_soak",
+     "link 2: +15000 CRC in 60s"),
+]
+
+
+def test_a_healthy_node_adds_nothing_over_the_soak(tmp_path, monkeypatch):
+    _layer0, results = soak(node(tmp_path), monkeypatch, tmp_path)
+    assert {check: result["status"] for check, result in results.items()} == dict.fromkeys(results, "PASS"), results
+
+
+@pytest.mark.parametrize("fault, check, said", SOAK_FAULTS, ids=[case[0]["kind"] + "-" + case[1] for case in SOAK_FAULTS])
+def test_a_rising_counter_passes_layer0_and_fails_the_soak(tmp_path, monkeypatch, fault, check, said):
+    layer0, results = soak(node(tmp_path, [fault]), monkeypatch, tmp_path)
+    assert {name for name, result in layer0.items() if result["status"] != "PASS"} == set(), layer0
+    assert {name: result["status"] for name, result in results.items() if result["status"] != "PASS"} == {check: "FAIL"}, results
+    assert said in results[check]["actual"], results[check]
+    assert results[check]["cause"] == next(c["cause"] for c in SOAK_CHECKS if c["id"] == check)

@@ -178,7 +178,34 @@ def modprobe(state, args, env):
 
 # --- nvidia-smi ------------------------------------------------------------------------------
 
+def rising(state):
+    """The node's GPU counters as they read now: a fault's rate (model.py: pcie_replays_rising,
+    nvlink_errors_rising) times the seconds since this node's first read of them since twin/up; the clock
+    lives beside the node's session changes, so twin/up restarts it."""
+    if not any(gpu["health"].get("rising") for gpu in state["gpus"]):
+        return state
+    clock = os.path.join(changes.changes_dir(NODE[0]), "clock-" + state["hostname"])
+    os.makedirs(os.path.dirname(clock), exist_ok=True)
+    try:
+        with open(clock, "x", encoding="utf-8") as handle:
+            handle.write("%f\n" % time.time())
+    except FileExistsError:
+        pass
+    with open(clock, encoding="utf-8") as handle:
+        elapsed = max(time.time() - float(handle.read()), 0.0)
+    for gpu in state["gpus"]:
+        rates, health = gpu["health"].get("rising") or {}, gpu["health"]
+        health["pcie_replays"] += int(rates.get("pcie_replays", 0.0) * elapsed)
+        for link, per_s in (rates.get("nvlink") or {}).items():
+            counts = health["nvlink_errors"].setdefault(link, {"replay": 0, "recovery": 0, "crc": 0})
+            counts["recovery"] += int(per_s["recovery"] * elapsed)
+            counts["crc"] += int(per_s["crc"] * elapsed)
+            counts["replay"] += int(per_s["crc"] * elapsed)
+    return state
+
+
 def nvidia_smi(state, args, env):
+    state = rising(state)
     if args in (["topo", "-m"], ["topo", "--matrix"]):
         return 0, formats.nvidia_smi_topo(state), ""
     if args in (["-L"], ["--list-gpus"]):

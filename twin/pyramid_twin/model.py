@@ -374,6 +374,20 @@ def _pcie_replays(state, fault):
     _gpu(state, fault)["pcie_replays"] += int(fault.get("count", 500))
 
 
+def _pcie_replays_rising(state, fault):
+    # a link going bad now: replays rising at per_s from the node's first read since twin/up (fake_tool.rising)
+    health = _gpu(state, fault)
+    health["pcie_replays"] += int(fault.get("count", 0))
+    health.setdefault("rising", {})["pcie_replays"] = float(fault.get("per_s", 1.0))
+
+
+def _nvlink_errors_rising(state, fault):
+    # one link retraining (recovery_per_s) or corrupting flits (crc_per_s, each also a replay) now
+    rates = _gpu(state, fault).setdefault("rising", {}).setdefault("nvlink", {})
+    rates[str(int(fault.get("link", 0)))] = {"recovery": float(fault.get("recovery_per_s", 0.5)),
+                                             "crc": float(fault.get("crc_per_s", 0.0))}
+
+
 def _nvlink_errors(state, fault):
     # a link that retrained (recovery) or corrupts flits (CRC, each replayed), counted since the driver loaded
     # keyed by the link as a string: the state goes through JSON (state.json) before fake_tool renders it
@@ -486,8 +500,10 @@ FAULTS = {
     "pcie_degraded": _pcie_degraded,
     "nvlink_down": _nvlink_down,
     "nvlink_errors": _nvlink_errors,
+    "nvlink_errors_rising": _nvlink_errors_rising,
     "dcgm_diag_fail": _dcgm_diag_fail,
     "pcie_replays": _pcie_replays,
+    "pcie_replays_rising": _pcie_replays_rising,
     "fabric_manager_down": _fabric_manager_down,
     "clock_throttle": _clock_throttle,
     "rail_bw": _rail_bw,

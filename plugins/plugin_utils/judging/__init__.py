@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from . import fabric, host, switch, workload  # noqa: F401  registers their judges
-from . import gpu_health  # noqa: F401  registers the GPU health judges
+from . import gpu_health, gpu_soak  # noqa: F401  registers the GPU health judges (Layer 0, and Layer 1 over the soak)
 from . import rdma  # noqa: F401  registers the Layer 4 judges
 from . import roce  # noqa: F401  registers the host RoCE judges (Layer 3)
 from . import telemetry  # noqa: F401  registers the Layer 7 judge

@@ -1,0 +1,51 @@
+"""validate.yml on the twin: the GPUs' own links over the soak (Layer 1 on the GPU nodes). A PCIe link or an NVLink
+that starts counting errors passes Layer 0 (its count since reset is still small) and is caught at Layer 1, naming
+the GPU, the link and the rise; the counters are read at the start of the soak and after it."""
+
+import pytest
+
+pytestmark = [pytest.mark.twin, pytest.mark.slow]
+
+# node -> (fault, the Layer 1 check that fails, what its actual says, words of its cause)
+RISING = {
+    "node-002": ({"kind": "pcie_replays_rising", "gpu": 6, "per_s": 2.0}, "gpu_pcie_replays_soak",
+                 "GPU 6 (0000:ba:00.0): +", "PCIe replays rising"),
+    "node-003": ({"kind": "nvlink_errors_rising", "gpu": 1, "link": 11, "recovery_per_s": 0.5}, "gpu_nvlink_errors_soak",
+                 "GPU 1 (0000:2a:00.0) link 11: +", "NVLink errors rising"),
+}
+
+
+@pytest.fixture(scope="module")
+def pod(validate):
+    faults = [dict(fault, node=node) for node, (fault, *_rest) in RISING.items()]
+    return validate({"pod": {"nodes": 4}, "faults": faults})
+
+
+@pytest.mark.parametrize("node", sorted(RISING))
+def test_a_link_going_bad_passes_layer0_and_stops_at_layer1(pod, node):
+    _fault, check, said, cause = RISING[node]
+    host = pod.host(node)
+    assert host["verdict"] == "NO-GO" and host["stopped_at"] == 1, pod.not_passing(node)
+    layer0 = [r for r in host["checks"] if r["layer"] == 0]
+    assert layer0 and {r["status"] for r in layer0} == {"PASS"}, [r for r in layer0 if r["status"] != "PASS"]
+    layer1 = {r["check"]: r for r in host["checks"] if r["layer"] == 1}
+    failing = {name: r["status"] for name, r in layer1.items() if r["status"] != "PASS"}
+    assert failing == {check: "FAIL"}, layer1
+    assert said in layer1[check]["actual"] and "s soak" in layer1[check]["expected"], layer1[check]
+    assert cause in layer1[check]["cause"] and layer1[check]["go_back_to"]
+    above = [r for r in host["checks"] if r["layer"] > 1]
+    assert above and all(r["status"] == "SKIP" and "blocked at layer 1" in r["actual"] for r in above)
+
+
+def test_healthy_nodes_add_nothing_over_the_soak(pod):
+    for node in ("node-001", "node-004"):
+        host = pod.host(node)
+        assert host["verdict"] == "GO", pod.not_passing(node)
+        soak = {r["check"]: r for r in host["checks"] if r["layer"] == 1}
+        assert set(soak) == {"gpu_pcie_replays_soak", "gpu_nvlink_errors_soak"}
+        assert "8 GPUs: 0 PCIe replays in" in soak["gpu_pcie_replays_soak"]["actual"]
+
+
+def test_the_checklist_row_names_the_nodes(pod):
+    row = next(r for r in pod.report["checklist"] if r["row"] == "gpu_links_soak")
+    assert set(row["failing_hosts"]) == set(RISING), row
