@@ -1,0 +1,169 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 3 under load: the induced incast's verdict, one per target (docs/incast.md).
+
+Seed 000, Layer 3, "What good looks like": ECN marking activates on the target's port, DCQCN on the
+senders dials back (CNPs handled), PFC fires only briefly if at all, no drops. Each miss has the
+seed's "Common failure" cause. Counters are compared before and after the incast (and, for PFC, over
+the last part of the window, where a storm keeps going and a healthy blip has stopped).
+
+Inputs are facts as the existing parsers give them: the leaf's sw_ecn / sw_pfc / sw_discards
+({"ports": {port: {queue or priority: ...}}}; EOS's PFC counters are per port, under "all") and each
+rail's linux_sysfs_rdma_cc_counters ({"counters": {np_cnp_sent, rp_cnp_handled, np_ecn_marked_roce_packets}}).
+A snapshot that could not be read is a string saying why: the verdict is ERROR about the read, never a PASS.
+"""
+
+from __future__ import annotations
+
+CAUSES = {
+    "drops": "Drops despite PFC: headroom underprovisioned (cable length mismatch) or the wrong PFC priority; recheck the switch's buffer and PFC config",
+    "ecn_min_th": "PFC fires and ECN never marks: the ECN/WRED min_th of the RoCE queue is too high (or ECN is off on it); tune it down",
+    "dcqcn_np": "ECN marks but the target sends no CNP: DCQCN (notification point) not enabled on the target's NIC: /sys/class/net/<if>/ecn/roce_np/enable/<prio>",
+    "dcqcn_rp": "ECN marks but DCQCN does not react on the senders: DCQCN (reaction point) not enabled on their NICs: /sys/class/net/<if>/ecn/roce_rp/enable/<prio>",
+    "pfc_storm": "PFC keeps firing to the end of the incast although ECN marks and CNPs flow: a PFC storm (ECN min_th above the PFC Xoff threshold, or DCQCN too slow)",
+    "no_load": "Neither ECN nor PFC moved: the incast did not congest the port (senders not running, or their traffic not on the RoCE priority)",
+}
+CNP = ("np_cnp_sent", "rp_cnp_handled", "np_ecn_marked_roce_packets")
+
+
+class Unreadable(Exception):
+    """A counter the verdict needs is missing or not a count: the read is at fault, not the device."""
+
+
+def _count(value, where):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise Unreadable("%s: %r is not a counter" % (where, value))
+    return value
+
+
+def _ports(facts, what):
+    if isinstance(facts, str):
+        raise Unreadable("%s: %s" % (what, facts))
+    if not isinstance(facts, dict) or not isinstance(facts.get("ports"), dict):
+        raise Unreadable("%s: no per-port counters read" % what)
+    return facts["ports"]
+
+
+def _queue(entry, priority, where):
+    """A port's count for the RoCE priority: its own key, or EOS's per-port "all"."""
+    if not isinstance(entry, dict):
+        raise Unreadable("%s: no counters" % where)
+    for key in (str(priority), priority, "all"):
+        if key in entry:
+            return entry[key]
+    raise Unreadable("%s: no counter for priority %s" % (where, priority))
+
+
+def _delta(before, after, where):
+    first, last = _count(before, where + " before"), _count(after, where + " after")
+    if last < first:
+        raise Unreadable("%s went back from %d to %d (cleared or wrapped during the incast)" % (where, first, last))
+    return last - first
+
+
+def switch_delta(before, after, leaf, port, priority):
+    """(ECN marks on the target port, PFC TX over the leaf, PFC RX over the leaf, discards over the leaf) at priority."""
+    for snap in (before, after):
+        if not isinstance(snap, dict):  # the read failed as a whole: what it said
+            raise Unreadable("%s counters: %s" % (leaf, snap))
+        missing = [name for name in ("ecn", "pfc", "discards") if name not in snap]
+        if missing:
+            raise Unreadable("%s: %s counters not read" % (leaf, ", ".join(missing)))
+    marks = _delta(*(_queue(_ports(snap["ecn"], "%s ECN counters" % leaf).get(port), priority, "%s %s ECN-marked" % (leaf, port))
+                     for snap in (before, after)), where="%s %s ECN-marked q%s" % (leaf, port, priority))
+    totals = {}
+    for name, source, kind in (("pfc_tx", "pfc", "tx"), ("pfc_rx", "pfc", "rx"), ("discards", "discards", None)):
+        first, last = (_ports(snap[source], "%s %s counters" % (leaf, source)) for snap in (before, after))
+        total = 0
+        for each in sorted(last):
+            if each not in first:
+                raise Unreadable("%s %s: port %s read after the incast only" % (leaf, source, each))
+            old, new = (_queue(side[each], priority, "%s %s %s" % (leaf, each, source)) for side in (first, last))
+            if kind:
+                old, new = (value.get(kind) if isinstance(value, dict) else None for value in (old, new))
+            total += _delta(old, new, "%s %s %s%s" % (leaf, each, source, " " + kind if kind else ""))
+        totals[name] = total
+    return dict(totals, ecn_marked=marks)
+
+
+def nic_delta(before, after, node, rail):
+    """{counter: rise} of a rail's DCQCN counters (hw_counters) on one node."""
+    where = "%s %s hw_counters" % (node, rail)
+    out = {}
+    for snap in (before, after):
+        if isinstance(snap, str):
+            raise Unreadable("%s: %s" % (where, snap))
+        if not isinstance(snap, dict) or not isinstance(snap.get("counters"), dict):
+            raise Unreadable("%s: not read" % where)
+    for name in CNP:
+        out[name] = _delta(before["counters"].get(name), after["counters"].get(name), "%s %s" % (where, name))
+    return out
+
+
+def _names(items):
+    return ", ".join(items) if items else "-"
+
+
+def verdict(group, expect, switch, nic, seconds, tail=None):
+    """One record for an incast: group = {target, senders, ports: [{leaf, port, rail}]}; switch =
+    {leaf: {"before": snap, "after": snap}}, snap = {"ecn", "pfc", "discards"} facts; nic = {node: {rail:
+    {"before", "after"}}}; tail = {leaf: {"at": snap, "seconds": s}}, the leaf read that many seconds before
+    the end (PFC over the last part of the window); without it PFC is bounded over the whole window."""
+    priority = expect["pyramid_pfc_priorities"][0]
+    target, senders = group["target"], list(group["senders"])
+    who = "target %s, senders %s" % (target, _names(senders))
+    try:
+        findings = [_port_verdict(entry, priority, expect, switch, nic, seconds, tail, target, senders)
+                    for entry in group["ports"]]
+    except Unreadable as exc:
+        return {"status": "ERROR", "target": target, "senders": senders, "cause": None,
+                "msg": "incast at %s: cannot judge: %s" % (who, exc)}
+    failed = [f for f in findings if f["cause"]]
+    if not failed:
+        return {"status": "PASS", "target": target, "senders": senders, "cause": None,
+                "msg": "incast at %s: %s" % (who, "; ".join(f["msg"] for f in findings))}
+    return {"status": "FAIL", "target": target, "senders": senders, "cause": failed[0]["cause"],
+            "causes": sorted({f["cause"] for f in failed}),
+            "msg": "incast at %s: %s" % (who, "; ".join("%s: %s" % (f["msg"], CAUSES[f["cause"]]) for f in failed))}
+
+
+def _port_verdict(entry, priority, expect, switch, nic, seconds, tail, target, senders):
+    leaf, port, rail = entry["leaf"], entry["port"], entry["rail"]
+    sides = switch.get(leaf) or {}
+    if "before" not in sides or "after" not in sides:
+        raise Unreadable("%s: its counters were not read before and after" % leaf)
+    moved = switch_delta(sides["before"], sides["after"], leaf, port, priority)
+    storm_window, storm_pfc = seconds, moved["pfc_tx"]
+    if tail and leaf in tail:
+        last = switch_delta(tail[leaf]["at"], sides["after"], leaf, port, priority)
+        storm_window, storm_pfc = tail[leaf]["seconds"], last["pfc_tx"]
+    pfc_rate = storm_pfc / storm_window if storm_window else float(storm_pfc)
+    rail_name = "rail %s" % rail
+    target_cc = nic_delta(*_sides(nic, target, rail), node=target, rail=rail)
+    sender_cc = {s: nic_delta(*_sides(nic, s, rail), node=s, rail=rail) for s in senders}
+    here = "%s port %s (%s, %s)" % (leaf, port, target, rail_name)
+    figures = "ECN-marked %d, PFC TX %d (%.1f/s over the last %gs), PFC RX %d, discards %d, CNPs sent by %s %d, handled by the senders %d" % (
+        moved["ecn_marked"], moved["pfc_tx"], pfc_rate, storm_window, moved["pfc_rx"], moved["discards"], target,
+        target_cc["np_cnp_sent"], sum(c["rp_cnp_handled"] for c in sender_cc.values()))
+    cause = None
+    if moved["discards"] > expect["pyramid_incast_discards_max"]:
+        cause = "drops"
+    elif moved["ecn_marked"] <= expect["pyramid_incast_ecn_marks_min"]:
+        cause = "ecn_min_th" if moved["pfc_tx"] or moved["pfc_rx"] else "no_load"
+    elif target_cc["np_cnp_sent"] == 0:
+        cause = "dcqcn_np"
+    elif any(c["rp_cnp_handled"] == 0 for c in sender_cc.values()):
+        cause = "dcqcn_rp"
+        deaf = [s for s, c in sorted(sender_cc.items()) if c["rp_cnp_handled"] == 0]
+        figures += "; no CNP handled on %s" % _names(deaf)
+    elif pfc_rate > expect["pyramid_incast_pfc_tail_max_per_s"]:
+        cause = "pfc_storm"
+    return {"cause": cause, "msg": "%s: %s" % (here, figures)}
+
+
+def _sides(nic, node, rail):
+    sides = (nic.get(node) or {}).get(rail)
+    if not sides or "before" not in sides or "after" not in sides:
+        raise Unreadable("%s rail %s: its hw_counters were not read before and after" % (node, rail))
+    return sides["before"], sides["after"]

@@ -1,0 +1,246 @@
+"""Layer 3 under load, the induced incast: its plan (hunt/incast.py), its verdict (judging/incast.py) as a
+data table, and the twin's physics (twin/pyramid_twin/incast.py) that tells the seed's cases apart."""
+
+import copy
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast as _plan
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast as _judge
+from pyramid_twin import incast as _physics
+
+RAILS = {"ens%dnp0" % (r + 1): r for r in range(8)}
+
+
+def pod(count, per_leaf=32, rails=8):
+    """The twin's rail-optimized fabric as the inventory declares it: leaf<su>-r<rail>, port n <- node n of the SU."""
+    nodes = ["node-%03d" % i for i in range(1, count + 1)]
+    switch_ports = {}
+    for su in range(0, count, per_leaf):
+        for rail in range(rails):
+            switch_ports["leaf%d-r%d" % (su // per_leaf + 1, rail)] = [
+                {"port": "Ethernet%d/1" % (n + 1), "peer": node, "peer_port": "ens%dnp0" % (rail + 1), "role": "host"}
+                for n, node in enumerate(nodes[su:su + per_leaf])] + [
+                {"port": "Ethernet33/1", "peer": "spine-01", "peer_port": "Ethernet1/1", "role": "fabric"}]
+    return nodes, switch_ports
+
+
+# --- the plan -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("count", [16, 32, 64, 128, 512])
+def test_one_round_proves_every_leaf_whatever_the_pod_size(count):
+    nodes, ports = pod(count)
+    leaves = _plan.leaf_ports(ports, RAILS)
+    planned = _plan.plan(nodes, leaves, senders=8, rate_gbps=60)
+    assert len(planned["rounds"]) == 1
+    groups = planned["rounds"][0]
+    assert {p["leaf"] for g in groups for p in g["ports"]} == set(leaves), "every leaf has a target"
+    members = [n for g in groups for n in [g["target"]] + g["senders"]]
+    assert len(members) == len(set(members)), "a node plays one part per round"
+    assert all(len(g["senders"]) == 8 for g in groups)
+    assert len(groups) == -(-count // 32), "one target per scalable unit covers its 8 rail leaves"
+
+
+def test_senders_come_from_other_leaves_first():
+    nodes, ports = pod(64)
+    groups = _plan.plan(nodes, _plan.leaf_ports(ports, RAILS), rate_gbps=60)["rounds"][0]
+    first = groups[0]
+    assert first["target"] == "node-001"
+    assert all(int(s[-3:]) > 32 for s in first["senders"]), first["senders"]
+    assert first["ports"][0] == {"leaf": "leaf1-r0", "port": "Ethernet1/1", "rail": 0}
+
+
+def test_one_rail_only_proves_that_rails_leaves():
+    nodes, ports = pod(64)
+    leaves = _plan.leaf_ports(ports, {"ens4np0": 3})
+    groups = _plan.plan(nodes, leaves, rate_gbps=60)["rounds"][0]
+    assert sorted(p["leaf"] for g in groups for p in g["ports"]) == ["leaf1-r3", "leaf2-r3"]
+
+
+def test_small_leaves_take_more_rounds_but_still_not_more_with_the_pod():
+    rounds = {count: len(_plan.plan(*_pod_leaves(count, per_leaf=4), rate_gbps=60)["rounds"]) for count in (16, 64, 256)}
+    # targets = N / 4, incasts per round ~ N / 9: about (K + 1) / 4 rounds, whatever N (a small pod has fewer spare senders)
+    assert max(rounds.values()) <= 4 and rounds[256] <= rounds[16], rounds
+
+
+def _pod_leaves(count, per_leaf):
+    nodes, ports = pod(count, per_leaf=per_leaf, rails=1)
+    return nodes, _plan.leaf_ports(ports, RAILS)
+
+
+def test_a_small_pod_sends_with_what_it_has_and_says_so():
+    nodes, ports = pod(4)
+    planned = _plan.plan(nodes, _plan.leaf_ports(ports, RAILS), senders=8, rate_gbps=200)
+    assert planned["senders"] == 3 and "3 senders" in planned["notes"][0]
+
+
+@pytest.mark.parametrize("senders, rate", [(8, 40), (4, 100)])
+def test_a_load_that_cannot_congest_the_port_is_refused(senders, rate):
+    nodes, ports = pod(32)
+    with pytest.raises(_plan.IncastPlanError, match="does not exceed the target port's 400 Gb/s"):
+        _plan.plan(nodes, _plan.leaf_ports(ports, RAILS), senders=senders, rate_gbps=rate)
+
+
+def test_a_lone_node_cannot_incast():
+    with pytest.raises(_plan.IncastPlanError, match="at least one sender"):
+        _plan.plan(["node-001"], {})
+
+
+# --- the verdict: a data table ----------------------------------------------------------------------------
+
+EXPECT = {"pyramid_pfc_priorities": [3], "pyramid_incast_discards_max": 0, "pyramid_incast_ecn_marks_min": 0,
+          "pyramid_incast_pfc_tail_max_per_s": 50}
+GROUP = {"target": "node-001", "senders": ["node-033", "node-034"],
+         "ports": [{"leaf": "leaf1-r0", "port": "Ethernet1/1", "rail": 0}]}
+LEAF_PORTS = ("Ethernet1/1", "Ethernet33/1")
+
+
+def _snap(marks=0, pfc_tx=0, discards=0):
+    """The leaf's sw_ecn / sw_pfc / sw_discards facts (the EOS parsers' shape: queues as strings)."""
+    return {"ecn": {"ports": {p: {"3": marks if p == "Ethernet1/1" else 0, "0": 0} for p in LEAF_PORTS}},
+            "pfc": {"ports": {p: {"3": {"rx": 0, "tx": pfc_tx if p == "Ethernet33/1" else 0}} for p in LEAF_PORTS}},
+            "discards": {"ports": {p: {"3": discards if p == "Ethernet33/1" else 0} for p in LEAF_PORTS}}}
+
+
+def _cc(sent=0, handled=0):
+    return {"counters": {"np_cnp_sent": sent, "rp_cnp_handled": handled, "np_ecn_marked_roce_packets": sent}}
+
+
+def _case(marks, pfc_tx, discards, cnp_sent, handled):
+    nic = {"node-001": {0: {"before": _cc(), "after": _cc(sent=cnp_sent)}}}
+    for sender, count in zip(GROUP["senders"], handled):
+        nic[sender] = {0: {"before": _cc(), "after": _cc(handled=count)}}
+    return {"leaf1-r0": {"before": _snap(), "after": _snap(marks, pfc_tx, discards)}}, nic
+
+
+ROWS = [
+    # (name, after: ECN marks, PFC TX, discards, CNPs sent by the target, handled per sender, status, cause)
+    ("healthy: marks, CNPs, a PFC blip", (600000, 300, 0, 300000, (150000, 150000)), "PASS", None),
+    ("min_th too high: PFC storms, no marks", (0, 120000, 0, 0, (0, 0)), "FAIL", "ecn_min_th"),
+    ("dcqcn_off on the target: marks, no CNP sent", (600000, 120000, 0, 0, (0, 0)), "FAIL", "dcqcn_np"),
+    ("dcqcn_off on a sender: its CNPs not handled", (600000, 120000, 0, 300000, (150000, 0)), "FAIL", "dcqcn_rp"),
+    ("headroom short: drops", (600000, 300, 1500, 300000, (150000, 150000)), "FAIL", "drops"),
+    ("storm despite DCQCN", (600000, 120000, 0, 300000, (150000, 150000)), "FAIL", "pfc_storm"),
+    ("nothing moved: no congestion", (0, 0, 0, 0, (0, 0)), "FAIL", "no_load"),
+]
+
+
+@pytest.mark.parametrize("name, after, status, cause", ROWS, ids=[r[0] for r in ROWS])
+def test_verdict(name, after, status, cause):
+    switch, nic = _case(*after)
+    record = _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30)
+    assert (record["status"], record["cause"]) == (status, cause), record["msg"]
+    assert "node-001" in record["msg"] and "node-033, node-034" in record["msg"]
+    assert "leaf1-r0 port Ethernet1/1" in record["msg"]
+    if cause:
+        assert _judge.CAUSES[cause] in record["msg"]
+
+
+def test_a_deaf_sender_is_named():
+    record = _judge.verdict(GROUP, EXPECT, *_case(600000, 120000, 0, 300000, (150000, 0)), seconds=30)
+    assert "no CNP handled on node-034" in record["msg"]
+
+
+def test_the_tail_window_tells_a_blip_from_a_storm():
+    switch, nic = _case(600000, 3000, 0, 300000, (150000, 150000))  # 100/s over 30 s: above the bound ...
+    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30)["cause"] == "pfc_storm"
+    tail = {"leaf1-r0": {"at": _snap(600000 * 2 // 3, 3000, 0), "seconds": 10}}  # ... but all of it in the first part
+    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail=tail)["status"] == "PASS"
+
+
+def test_eos_per_port_pfc_counts_are_read_under_all():
+    switch, nic = _case(600000, 300, 0, 300000, (150000, 150000))
+    for side in switch["leaf1-r0"].values():
+        side["pfc"]["ports"] = {p: {"all": v["3"]} for p, v in side["pfc"]["ports"].items()}
+    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30)["status"] == "PASS"
+
+
+def _broken(change):
+    switch, nic = _case(600000, 300, 0, 300000, (150000, 150000))
+    change(switch, nic)
+    return _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30)
+
+
+@pytest.mark.parametrize("change, said", [
+    (lambda s, n: s["leaf1-r0"].update(after="show qos interfaces ecn counters queue | json: exited 1"), "exited 1"),
+    (lambda s, n: s["leaf1-r0"].pop("before"), "were not read before and after"),
+    (lambda s, n: s["leaf1-r0"]["after"]["ecn"]["ports"].pop("Ethernet1/1"), "Ethernet1/1 ECN-marked: no counters"),
+    (lambda s, n: s["leaf1-r0"]["after"]["discards"]["ports"]["Ethernet33/1"].update({"3": "n/a"}), "'n/a' is not a counter"),
+    (lambda s, n: s["leaf1-r0"]["before"]["pfc"]["ports"]["Ethernet33/1"]["3"].update(tx=10 ** 6), "went back"),
+    (lambda s, n: n["node-034"][0].update(after="cat: rp_cnp_handled: No such file or directory"), "node-034 0 hw_counters"),
+    (lambda s, n: n.pop("node-001"), "node-001 rail 0: its hw_counters were not read"),
+], ids=["switch read failed", "no before", "port missing", "not a count", "went back", "nic read failed", "target not read"])
+def test_unreadable_counters_are_an_error_never_a_pass(change, said):
+    record = _broken(change)
+    assert record["status"] == "ERROR" and said in record["msg"], record["msg"]
+    assert "node-001" in record["msg"]
+
+
+# --- the twin's physics -----------------------------------------------------------------------------------
+
+def _events(senders=8, rate=60, rp_on=True, np_on=True, deaf=()):
+    events = [{"role": "server", "node": "node-001", "device": "mlx5_0", "start": 1000.0, "np_on": np_on}]
+    events += [{"role": "client", "node": "node-%03d" % (33 + i), "target": "node-001", "device": "mlx5_0",
+                "start": 1000.0 + i * 0.01, "duration": 30, "rate_gbps": rate,
+                "rp_on": rp_on and "node-%03d" % (33 + i) not in deaf} for i in range(senders)]
+    return events
+
+
+def _effect(faults=(), **kwargs):
+    groups = _physics.incasts(_events(**kwargs))
+    assert len(groups) == 1
+    return _physics.effect(next(iter(groups.values())), 400, set(faults))
+
+
+def test_healthy_incast_marks_handles_cnps_and_blips_pfc():
+    out = _effect()
+    assert out["ecn_marked"] > 0 and out["np_cnp_sent"] > 0 and all(out["rp_cnp_handled"].values())
+    assert 0 < out["pfc_tx"] <= _physics.BLIP_PFC and out["discards"] == 0
+
+
+def test_dcqcn_off_storms_and_marks_without_cnps():
+    out = _effect(np_on=False, rp_on=False)
+    assert out["ecn_marked"] > 0 and out["np_cnp_sent"] == 0 and not any(out["rp_cnp_handled"].values())
+    assert out["pfc_tx"] == _physics.STORM_PFC_PER_S * 30
+
+
+def test_one_deaf_sender_keeps_the_storm_going():
+    out = _effect(deaf=("node-035",))
+    assert out["rp_cnp_handled"]["node-035"] == 0 and out["pfc_tx"] > _physics.BLIP_PFC
+
+
+@pytest.mark.parametrize("fault", ["ecn_min_th_high", "ecn_off"])
+def test_no_marks_means_pfc_fires_all_along(fault):
+    out = _effect([fault])
+    assert out["ecn_marked"] == 0 and out["np_cnp_sent"] == 0 and out["pfc_tx"] == _physics.STORM_PFC_PER_S * 30
+
+
+def test_short_headroom_drops():
+    out = _effect(["headroom_short"])
+    assert out["discards"] > 0 and out["ecn_marked"] > 0
+
+
+def test_a_load_under_line_rate_changes_nothing():
+    out = _effect(rate=40)  # the seed's 8 x 40 Gb/s: 320 Gb/s into a 400G port
+    assert out["ecn_marked"] == out["pfc_tx"] == out["discards"] == 0
+
+
+def test_events_persist_between_sessions_and_later_incasts_are_their_own(tmp_path):
+    for event in _events() + [dict(e, start=e["start"] + 100) for e in _events() if e["role"] == "client"]:
+        _physics.record(str(tmp_path), event)
+    groups = _physics.incasts(_physics.load(str(tmp_path)))
+    assert sorted(len(g["clients"]) for g in groups.values()) == [8, 8]
+
+
+@pytest.mark.parametrize("faults, np_on, rp_on, cause", [
+    ((), True, True, None), ((), False, False, "dcqcn_np"), (("ecn_min_th_high",), True, True, "ecn_min_th"),
+    (("ecn_off",), True, True, "ecn_min_th"), (("headroom_short",), True, True, "drops"),
+])
+def test_the_judge_tells_the_twins_cases_apart(faults, np_on, rp_on, cause):
+    out = _effect(faults, np_on=np_on, rp_on=rp_on)
+    group = copy.deepcopy(GROUP)
+    group["senders"] = sorted(out["rp_cnp_handled"])
+    switch, nic = _case(out["ecn_marked"], out["pfc_tx"], out["discards"], out["np_cnp_sent"], [0] * 8)
+    for sender in group["senders"]:
+        nic[sender] = {0: {"before": _cc(), "after": _cc(handled=out["rp_cnp_handled"][sender])}}
+    assert _judge.verdict(group, EXPECT, switch, nic, seconds=30)["cause"] == cause

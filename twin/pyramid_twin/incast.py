@@ -1,0 +1,98 @@
+"""The twin's incast physics: what K rate-limited ib_write_bw clients at one target do to the counters.
+
+Hot path (switch sessions, node sessions): stdlib only.
+
+Mechanism (twin/README.md, "Incast"): every simulated ib_write_bw run with a rate limit records an event,
+one JSON file per run in the pod's event directory (``record``); a renderer asked for counters computes
+them from the events (``port_counters``, ``nic_counters``), so the state persists between separate SSH
+sessions without any process staying alive. The twin compresses time: a run of ``-D`` seconds has
+happened by the time its client returns, so an event adds its whole window's counts.
+
+The physics, per target port (one leaf port, the RoCE priority), when the senders together offer more
+than the port's line rate:
+- ECN working, DCQCN on both ends: the queue crosses min_th, packets are marked, the target's NIC (the
+  notification point) sends CNPs, each sender (reaction point) handles them and slows down; PFC fires
+  for the first second only (a blip), nothing is dropped.
+- DCQCN off (host fault dcqcn_off on the target: no CNP sent; on a sender: its CNPs not handled): marks
+  without reaction, the queue stays above Xoff: PFC storms the whole window.
+- ECN min_th too high or ECN off (switch faults ecn_min_th_high, ecn_off): no marks, PFC storms.
+- Headroom short (headroom_short): what arrives after Xoff overflows the headroom: discards while PFC fires.
+"""
+
+import json
+import os
+import time
+
+MARKS_PER_S = 20000  # ECN-marked packets per second at the congested egress (DCQCN's steady state keeps marking)
+BLIP_PFC = 300  # PFC pause frames of a healthy incast: the first second, before DCQCN has slowed the senders
+STORM_PFC_PER_S = 4000  # pause frames per second while nothing slows the senders down
+DROPS_PER_S = 1500  # packets lost per second of PFC with the headroom short
+
+
+def record(event_dir, event):
+    """Keep one run's event (its own file: concurrent clients never write the same file)."""
+    os.makedirs(event_dir, exist_ok=True)
+    name = "%s-%s-%d.json" % (event["node"], event["role"], time.time_ns())
+    tmp = os.path.join(event_dir, "." + name)
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump(event, handle)
+    os.replace(tmp, os.path.join(event_dir, name))
+
+
+def load(event_dir):
+    events = []
+    if not os.path.isdir(event_dir):
+        return events
+    for name in sorted(os.listdir(event_dir)):
+        if name.endswith(".json") and not name.startswith("."):
+            with open(os.path.join(event_dir, name), encoding="utf-8") as handle:
+                events.append(json.load(handle))
+    return events
+
+
+def incasts(events):
+    """Events grouped by (target, rail device) and start second: the clients that fired at one target together.
+
+    A client event: {"role": "client", "node", "target", "device", "start", "duration", "rate_gbps", "rp_on"};
+    the target's server records {"role": "server", "node", "device", "start", "np_on"}."""
+    groups, clusters = {}, {}
+    for event in sorted((e for e in events if e.get("role") == "client"), key=lambda e: e["start"]):
+        pair = (event["target"], event["device"])
+        first = clusters.get(pair)
+        if first is None or event["start"] >= first + max(int(event["duration"]), 1):
+            clusters[pair] = first = event["start"]  # a later incast at the same target: its own group
+        groups.setdefault(pair + (first,), {"clients": [], "servers": []})["clients"].append(event)
+    for event in events:
+        if event.get("role") == "server":
+            for (target, device, _first), group in groups.items():
+                if target == event["node"] and device == event["device"]:
+                    group["servers"].append(event)
+    return groups
+
+
+def effect(group, port_gbps, switch_faults):
+    """Counts one incast adds: {ecn_marked, pfc_tx, pfc_rx, discards, np_cnp_sent, rp_cnp_handled: {sender: n}}.
+
+    switch_faults: the set of the target port's switch fault kinds (ecn_min_th_high, ecn_off, headroom_short, pfc_off)."""
+    clients = group["clients"]
+    duration = max(int(c["duration"]) for c in clients)
+    zero = {"ecn_marked": 0, "pfc_tx": 0, "pfc_rx": 0, "discards": 0, "np_cnp_sent": 0,
+            "rp_cnp_handled": {c["node"]: 0 for c in clients}, "np_ecn_marked_roce_packets": 0}
+    if sum(float(c["rate_gbps"]) for c in clients) <= port_gbps:
+        return zero  # no queue builds: nothing to mark or pause
+    marking = not switch_faults & {"ecn_min_th_high", "ecn_off"}
+    np_on = all(s.get("np_on", True) for s in group["servers"]) if group["servers"] else True
+    marks = MARKS_PER_S * duration if marking else 0
+    cnps = marks // 2 if np_on else 0  # the NP coalesces: one CNP per flow per 50 us at most
+    reacting = [c for c in clients if c.get("rp_on", True)]
+    slowed = marking and np_on and len(reacting) == len(clients)
+    lossless = "pfc_off" not in switch_faults
+    pfc = (BLIP_PFC if slowed else STORM_PFC_PER_S * duration) if lossless else 0
+    pfc_seconds = 1 if slowed else duration
+    drops = 0
+    if "headroom_short" in switch_faults or not lossless:
+        drops = DROPS_PER_S * pfc_seconds
+    out = dict(zero, ecn_marked=marks, pfc_tx=pfc, pfc_rx=0, discards=drops, np_cnp_sent=cnps,
+               np_ecn_marked_roce_packets=marks)
+    out["rp_cnp_handled"] = {c["node"]: (cnps // len(clients) if c.get("rp_on", True) else 0) for c in clients}
+    return out
