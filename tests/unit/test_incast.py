@@ -2,12 +2,13 @@
 data table, and the twin's physics (twin/pyramid_twin/incast.py) that tells the seed's cases apart."""
 
 import copy
+import time
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast as _plan
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast as _judge
-from pyramid_twin import incast as _physics
+from pyramid_twin import incast as _physics, model
 
 RAILS = {"ens%dnp0" % (r + 1): r for r in range(8)}
 
@@ -244,3 +245,94 @@ def test_the_judge_tells_the_twins_cases_apart(faults, np_on, rp_on, cause):
     for sender in group["senders"]:
         nic[sender] = {0: {"before": _cc(), "after": _cc(handled=out["rp_cnp_handled"][sender])}}
     assert _judge.verdict(group, EXPECT, switch, nic, seconds=30)["cause"] == cause
+
+
+# --- the twin's hooks: what its switches and nodes print after an incast, read by the product's parsers -----
+
+def _leaf(tmp_path, *faults):
+    from pyramid_twin import switch_model
+    scenario = {"pod": {"nodes": 12, "gpus_per_node": 8, "rails": 1},
+                "switches": {"spines": 2, "nodes_per_leaf": 4, "leaf_os": ["eos"], "spine_os": ["eos"],
+                             "faults": [dict(f, switch="leaf1-r0") for f in faults]}, "faults": []}
+    state = switch_model.switch_state(scenario, "leaf1-r0")
+    return dict(state, rendered_at=time.time() - 60, incast_events=str(tmp_path))
+
+
+def _record(tmp_path, faults=(), rp_on=True, np_on=True, start=None, duration=30):
+    start = time.time() - duration - 1 if start is None else start
+    for i in range(8):
+        _physics.record(str(tmp_path), {"role": "client", "node": "node-%03d" % (5 + i), "target": "node-001",
+                                        "device": "mlx5_0", "start": start, "duration": duration, "rate_gbps": 60,
+                                        "port_gbps": 400, "rp_on": rp_on, "np_on": np_on, "switch_faults": list(faults)})
+
+
+def _eos_facts(parsers, snapshot):
+    from pyramid_twin import formats_eos
+    return {name: parsers.parse(parser, formats_eos.COMMANDS[command](snapshot)) for name, parser, command in (
+        ("ecn", "arista_eos_show_qos_interfaces_ecn_counters_queue", "show qos interfaces ecn counters queue | json"),
+        ("pfc", "arista_eos_show_priority-flow-control_counters_json", "show priority-flow-control counters | json"),
+        ("discards", "arista_eos_show_interfaces_counters_discards_json", "show interfaces counters discards | json"))}
+
+
+@pytest.mark.parametrize("faults, np_on, cause", [
+    ((), True, None), ((), False, "dcqcn_np"), (("ecn_min_th_high",), True, "ecn_min_th"), (("headroom_short",), True, "drops")])
+def test_the_twins_leaf_prints_the_incast_and_the_judge_reads_it(parsers, tmp_path, faults, np_on, cause):
+    from pyramid_twin import switch_session
+    leaf = _leaf(tmp_path / "none")
+    before = _eos_facts(parsers, switch_session.snapshot_now(leaf))
+    _record(tmp_path, faults, np_on=np_on)
+    after = _eos_facts(parsers, switch_session.snapshot_now(dict(leaf, incast_events=str(tmp_path))))
+    groups = _physics.incasts(_physics.load(str(tmp_path)))
+    nic = {host: {0: {"before": _cc(), "after": {"counters": {
+        k: v for k, v in _physics.nic_counts(groups, host).get("mlx5_0", {}).items() if k in _judge.CNP}}}}
+        for host in ["node-001"] + ["node-%03d" % (5 + i) for i in range(8)]}
+    for host in nic:
+        nic[host][0]["after"]["counters"] = dict(_cc()["counters"], **nic[host][0]["after"]["counters"])
+    group = {"target": "node-001", "senders": ["node-%03d" % (5 + i) for i in range(8)],
+             "ports": [{"leaf": "leaf1-r0", "port": "Ethernet1/1", "rail": 0}]}
+    record = _judge.verdict(group, EXPECT, {"leaf1-r0": {"before": before, "after": after}}, nic, seconds=30)
+    assert (record["status"], record["cause"]) == ("PASS" if cause is None else "FAIL", cause), record["msg"]
+
+
+def test_the_switch_faults_mark_the_ports():
+    from pyramid_twin import switch_model
+    leaf = _leaf("/nonexistent", {"kind": "ecn_min_th_high", "port": "Ethernet2/1"}, {"kind": "headroom_short"})
+    ports = {p["name"]: _physics.port_faults(p) for p in leaf["ports"]}
+    assert ports["Ethernet2/1"] == {"ecn_min_th_high", "headroom_short"} and ports["Ethernet1/1"] == {"headroom_short"}
+    assert {"ecn_min_th_high", "ecn_off", "headroom_short"} <= set(switch_model.SWITCH_FAULTS)
+
+
+def test_a_read_during_the_incast_sees_it_part_way(tmp_path):
+    from pyramid_twin import switch_session
+    _record(tmp_path, ("ecn_off",), start=time.time() - 10)  # 10 s into a 30 s storm
+    port = next(p for p in switch_session.snapshot_now(_leaf(tmp_path))["ports"] if p["name"] == "Ethernet1/1")
+    assert port["ecn_marked"]["3"] == 0
+    uplink = next(p for p in switch_session.snapshot_now(_leaf(tmp_path))["ports"] if p.get("ip"))
+    assert 9 * _physics.STORM_PFC_PER_S <= uplink["pfc"]["3"]["tx"] <= 11 * _physics.STORM_PFC_PER_S
+
+
+def test_the_nodes_print_their_counts(parsers):
+    from pyramid_twin import formats_roce
+    state = model.node_state(model.load_scenario(model.DEFAULT_SCENARIO), "node-001")
+    state["incast_counters"] = {"mlx5_0": {"np_cnp_sent": 300000, "rp_cnp_handled": 0, "np_ecn_marked_roce_packets": 600000,
+                                           "rx_prio3_pause": 37}}
+    files = formats_roce.sys_files(state)
+    base = "/sys/class/infiniband/mlx5_0/ports/1/hw_counters/"
+    text = "".join(files[base + n] for n in _judge.CNP)
+    assert parsers.parse("linux_sysfs_rdma_cc_counters", text)["counters"] == {
+        "np_cnp_sent": 300000, "rp_cnp_handled": 0, "np_ecn_marked_roce_packets": 600000}
+    rc, out, _err = formats_roce.ethtool(state, ["-S", state["rails"][0]["netdev"]], {})
+    assert rc == 0 and "     rx_prio3_pause: 37\n" in out
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--rate_limit_type=PP", "--rate_limit=40"], "Packet Pacing is only supported for Raw Ethernet."),
+    (["--rate_limit=0"], "Rate limit must be non-negative"),
+    (["--rate_limit=40", "--rate_limit_type=XX"], "Invalid rate limit type flag"),
+    (["--rate_limit", "40", "--rate_units=q"], "Invalid rate limit units"),
+])
+def test_the_twins_ib_write_bw_refuses_what_perftest_refuses(args, said):
+    from pyramid_twin import formats_perftest
+    state = model.node_state(model.load_scenario(model.DEFAULT_SCENARIO), "node-001")
+    rc, _out, err = formats_perftest.ib_write_bw(state, ["-d", "mlx5_0", "-D", "30"] + args + ["10.50.0.2"], {})
+    assert rc == 1 and said in err

@@ -30,6 +30,7 @@ ACCEPT_SECONDS = 120
 HELD = "Couldn't listen to port %d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n"
 # an empty GID table entry (no address on the netdev): both ends print the header, then fail at RTR
 RTR_FAILED = "Failed to modify QP %d to RTR\n Unable to Connect the HCA's through the link\n"
+RATE_OPTIONS = ("--rate_limit", "--rate_limit_type", "--rate_units")  # perftest's rate limiter (src/perftest_parameters.c)
 GDR_HEALTHY = 0.985  # a healthy GPUDirect run: within a few percent of host memory (seed 004)
 
 
@@ -45,6 +46,13 @@ def _options(args):
             if not arg.split("=", 1)[1].isdigit():
                 return None, None, " Invalid CUDA device\n"
             values["--use_cuda"] = int(arg.split("=", 1)[1])
+        elif arg.split("=", 1)[0] in RATE_OPTIONS:
+            name, _eq, value = arg.partition("=")
+            if not _eq:
+                if index + 1 >= len(args):
+                    return None, None, "ib_write_bw: option '%s' requires an argument\n" % arg
+                value, index = args[index + 1], index + 1
+            values[name] = value
         elif arg in ("-d", "-s", "-D", "-x", "-p", "-q", "-n"):
             if index + 1 >= len(args):
                 return None, None, "option requires an argument -- '%s'\n" % arg[1:]
@@ -154,10 +162,37 @@ def ib_write_bw(state, args, env, load_node=None):
     preamble, failed = _cuda_preamble(state, opts, size)
     if failed:
         return 1, preamble, failed
+    rate, refused = _rate_limit(opts)
+    if refused:
+        return 1, "", refused
     if server_name is None:
         return _serve(state, rail, opts, port, size, duration, load_node, preamble)
-    rc, out, err = _connect(state, rail, opts, server_name, port, size, duration)
+    rc, out, err = _connect(state, rail, opts, server_name, port, size, duration, rate, load_node)
     return rc, preamble + out, err
+
+
+def _rate_limit(opts):
+    """The client's rate limit in Gb/s (None: none), or perftest's own words refusing the options
+    (src/perftest_parameters.c: parse_ib_params and check_parameters)."""
+    if "--rate_limit" not in opts:
+        return None, ""
+    try:
+        rate = float(opts["--rate_limit"])
+    except ValueError:
+        rate = 0.0
+    if rate <= 0:
+        return None, " Rate limit must be non-negative floating point number\n"
+    kind = opts.get("--rate_limit_type", "HW")
+    if kind not in ("HW", "SW", "PP"):
+        return None, " Invalid rate limit type flag. Please use HW, SW or PP.\n"
+    units = opts.get("--rate_units", "g")
+    if units not in ("M", "g", "p"):
+        return None, " Invalid rate limit units. Please use M,g or p\n"
+    if kind == "PP":  # ib_write_bw runs RC: packet pacing is for raw Ethernet only
+        return None, "Packet Pacing is only supported for Raw Ethernet.\n"
+    if units == "p":
+        return None, " Failed: pps rate limit units is not supported when setting HW rate limit\n" if kind == "HW" else ""
+    return (rate * 8 * 1024 * 1024 / 1e9 if units == "M" else rate), ""
 
 
 def _serve(state, rail, opts, port, size, duration, load_node, preamble=""):
@@ -196,7 +231,7 @@ def _serve(state, rail, opts, port, size, duration, load_node, preamble=""):
     return 0, text + _table(gbps, size, duration), ""
 
 
-def _connect(state, rail, opts, server_name, port, size, duration):
+def _connect(state, rail, opts, server_name, port, size, duration, rate=None, load_node=None):
     match = PLAN.match(server_name)
     if not match:  # an address outside the twin's plan: nothing to connect to
         return 1, "", "Couldn't connect to %s:%d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n" % (
@@ -216,5 +251,32 @@ def _connect(state, rail, opts, server_name, port, size, duration):
         return 1, _header(state, rail, opts) + _addresses(state, rail, index, True), RTR_FAILED % (0x40 + rail["port"])
     if "gbps" not in answer:
         return 1, "", " Failed to exchange data between server and clients\n"
+    gbps = answer["gbps"]
+    if rate is not None:  # a paced sender: part of an incast, whose counters the twin keeps (incast.py)
+        gbps = round(min(gbps, rate), 2)
+        _incast(state, rail, opts, index, duration, rate, load_node)
     text = _header(state, rail, opts) + _addresses(state, rail, index, rail["link_layer"] == "Ethernet")
-    return 0, text + _table(answer["gbps"], size, duration), ""
+    return 0, text + _table(gbps, size, duration), ""
+
+
+def _incast(state, rail, opts, target_index, duration, rate, load_node):
+    """Record this run's event, run for its duration in real time (so a read during the run sees the
+    counters part way), then commit this node's and the target's NIC counters (twin/README.md, Incast)."""
+    node_dir = getattr(sys.modules.get("__main__"), "NODE", [None])[0]
+    if not node_dir or load_node is None:
+        return
+    from pyramid_twin import changes, formats_roce, incast
+    target = load_node("node-%03d" % target_index) or load_node("node-%04d" % target_index)
+    if target is None:
+        return
+    target_rail = _rail(target, rail["device"]) or rail
+    switch, port = incast.target_port(incast.digest_of(node_dir), target["hostname"], target_rail["netdev"])
+    prio = formats_roce.ROCE_PRIORITY
+    incast.record(incast.events_dir(incast.digest_of(node_dir)), {
+        "role": "client", "node": state["hostname"], "target": target["hostname"], "device": rail["device"],
+        "start": time.time(), "duration": duration, "rate_gbps": rate, "port_gbps": float(target_rail.get("rate", 400)),
+        "rp_on": formats_roce.config(state, rail)["dcqcn_off"] != prio,
+        "np_on": formats_roce.config(target, target_rail)["dcqcn_off"] != prio,
+        "switch_faults": sorted(incast.port_faults(port)) if port else [], "switch": switch["hostname"] if switch else None})
+    time.sleep(duration)
+    incast.settle(node_dir, [state["hostname"], target["hostname"]], load_node, changes.commit)

@@ -45,8 +45,9 @@ def sys_files(state):
         for index, kind in enumerate(GID_TYPES):
             files[base + "ports/1/gid_attrs/types/%d" % index] = kind + "\n"
         files[base + "tc/1/traffic_class"] = "Global tclass=%d\n" % (roce["dscp"] * 4 + 2)
+        counts = (state.get("incast_counters") or {}).get(rail["device"], {})  # what incasts left (incast.py)
         for name in ("np_cnp_sent", "rp_cnp_handled", "np_ecn_marked_roce_packets"):
-            files[base + "ports/1/hw_counters/" + name] = "0\n"
+            files[base + "ports/1/hw_counters/" + name] = "%d\n" % counts.get(name, 0)
     return files
 
 
@@ -97,4 +98,5 @@ def ethtool(state, args, env):
         names += ["rx_prio%d_bytes" % prio, "rx_prio%d_packets" % prio, "rx_prio%d_discards" % prio,
                   "tx_prio%d_bytes" % prio, "tx_prio%d_packets" % prio, "rx_prio%d_pause" % prio,
                   "rx_prio%d_pause_duration" % prio, "tx_prio%d_pause" % prio, "tx_prio%d_pause_duration" % prio]
-    return 0, "NIC statistics:\n" + "".join("     %s: 0\n" % name for name in names), ""
+    counts = (state.get("incast_counters") or {}).get(rail["device"], {})  # pauses an incast sent this sender
+    return 0, "NIC statistics:\n" + "".join("     %s: %d\n" % (name, counts.get(name, 0)) for name in names), ""

@@ -19,9 +19,13 @@ than the port's line rate:
 - Headroom short (headroom_short): what arrives after Xoff overflows the headroom: discards while PFC fires.
 """
 
+import fcntl
 import json
 import os
 import time
+
+STATE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), ".twin")
+ROCE_PRIORITY = "3"  # = formats_roce.ROCE_PRIORITY: the queue and priority RoCE runs on
 
 MARKS_PER_S = 20000  # ECN-marked packets per second at the congested egress (DCQCN's steady state keeps marking)
 BLIP_PFC = 300  # PFC pause frames of a healthy incast: the first second, before DCQCN has slowed the senders
@@ -81,7 +85,7 @@ def effect(group, port_gbps, switch_faults):
     if sum(float(c["rate_gbps"]) for c in clients) <= port_gbps:
         return zero  # no queue builds: nothing to mark or pause
     marking = not switch_faults & {"ecn_min_th_high", "ecn_off"}
-    np_on = all(s.get("np_on", True) for s in group["servers"]) if group["servers"] else True
+    np_on = all(s.get("np_on", True) for s in group["servers"]) if group["servers"] else clients[0].get("np_on", True)
     marks = MARKS_PER_S * duration if marking else 0
     cnps = marks // 2 if np_on else 0  # the NP coalesces: one CNP per flow per 50 us at most
     reacting = [c for c in clients if c.get("rp_on", True)]
@@ -96,3 +100,120 @@ def effect(group, port_gbps, switch_faults):
                np_ecn_marked_roce_packets=marks)
     out["rp_cnp_handled"] = {c["node"]: (cnps // len(clients) if c.get("rp_on", True) else 0) for c in clients}
     return out
+
+
+# --- where the events live, and what the switches and the nodes print from them ---------------------------
+
+def events_dir(digest):
+    """.twin/changes/<digest>/incast: under changes/, so twin/up clears it with the rest of what sessions changed."""
+    return os.path.join(STATE_DIR, "changes", digest, "incast")
+
+
+def digest_of(node_dir):
+    """The render digest of a node directory (render/<digest>/... or changes/<digest>/...)."""
+    return os.path.basename(os.path.dirname(os.path.realpath(node_dir)))
+
+
+def port_faults(port):
+    """The incast-relevant faults of a switch port as its state holds them (switch_model's faults)."""
+    faults = set(port.get("qos_faults") or [])
+    if not port.get("pfc_priorities"):
+        faults.add("pfc_off")
+    return faults
+
+
+def target_port(digest, target, netdev):
+    """(switch state, port) facing ``target``'s ``netdev`` among the rendered switches, or (None, None)."""
+    folder = os.path.join(STATE_DIR, "render", digest, "switches")
+    if not os.path.isdir(folder):
+        return None, None
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as handle:
+            switch = json.load(handle)
+        for port in switch.get("ports", []):
+            if port.get("description") == "%s %s" % (target, netdev):
+                return switch, port
+    return None, None
+
+
+def _elapsed(group, now):
+    duration = max(int(c["duration"]) for c in group["clients"])
+    first = min(c["start"] for c in group["clients"])
+    return duration, min(max(now - first, 0.0), float(duration))
+
+
+def _scaled(out, duration, elapsed):
+    """A group's counts as they stand ``elapsed`` seconds into its window: the blip in the first second,
+    the rest evenly over the window."""
+    if elapsed >= duration:
+        return out
+    share = elapsed / duration if duration else 1.0
+    scaled = {key: int(value * share) for key, value in out.items() if isinstance(value, int)}
+    if out["pfc_tx"] and out["pfc_tx"] <= BLIP_PFC:  # a blip: all of it in the first second
+        scaled["pfc_tx"] = int(out["pfc_tx"] * min(elapsed, 1.0))
+        scaled["discards"] = int(out["discards"] * min(elapsed, 1.0))
+    scaled["rp_cnp_handled"] = {node: int(n * share) for node, n in out["rp_cnp_handled"].items()}
+    return scaled
+
+
+def _group_effect(group):
+    first = group["clients"][0]
+    return effect(group, float(first.get("port_gbps", 400)), set(first.get("switch_faults") or []))
+
+
+def apply_switch(snapshot, now=None):
+    """Add the incasts at this switch's host ports to a concrete snapshot (switch_session.snapshot_now):
+    ECN marks and discards on the target's port, PFC TX on the leaf's first uplink (where it pauses the
+    spines that carry the senders' traffic), on RoCE's priority."""
+    folder = snapshot.get("incast_events")
+    if not folder:
+        return snapshot
+    now = time.time() if now is None else now
+    ports = {port.get("description"): port for port in snapshot.get("ports", [])}
+    uplink = next((port for port in snapshot.get("ports", []) if port.get("ip")), None)
+    for (target, device, _first), group in incasts(load(folder)).items():
+        port = ports.get("%s ens%dnp0" % (target, int(device.rsplit("_", 1)[-1]) + 1))
+        if port is None:
+            continue
+        duration, elapsed = _elapsed(group, now)
+        out = _scaled(_group_effect(group), duration, elapsed)
+        port["ecn_marked"][ROCE_PRIORITY] += out["ecn_marked"]
+        port["discards"][ROCE_PRIORITY] += out["discards"]
+        (uplink or port)["pfc"][ROCE_PRIORITY]["tx"] += out["pfc_tx"]
+    return snapshot
+
+
+def nic_counts(groups, host):
+    """{device: {counter: n}} of a node's rails from every incast it took part in (finished ones whole)."""
+    counts = {}
+    for (target, device, _first), group in groups.items():
+        out = _group_effect(group)
+        rail = counts.setdefault(device, {"np_cnp_sent": 0, "rp_cnp_handled": 0, "np_ecn_marked_roce_packets": 0,
+                                          "rx_prio3_pause": 0})
+        if target == host:
+            rail["np_cnp_sent"] += out["np_cnp_sent"]
+            rail["np_ecn_marked_roce_packets"] += out["np_ecn_marked_roce_packets"]
+        if host in out["rp_cnp_handled"]:
+            rail["rp_cnp_handled"] += out["rp_cnp_handled"][host]
+            rail["rx_prio3_pause"] += out["pfc_tx"] // max(len(group["clients"]), 1)
+    return {device: rail for device, rail in counts.items() if any(rail.values())}
+
+
+def settle(node_dir, hosts, load_state, commit):
+    """After a run: commit the NIC counters of ``hosts`` (the sender itself and its target) computed from every
+    event so far, under a pod-wide lock, so the last sender to finish sees every sender's event."""
+    folder = events_dir(digest_of(node_dir))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, ".lock"), "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        groups = incasts(load(folder))
+        for host in hosts:
+            state = load_state(host)
+            if state is None:
+                continue
+            counts = nic_counts(groups, host)
+            if state.get("incast_counters", {}) != counts:
+                state["incast_counters"] = counts
+                commit(node_dir, state)

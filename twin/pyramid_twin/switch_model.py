@@ -295,6 +295,19 @@ def _pfc_off(state, item, name):
     _port(state, item)["pfc_priorities"] = []
 
 
+def _qos(kind):
+    """A QoS misconfiguration an idle switch does not show, only an incast (incast.py): on the fault's
+    `port`, or on every port of the switch without one. ecn_min_th_high: the RoCE queue's WRED/ECN min_th
+    above where the queue ever gets (PFC fires first, nothing is marked); ecn_off: no ECN on the queue;
+    headroom_short: the PFC headroom too small for the cable (what arrives after XOFF is dropped)."""
+    def apply(state, item, name):
+        for port in [_port(state, item)] if item.get("port") else state["ports"]:
+            port.setdefault("qos_faults", []).append(kind)
+    return apply
+
+
+for _kind in ("ecn_min_th_high", "ecn_off", "headroom_short"):
+    SWITCH_FAULTS[_kind] = _qos(_kind)
 SWITCH_FAULTS["pfc_rising"] = _rising("pfc")
 SWITCH_FAULTS["ecn_rising"] = _rising("ecn_marked")
 SWITCH_FAULTS["discards_rising"] = _rising("discards")

@@ -24,6 +24,9 @@ def render(scenario_path, digest_dir):
     for name, info in topo["switches"].items():
         state = switch_model.switch_state(scenario, name)
         state["rendered_at"] = now
+        # where the pod's incast events are recorded (incast.py): counters computed from them at each read
+        state["incast_events"] = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(digest_dir))), "changes",
+                                              os.path.basename(os.path.abspath(digest_dir)), "incast")
         path = os.path.join(out, name + ".json")
         if info["os"] not in switch_model.CLI_OSES:
             bin_dir = os.path.join(out, name, "bin")

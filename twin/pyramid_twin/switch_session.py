@@ -53,7 +53,11 @@ def snapshot_now(switch):
         if isinstance(value, list):
             return [concrete(item) for item in value]
         return value
-    return concrete(switch)
+    snapshot = concrete(switch)
+    if switch.get("incast_events"):  # counts of incasts at this leaf's hosts (incast.py; only the twin's own files)
+        from pyramid_twin import incast
+        incast.apply_switch(snapshot)
+    return snapshot
 
 
 def become(path):
