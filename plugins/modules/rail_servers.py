@@ -50,6 +50,14 @@ options:
     description: Seconds to wait for every server to listen.
     type: float
     default: 15
+  wait_for:
+    description:
+      - What V(started) waits for. V(banner) - perftest's C(Waiting for client to connect) banner (a server).
+        V(running) - each process still running a moment after its start (a client started in the background,
+        as the induced incast's senders are, so that they all fire at once; V(stopped) collects them).
+    type: str
+    choices: [banner, running]
+    default: banner
   lifetime:
     description: Seconds after which C(timeout) ends a server that is still running.
     type: int
@@ -192,7 +200,7 @@ def started(module):
                 # perftest prints its banner just before it binds: still running a moment later, it listens
                 if time.time() - banner_at[server_id] >= SETTLE_SECONDS:
                     states[server_id] = {"status": "listening", "command": " ".join(server["argv"])}
-            elif LISTENING.search(_read(paths["out"]) + _read(paths["err"])):
+            elif params["wait_for"] == "running" or LISTENING.search(_read(paths["out"]) + _read(paths["err"])):
                 banner_at[server_id] = time.time()
         if len(states) < len(processes):
             if time.time() > deadline:
@@ -300,6 +308,7 @@ def main():
             listen_timeout=dict(type="float", default=15),
             lifetime=dict(type="int", default=120),
             grace=dict(type="float", default=5),
+            wait_for=dict(type="str", default="banner", choices=["banner", "running"]),
         ),
         supports_check_mode=True,
     )

@@ -130,6 +130,10 @@ def _results(row):
         run = _host_facts(row.get("facts"), row.get("raw"), expect)[check["sources"][0]]
         outcome = _engine.run_judge(check, _judging.MESH_JUDGES[check["judge"]], run, expect)
         return {"-": _engine.result("node-001", check, CATALOG, expect, outcome["status"], outcome["expected"], outcome["actual"])}
+    if check["scope"] == "incast":  # one target's incast: its leaf's and its NICs' counters (judging/incast.py)
+        facts = row["facts"]
+        outcome = _judging.incast.verdict(row["group"], expect, facts["switch"], facts["nic"], facts["seconds"], facts.get("tail"))
+        return {"-": _judging.incast.record(row["group"]["target"], check, CATALOG, expect, outcome, _engine)}
     facts = _host_facts(row.get("facts"), row.get("raw"), expect)
     return {"-": _engine.judge_host("node-001", check, CATALOG, facts, expect)}
 

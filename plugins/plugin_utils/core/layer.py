@@ -46,7 +46,8 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
         _results.record(doc, records + inapplicable)
         why = "layer %d not run: %s stopped at layer %d (%s)" % (layer, host, below, ", ".join(failing))
         return records + inapplicable, {"skipped_checks": len(records), "msg": why}
-    local = [check for check in checks if check["scope"] != "fabric"]  # fabric checks: the straggler hunt's
+    # fabric checks: the straggler hunt's; incast checks: their own play's (roles/incast)
+    local = [check for check in checks if check["scope"] not in ("fabric", "incast")]
     if not local:
         _results.record(doc, inapplicable)
         return inapplicable, {"msg": "layer %d: no checks to run on %s itself (fabric checks run from the launcher)" % (layer, host)}

@@ -10,4 +10,5 @@ from . import gpu_health, gpu_soak  # noqa: F401  registers the GPU health judge
 from . import rdma  # noqa: F401  registers the Layer 4 judges
 from . import roce  # noqa: F401  registers the host RoCE judges (Layer 3)
 from . import telemetry  # noqa: F401  registers the Layer 7 judge
+from . import incast  # noqa: F401  registers the induced incast's judge (Layer 3 under load)
 from .registry import FABRIC_JUDGES, JUDGES, MESH_JUDGES, POD_JUDGES  # noqa: F401

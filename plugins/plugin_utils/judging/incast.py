@@ -16,6 +16,8 @@ A snapshot that could not be read is a string saying why: the verdict is ERROR a
 
 from __future__ import annotations
 
+from .registry import judge
+
 CAUSES = {
     "drops": "Drops despite PFC: headroom underprovisioned (cable length mismatch) or the wrong PFC priority; recheck the switch's buffer and PFC config",
     "ecn_min_th": "PFC fires and ECN never marks: the ECN/WRED min_th of the RoCE queue is too high (or ECN is off on it); tune it down",
@@ -163,7 +165,33 @@ def _port_verdict(entry, priority, expect, switch, nic, seconds, tail, target, s
 
 
 def _sides(nic, node, rail):
-    sides = (nic.get(node) or {}).get(rail)
+    rails = nic.get(node) or {}
+    sides = rails.get(rail, rails.get(str(rail)))  # keys are strings once the reads went through JSON
     if not sides or "before" not in sides or "after" not in sides:
         raise Unreadable("%s rail %s: its hw_counters were not read before and after" % (node, rail))
     return sides["before"], sides["after"]
+
+
+def expected(expect):
+    """What a passing incast shows, in the inventory's numbers."""
+    return ("ECN-marked on the target's port > %d, CNPs sent by the target and handled by every sender, PFC TX <= %g/s over "
+            "the last %g%% of the window, discards <= %d" % (
+                expect["pyramid_incast_ecn_marks_min"], expect["pyramid_incast_pfc_tail_max_per_s"],
+                expect["pyramid_incast_tail_percent"], expect["pyramid_incast_discards_max"]))
+
+
+def record(host, check, catalog, expect, outcome, engine):
+    """The result of ``host`` (the target) from verdict()'s outcome, through the engine's result()."""
+    cause = None
+    if outcome["status"] == "FAIL":
+        cause = "; ".join(CAUSES[c] for c in outcome["causes"])
+    elif outcome["status"] == "ERROR":
+        cause = "No data: %s" % outcome["msg"]
+    return engine.result(host, check, catalog, expect, outcome["status"], expected(expect), outcome["msg"], cause=cause,
+                         command=engine.commands_of(check, catalog, expect))
+
+
+@judge("incast")
+def incast(facts, expect):
+    """The catalog's entry: the verdict comes from ``verdict`` (the incast's own play, gpufabric.pyramid.incast)."""
+    raise NotImplementedError("incast_ecn is judged per target by gpufabric.pyramid.incast, not per host")
