@@ -336,3 +336,45 @@ def test_the_twins_ib_write_bw_refuses_what_perftest_refuses(args, said):
     state = model.node_state(model.load_scenario(model.DEFAULT_SCENARIO), "node-001")
     rc, _out, err = formats_perftest.ib_write_bw(state, ["-d", "mlx5_0", "-D", "30"] + args + ["10.50.0.2"], {})
     assert rc == 1 and said in err
+
+
+# --- the action's plan file: commands from the catalog's incast sources ---------------------------------------
+
+def test_the_plan_file_holds_one_server_per_sender_and_rail_and_perftests_real_options():
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
+    catalog = _catalog.load_catalog()
+    check = next(c for c in catalog["checks"] if c["id"] == "incast_ecn")
+    names = _catalog.expectation_names([check], catalog)
+    expect, errors = _expectations.resolve(catalog, {"pyramid_rails": ["mlx5_0", "mlx5_1"]}, names)
+    assert not errors and expect["pyramid_incast_rate_gbps"] == 60 and expect["pyramid_incast"] is False
+    nodes, ports = pod(40, per_leaf=32, rails=2)
+    expects = {node: expect for node in nodes}
+    addresses = {node: ["10.50.0.%d" % i, "10.51.0.%d" % i] for i, node in enumerate(nodes, start=1)}
+    plan = _run.make_plan(nodes, ports, expect, addresses, catalog, expects)
+    assert len(plan["rounds"]) == 1 and [g["target"] for g in plan["rounds"][0]] == ["node-001", "node-033"]
+    assert plan["leaves"] == [["leaf1-r0", "leaf1-r1", "leaf2-r0", "leaf2-r1"]]
+    servers, clients = plan["commands"][0]["servers"], plan["commands"][0]["clients"]
+    assert len(servers["node-001"]) == 16 and len(clients[plan["rounds"][0][0]["senders"][0]]) == 2
+    first = clients[plan["rounds"][0][0]["senders"][0]][0]["argv"]
+    assert first == ["ib_write_bw", "-d", "mlx5_0", "-F", "--report_gbits", "-D", "30", "-x", "3", "--rate_limit_type=SW",
+                     "--rate_limit=60.0", "-p", str(expect["pyramid_rdma_port_base"] + 100), "10.50.0.1"]
+    ports_used = [run["argv"][run["argv"].index("-p") + 1] for run in servers["node-001"]]
+    assert len(set(ports_used)) == len(ports_used), "every server of a target on its own port"
+
+
+def test_a_plan_that_cannot_congest_says_why():
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
+    nodes, ports = pod(16)
+    expect = {"pyramid_incast_rail": -1, "pyramid_incast_senders": 8, "pyramid_incast_rate_gbps": 40, "pyramid_rail_rate_gbps": 400}
+    assert "does not exceed the target port's 400 Gb/s" in _run.make_plan(nodes, ports, expect, {}, None, {})["error"]
+    assert "no switch port" in _run.make_plan(nodes, {}, expect, {}, None, {})["error"]
+
+
+def test_per_port_reads_are_merged_and_failures_said():
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
+    merged = _run._as_input({"swp1": {"ports": {"swp1": {"3": 5}}}, "swp2": {"ports": {"swp2": {"3": 0}}}})
+    assert merged == {"ports": {"swp1": {"3": 5}, "swp2": {"3": 0}}}
+    said = _run._as_input({"swp1": {"ports": {}}, "swp2": SourceFailure("nv show interface swp2 counters qos", "exited 1")})
+    assert said == "nv show interface swp2 counters qos: exited 1"

@@ -126,7 +126,7 @@ def verdict(group, expect, switch, nic, seconds, tail=None):
         return {"status": "PASS", "target": target, "senders": senders, "cause": None,
                 "msg": "incast at %s: %s" % (who, "; ".join(f["msg"] for f in findings))}
     return {"status": "FAIL", "target": target, "senders": senders, "cause": failed[0]["cause"],
-            "causes": sorted({f["cause"] for f in failed}),
+            "causes": sorted({f["cause"] for f in failed}), "deaf": sorted({s for f in failed for s in f.get("deaf", [])}),
             "msg": "incast at %s: %s" % (who, "; ".join("%s: %s" % (f["msg"], CAUSES[f["cause"]]) for f in failed))}
 
 
@@ -148,7 +148,7 @@ def _port_verdict(entry, priority, expect, switch, nic, seconds, tail, target, s
     figures = "ECN-marked %d, PFC TX %d (%.1f/s over the last %gs), PFC RX %d, discards %d, CNPs sent by %s %d, handled by the senders %d" % (
         moved["ecn_marked"], moved["pfc_tx"], pfc_rate, storm_window, moved["pfc_rx"], moved["discards"], target,
         target_cc["np_cnp_sent"], sum(c["rp_cnp_handled"] for c in sender_cc.values()))
-    cause = None
+    cause, deaf = None, []
     if moved["discards"] > expect["pyramid_incast_discards_max"]:
         cause = "drops"
     elif moved["ecn_marked"] <= expect["pyramid_incast_ecn_marks_min"]:
@@ -161,7 +161,7 @@ def _port_verdict(entry, priority, expect, switch, nic, seconds, tail, target, s
         figures += "; no CNP handled on %s" % _names(deaf)
     elif pfc_rate > expect["pyramid_incast_pfc_tail_max_per_s"]:
         cause = "pfc_storm"
-    return {"cause": cause, "msg": "%s: %s" % (here, figures)}
+    return {"cause": cause, "msg": "%s: %s" % (here, figures), "deaf": deaf if cause == "dcqcn_rp" else []}
 
 
 def _sides(nic, node, rail):

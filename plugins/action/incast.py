@@ -1,0 +1,288 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 3 under load: the induced incast, one phase per task (docs/incast.md; roles/incast).
+
+plan (controller) -> serve (targets' servers, gpufabric.pyramid.rail_servers) -> read before (nodes; switches,
+delegated) -> fire (senders' clients in the background, rail_servers wait_for=running) -> read tail (switches)
+-> stop (clients, then servers, with their output) -> read after -> verdict (controller, judging/incast.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from ansible.errors import AnsibleError
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import source_action as _collector
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import ERROR, FAIL, PASS, SKIP
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations, raw_values
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run, rail_mesh as _mesh
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast as _judge
+
+SERVERS = "gpufabric.pyramid.rail_servers"
+PHASES = ("plan", "serve", "read", "fire", "stop", "verdict")
+CHECK_ID = "incast_ecn"
+EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen_timeout"]
+
+
+class ActionModule(EngineAction):
+    _VALID_ARGS = frozenset(("phase", "run_dir", "round", "hosts", "switches", "label", "as_host", "device"))
+    _requires_connection = True  # serve, read, fire and stop talk to the device
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        args = self._task.args
+        phase = args.get("phase")
+        if phase not in PHASES:
+            return dict(result, failed=True, msg="phase must be one of %s, got %r" % (", ".join(PHASES), phase))
+        self._catalog, self._task_vars = _catalog.load_catalog(), task_vars
+        self._check = next(c for c in self._catalog["checks"] if c["id"] == CHECK_ID)
+        if phase == "read" and args.get("device") == "switch":
+            return _collector.released_result(self, task_vars, lambda: self._read_switch(dict(result, changed=False), args))
+        return getattr(self, "_" + phase)(dict(result, changed=False), args)
+
+    # --- expectations ------------------------------------------------------------------------------------
+
+    def _vars(self, host):
+        return self._task_vars if host == self._task_vars["inventory_hostname"] else self._task_vars["hostvars"][host]
+
+    def _expect(self, host):
+        names = sorted(set(_catalog.expectation_names([self._check], self._catalog)) | set(EXTRA))
+        expect, errors = _expectations.resolve(self._catalog, raw_values(self._templar, self._vars(host), names), names)
+        if errors:
+            raise AnsibleError("%s: invalid expectations: %s" % (host, "; ".join(errors)))
+        return expect
+
+    def _switch_expect(self, switch):
+        checks = _catalog.checks_at(self._catalog, 3, "switch")
+        expect, errors = host_expectations(self._templar, self._vars(switch), self._catalog, checks)
+        if errors:
+            raise AnsibleError("%s: invalid expectations: %s" % (switch, "; ".join(errors)))
+        return expect
+
+    # --- phases --------------------------------------------------------------------------------------------
+
+    def _plan(self, result, args):
+        run_dir, hosts, switches = args["run_dir"], list(args["hosts"]), list(args.get("switches") or [])
+        expects = {host: self._expect(host) for host in hosts}
+        reference = expects[hosts[0]] if hosts else None
+        if reference is None or not reference["pyramid_incast"] or reference["pyramid_rdma_link_layer"] != "roce":
+            why = ("pyramid_incast is false" if reference and not reference["pyramid_incast"]
+                   else "InfiniBand rails: no ECN or PFC to prove" if reference else "no node")
+            _run.write(_run.plan_path(run_dir), {"off": why, "rounds": []})
+            return dict(result, rounds=[], leaves=[], msg="incast not run: %s" % why)
+        docs = {host: _results.load(run_dir, host) for host in hosts}
+        gated = all(expects[host]["pyramid_enforce_gate"] for host in hosts)
+        nodes = _mesh.climbing(docs, 3, CHECK_ID) if gated else hosts
+        order = self._task_vars["groups"].get("gpu_nodes") or hosts
+        addresses = {}
+        for node in nodes:
+            found, problem = _mesh.rail_addresses(order.index(node) + 1 if node in order else 0, expects[node])
+            if problem:
+                return dict(result, failed=True, msg="rail address plan: %s: %s" % (node, problem))
+            addresses[node] = found
+        switch_ports = {switch: self._switch_expect(switch).get("pyramid_switch_ports") or [] for switch in switches}
+        plan = _run.make_plan(nodes, switch_ports, reference, addresses, self._catalog, expects) if nodes else {
+            "error": "no node passed the layers below", "rounds": []}
+        plan.setdefault("rounds", [])
+        plan["duration"] = reference["pyramid_incast_duration"]
+        plan["tail_seconds"] = round(reference["pyramid_incast_duration"] * reference["pyramid_incast_tail_percent"] / 100.0, 1)
+        plan["hosts"] = hosts
+        _run.write(_run.plan_path(run_dir), plan)
+        if plan.get("error"):
+            return dict(result, rounds=[], leaves=[], msg="incast not planned: %s" % plan["error"])
+        return dict(result, rounds=list(range(len(plan["rounds"]))), leaves=plan["leaves"], members=plan["members"],
+                    first_wait=max(plan["duration"] - plan["tail_seconds"], 0), tail_wait=plan["tail_seconds"] + 2,
+                    msg="incast: %d targets in %d round(s), %d senders each%s" % (
+                        sum(len(groups) for groups in plan["rounds"]), len(plan["rounds"]), plan["senders"],
+                        "; " + "; ".join(plan["notes"]) if plan.get("notes") else ""))
+
+    def _load_plan(self, args):
+        plan = _run.load(_run.plan_path(args["run_dir"]))
+        if plan is None:
+            raise AnsibleError("no incast plan in %s (the plan phase did not run)" % args["run_dir"])
+        return plan, int(args.get("round", 0))
+
+    def _host(self, args):
+        return args.get("as_host") or self._task_vars["inventory_hostname"]
+
+    def _workdir(self, args, index, side):
+        return "/tmp/pyramid-incast-%s-round%d-%s-%s" % (hashlib.sha1(args["run_dir"].encode()).hexdigest()[:10], index + 1, side,
+                                                         self._host(args).replace("/", "_"))
+
+    def _lifetime(self, plan, expect):
+        return int(plan["duration"] + expect["pyramid_rdma_listen_timeout"] + 2 * expect["pyramid_command_timeout"] + 60)
+
+    def _start(self, result, args, side, wait_for):
+        plan, index = self._load_plan(args)
+        host = self._host(args)
+        runs = plan["commands"][index][side].get(host) if plan["rounds"] else None
+        if not runs:
+            return dict(result, msg="%s has no incast %s in round %d" % (host, side, index + 1))
+        expect = self._expect(host)
+        answer = self._execute_module(module_name=SERVERS, module_args={
+            "state": "started", "workdir": self._workdir(args, index, side), "lifetime": self._lifetime(plan, expect),
+            "listen_timeout": expect["pyramid_rdma_listen_timeout"], "wait_for": wait_for, "servers": runs}, task_vars=self._task_vars)
+        states = answer.get("servers") or {run["id"]: {"status": "failed", "command": " ".join(run["argv"]),
+                                                         "msg": answer.get("msg") or "rail_servers failed"} for run in runs}
+        _run.write(_run.read_path(args["run_dir"], index, host, side + "_start"), states)
+        failed = sorted(run_id for run_id, state in states.items() if state.get("status") != "listening")
+        return dict(result, msg="%s: %d %s started%s" % (host, len(states) - len(failed), side,
+                                                       "; not started: %s" % ", ".join(failed) if failed else ""))
+
+    def _serve(self, result, args):
+        return self._start(result, args, "servers", "banner")
+
+    def _fire(self, result, args):
+        return self._start(result, args, "clients", "running")
+
+    def _stop(self, result, args):
+        plan, index = self._load_plan(args)
+        host = self._host(args)
+        said = []
+        for side in ("clients", "servers"):  # the clients first: a server ends when its client is done
+            started = _run.load(_run.read_path(args["run_dir"], index, host, side + "_start"))
+            if not started:
+                continue
+            expect = self._expect(host)
+            answer = self._execute_module(module_name=SERVERS, module_args={
+                "state": "stopped", "workdir": self._workdir(args, index, side), "grace": expect["pyramid_command_timeout"]},
+                task_vars=self._task_vars)
+            ended = answer.get("servers") or {}
+            raw = {run_id: state if state.get("status") != "listening" else ended.get(run_id, {
+                "status": "failed", "command": state.get("command"), "msg": answer.get("msg") or "output lost"})
+                for run_id, state in started.items()}
+            _run.write(_run.read_path(args["run_dir"], index, host, side), raw)
+            said.append("%d %s" % (len(raw), side))
+        return dict(result, msg="%s: %s" % (host, ", ".join(said) or "nothing to stop"))
+
+    def _read(self, result, args):
+        """A node's NIC counters (hw_counters, ethtool -S) at `label`."""
+        plan, index = self._load_plan(args)
+        host = self._host(args)
+        if not plan["rounds"] or host not in plan["members"][index]:
+            return dict(result, msg="%s is not in incast round %d" % (host, index + 1))
+        expect = self._expect(host)
+        planned = _engine.plan(_run.NODE_SOURCES, self._catalog, expect)
+        raw, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], self._task_vars)
+        _run.write(_run.read_path(args["run_dir"], index, host, args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
+        return dict(result, msg="%s: NIC counters read (%s)" % (host, args["label"]))
+
+    def _read_switch(self, result, args):
+        """A leaf's ECN, PFC and discard counters at `label` (the task is delegated to the leaf)."""
+        plan, index = self._load_plan(args)
+        switch = args["as_host"]
+        expect = self._switch_expect(switch)
+        planned = _engine.plan(_run.SWITCH_SOURCES, self._catalog, expect)
+        raw, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], self._vars(switch))
+        _run.write(_run.read_path(args["run_dir"], index, switch, args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
+        return dict(result, msg="%s: ECN, PFC and discard counters read (%s)" % (switch, args["label"]))
+
+    # --- the verdict -------------------------------------------------------------------------------------------
+
+    def _verdict(self, result, args):
+        run_dir = args["run_dir"]
+        plan, _index = self._load_plan(args)
+        hosts = list(args["hosts"])
+        records = {}
+        if plan.get("off") or plan.get("error"):
+            for host in hosts:
+                records[host] = self._no_run(host, plan)
+        else:
+            for index, groups in enumerate(plan["rounds"]):
+                for group in groups:
+                    records.update(self._judged(run_dir, plan, index, group))
+            for host in hosts:
+                if host not in records:
+                    records[host] = self._not_in_incast(host, plan)
+        counts = {}
+        for host, record in records.items():
+            if host not in hosts:
+                continue
+            doc = _results.load(run_dir, host)
+            _results.record(doc, [record])
+            _results.save(run_dir, doc)
+            counts[record["status"]] = counts.get(record["status"], 0) + 1
+        return dict(result, counts=counts, msg="incast: %s" % ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())))
+
+    def _no_run(self, host, plan):
+        expect = self._expect(host)
+        if plan.get("off"):
+            record = _engine.result(host, self._check, self._catalog, expect, SKIP, "an incast (pyramid_incast)",
+                                    "not applicable: %s" % plan["off"], command="(none)")
+            record["not_applicable"] = True
+            return record
+        return _engine.result(host, self._check, self._catalog, expect, ERROR, _judge.expected(expect),
+                              "incast not planned: %s" % plan["error"], cause="No data: the incast could not be planned: %s" % plan["error"],
+                              command="(none)")
+
+    def _not_in_incast(self, host, plan):
+        expect = self._expect(host)
+        if host not in plan["nodes"]:
+            return _engine.result(host, self._check, self._catalog, expect, SKIP, "layers 0-3 passed",
+                                  "not run: %s did not pass the layers below" % host, command="(none)")
+        record = _engine.result(host, self._check, self._catalog, expect, SKIP, "an incast on its leaves",
+                                "not applicable: its leaves are proven by the targets' incasts (one target per leaf)", command="(none)")
+        record["not_applicable"] = True
+        return record
+
+    def _judged(self, run_dir, plan, index, group):
+        target, senders = group["target"], group["senders"]
+        expect = self._expect(target)
+        reads = {label: {} for label in _run.LABELS}
+        switch, tail, times = {}, {}, {}
+        for leaf in sorted({p["leaf"] for p in group["ports"]}):
+            leaf_expect = self._switch_expect(leaf)
+            sides = {}
+            for label in _run.LABELS:
+                read = _run.load(_run.read_path(run_dir, index, leaf, label))
+                if read:
+                    sides[label] = _run.switch_snapshot(read, self._catalog, leaf_expect)
+                    times[(leaf, label)] = read["at"]
+            switch[leaf] = {k: v for k, v in sides.items() if k in ("before", "after")}
+            if "tail" in sides and (leaf, "after") in times:
+                tail[leaf] = {"at": sides["tail"], "seconds": max(times[(leaf, "after")] - times[(leaf, "tail")], 0.001)}
+        nic = {}
+        for node in [target] + senders:
+            node_expect = self._expect(node)
+            per_label = {label: _run.nic_snapshot(_run.load(_run.read_path(run_dir, index, node, label)), self._catalog, node_expect)
+                         for label in ("before", "after")}
+            nic[node] = {rail: {"before": per_label["before"][rail], "after": per_label["after"][rail]} for rail in per_label["before"]}
+        failed = _run.failed_runs(_run.load(_run.read_path(run_dir, index, target, "servers")))
+        for sender in senders:
+            failed += _run.failed_runs(_run.load(_run.read_path(run_dir, index, sender, "clients")))
+        if failed:
+            outcome = {"status": ERROR, "cause": None, "msg": "incast at target %s, senders %s: cannot judge: the load did not run as planned: %s" % (
+                target, ", ".join(senders), "; ".join(failed))}
+        else:
+            outcome = _judge.verdict(group, expect, switch, nic, plan["duration"], tail or None)
+        records = {target: _judge.record(target, self._check, self._catalog, expect, outcome, _engine)}
+        for sender in senders:
+            records[sender] = self._sender(sender, target, outcome)
+        return records
+
+    def _sender(self, sender, target, outcome):
+        """A sender's own record: FAIL where its DCQCN did not react; PASS where it did (CNPs handled); else
+        not measured (the incast failed before any CNP reached the senders): never a PASS it did not show."""
+        expect = self._expect(sender)
+        command = _engine.commands_of(self._check, self._catalog, expect)
+        if sender in outcome.get("deaf", []):
+            return _engine.result(sender, self._check, self._catalog, expect, FAIL, _judge.expected(expect), outcome["msg"],
+                                  cause=_judge.CAUSES["dcqcn_rp"], command=command)
+        if outcome["status"] == ERROR:
+            return _engine.result(sender, self._check, self._catalog, expect, ERROR, _judge.expected(expect), outcome["msg"],
+                                  cause="No data: %s" % outcome["msg"], command=command)
+        reacted = outcome["status"] == PASS or set(outcome.get("causes", [])) <= {"pfc_storm", "dcqcn_rp"}
+        if reacted:
+            said = "sent to %s's incast and handled its CNPs (%s%s)" % (
+                target, outcome["status"], ": that miss is %s's or its leaf's" % target if outcome["status"] == FAIL else "")
+            return _engine.result(sender, self._check, self._catalog, expect, PASS, "its NIC handles CNPs (rp_cnp_handled rises)",
+                                  said, command=command)
+        return _engine.result(sender, self._check, self._catalog, expect, SKIP, "its NIC handles CNPs (rp_cnp_handled rises)",
+                              "not measured: %s's incast failed before CNPs reached the senders (%s)" % (target, ", ".join(outcome["causes"])),
+                              command=command)

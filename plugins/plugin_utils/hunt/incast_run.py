@@ -1,0 +1,148 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The induced incast's runs and reads on disk (run_dir/incast/), and their verdicts (docs/incast.md).
+
+The action plugin gpufabric.pyramid.incast does the talking; this module plans the commands of a plan's
+rounds, keeps what each phase read, and turns the reads into judging/incast.py's inputs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from ..core import engine as _engine
+from ..core.model import SourceFailure
+from ..judging import incast as _judge
+from . import incast as _plan
+
+SWITCH_SOURCES = ["sw_ecn", "sw_pfc", "sw_discards"]
+NODE_SOURCES = ["rdma_cc_counters", "nic_stats"]
+PORT_OFFSET = 100  # incast ports sit above the rail mesh's (pyramid_rdma_port_base + rail)
+LABELS = ("before", "tail", "after")
+
+
+def incast_dir(run_dir):
+    return os.path.join(run_dir, "incast")
+
+
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1, sort_keys=True)
+    os.replace(path + ".tmp", path)
+
+
+def load(path, default=None):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        return default
+
+
+def plan_path(run_dir):
+    return os.path.join(incast_dir(run_dir), "plan.json")
+
+
+def read_path(run_dir, round_index, host, label):
+    return os.path.join(incast_dir(run_dir), "round-%d" % (round_index + 1), "%s.%s.json" % (re.sub(r"[^\w.-]", "_", host), label))
+
+
+def _natural(name):
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def rail_netdevs(switch_ports, nodes, only_rail):
+    """netdev -> rail index: the host ports' peer_port names of the planned nodes, in natural order (ens1np0,
+    ens2np0, ..., ens10np0), as the rails are numbered; only ``only_rail`` when it is not -1."""
+    names = sorted({entry.get("peer_port") for ports in switch_ports.values() for entry in ports or []
+                    if entry.get("role", "host") == "host" and entry.get("peer") in nodes and entry.get("peer_port")}, key=_natural)
+    mapping = {name: index for index, name in enumerate(names)}
+    return {name: index for name, index in mapping.items() if only_rail < 0 or index == only_rail}
+
+
+def commands(rounds, catalog, expects, addresses):
+    """Per round: {"servers": {target: [{id, argv}]}, "clients": {sender: [{id, argv}]}} from the catalog's
+    incast_server / incast_client ways, one server per sender and rail (a perftest server serves one client)."""
+    out = []
+    for groups in rounds:
+        servers, clients = {}, {}
+        for group in groups:
+            target = group["target"]
+            for index, sender in enumerate(group["senders"]):
+                for entry in group["ports"]:
+                    rail = entry["rail"]
+                    device = expects[target]["pyramid_rails"][rail]
+                    port = expects[target]["pyramid_rdma_port_base"] + PORT_OFFSET + index * 64 + rail
+                    run_id = "incast-%s-r%d-from-%s" % (target, rail, sender)
+                    server = _engine.plan(["incast_server"], catalog, expects[target], group={"device": device, "port": port})[0]
+                    client = _engine.plan(["incast_client"], catalog, expects[sender], group={
+                        "device": expects[sender]["pyramid_rails"][rail], "port": port, "server": addresses[target][rail]})[0]
+                    servers.setdefault(target, []).append({"id": run_id, "argv": server["ways"][0]["run"]})
+                    clients.setdefault(sender, []).append({"id": run_id, "argv": client["ways"][0]["run"]})
+        out.append({"servers": servers, "clients": clients})
+    return out
+
+
+def make_plan(nodes, switch_ports, expect, addresses, catalog, expects):
+    """The plan file's content: rounds of groups and their commands, or {"error": why}."""
+    netdevs = rail_netdevs(switch_ports, nodes, expect["pyramid_incast_rail"])
+    leaves = _plan.leaf_ports(switch_ports, netdevs)
+    if not leaves:
+        return {"error": "no switch port of pyramid_switch_ports faces a planned node's rail: the incast has no leaf to prove"}
+    try:
+        planned = _plan.plan(nodes, leaves, senders=expect["pyramid_incast_senders"], rate_gbps=expect["pyramid_incast_rate_gbps"],
+                             port_gbps=expect["pyramid_rail_rate_gbps"])
+    except _plan.IncastPlanError as exc:
+        return {"error": str(exc)}
+    planned["commands"] = commands(planned["rounds"], catalog, expects, addresses)
+    planned["leaves"] = [sorted({p["leaf"] for g in groups for p in g["ports"]}) for groups in planned["rounds"]]
+    planned["members"] = [sorted({n for g in groups for n in [g["target"]] + g["senders"]}) for groups in planned["rounds"]]
+    planned["nodes"] = list(nodes)
+    return planned
+
+
+def _as_input(value):
+    """A parsed source as the judge takes it: facts, or the read's failure in words; a per-port source merged."""
+    if isinstance(value, SourceFailure):
+        return "%s: %s" % (value.command, value.reason)
+    if value is None:
+        return "not read"
+    if isinstance(value, dict) and "ports" not in value and value and all(isinstance(v, (dict, SourceFailure)) for v in value.values()):
+        ports = {}
+        for item, facts in sorted(value.items()):  # one read per port (NX-OS, Cumulus)
+            if isinstance(facts, SourceFailure) or not isinstance(facts, dict) or "ports" not in facts:
+                return _as_input(facts) if isinstance(facts, SourceFailure) else "%s: no per-port counters" % item
+            ports.update(facts["ports"])
+        return {"ports": ports}
+    return value
+
+
+def switch_snapshot(read, catalog, expect):
+    """{"ecn", "pfc", "discards"} of one switch read, or a string saying why the read is unusable."""
+    if not read:
+        return "not read"
+    if read.get("unreachable"):
+        return "host unreachable: %s" % read["unreachable"]
+    facts = _engine.parse_sources(SWITCH_SOURCES, catalog, read["raw"], expect)
+    return {"ecn": _as_input(facts["sw_ecn"]), "pfc": _as_input(facts["sw_pfc"]), "discards": _as_input(facts["sw_discards"])}
+
+
+def nic_snapshot(read, catalog, expect):
+    """{rail index: hw_counters facts or why not} of one node read."""
+    rails = expect["pyramid_rails"]
+    if not read:
+        return {index: "not read" for index in range(len(rails))}
+    if read.get("unreachable"):
+        return {index: "host unreachable: %s" % read["unreachable"] for index in range(len(rails))}
+    facts = _engine.parse_sources(["rdma_cc_counters"], catalog, read["raw"], expect)["rdma_cc_counters"]
+    return {index: _as_input(facts.get(device)) for index, device in enumerate(rails)}
+
+
+def failed_runs(stopped):
+    """The runs of a stop read that did not end well, in their own words."""
+    return ["%s: %s" % (run_id, state.get("msg") or state.get("status")) for run_id, state in sorted((stopped or {}).items())
+            if state.get("status") != "ok"]
