@@ -1,0 +1,100 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# The work happens on the controller in plugins/action/incast.py; this file carries its documentation.
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: incast
+short_description: Layer 3 under load - an induced incast proves that ECN marks, DCQCN reacts, PFC only blips and nothing drops
+version_added: 0.3.0
+description:
+  - Runs the catalog check C(incast_ecn) (scope C(incast)), one phase per task so that Ansible's linear strategy
+    orders them across hosts (docs/incast.md; the role C(gpufabric.pyramid.incast)).
+  - V(plan) (once) - one target per leaf of the switches' C(pyramid_switch_ports) (a target on every rail at once
+    covers every rail leaf of its scalable unit), C(pyramid_incast_senders) senders each from other leaves first,
+    in rounds that do not grow with the pod; refuses a load that cannot congest the port (senders x
+    C(pyramid_incast_rate_gbps) at or below C(pyramid_rail_rate_gbps)). Nothing runs unless C(pyramid_incast).
+  - V(serve) (every node) - a target's servers, one per sender and rail, each on its own port, through
+    M(gpufabric.pyramid.rail_servers). V(fire) (every node) - a sender's rate-limited clients, in the background
+    (rail_servers C(wait_for=running)), so that every sender fires at once.
+  - V(read) (every node, or a leaf with O(device=switch), delegated) - the NICs' C(rdma_cc_counters) and
+    C(nic_stats), the leaf's C(sw_ecn), C(sw_pfc), C(sw_discards), at O(label) V(before), V(tail) (leaves only,
+    near the end of the window) or V(after).
+  - V(stop) (every node) - collects the clients' and the servers' output and kills any still running.
+  - V(verdict) (once) - one result per target from judging/incast.py, with the seed's cause; a sender FAILs
+    where its DCQCN did not react, PASSes where it handled CNPs, else is not measured (SKIP); a node in no
+    incast is not applicable.
+  - Raw reads go into C(run_dir/incast/round-K/).
+options:
+  phase:
+    description: Which phase this task runs.
+    type: str
+    choices: [plan, serve, read, fire, stop, verdict]
+    required: true
+  round:
+    description: The round (0-based) of V(serve), V(read), V(fire) and V(stop).
+    type: int
+  hosts:
+    description: The GPU nodes (V(plan) and V(verdict)), usually C(ansible_play_hosts_all).
+    type: list
+    elements: str
+  switches:
+    description: The switches whose C(pyramid_switch_ports) say which leaf port faces which node's rail (V(plan)).
+    type: list
+    elements: str
+  label:
+    description: Which read (V(read)).
+    type: str
+    choices: [before, tail, after]
+  device:
+    description: V(switch) - read a leaf's counters (the task delegated to it, O(as_host) naming it).
+    type: str
+    choices: [gpu_node, switch]
+    default: gpu_node
+  as_host:
+    description: The leaf a delegated V(read) works for.
+    type: str
+notes:
+  - The command settings (duration, rate, limiter type, GID index, port base) are each target's and sender's own
+    expectations; keep them in C(group_vars/gpu_nodes).
+  - Servers and senders end by themselves after the run's duration plus twice C(pyramid_command_timeout) and a
+    minute, even if the controller is interrupted.
+extends_documentation_fragment:
+  - gpufabric.pyramid.engine
+"""
+
+EXAMPLES = r"""
+- name: Plan the incast
+  gpufabric.pyramid.incast:
+    phase: plan
+    hosts: "{{ ansible_play_hosts_all }}"
+    switches: "{{ groups['switches'] | default([]) }}"
+    run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
+  run_once: true
+  delegate_to: localhost
+  register: incast_plan
+"""
+
+RETURN = r"""
+rounds:
+  description: The rounds planned (0-based indices), from V(plan).
+  returned: phase plan
+  type: list
+  elements: int
+leaves:
+  description: Per round, the leaves whose counters are read, from V(plan).
+  returned: phase plan
+  type: list
+  elements: list
+counts:
+  description: Node results per status, from V(verdict).
+  returned: phase verdict
+  type: dict
+msg:
+  description: One-line summary.
+  returned: always
+  type: str
+"""
