@@ -31,6 +31,8 @@ EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen
 
 
 class ActionModule(EngineAction):
+    """The incast's phases (see the module's documentation)."""
+
     _VALID_ARGS = frozenset(("phase", "run_dir", "round", "hosts", "switches", "label", "as_host", "device"))
     _requires_connection = True  # serve, read, fire and stop talk to the device
 
@@ -69,11 +71,13 @@ class ActionModule(EngineAction):
 
     def _plan(self, result, args):
         run_dir, hosts, switches = args["run_dir"], list(args["hosts"]), list(args.get("switches") or [])
+        if not hosts:
+            _run.write(_run.plan_path(run_dir), {"off": "no node", "rounds": []})
+            return dict(result, rounds=[], leaves=[], msg="incast not run: no node")
         expects = {host: self._expect(host) for host in hosts}
-        reference = expects[hosts[0]] if hosts else None
-        if reference is None or not reference["pyramid_incast"] or reference["pyramid_rdma_link_layer"] != "roce":
-            why = ("pyramid_incast is false" if reference and not reference["pyramid_incast"]
-                   else "InfiniBand rails: no ECN or PFC to prove" if reference else "no node")
+        reference = expects[hosts[0]]  # the run's settings are the first node's (keep them in group_vars/gpu_nodes)
+        if not reference["pyramid_incast"] or reference["pyramid_rdma_link_layer"] != "roce":
+            why = "pyramid_incast is false" if not reference["pyramid_incast"] else "InfiniBand rails: no ECN or PFC to prove"
             _run.write(_run.plan_path(run_dir), {"off": why, "rounds": []})
             return dict(result, rounds=[], leaves=[], msg="incast not run: %s" % why)
         docs = {host: _results.load(run_dir, host) for host in hosts}
@@ -128,12 +132,12 @@ class ActionModule(EngineAction):
         answer = self._execute_module(module_name=SERVERS, module_args={
             "state": "started", "workdir": self._workdir(args, index, side), "lifetime": self._lifetime(plan, expect),
             "listen_timeout": expect["pyramid_rdma_listen_timeout"], "wait_for": wait_for, "servers": runs}, task_vars=self._task_vars)
-        states = answer.get("servers") or {run["id"]: {"status": "failed", "command": " ".join(run["argv"]),
-                                                         "msg": answer.get("msg") or "rail_servers failed"} for run in runs}
+        lost = answer.get("msg") or "rail_servers failed"
+        states = answer.get("servers") or {run["id"]: {"status": "failed", "command": " ".join(run["argv"]), "msg": lost} for run in runs}
         _run.write(_run.read_path(args["run_dir"], index, host, side + "_start"), states)
         failed = sorted(run_id for run_id, state in states.items() if state.get("status") != "listening")
-        return dict(result, msg="%s: %d %s started%s" % (host, len(states) - len(failed), side,
-                                                       "; not started: %s" % ", ".join(failed) if failed else ""))
+        said = "; not started: %s" % ", ".join(failed) if failed else ""
+        return dict(result, msg="%s: %d %s started%s" % (host, len(states) - len(failed), side, said))
 
     def _serve(self, result, args):
         return self._start(result, args, "servers", "banner")
@@ -142,7 +146,7 @@ class ActionModule(EngineAction):
         return self._start(result, args, "clients", "running")
 
     def _stop(self, result, args):
-        plan, index = self._load_plan(args)
+        _plan, index = self._load_plan(args)
         host = self._host(args)
         said = []
         for side in ("clients", "servers"):  # the clients first: a server ends when its client is done
@@ -175,7 +179,7 @@ class ActionModule(EngineAction):
 
     def _read_switch(self, result, args):
         """A leaf's ECN, PFC and discard counters at `label` (the task is delegated to the leaf)."""
-        plan, index = self._load_plan(args)
+        _plan, index = self._load_plan(args)
         switch = args["as_host"]
         expect = self._switch_expect(switch)
         planned = _engine.plan(_run.SWITCH_SOURCES, self._catalog, expect)

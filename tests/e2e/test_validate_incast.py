@@ -20,8 +20,8 @@ INCAST = {"pyramid_incast": True, "pyramid_incast_duration": 5, "pyramid_soak_se
 SENDERS = ["node-%03d" % i for i in range(2, 10)]
 
 
-def _pod(switch_faults=(), faults=()):
-    return {"pod": {"nodes": 10}, "switches": dict(FABRIC, faults=list(switch_faults)), "faults": list(faults)}
+def _pod(leaf_faults=(), faults=()):
+    return {"pod": {"nodes": 10}, "switches": dict(FABRIC, faults=list(leaf_faults)), "faults": list(faults)}
 
 
 def _record(run, node):

@@ -374,7 +374,7 @@ def test_a_plan_that_cannot_congest_says_why():
 def test_per_port_reads_are_merged_and_failures_said():
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
-    merged = _run._as_input({"swp1": {"ports": {"swp1": {"3": 5}}}, "swp2": {"ports": {"swp2": {"3": 0}}}})
+    merged = _run.as_input({"swp1": {"ports": {"swp1": {"3": 5}}}, "swp2": {"ports": {"swp2": {"3": 0}}}})
     assert merged == {"ports": {"swp1": {"3": 5}, "swp2": {"3": 0}}}
-    said = _run._as_input({"swp1": {"ports": {}}, "swp2": SourceFailure("nv show interface swp2 counters qos", "exited 1")})
+    said = _run.as_input({"swp1": {"ports": {}}, "swp2": SourceFailure("nv show interface swp2 counters qos", "exited 1")})
     assert said == "nv show interface swp2 counters qos: exited 1"

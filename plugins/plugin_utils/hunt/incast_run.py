@@ -105,7 +105,7 @@ def make_plan(nodes, switch_ports, expect, addresses, catalog, expects):
     return planned
 
 
-def _as_input(value):
+def as_input(value):
     """A parsed source as the judge takes it: facts, or the read's failure in words; a per-port source merged."""
     if isinstance(value, SourceFailure):
         return "%s: %s" % (value.command, value.reason)
@@ -115,7 +115,7 @@ def _as_input(value):
         ports = {}
         for item, facts in sorted(value.items()):  # one read per port (NX-OS, Cumulus)
             if isinstance(facts, SourceFailure) or not isinstance(facts, dict) or "ports" not in facts:
-                return _as_input(facts) if isinstance(facts, SourceFailure) else "%s: no per-port counters" % item
+                return as_input(facts) if isinstance(facts, SourceFailure) else "%s: no per-port counters" % item
             ports.update(facts["ports"])
         return {"ports": ports}
     return value
@@ -128,7 +128,7 @@ def switch_snapshot(read, catalog, expect):
     if read.get("unreachable"):
         return "host unreachable: %s" % read["unreachable"]
     facts = _engine.parse_sources(SWITCH_SOURCES, catalog, read["raw"], expect)
-    return {"ecn": _as_input(facts["sw_ecn"]), "pfc": _as_input(facts["sw_pfc"]), "discards": _as_input(facts["sw_discards"])}
+    return {"ecn": as_input(facts["sw_ecn"]), "pfc": as_input(facts["sw_pfc"]), "discards": as_input(facts["sw_discards"])}
 
 
 def nic_snapshot(read, catalog, expect):
@@ -139,7 +139,7 @@ def nic_snapshot(read, catalog, expect):
     if read.get("unreachable"):
         return {index: "host unreachable: %s" % read["unreachable"] for index in range(len(rails))}
     facts = _engine.parse_sources(["rdma_cc_counters"], catalog, read["raw"], expect)["rdma_cc_counters"]
-    return {index: _as_input(facts.get(device)) for index, device in enumerate(rails)}
+    return {index: as_input(facts.get(device)) for index, device in enumerate(rails)}
 
 
 def failed_runs(stopped):

@@ -19,11 +19,16 @@ from __future__ import annotations
 from .registry import judge
 
 CAUSES = {
-    "drops": "Drops despite PFC: headroom underprovisioned (cable length mismatch) or the wrong PFC priority; recheck the switch's buffer and PFC config",
-    "ecn_min_th": "PFC fires and ECN never marks: the ECN/WRED min_th of the RoCE queue is too high (or ECN is off on it); tune it down",
-    "dcqcn_np": "ECN marks but the target sends no CNP: DCQCN (notification point) not enabled on the target's NIC: /sys/class/net/<if>/ecn/roce_np/enable/<prio>",
-    "dcqcn_rp": "ECN marks but DCQCN does not react on the senders: DCQCN (reaction point) not enabled on their NICs: /sys/class/net/<if>/ecn/roce_rp/enable/<prio>",
-    "pfc_storm": "PFC keeps firing to the end of the incast although ECN marks and CNPs flow: a PFC storm (ECN min_th above the PFC Xoff threshold, or DCQCN too slow)",
+    "drops": ("Drops despite PFC: headroom underprovisioned (cable length mismatch) or the wrong PFC priority; "
+              "recheck the switch's buffer and PFC config"),
+    "ecn_min_th": ("PFC fires and ECN never marks: the ECN/WRED min_th of the RoCE queue is too high (or ECN is off on it); "
+                   "tune it down"),
+    "dcqcn_np": ("ECN marks but the target sends no CNP: DCQCN (notification point) not enabled on the target's NIC: "
+                 "/sys/class/net/<if>/ecn/roce_np/enable/<prio>"),
+    "dcqcn_rp": ("ECN marks but DCQCN does not react on the senders: DCQCN (reaction point) not enabled on their NICs: "
+                 "/sys/class/net/<if>/ecn/roce_rp/enable/<prio>"),
+    "pfc_storm": ("PFC keeps firing to the end of the incast although ECN marks and CNPs flow: a PFC storm "
+                  "(ECN min_th above the PFC Xoff threshold, or DCQCN too slow)"),
     "no_load": "Neither ECN nor PFC moved: the incast did not congest the port (senders not running, or their traffic not on the RoCE priority)",
 }
 CNP = ("np_cnp_sent", "rp_cnp_handled", "np_ecn_marked_roce_packets")
