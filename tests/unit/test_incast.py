@@ -374,7 +374,48 @@ def test_a_plan_that_cannot_congest_says_why():
 def test_per_port_reads_are_merged_and_failures_said():
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
-    merged = _run.as_input({"swp1": {"ports": {"swp1": {"3": 5}}}, "swp2": {"ports": {"swp2": {"3": 0}}}})
-    assert merged == {"ports": {"swp1": {"3": 5}, "swp2": {"3": 0}}}
-    said = _run.as_input({"swp1": {"ports": {}}, "swp2": SourceFailure("nv show interface swp2 counters qos", "exited 1")})
+    # Cumulus: each read is that port's values alone (cumulus_nv_show_interface_counters_qos_ecn: {"all": N})
+    merged = _run.as_input({"swp1": {"all": 5000}, "swp2": {"all": 0}}, per_port=True)
+    assert merged == {"ports": {"swp1": {"all": 5000}, "swp2": {"all": 0}}}
+    assert _run.as_input({"ports": {"Ethernet1/1": {"3": 1}}}) == {"ports": {"Ethernet1/1": {"3": 1}}}
+    said = _run.as_input({"swp1": {"all": 0}, "swp2": SourceFailure("nv show interface swp2 counters qos", "exited 1")}, per_port=True)
     assert said == "nv show interface swp2 counters qos: exited 1"
+
+
+@pytest.mark.parametrize("os_name", ["eos", "nxos", "sonic", "cumulus"])
+def test_every_platforms_leaf_reads_back_through_the_catalogs_ways(tmp_path, os_name):
+    """The twin's leaf of each platform, before and after an incast with short headroom, read through the catalog's
+    sw_ecn / sw_pfc / sw_discards ways and parsers (incast_run.switch_snapshot), judged: drops, on that port."""
+    import importlib
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import expectations as _expectations
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
+    from pyramid_twin import switch_model, switch_session
+    catalog = _catalog.load_catalog()
+    scenario = {"pod": {"nodes": 4, "gpus_per_node": 8, "rails": 1}, "faults": [],
+                "switches": {"spines": 1, "nodes_per_leaf": 4, "leaf_os": [os_name], "spine_os": ["eos"], "faults": []}}
+    topo = switch_model.topology(scenario)
+    names = _catalog.expectation_names(_catalog.checks_at(catalog, 3, "switch"), catalog)
+    expect, errors = _expectations.resolve(catalog, switch_model.inventory_vars(topo, "leaf1-r0"), names)
+    assert not errors, errors
+    formats = importlib.import_module("pyramid_twin.formats_%s" % os_name)
+    leaf = dict(switch_model.switch_state(scenario, "leaf1-r0"), rendered_at=time.time() - 5, incast_events=str(tmp_path / "none"))
+
+    def read(state):
+        snapshot = switch_session.snapshot_now(state)
+        raw = {}
+        for planned in _engine.plan(_run.SWITCH_SOURCES, catalog, expect):
+            way = planned["ways"][0]
+            command = way.get("cli") or " ".join(way["run"])
+            raw[planned["id"]] = {"status": "ok", "way": 0, "command": command, "stdout": formats.COMMANDS[command](snapshot)}
+        return _run.switch_snapshot({"at": 0, "raw": raw, "unreachable": None}, catalog, expect)
+
+    before = read(leaf)
+    _record(tmp_path, ("headroom_short",))
+    after = read(dict(leaf, incast_events=str(tmp_path)))
+    target_port = expect["pyramid_switch_ports"][0]["port"]
+    group = {"target": "node-001", "senders": ["node-005"], "ports": [{"leaf": "leaf1-r0", "port": target_port, "rail": 0}]}
+    nic = {n: {0: {"before": _cc(), "after": _cc(sent=300000, handled=300000)}} for n in ("node-001", "node-005")}
+    outcome = _judge.verdict(group, EXPECT, {"leaf1-r0": {"before": before, "after": after}}, nic, seconds=30)
+    assert (outcome["status"], outcome["cause"]) == ("FAIL", "drops"), outcome["msg"]
+    assert "leaf1-r0 port %s (node-001, rail 0): ECN-marked 600000" % target_port in outcome["msg"]

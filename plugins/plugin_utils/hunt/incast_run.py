@@ -105,18 +105,20 @@ def make_plan(nodes, switch_ports, expect, addresses, catalog, expects):
     return planned
 
 
-def as_input(value):
-    """A parsed source as the judge takes it: facts, or the read's failure in words; a per-port source merged."""
+def as_input(value, per_port=False):
+    """A parsed source as the judge takes it: facts, or the read's failure in words; a per-port source's reads
+    ({port: that port's values}: NX-OS `show queuing interface <port>`, Cumulus `nv show interface <port> ...`)
+    merged into {"ports": ...}, as judging/switch.py's _table does."""
     if isinstance(value, SourceFailure):
         return "%s: %s" % (value.command, value.reason)
     if value is None:
         return "not read"
-    if isinstance(value, dict) and "ports" not in value and value and all(isinstance(v, (dict, SourceFailure)) for v in value.values()):
+    if per_port and isinstance(value, dict):
         ports = {}
-        for item, facts in sorted(value.items()):  # one read per port (NX-OS, Cumulus)
-            if isinstance(facts, SourceFailure) or not isinstance(facts, dict) or "ports" not in facts:
-                return as_input(facts) if isinstance(facts, SourceFailure) else "%s: no per-port counters" % item
-            ports.update(facts["ports"])
+        for item, facts in sorted(value.items()):
+            if isinstance(facts, SourceFailure) or not isinstance(facts, dict):
+                return as_input(facts) if isinstance(facts, SourceFailure) else "%s: no counters read" % item
+            ports.update(facts["ports"] if "ports" in facts else {item: facts})
         return {"ports": ports}
     return value
 
@@ -128,7 +130,8 @@ def switch_snapshot(read, catalog, expect):
     if read.get("unreachable"):
         return "host unreachable: %s" % read["unreachable"]
     facts = _engine.parse_sources(SWITCH_SOURCES, catalog, read["raw"], expect)
-    return {"ecn": as_input(facts["sw_ecn"]), "pfc": as_input(facts["sw_pfc"]), "discards": as_input(facts["sw_discards"])}
+    return {key: as_input(facts[name], per_port=bool(_engine.foreach_of(catalog["sources"][name], expect)))
+            for key, name in (("ecn", "sw_ecn"), ("pfc", "sw_pfc"), ("discards", "sw_discards"))}
 
 
 def nic_snapshot(read, catalog, expect):
