@@ -146,7 +146,7 @@ class ActionModule(EngineAction):
         return self._start(result, args, "clients", "running")
 
     def _stop(self, result, args):
-        _plan, index = self._load_plan(args)
+        plan, index = self._load_plan(args)
         host = self._host(args)
         said = []
         for side in ("clients", "servers"):  # the clients first: a server ends when its client is done
@@ -154,9 +154,11 @@ class ActionModule(EngineAction):
             if not started:
                 continue
             expect = self._expect(host)
+            # a sender may still be ending its window (it started a little after the controller's wait began, or the
+            # twin commits its counters): the clients get the window on top of the command timeout, bounded
+            grace = expect["pyramid_command_timeout"] + (plan["duration"] if side == "clients" else 0)
             answer = self._execute_module(module_name=SERVERS, module_args={
-                "state": "stopped", "workdir": self._workdir(args, index, side), "grace": expect["pyramid_command_timeout"]},
-                task_vars=self._task_vars)
+                "state": "stopped", "workdir": self._workdir(args, index, side), "grace": grace}, task_vars=self._task_vars)
             ended = answer.get("servers") or {}
             raw = {run_id: state if state.get("status") != "listening" else ended.get(run_id, {
                 "status": "failed", "command": state.get("command"), "msg": answer.get("msg") or "output lost"})
@@ -194,7 +196,9 @@ class ActionModule(EngineAction):
         plan, _index = self._load_plan(args)
         hosts = list(args["hosts"])
         records = {}
-        if plan.get("off") or plan.get("error"):
+        if plan.get("off"):  # no result: the qos_load row reads "not covered" (a SKIP on every node would read as not run)
+            return dict(result, counts={}, msg="incast not run: %s" % plan["off"])
+        if plan.get("error"):
             for host in hosts:
                 records[host] = self._no_run(host, plan)
         else:
@@ -209,6 +213,8 @@ class ActionModule(EngineAction):
             if host not in hosts:
                 continue
             doc = _results.load(run_dir, host)
+            if _results.blocker(doc["results"], 3) and self._expect(host)["pyramid_enforce_gate"]:
+                continue  # blocked below: the layer role already recorded this check as not run, with the layer that stopped it
             _results.record(doc, [record])
             _results.save(run_dir, doc)
             counts[record["status"]] = counts.get(record["status"], 0) + 1
@@ -216,11 +222,6 @@ class ActionModule(EngineAction):
 
     def _no_run(self, host, plan):
         expect = self._expect(host)
-        if plan.get("off"):
-            record = _engine.result(host, self._check, self._catalog, expect, SKIP, "an incast (pyramid_incast)",
-                                    "not applicable: %s" % plan["off"], command="(none)")
-            record["not_applicable"] = True
-            return record
         return _engine.result(host, self._check, self._catalog, expect, ERROR, _judge.expected(expect),
                               "incast not planned: %s" % plan["error"], cause="No data: the incast could not be planned: %s" % plan["error"],
                               command="(none)")

@@ -59,10 +59,11 @@ def test_a_healthy_pod_passes_the_incast(healthy):
     assert not _nothing_left_running()
 
 
-def test_off_by_default_the_incast_is_not_applicable(validate):
+def test_off_by_default_the_incast_records_nothing(validate):
     run = validate(_pod(), pyramid_soak_seconds=1, pyramid_rdma_duration=1, cmdline="--tags layer0,layer1,layer2,layer3")
-    record = _record(run, "node-001")
-    assert record["status"] == "SKIP" and record.get("not_applicable") and "pyramid_incast is false" in record["actual"]
+    assert not [r for r in run.host("node-001")["checks"] if r["check"] == "incast_ecn"]
+    rows = {row["row"]: row for row in run.report["checklist"]}
+    assert rows["qos_load"]["status"] == "not_covered"
 
 
 @pytest.fixture(scope="module")
