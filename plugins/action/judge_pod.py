@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
+import os
+
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import roce_agree as _agree
 
 
 class ActionModule(EngineAction):
@@ -29,6 +32,10 @@ class ActionModule(EngineAction):
             facts_by_host[host] = _engine.restore_facts(layer_facts)
             expect_by_host[host] = doc["expect"]
             ran_by_host[host] = doc.get("ran", {}).get("layer%d" % layer, {})
+        if any(check.get("switch_facts") for check in checks):  # host and switch agree: the cabled ports' facts
+            switch_docs = _switch_docs(run_dir, set(args["hosts"]))
+            for host, facts in facts_by_host.items():
+                facts["cabled_switch_ports"] = _agree.cabled_ports(host, switch_docs)
         summary = {}
         for check in checks:
             for host, record in _engine.judge_pod(check, catalog, facts_by_host, expect_by_host, ran_by_host).items():
@@ -40,3 +47,17 @@ class ActionModule(EngineAction):
         return dict(result, changed=False, judged_hosts=len(docs), not_passing=summary,
                     msg="layer %d pod checks on %d hosts: %s" % (
                         layer, len(docs), "; ".join("%s: %s" % item for item in sorted(summary.items())) or "all PASS"))
+
+
+def _switch_docs(run_dir, nodes):
+    """The results files of this run's switches (those that declare a cabling plan), facts restored."""
+    folder = os.path.join(run_dir, "devices")
+    docs = []
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        host = name[:-len(".json")]
+        if not name.endswith(".json") or host in nodes:
+            continue
+        doc = _results.load(run_dir, host)
+        if (doc.get("expect") or {}).get("pyramid_switch_ports"):
+            docs.append(dict(doc, facts=_engine.restore_facts(doc.get("facts") or {})))
+    return docs

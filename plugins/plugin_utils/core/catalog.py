@@ -17,7 +17,7 @@ import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checks.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
-                "judges_failures", "causes", "platforms"}
+                "judges_failures", "causes", "platforms", "switch_facts"}
 SCOPES = ("host", "pod", "fabric", "mesh", "incast")  # incast: its own play (roles/incast), judged per target
 LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli", "query")  # query: PromQL, asked of Prometheus by the controller (Layer 7)

@@ -212,6 +212,8 @@ def check_inputs(check, catalog, facts, expect=None):
                 failures.append(SourceFailure(first.command, first.reason))
                 continue
         inputs[name] = value
+    if check.get("switch_facts"):  # the cabled switch ports' facts, put beside the host's by judge_pod (roce_agree.py)
+        inputs["cabled_switch_ports"] = facts.get("cabled_switch_ports")
     return inputs, failures
 
 
@@ -313,6 +315,8 @@ def judge_pod(check, catalog, facts_by_host, expect_by_host, ran_by_host=None):
             ran = commands_of(check, catalog, expect_by_host[host], (ran_by_host or {}).get(host))
             results[host] = result(host, check, catalog, expect_by_host[host], outcome["status"], outcome["expected"],
                                    outcome["actual"], cause=outcome.get("cause"), command=ran)
+            if outcome["status"] == SKIP and outcome.get("not_applicable"):
+                results[host]["not_applicable"] = True  # neither for nor against GO, as a host check's
     return results
 
 

@@ -1,0 +1,95 @@
+"""Host and switch agree at Layer 3 (catalog/roce_agree.yml, issue 14) as a data table.
+
+The node's side: real mlnx_qos captures (tests/unit/parsers/linux_mlnx_qos, as layer3_roce_host.py uses them). The
+switch's side: its results file as the switch's Layer 3 leaves it, its sw_pfc_state facts parsed from real captures
+(sonic-utilities' `show pfc priority` test output, the NVUE reference's `nv show interface <port> qos roce status`)
+or the NX-OS layout's fixtures, turned into the node's cabled_switch_ports input by judging/roce_agree.cabled_ports,
+the very function judge_pod calls. Two rails, mlx5_0 and mlx5_1 (ens1np0, ens2np0), on two ports of one leaf.
+"""
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.roce_agree import cabled_ports
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import CAUSE, failed, fixture
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer3_roce_host import NETDEVS, RAILS2, both
+
+QOS_FW = fixture("linux_mlnx_qos", "firmware_controlled_grouped_tcs_real")  # PFC on 3
+QOS_PFC5 = fixture("linux_mlnx_qos", "ets_strict_pfc5_buffers_real")  # PFC on 5
+SONIC_34 = fixture("sonic_show_pfc_priority", "lossless_3_4_real")  # Ethernet0, Ethernet4: 3,4
+SONIC_OFF = fixture("sonic_show_pfc_priority", "pfc_off")  # Ethernet0: 3, Ethernet8: N/A
+NVUE_3 = fixture("cumulus_nv_show_interface_qos_roce_status_pfc", "roce_lossless_docs_real")
+NVUE_4 = fixture("cumulus_nv_show_interface_qos_roce_status_pfc", "pfc_on_priority_4")
+NXOS_FAULTY = fixture("cisco_nxos_show_interface_priority-flow-control_detail_state", "faulty_leaf")  # 1/2 Oper Off
+SOURCE = _catalog.load_catalog()["sources"]["sw_pfc_state"]
+
+
+def _parsed(os_name, value):
+    if not isinstance(value, tuple):
+        return value  # a read that failed, as the engine keeps it
+    parser, text = value
+    way = [each["parser"] for each in SOURCE["ways"] if each["platform"] == os_name].index(parser)
+    return _engine.parse_one({"status": "ok", "stdout": text, "command": parser, "way": way}, SOURCE,
+                             {"pyramid_switch_os": os_name})
+
+
+def leaf(os_name, ports, pfc, name="leaf1-r0"):
+    """A switch's results file after its Layer 3: ``ports`` {port: node netdev} of node-001, ``pfc`` one read
+    (a capture), {port: capture} (NVUE's per-port reads), a SourceFailure, or None (not read on this platform)."""
+    if isinstance(pfc, dict):
+        state = {port: _parsed(os_name, value) for port, value in pfc.items()}
+    elif isinstance(pfc, tuple):
+        state = _parsed(os_name, pfc)
+    else:
+        state = pfc
+    plan = [{"port": port, "peer": "node-001", "peer_port": netdev, "role": "host"} for port, netdev in ports.items()]
+    layer3 = {} if state is None else {"sw_pfc_state": state}
+    return {"host": name, "expect": {"pyramid_switch_os": os_name, "pyramid_switch_ports": plan}, "facts": {"layer3": layer3}}
+
+
+def node(*switches, qos=None):
+    return {"facts": {"node-001": {"cabled_switch_ports": cabled_ports("node-001", list(switches))}},
+            "raw": {"node-001": {"rail_netdev": NETDEVS, "roce_qos": qos or both(QOS_FW)}}}
+
+
+TWO = {"Ethernet0": "ens1np0", "Ethernet4": "ens2np0"}
+SWP = {"swp1": "ens1np0", "swp2": "ens2np0"}
+NOT_READ = "not read from the switches yet"
+
+DATA = [
+    dict(node(leaf("sonic", TWO, SONIC_34)), check="roce_host_switch_agree", name="SONiC: PFC 3 on the NICs, lossless 3,4 on the ports",
+         expect=RAILS2, status={"node-001": "PASS"},
+         contains={"node-001": ["2 rails agree with their leaf ports", "mlx5_0 PFC 3 = leaf1-r0 Ethernet0 3,4", NOT_READ]}),
+    dict(node(leaf("sonic", TWO, SONIC_34), qos=both(QOS_FW, QOS_PFC5)), check="roce_host_switch_agree",
+         name="SONiC: mlx5_1's NIC lossless on priority 5, its port on 3,4", expect=RAILS2, status={"node-001": "FAIL"},
+         contains={"node-001": ["node-001 mlx5_1 (ens2np0) PFC on priority 5; leaf1-r0 Ethernet4 lossless priority 3,4", CAUSE]}),
+    dict(node(leaf("sonic", {"Ethernet0": "ens1np0", "Ethernet8": "ens2np0"}, SONIC_OFF)), check="roce_host_switch_agree",
+         name="SONiC: PFC off on mlx5_1's port (pfc_enable N/A)", expect=RAILS2, status={"node-001": "FAIL"},
+         contains={"node-001": ["node-001 mlx5_1 (ens2np0) PFC on priority 3; leaf1-r0 Ethernet8 lossless priority none", CAUSE]}),
+    dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_3})), check="roce_host_switch_agree",
+         name="NVUE: PFC on 3 both ends", expect=RAILS2, status={"node-001": "PASS"},
+         contains={"node-001": ["2 rails agree", "mlx5_1 PFC 3 = leaf1-r0 swp2 3"]}),
+    dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_4})), check="roce_host_switch_agree",
+         name="NVUE: mlx5_1's port lossless on priority 4", expect=RAILS2, status={"node-001": "FAIL"},
+         contains={"node-001": ["node-001 mlx5_1 (ens2np0) PFC on priority 3; leaf1-r0 swp2 lossless priority 4"]}),
+    dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": failed("nv show interface swp2 qos roce status", "timed out after 5s")})),
+         check="roce_host_switch_agree", name="NVUE: swp2's read timed out", expect=RAILS2, status={"node-001": "ERROR"},
+         contains={"node-001": ["leaf1-r0 swp2: PFC state not read (timed out after 5s)"]}),
+    dict(node(leaf("sonic", TWO, failed("show pfc priority", "exited 1: Cannot find PORT_QOS_MAP"))), check="roce_host_switch_agree",
+         name="SONiC: the PFC state read failed", expect=RAILS2, status={"node-001": "ERROR"},
+         contains={"node-001": ["leaf1-r0 Ethernet0: PFC state not read", "One end of a rail's link not read"]}),
+    dict(node(leaf("sonic", TWO, SONIC_34), qos={"mlx5_0": QOS_FW, "mlx5_1": "mlnx_qos: Operation not supported\n"}),
+         check="roce_host_switch_agree", name="mlx5_1's mlnx_qos unreadable", expect=RAILS2, status={"node-001": "ERROR"},
+         contains={"node-001": ["mlx5_1 (ens2np0): mlnx_qos not read"]}),
+    dict(node(leaf("nxos", {"Ethernet1/1": "ens1np0", "Ethernet1/2": "ens2np0"}, NXOS_FAULTY)), check="roce_host_switch_agree",
+         name="NX-OS: PFC Oper Mode Off on mlx5_1's port", expect=RAILS2, status={"node-001": "FAIL"},
+         contains={"node-001": ["node-001 mlx5_1 (ens2np0) PFC on priority 3; leaf1-r0 Ethernet1/2 PFC Oper Mode Off"]}),
+    dict(node(leaf("nxos", {"Ethernet1/1": "ens1np0", "Ethernet1/3": "ens2np0"}, NXOS_FAULTY)), check="roce_host_switch_agree",
+         name="NX-OS: PFC on, no priority shown: nothing compared", expect=RAILS2, status={"node-001": "SKIP"},
+         contains={"node-001": ["not applicable: nothing comparable", "priority not shown by nxos"]}),
+    dict(node(leaf("eos", TWO, None)), check="roce_host_switch_agree", name="EOS: PFC not read, nothing compared",
+         expect=RAILS2, status={"node-001": "SKIP"},
+         contains={"node-001": ["PFC priority not read on eos", NOT_READ]}),
+    dict(node(), check="roce_host_switch_agree", name="no switch in the run cabled to the node", expect=RAILS2,
+         status={"node-001": "SKIP"}, contains={"node-001": ["no switch in this run plans a port cabled to node-001"]}),
+    dict(node(leaf("sonic", TWO, SONIC_34)), check="roce_host_switch_agree", name="InfiniBand rails: not applicable",
+         expect=dict(RAILS2, pyramid_rdma_link_layer="infiniband"), status={"node-001": "SKIP"}, contains={"node-001": ["InfiniBand"]}),
+]
