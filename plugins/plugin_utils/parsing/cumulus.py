@@ -468,3 +468,27 @@ def _ip_route(rows, text):
         elif fib == "*" and "inactive" not in row.get("flags", ""):
             current["next_hops"].append(row["nexthop"])
     return {"routes": routes}
+
+
+@parser("cumulus_nv_show_interface_mtu",
+        "nv show interface: every swp port's MTU (its MTU column; host and switch agree)",
+        prepare=_prepare_nv_interface,
+        template="cumulus_nv_show_interface")
+def _nv_interface_mtu(rows):
+    """The MTU column of the table, in both column orders (5.0-5.10 and 5.11+). A swp row whose MTU is not a
+    number (cut by the table width, or shifted) is a damaged read."""
+    interface_rows = _interface_rows(rows)
+    headers = [row["header"] for row in rows if row.get("header")]
+    if "mtu" not in headers[0].split("|"):
+        raise ValueError("the table has no MTU column")
+    mtu = {}
+    for row in interface_rows:
+        name = row["interface"]
+        if not (row["type"] == "swp" or (not row["type"] and _swp(name))):
+            continue
+        if not row["mtu"].isdigit():
+            raise ValueError("%s: MTU %r is not a number (cut short?)" % (name, row["mtu"]))
+        mtu[name] = int(row["mtu"])
+    if not mtu:
+        raise ValueError("no swp port in the table")
+    return {"mtu": mtu}

@@ -486,3 +486,24 @@ def _cut(line, spans, whole=False):
     if whole and (len(line) < spans[-1][0] or any(line[end:spans[i + 1][0]].strip() for i, (start, end) in enumerate(spans[:-1]))):
         _fail("row %r does not fit the table's columns (cut short?)", line)
     return [line[start:end].strip() for start, end in spans[:-1]] + [line[spans[-1][0]:].strip()]
+
+
+@parser("sonic_show_interfaces_status_mtu",
+        "show interfaces status: per port MTU (its MTU column, read by column name; host and switch agree)",
+        kind="text")
+def _interfaces_status_mtu(text):
+    """The MTU column of intfutil's table (in every release's layout, 201811's seven columns included). A port
+    row whose MTU is not a number is a damaged read, never a port without an MTU."""
+    names, rows = _named_table(text, "'Interface Lanes Speed MTU [FEC] Alias [Vlan] Oper Admin ...'")
+    if "Interface" not in names or "MTU" not in names:
+        _fail("the table has no Interface or MTU column (header %r)", " ".join(names))
+    mtu = {}
+    for row in rows:
+        if not _PORT.match(row["Interface"]):
+            continue
+        if not row["MTU"].isdigit():
+            _fail("%s: MTU %r is not a number", row["Interface"], row["MTU"])
+        mtu[row["Interface"]] = int(row["MTU"])
+    if not mtu:
+        _fail("no EthernetN port rows (interface naming mode 'alias'?)")
+    return {"mtu": mtu}

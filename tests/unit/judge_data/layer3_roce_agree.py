@@ -10,7 +10,7 @@ the very function judge_pod calls. Two rails, mlx5_0 and mlx5_1 (ens1np0, ens2np
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.roce_agree import cabled_ports
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import CAUSE, failed, fixture
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer3_roce_host import NETDEVS, RAILS2, both
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer3_roce_host import NETDEVS, RAILS2, both, edited
 
 QOS_FW = fixture("linux_mlnx_qos", "firmware_controlled_grouped_tcs_real")  # PFC on 3
 QOS_PFC5 = fixture("linux_mlnx_qos", "ets_strict_pfc5_buffers_real")  # PFC on 5
@@ -19,35 +19,41 @@ SONIC_OFF = fixture("sonic_show_pfc_priority", "pfc_off")  # Ethernet0: 3, Ether
 NVUE_3 = fixture("cumulus_nv_show_interface_qos_roce_status_pfc", "roce_lossless_docs_real")
 NVUE_4 = fixture("cumulus_nv_show_interface_qos_roce_status_pfc", "pfc_on_priority_4")
 NXOS_FAULTY = fixture("cisco_nxos_show_interface_priority-flow-control_detail_state", "faulty_leaf")  # 1/2 Oper Off
-SOURCE = _catalog.load_catalog()["sources"]["sw_pfc_state"]
+# SONiC's real intfutil table (Ethernet0 9100) with its Ethernet16 row renamed Ethernet4 by hand, to sit beside
+# the real `show pfc priority` capture's Ethernet0 and Ethernet4
+SONIC_MTU = edited(fixture("sonic_show_interfaces_status_mtu", "intfutil_mixed_real"), "     Ethernet16", "      Ethernet4")
+NVUE_MTU = fixture("cumulus_nv_show_interface_mtu", "real_docs_5_11")  # swp1, swp2 9000; swp4 1500
+CATALOG = _catalog.load_catalog()
 
 
-def _parsed(os_name, value):
+def _parsed(source, os_name, value):
     if not isinstance(value, tuple):
         return value  # a read that failed, as the engine keeps it
     parser, text = value
-    way = [each["parser"] for each in SOURCE["ways"] if each["platform"] == os_name].index(parser)
-    return _engine.parse_one({"status": "ok", "stdout": text, "command": parser, "way": way}, SOURCE,
+    way = [each["parser"] for each in CATALOG["sources"][source]["ways"] if each["platform"] == os_name].index(parser)
+    return _engine.parse_one({"status": "ok", "stdout": text, "command": parser, "way": way}, CATALOG["sources"][source],
                              {"pyramid_switch_os": os_name})
 
 
-def leaf(os_name, ports, pfc, name="leaf1-r0"):
-    """A switch's results file after its Layer 3: ``ports`` {port: node netdev} of node-001, ``pfc`` one read
-    (a capture), {port: capture} (NVUE's per-port reads), a SourceFailure, or None (not read on this platform)."""
-    if isinstance(pfc, dict):
-        state = {port: _parsed(os_name, value) for port, value in pfc.items()}
-    elif isinstance(pfc, tuple):
-        state = _parsed(os_name, pfc)
-    else:
-        state = pfc
+def _state(source, os_name, value):
+    if isinstance(value, dict):  # NVUE's per-port reads
+        return {port: _parsed(source, os_name, each) for port, each in value.items()}
+    return _parsed(source, os_name, value)
+
+
+def leaf(os_name, ports, pfc, mtu=None, name="leaf1-r0"):
+    """A switch's results file after its Layer 3: ``ports`` {port: node netdev} of node-001; ``pfc`` and ``mtu``
+    one read each (a capture), {port: capture} (NVUE's per-port PFC reads), a SourceFailure, or None (not read on
+    this platform)."""
     plan = [{"port": port, "peer": "node-001", "peer_port": netdev, "role": "host"} for port, netdev in ports.items()]
-    layer3 = {} if state is None else {"sw_pfc_state": state}
+    layer3 = {source: _state(source, os_name, value) for source, value in (("sw_pfc_state", pfc), ("sw_port_mtu", mtu))
+              if value is not None}
     return {"host": name, "expect": {"pyramid_switch_os": os_name, "pyramid_switch_ports": plan}, "facts": {"layer3": layer3}}
 
 
-def node(*switches, qos=None):
+def node(*switches, qos=None, mtu=None):
     return {"facts": {"node-001": {"cabled_switch_ports": cabled_ports("node-001", list(switches))}},
-            "raw": {"node-001": {"rail_netdev": NETDEVS, "roce_qos": qos or both(QOS_FW)}}}
+            "raw": {"node-001": {"rail_netdev": NETDEVS, "roce_qos": qos or both(QOS_FW), "rail_mtu": mtu or both("9000\n")}}}
 
 
 TWO = {"Ethernet0": "ens1np0", "Ethernet4": "ens2np0"}
@@ -55,18 +61,28 @@ SWP = {"swp1": "ens1np0", "swp2": "ens2np0"}
 NOT_READ = "not read from the switches yet"
 
 DATA = [
-    dict(node(leaf("sonic", TWO, SONIC_34)), check="roce_host_switch_agree", name="SONiC: PFC 3 on the NICs, lossless 3,4 on the ports",
-         expect=RAILS2, status={"node-001": "PASS"},
-         contains={"node-001": ["2 rails agree with their leaf ports", "mlx5_0 PFC 3 = leaf1-r0 Ethernet0 3,4", NOT_READ]}),
+    dict(node(leaf("sonic", TWO, SONIC_34, SONIC_MTU)), check="roce_host_switch_agree",
+         name="SONiC: PFC 3 on the NICs, lossless 3,4 on the ports; MTU 9000 within 9100", expect=RAILS2, status={"node-001": "PASS"},
+         contains={"node-001": ["2 rails agree with their leaf ports", "mlx5_0 PFC 3 = leaf1-r0 Ethernet0 3,4",
+                                "mlx5_1 MTU 9000 <= leaf1-r0 Ethernet4 9100", NOT_READ]}),
+    dict(node(leaf("sonic", TWO, SONIC_34, SONIC_MTU), mtu=both("9000\n", "9216\n")), check="roce_host_switch_agree",
+         name="SONiC: mlx5_1 at MTU 9216, its port at 9100", expect=RAILS2, status={"node-001": "FAIL"},
+         contains={"node-001": ["node-001 mlx5_1 (ens2np0) MTU 9216; leaf1-r0 Ethernet4 MTU 9100", CAUSE]}),
+    dict(node(leaf("sonic", {"Ethernet0": "ens1np0", "Ethernet12": "ens2np0"}, SONIC_34, SONIC_MTU)), check="roce_host_switch_agree",
+         name="SONiC: mlx5_1's port not in the PFC read", expect=RAILS2, status={"node-001": "ERROR"},
+         contains={"node-001": ["leaf1-r0 Ethernet12: PFC state not read (Ethernet12 not listed in the sw_pfc_state read)"]}),
     dict(node(leaf("sonic", TWO, SONIC_34), qos=both(QOS_FW, QOS_PFC5)), check="roce_host_switch_agree",
          name="SONiC: mlx5_1's NIC lossless on priority 5, its port on 3,4", expect=RAILS2, status={"node-001": "FAIL"},
          contains={"node-001": ["node-001 mlx5_1 (ens2np0) PFC on priority 5; leaf1-r0 Ethernet4 lossless priority 3,4", CAUSE]}),
     dict(node(leaf("sonic", {"Ethernet0": "ens1np0", "Ethernet8": "ens2np0"}, SONIC_OFF)), check="roce_host_switch_agree",
          name="SONiC: PFC off on mlx5_1's port (pfc_enable N/A)", expect=RAILS2, status={"node-001": "FAIL"},
          contains={"node-001": ["node-001 mlx5_1 (ens2np0) PFC on priority 3; leaf1-r0 Ethernet8 lossless priority none", CAUSE]}),
-    dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_3})), check="roce_host_switch_agree",
-         name="NVUE: PFC on 3 both ends", expect=RAILS2, status={"node-001": "PASS"},
-         contains={"node-001": ["2 rails agree", "mlx5_1 PFC 3 = leaf1-r0 swp2 3"]}),
+    dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_3}, NVUE_MTU)), check="roce_host_switch_agree",
+         name="NVUE: PFC on 3 both ends, MTU 9000 both ends", expect=RAILS2, status={"node-001": "PASS"},
+         contains={"node-001": ["2 rails agree", "mlx5_1 PFC 3 = leaf1-r0 swp2 3", "mlx5_1 MTU 9000 <= leaf1-r0 swp2 9000"]}),
+    dict(node(leaf("cumulus", {"swp1": "ens1np0", "swp4": "ens2np0"}, {"swp1": NVUE_3, "swp4": NVUE_3}, NVUE_MTU)),
+         check="roce_host_switch_agree", name="NVUE: mlx5_1's port at MTU 1500", expect=RAILS2, status={"node-001": "FAIL"},
+         contains={"node-001": ["node-001 mlx5_1 (ens2np0) MTU 9000; leaf1-r0 swp4 MTU 1500"]}),
     dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_4})), check="roce_host_switch_agree",
          name="NVUE: mlx5_1's port lossless on priority 4", expect=RAILS2, status={"node-001": "FAIL"},
          contains={"node-001": ["node-001 mlx5_1 (ens2np0) PFC on priority 3; leaf1-r0 swp2 lossless priority 4"]}),
@@ -87,9 +103,31 @@ DATA = [
          contains={"node-001": ["not applicable: nothing comparable", "priority not shown by nxos"]}),
     dict(node(leaf("eos", TWO, None)), check="roce_host_switch_agree", name="EOS: PFC not read, nothing compared",
          expect=RAILS2, status={"node-001": "SKIP"},
-         contains={"node-001": ["PFC priority not read on eos", NOT_READ]}),
+         contains={"node-001": ["PFC priority not read on eos", "MTU not read on eos", NOT_READ]}),
     dict(node(), check="roce_host_switch_agree", name="no switch in the run cabled to the node", expect=RAILS2,
          status={"node-001": "SKIP"}, contains={"node-001": ["no switch in this run plans a port cabled to node-001"]}),
     dict(node(leaf("sonic", TWO, SONIC_34)), check="roce_host_switch_agree", name="InfiniBand rails: not applicable",
          expect=dict(RAILS2, pyramid_rdma_link_layer="infiniband"), status={"node-001": "SKIP"}, contains={"node-001": ["InfiniBand"]}),
+]
+
+SONIC_PLAN = {"pyramid_switch_os": "sonic", "pyramid_switch_ports": [
+    {"port": "Ethernet0", "peer": "node-001", "peer_port": "ens1np0"},
+    {"port": "Ethernet112", "peer": "spine-01", "peer_port": "Ethernet1/1", "role": "fabric"}]}
+NVUE_PLAN = {"pyramid_switch_os": "cumulus", "pyramid_switch_ports": [
+    {"port": "swp1", "peer": "node-001", "peer_port": "ens1np0"}, {"port": "swp4", "peer": "node-002", "peer_port": "ens1np0"},
+    {"port": "swp6", "peer": "spine-01", "peer_port": "swp1", "role": "fabric"}]}
+
+DATA += [
+    {"check": "port_mtu", "name": "SONiC: host port at 9100 (real intfutil table)", "expect": SONIC_PLAN, "status": "PASS",
+     "raw": {"sw_port_mtu": fixture("sonic_show_interfaces_status_mtu", "intfutil_mixed_real")}, "contains": ["1 host port at MTU 9100"]},
+    {"check": "port_mtu", "name": "SONiC: rails at 9216 over a 9100 port", "expect": dict(SONIC_PLAN, pyramid_rail_mtu=9216), "status": "FAIL",
+     "raw": {"sw_port_mtu": fixture("sonic_show_interfaces_status_mtu", "intfutil_mixed_real")},
+     "contains": ["Ethernet0 MTU 9100 < 9216 (node-001 ens1np0)", CAUSE]},
+    {"check": "port_mtu", "name": "NVUE: swp4 at 1500 (real docs table)", "expect": NVUE_PLAN, "status": "FAIL",
+     "raw": {"sw_port_mtu": NVUE_MTU}, "contains": ["swp4 MTU 1500 < 9000 (node-002 ens1np0)"]},
+    {"check": "port_mtu", "name": "NVUE: a host port not in the table", "status": "ERROR",
+     "expect": dict(NVUE_PLAN, pyramid_switch_ports=[{"port": "swp9", "peer": "node-001", "peer_port": "ens1np0"}]),
+     "raw": {"sw_port_mtu": NVUE_MTU}, "contains": ["swp9: MTU not listed"]},
+    {"check": "port_mtu", "name": "SONiC: the table cut mid-row", "expect": SONIC_PLAN, "status": "ERROR",
+     "raw": {"sw_port_mtu": fixture("sonic_show_interfaces_status_mtu", "truncated_mid_row")}, "contains": ["unexpected line"]},
 ]
