@@ -40,7 +40,7 @@ def nv_show_interface(switch):
         up = port["oper"] == "up"
         lldp = port.get("lldp") or []
         rows.append([port["name"], "up" if up else "down", "%dG" % port["speed_gbps"] if up and port.get("speed_gbps") else "",
-                     "9216", "swp", lldp[0]["system"] if lldp else "", lldp[0]["port"] if lldp else "",
+                     str(port.get("mtu") or 9216), "swp", lldp[0]["system"] if lldp else "", lldp[0]["port"] if lldp else "",
                      "IP Address: %s" % port["ip"] if port.get("ip") else ""])
     rows.sort(key=lambda row: _natural(row[0]))
     return "\n".join(_table(["Interface", "State", "Speed", "MTU", "Type", "Remote Host", "Remote Port", "Summary"],

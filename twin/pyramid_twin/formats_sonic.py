@@ -85,7 +85,7 @@ def show_interfaces_status(switch):
     for port in _ports(switch):
         first = _port_number(port["name"])
         lanes = ",".join(str(first + lane) for lane in range(8))
-        rows.append([port["name"], lanes, _speed(port), "9100", "rs", "etp%d" % (first // 8 + 1), "routed",
+        rows.append([port["name"], lanes, _speed(port), str(port.get("mtu") or 9100), "rs", "etp%d" % (first // 8 + 1), "routed",
                      port["oper"], port["admin"], _module_type(port), "off"])
     headers = ["Interface", "Lanes", "Speed", "MTU", "FEC", "Alias", "Vlan", "Oper", "Admin", "Type", "Asym PFC"]
     return _table(headers, rows, stralign="right") + "\n"

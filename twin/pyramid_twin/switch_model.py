@@ -173,6 +173,7 @@ def _healthy_port(entry, asn_hint=0):
         "lldp": [{"system": entry["peer"], "port": entry["peer_port"]}],
         "pfc": {p: {"rx": _counter(), "tx": _counter()} for p in PRIORITIES},
         "pfc_priorities": list(LOSSLESS),  # PFC on (no-drop) on RoCE's priority; [] is PFC off
+        "mtu": None,  # None: the platform's default (SONiC 9100, NVUE 9216); the mtu_small fault sets one
         "ecn_marked": {p: _counter() for p in PRIORITIES},
         "discards": {p: _counter() for p in PRIORITIES},
         "ip": entry.get("ip"), "in_packets": _counter(1000000 + asn_hint, 1000.0), "out_packets": _counter(1000000 + asn_hint, 1000.0),
@@ -308,6 +309,28 @@ def _qos(kind):
 
 for _kind in ("ecn_min_th_high", "ecn_off", "headroom_short"):
     SWITCH_FAULTS[_kind] = _qos(_kind)
+
+
+@fault("lossless_priority")
+def _lossless_priority(state, item, name):
+    """The port's no-drop priority is another than RoCE's (`priority`, default 4): PFC on, on the wrong priority,
+    so the port passes any PFC-is-on check yet disagrees with the NICs (issue 14, host and switch agree)."""
+    priority = item.get("priority", 4)
+    if not isinstance(priority, int) or not 0 <= priority <= 7:
+        raise SwitchScenarioError("lossless_priority: priority must be 0..7, got %r" % (priority,))
+    _port(state, item)["pfc_priorities"] = [priority]
+
+
+@fault("mtu_small")
+def _mtu_small(state, item, name):
+    """The port's MTU below the rails' (`mtu`, default 1500: a port left at Ethernet's default): the leaf drops
+    RoCE's jumbo frames."""
+    mtu = item.get("mtu", 1500)
+    if not isinstance(mtu, int) or not 68 <= mtu <= 9216:
+        raise SwitchScenarioError("mtu_small: mtu must be 68..9216, got %r" % (mtu,))
+    _port(state, item)["mtu"] = mtu
+
+
 SWITCH_FAULTS["pfc_rising"] = _rising("pfc")
 SWITCH_FAULTS["ecn_rising"] = _rising("ecn_marked")
 SWITCH_FAULTS["discards_rising"] = _rising("discards")
