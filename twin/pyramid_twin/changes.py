@@ -1,4 +1,5 @@
-"""What a session changed on a twin node (mlxconfig set, mlxfwreset, modprobe), kept for later sessions.
+"""What a session changed on a twin node (mlxconfig set, mlxfwreset, modprobe, mlnx_qos settings, the rails' ecn/
+switches, files in /etc/modules-load.d and /etc/udev/rules.d), kept for later sessions.
 
 A real node keeps its NIC firmware config and loaded modules between SSH sessions; so does a twin
 node. Its changed state is rendered into .twin/changes/<digest>/<node>-<n>/ and pointed to by
@@ -8,6 +9,7 @@ clears .twin/changes: a restarted twin is the pod its scenario describes.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -27,10 +29,26 @@ def current(digest_dir, index):
     return os.path.realpath(marker) if os.path.exists(marker) else None
 
 
-def writable_etc(node_dir, hostname):
-    """The node's own /etc/modules-load.d (a persistent module load is a file there)."""
-    path = os.path.join(changes_dir(node_dir), "etc-" + hostname, "modules-load.d")
+def writable_etc(node_dir, hostname, sub="modules-load.d"):
+    """The node's own /etc/<sub>: /etc/modules-load.d (a persistent module load is a file there), /etc/udev/rules.d
+    (remediate.yml's rule that puts the RoCE QoS back at every boot)."""
+    path = os.path.join(changes_dir(node_dir), "etc-" + hostname, sub)
     os.makedirs(path, exist_ok=True)
+    return path
+
+
+def writable_sys(node_dir, hostname, rendered, name):
+    """The node's own writable copy of a rendered sysfs directory (a rail's ecn/ switches, which remediate.yml
+    writes), taken from the render the first time and kept across later renders of the node: a real NIC keeps
+    what was echoed into its sysfs until it reboots."""
+    path = os.path.join(changes_dir(node_dir), "sys-" + hostname, name)
+    if not os.path.isdir(path):
+        tmp = "%s.tmp%d" % (path, os.getpid())
+        shutil.copytree(rendered, tmp)
+        try:
+            os.rename(tmp, path)
+        except OSError:  # another session copied it first
+            shutil.rmtree(tmp, ignore_errors=True)
     return path
 
 

@@ -62,6 +62,33 @@ def mlnx_qos(state, args, env):
     return 0, qos_text(config(state, rail)), ""
 
 
+def mlnx_qos_set(state, args):
+    """mlnx_qos -i <if> [--trust pcp|dscp] [--pfc b0,...,b7]: the settings remediate.yml writes, into the node's state
+    (state["roce"][dev]); then the report of the port, as the tool prints it after applying. The twin's NIC has one
+    lossless priority at most (pfc_priority): a PFC list with several is not simulated. Returns (rc, out, err,
+    changed)."""
+    if len(args) < 4 or args[0] not in ("-i", "--interface") or len(args) % 2:
+        return 2, "", "pyramid twin: `mlnx_qos %s` is not simulated\n" % " ".join(args), False
+    rail = netdev_rail(state, args[1])
+    if rail is None:
+        return 2, "", "pyramid twin: mlnx_qos: no interface %s on this node\n" % args[1], False
+    wanted = {}
+    for flag, value in zip(args[2::2], args[3::2]):
+        if flag == "--trust" and value in ("pcp", "dscp"):
+            wanted["trust"] = value
+        elif flag == "--pfc" and len(value.split(",")) == 8 and set(value.split(",")) <= {"0", "1"}:
+            on = [p for p, bit in enumerate(value.split(",")) if bit == "1"]
+            if len(on) > 1:
+                return 2, "", "pyramid twin: mlnx_qos --pfc with several lossless priorities is not simulated\n", False
+            wanted["pfc_priority"] = on[0] if on else None
+        else:
+            return 2, "", "pyramid twin: `mlnx_qos %s` is not simulated (only --trust and --pfc)\n" % " ".join(args), False
+    before = config(state, rail)
+    changed = any(before[key] != value for key, value in wanted.items())
+    state.setdefault("roce", {}).setdefault(rail["device"], {}).update(wanted)
+    return 0, qos_text(config(state, rail)), "", changed
+
+
 def qos_text(roce):
     """mlnx_qos -i's report of one port (mlnx-tools 5.x)."""
     lines = ["DCBX mode: OS controlled", "Priority trust state: %s" % roce["trust"]]

@@ -168,6 +168,20 @@ def _tools(node, state):
                 mount_on_entry(stub, path)
 
 
+def _writable_ecn(node, hostname):
+    """Each rail's ecn/ switches writable, as a real netdev's are (echo 1 > .../ecn/roce_rp/enable/3), on the node's
+    own copy (changes.writable_sys), mounted over the read-only render."""
+    from pyramid_twin import changes
+    rendered = os.path.join(node, "fs", "sys", "class", "infiniband")
+    for device in sorted(os.listdir(rendered)) if os.path.isdir(rendered) else []:
+        net = os.path.join(rendered, device, "device", "net")
+        for netdev in sorted(os.listdir(net)) if os.path.isdir(net) else []:
+            ecn = os.path.join(net, netdev, "ecn")
+            if os.path.isdir(ecn):
+                copy = changes.writable_sys(node, hostname, ecn, "%s-%s-ecn" % (device, netdev))
+                mount(copy, "/sys/class/infiniband/%s/device/net/%s/ecn" % (device, netdev), None, MS_BIND)
+
+
 def enter(node, state):
     """Unshare and mount; afterwards this process (and what it execs) sees node ``node``."""
     _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWUTS), "unshare")
@@ -177,7 +191,10 @@ def enter(node, state):
     _place(node, state["place"])
     _sys_module(node)
     _tools(node, state)
+    from pyramid_twin import changes
     if os.path.isdir("/etc/modules-load.d"):  # the node's own, writable: persistent module loads land here
-        from pyramid_twin import changes
         mount(changes.writable_etc(node, state["hostname"]), "/etc/modules-load.d", None, MS_BIND)
+    if os.path.isdir("/etc/udev/rules.d"):  # the node's own, writable: remediate.yml's boot-time RoCE QoS rule
+        mount(changes.writable_etc(node, state["hostname"], "udev-rules.d"), "/etc/udev/rules.d", None, MS_BIND)
+    _writable_ecn(node, state["hostname"])
     os.environ["PATH"] = os.path.join(node, "bin") + ":" + os.environ.get("PATH", "/usr/bin:/bin")

@@ -1,0 +1,58 @@
+"""remediate.yml on the twin's node-047 (seed 001's RCA, twin/scenarios/node047.yml): a reimaged node, its firmware's
+ROCE_CC_PRIO_MASK 0, its sysfs DCQCN switches off, its NICs trusting PCP, nvidia_peermem not loaded. Validation
+stops it at Layer 0 with the RCA's cause; remediate.yml --check --diff shows what it would change and changes
+nothing; remediate.yml puts back the firmware config, GPUDirect, the DCQCN switches and mlnx_qos's trust and PFC
+(and the udev rule that puts them back at boot, where the node has udev), then validates it: GO. A second run
+changes nothing.
+
+The pod is 48 nodes (node-047 must exist); the runs are limited to node-046..node-048 to stay small."""
+
+import os
+
+import pytest
+import yaml
+
+pytestmark = [pytest.mark.twin, pytest.mark.slow]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENARIO = os.path.join(ROOT, "twin", "scenarios", "node047.yml")
+LIMIT = "node-046,node-047,node-048"
+FAST = {"pyramid_rdma_duration": 1, "pyramid_soak_seconds": 1}
+
+
+def _layer3_roce(run, node):
+    return {r["check"]: r for r in run.host(node)["checks"] if r["check"] in ("roce_dcqcn", "roce_trust")}
+
+
+def test_node047_goes_no_go_then_remediated_then_go(validate):
+    before = validate(SCENARIO, limit=LIMIT, **FAST)
+    host = before.host("node-047")
+    assert host["verdict"] == "NO-GO" and host["stopped_at"] == 0, before.not_passing("node-047")
+    failing = {c: r for c, r in before.not_passing("node-047").items() if r["status"] == "FAIL"}
+    assert set(failing) == {"gpudirect", "mlxconfig"}, failing
+    assert "node-047" in failing["mlxconfig"]["cause"] and "nvidia_peermem" in failing["gpudirect"]["cause"]
+    for node in ("node-046", "node-048"):
+        assert before.host(node)["verdict"] == "GO", before.not_passing(node)
+    with open(before.run_dirs[-1] + "/baseline.yml", encoding="utf-8") as handle:
+        baseline = yaml.safe_load(handle)
+
+    # Layer 3 alone (the gate off for this look): the sysfs DCQCN switches and the trust state, caught with the RCA's cause
+    layer3 = validate(SCENARIO, limit="node-047", cmdline="--tags layer3", pyramid_enforce_gate=False, **FAST)
+    seen = _layer3_roce(layer3, "node-047")
+    assert seen["roce_dcqcn"]["status"] == "FAIL" and "node-047" in seen["roce_dcqcn"]["cause"], seen
+    assert "mlx5_0 (ens1np0): roce_rp/enable/3 = 0, roce_np/enable/3 = 0" in seen["roce_dcqcn"]["actual"], seen
+    assert seen["roce_trust"]["status"] == "FAIL" and "trust state pcp" in seen["roce_trust"]["actual"], seen
+
+    dry = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", cmdline="--check --diff", **dict(FAST, **baseline))
+    assert "ROCE_CC_PRIO_MASK_P1" in dry.stdout and "dcqcn_rp" in dry.stdout, dry.stdout[-3000:]  # the diffs
+    assert dry.host("node-047")["verdict"] == "NO-GO"  # ... and nothing changed
+
+    fixed = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", **dict(FAST, **baseline))
+    assert fixed.rc == 0 and fixed.status == "successful", fixed.stdout[-3000:]
+    assert fixed.changed.get("node-047", 0) >= 4  # mlxconfig set + mlxfwreset, modprobe, modules-load.d, RoCE QoS
+    assert fixed.host("node-047")["verdict"] == "GO", fixed.not_passing("node-047")
+    seen = _layer3_roce(fixed, "node-047")
+    assert {check: r["status"] for check, r in seen.items()} == {"roce_dcqcn": "PASS", "roce_trust": "PASS"}, seen
+
+    again = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", **dict(FAST, **baseline))
+    assert again.rc == 0 and again.changed.get("node-047", 0) == 0, again.stdout[-3000:]  # idempotent
