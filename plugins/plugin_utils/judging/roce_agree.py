@@ -161,7 +161,7 @@ def _judge_node(node, facts, expect):
     if not compared:
         return verdict(SKIP, expected, "not applicable: nothing comparable (%s; %s)" % (_summary(skipped, 3), NOT_READ),
                        not_applicable=True)
-    said = "%s agree with their leaf ports: %s" % (counted(len(agreeing), "rail"), _summary(sorted(set(compared)), 4))
+    said = "%s agree with their leaf ports: %s" % (counted(len(agreeing), "rail"), _summary(sorted(set(compared))))
     if skipped:
         said += "; not compared: %s" % _summary(skipped, 3)
     return verdict(PASS, expected, "%s (%s)" % (said, NOT_READ))
