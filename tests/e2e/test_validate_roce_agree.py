@@ -39,8 +39,8 @@ def test_a_healthy_node_agrees_with_the_leaves_that_show_the_values(agree_pod):
     record = _record(agree_pod, "node-001", "roce_host_switch_agree")
     assert record["status"] == "PASS" and record["layer"] == 3, (record, agree_pod.stdout[-3000:])
     assert record["actual"].startswith("4 rails agree with their leaf ports"), record
-    for said in ("mlx5_2 PFC 3 = leaf1-r2 Ethernet0 3", "mlx5_3 MTU 9000 <= leaf1-r3 swp1 9216", "not compared",
-                 "not read from the switches yet"):
+    for said in ("mlx5_2 PFC 3 = leaf1-r2 Ethernet0 3", "mlx5_3 MTU 9000 <= leaf1-r3 swp1 9216", "mlx5_3 DSCP 26 -> 3 = leaf1-r3 swp1",
+                 "mlx5_3 ECN on tc 3 at leaf1-r3 swp1", "not compared", "read from NVUE only"):
         assert said in record["actual"], record
     layer3 = [r for r in agree_pod.host("node-001")["checks"] if r["layer"] == 3 and not r.get("not_applicable")]
     assert layer3 and {r["status"] for r in layer3} == {"PASS"}, agree_pod.not_passing("node-001")
@@ -82,6 +82,7 @@ def test_leaf_ports_that_disagree_fail_on_the_switch_and_block_the_node(agree_po
     by = [entry for r in blocked for entry in r["blocked_by"]]
     assert {"switch": "leaf1-r6", "check": "port_mtu", "status": "FAIL", "ports": ["Ethernet24"]} in by, by
     assert {"switch": "leaf1-r7", "check": "pfc_enabled", "status": "FAIL", "ports": ["swp4"]} in by, by
+    assert {"switch": "leaf1-r7", "check": "roce_port_qos", "status": "FAIL", "ports": ["swp4"]} in by, by  # NVUE's RoCE class moved
     assert not {r["status"] for r in node["checks"]} & {"FAIL", "ERROR"}, agree_pod.not_passing("node-004")
 
 

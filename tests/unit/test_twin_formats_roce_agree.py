@@ -45,8 +45,11 @@ def _layer3(parsers, platform, state):
         pfc = parsers.parse(PFC_PARSER[platform], formats_sonic.COMMANDS["show pfc priority"](state))
     else:
         mtu = parsers.parse(MTU_PARSER[platform], formats_cumulus.COMMANDS["nv show interface"](state))
-        pfc = {port["name"]: parsers.parse(PFC_PARSER[platform], formats_cumulus.COMMANDS.get(
-            "nv show interface %s qos roce status" % port["name"])(state)) for port in state["ports"]}
+        status = {port["name"]: formats_cumulus.COMMANDS.get("nv show interface %s qos roce status" % port["name"])(state)
+                  for port in state["ports"]}
+        pfc = {name: parsers.parse(PFC_PARSER[platform], text) for name, text in status.items()}
+        qos_map = {name: parsers.parse("cumulus_nv_show_interface_qos_roce_status_map", text) for name, text in status.items()}
+        return {"sw_port_mtu": mtu, "sw_pfc_state": pfc, "sw_roce_map": qos_map}
     return {"sw_port_mtu": mtu, "sw_pfc_state": pfc}
 
 
@@ -69,6 +72,18 @@ def test_lossless_priority_moves_that_port_to_another_priority(parsers, platform
     facts = _layer3(parsers, platform, _state(scenario, LEAF[platform]))
     record = _engine.judge_host(LEAF[platform], CHECKS["pfc_enabled"], CATALOG, facts, _expect(scenario, LEAF[platform]))
     assert record["status"] == "FAIL" and "%s: PFC off on priority 3 (lossless priorities: 4)" % PORT[platform] in record["actual"]
+    if platform == "cumulus":  # NVUE's RoCE class moved with it: its own check says so too
+        record = _engine.judge_host(LEAF[platform], CHECKS["roce_port_qos"], CATALOG, facts, _expect(scenario, LEAF[platform]))
+        assert record["status"] == "FAIL" and record["actual"] == (
+            "swp2 (node-002 ens4np0): RoCE on switch-priority 4, not lossless (3); ECN off on RoCE's traffic class 4 (enabled-tc 0,3)"), record
+
+
+def test_a_healthy_nvue_leaf_passes_roce_port_qos(parsers):
+    scenario = _scenario()
+    facts = _layer3(parsers, "cumulus", _state(scenario, LEAF["cumulus"]))
+    assert facts["sw_roce_map"]["swp1"] == {"trust": ["pcp", "dscp"], "roce_dscp": 26, "roce_priority": 3, "roce_tc": 3, "ecn_tcs": [0, 3]}
+    record = _engine.judge_host(LEAF["cumulus"], CHECKS["roce_port_qos"], CATALOG, facts, _expect(scenario, LEAF["cumulus"]))
+    assert record["status"] == "PASS" and record["actual"] == "4 host ports: trust dscp, DSCP 26 -> priority 3, ECN on traffic class 3", record
 
 
 def test_switch_fault_kinds_refuse_bad_values():
@@ -114,7 +129,9 @@ def test_a_healthy_node_agrees_with_its_sonic_and_nvue_leaves(parsers, tmp_path)
     record = _agree(parsers, _scenario_file(tmp_path, []))
     assert record["status"] == "PASS", record
     assert "2 rails agree with their leaf ports" in record["actual"]
-    assert "mlx5_2 PFC 3 = leaf1-r2 Ethernet8 3" in record["actual"] and "mlx5_3 MTU 9000 <= leaf1-r3 swp2 9216" in record["actual"]
+    for said in ("mlx5_2 PFC 3 = leaf1-r2 Ethernet8 3", "mlx5_3 MTU 9000 <= leaf1-r3 swp2 9216", "mlx5_3 DSCP 26 -> 3 = leaf1-r3 swp2",
+                 "mlx5_3 ECN on tc 3 at leaf1-r3 swp2", "leaf1-r2 Ethernet8: DSCP map not read on sonic"):
+        assert said in record["actual"], record
 
 
 def test_a_nic_on_another_priority_fails_naming_both_ends(parsers, tmp_path):

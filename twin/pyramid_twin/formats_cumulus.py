@@ -132,6 +132,10 @@ def nv_show_interface_qos_roce_status(switch, port):
     out += [" ", "RoCE PCP/DSCP->SP mapping configurations", "=" * 43,
             "          pcp  dscp  switch-prio", "    ----  ---  ----  -----------",
             "    cnp   6    48    6", "    roce  3    26    %s" % (lossless[0] if lossless else 3)]
+    prio = lossless[0] if lossless else 3
+    out += [" ", "RoCE SP->TC mapping and ETS configurations", "=" * 45,
+            "          switch-prio  traffic-class  scheduler-weight", "    ----  -----------  -------------  ----------------",
+            "    cnp   6            6              strict priority", "    roce  %-11d  %-13d  dwrr-50%%" % (prio, prio)]
     return "\n".join(out) + "\n"
 
 

@@ -31,7 +31,7 @@ from .switch import _table
 
 # The switch-side values not read on any platform yet: named in every verdict so that no one reads a PASS as
 # covering them.
-NOT_READ = "the switches' DSCP-to-priority map and ECN profile on the RoCE queue not read from the switches yet"
+NOT_READ = "the DSCP map and the ECN profile read from NVUE only"
 
 
 def cabled_ports(node, switch_docs):
@@ -47,7 +47,8 @@ def cabled_ports(node, switch_docs):
                 continue
             found.append({"switch": doc["host"], "os": expect.get("pyramid_switch_os"), "port": entry["port"],
                           "peer_port": entry.get("peer_port"), "pfc": _port_value(doc, "sw_pfc_state", "pfc", entry["port"]),
-                          "mtu": _port_value(doc, "sw_port_mtu", "mtu", entry["port"])})
+                          "mtu": _port_value(doc, "sw_port_mtu", "mtu", entry["port"]),
+                          "map": _port_value(doc, "sw_roce_map", "roce_map", entry["port"])})
     return found
 
 
@@ -87,7 +88,7 @@ def _compare(node, rail_said, host, port):
     """(problems, compared, not compared, unread) for one rail (``host``: its mlnx_qos and MTU facts) and its leaf
     port."""
     out = ([], [], [], [])
-    for item in (_compare_pfc, _compare_mtu):
+    for item in (_compare_pfc, _compare_mtu, _compare_dscp, _compare_ecn):
         for into, said in zip(out, item(node, rail_said, host, port, "%s %s" % (port["switch"], port["port"]))):
             if said:
                 into.append(said)
@@ -124,6 +125,40 @@ def _compare_mtu(node, rail_said, host, port, end):
         return "%s %s MTU %d; %s MTU %d (smaller: the leaf drops the larger frames)" % (node, rail_said, mtu["mtu"], end, switch), \
             None, None, None
     return None, "%s MTU %d <= %s %d" % (rail_said.split(" ")[0], mtu["mtu"], end, switch), None, None
+
+
+def _compare_dscp(node, rail_said, host, port, end):
+    """The DSCP the switch port classifies RoCE by lands on the same priority at the NIC (trust dscp both ends)."""
+    qos_map, qos = port.get("map"), host["qos"]
+    if isinstance(qos_map, SourceFailure):
+        return None, None, None, "%s: RoCE QoS not read (%s)" % (end, qos_map.reason)
+    if qos_map is None:
+        return None, None, "%s: DSCP map not read on %s" % (end, port["os"] or "this platform"), None
+    dscp, prio = qos_map["roce_dscp"], qos_map["roce_priority"]
+    if "dscp" not in qos_map["trust"]:
+        return "%s %s trust %s; %s trust %s (no DSCP)" % (node, rail_said, qos["trust"], end, ",".join(qos_map["trust"])), None, None, None
+    if qos["trust"] != "dscp":
+        return "%s %s trust %s (no DSCP map); %s maps DSCP %d to priority %d" % (node, rail_said, qos["trust"], end, dscp, prio), \
+            None, None, None
+    if qos["dscp2prio"][dscp] != prio:
+        return "%s %s maps DSCP %d to priority %d; %s maps DSCP %d to priority %d" % (
+            node, rail_said, dscp, qos["dscp2prio"][dscp], end, dscp, prio), None, None, None
+    return None, "%s DSCP %d -> %d = %s" % (rail_said.split(" ")[0], dscp, prio, end), None, None
+
+
+def _compare_ecn(node, rail_said, host, port, end):
+    """ECN (the switch marking for DCQCN) on the traffic class of the NIC's lossless priority."""
+    qos_map = port.get("map")
+    if qos_map is None or isinstance(qos_map, SourceFailure):
+        return None, None, (None if isinstance(qos_map, SourceFailure) else "%s: ECN profile not read on %s" % (
+            end, port["os"] or "this platform")), None
+    nic = _nic_lossless(host["qos"])
+    if qos_map["roce_tc"] is None or nic != [qos_map["roce_priority"]]:
+        return None, None, "%s: the traffic class of priority %s not shown" % (end, _prios(nic)), None
+    if qos_map["roce_tc"] not in qos_map["ecn_tcs"]:
+        return "%s %s PFC on priority %s; %s ECN off on its traffic class %d (enabled-tc %s)" % (
+            node, rail_said, _prios(nic), end, qos_map["roce_tc"], _prios(qos_map["ecn_tcs"])), None, None, None
+    return None, "%s ECN on tc %d at %s" % (rail_said.split(" ")[0], qos_map["roce_tc"], end), None, None
 
 
 def _judge_node(node, facts, expect):
@@ -198,3 +233,52 @@ def port_mtu(facts, expect):
         return verdict(SKIP, expected, "not applicable: no host port in pyramid_switch_ports", not_applicable=True)
     return verdict(PASS, expected, "%s at MTU %s" % (counted(len(hosts), "host port"),
                                                      ", ".join(str(m) for m in sorted({table[e["port"]] for e in hosts}))))
+
+
+@judge("roce_port_qos")
+def roce_port_qos(facts, expect):
+    """The switch's own side of RoCE's class on every host port (NVUE): trust includes DSCP, the RoCE DSCP is
+    pyramid_roce_dscp on a lossless priority (pyramid_pfc_priorities), and ECN is on that priority's traffic class."""
+    table, failures = _table(facts["sw_roce_map"], "roce_map")
+    hosts = [entry for entry in expect["pyramid_switch_ports"] if entry.get("role", "host") == "host"]
+    dscp, lossless = expect["pyramid_roce_dscp"], sorted(set(expect["pyramid_pfc_priorities"]))
+    expected = "trust dscp, DSCP %d on lossless priority %s, ECN on its traffic class, on every host port" % (
+        dscp, ",".join(map(str, lossless)))
+    bad, ports, unread = [], [], []
+    for entry in hosts:
+        qos = table.get(entry["port"])
+        if qos is None:
+            if entry["port"] not in facts["sw_roce_map"] or not isinstance(facts["sw_roce_map"][entry["port"]], SourceFailure):
+                unread.append("%s: RoCE QoS not listed" % entry["port"])
+            continue
+        if qos["roce_tc"] is None:  # the read shows no SP->TC table: ECN on RoCE's class cannot be told
+            unread.append("%s: no SP->TC mapping shown" % entry["port"])
+            continue
+        problems = _port_qos_problems(qos, dscp, lossless)
+        if problems:
+            bad.append("%s (%s %s): %s" % (entry["port"], entry.get("peer") or "?", entry.get("peer_port") or "?", "; ".join(problems)))
+            ports.append(entry["port"])
+    if bad:
+        return verdict(FAIL, expected, _summary(bad + ["not read: " + item for item in failures + unread]),
+                       detail={"ports": sorted(ports), "device": False})
+    if failures or unread:
+        return verdict(ERROR, expected, "RoCE QoS not read: %s" % _summary(failures + unread, 3),
+                       cause="The RoCE QoS read does not show every host port: none is taken as right on a read that does not show it")
+    if not hosts:
+        return verdict(SKIP, expected, "not applicable: no host port in pyramid_switch_ports", not_applicable=True)
+    return verdict(PASS, expected, "%s: trust dscp, DSCP %d -> priority %s, ECN on traffic class %s" % (
+        counted(len(hosts), "host port"), dscp, ",".join(sorted({str(table[e["port"]]["roce_priority"]) for e in hosts})),
+        ",".join(sorted({str(table[e["port"]]["roce_tc"]) for e in hosts}))))
+
+
+def _port_qos_problems(qos, dscp, lossless):
+    problems = []
+    if "dscp" not in qos["trust"]:
+        problems.append("trust %s, no dscp" % ",".join(qos["trust"]))
+    if qos["roce_dscp"] != dscp:
+        problems.append("RoCE DSCP %d, want %d" % (qos["roce_dscp"], dscp))
+    if qos["roce_priority"] not in lossless:
+        problems.append("RoCE on switch-priority %d, not lossless (%s)" % (qos["roce_priority"], ",".join(map(str, lossless))))
+    if qos["roce_tc"] not in qos["ecn_tcs"]:
+        problems.append("ECN off on RoCE's traffic class %d (enabled-tc %s)" % (qos["roce_tc"], ",".join(map(str, qos["ecn_tcs"])) or "none"))
+    return problems

@@ -492,3 +492,46 @@ def _nv_interface_mtu(rows):
     if not mtu:
         raise ValueError("no swp port in the table")
     return {"mtu": mtu}
+
+
+def _roce_row(text, title, names):
+    """The `roce` row of one of the mapping tables under `title` (a line, then '====', a header, dashes): {name: int},
+    or None when the report has no such table."""
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.strip() == title), None)
+    if at is None:
+        return None
+    for line in lines[at + 1:]:
+        words = line.split()
+        if not words and line != lines[at + 1]:
+            break
+        if words[:1] == ["roce"]:
+            cells = dict(zip(names, words[1:1 + len(names)]))
+            if len(cells) != len(names) or not all(cells[name].isdigit() for name in names):
+                raise ValueError("%s: roce row %r is not %s numbers (cut or damaged)" % (title, line.strip(), len(names)))
+            return {name: int(value) for name, value in cells.items()}
+    raise ValueError("%s: no roce row (cut short?)" % title)
+
+
+@parser("cumulus_nv_show_interface_qos_roce_status_map",
+        "nv show interface <port> qos roce status: trust mode, RoCE's DSCP and switch priority, its traffic class and the ECN-enabled "
+        "traffic classes, of one port (per port; host and switch agree)",
+        kind="text")
+def _roce_status_map(text):
+    """{"trust": [modes], "roce_dscp", "roce_priority" (the PCP/DSCP->SP table's roce row), "roce_tc" (the SP->TC table's,
+    None where the report has no such table), "ecn_tcs": [congestion-control enabled-tc]}."""
+    rows = _status_rows(text)
+    for key in (("trust", "trust-mode"), ("congestion-control", "enabled-tc")):
+        if key not in rows:
+            raise ValueError("no %s %s row in the status table (cut short, or another layout)" % key)
+    ecn = rows[("congestion-control", "enabled-tc")]
+    if ecn and not re.match(r"[0-7](?:\s*,\s*[0-7])*$", ecn):
+        raise ValueError("enabled-tc %r is not a list of traffic classes 0-7" % ecn)
+    mapping = _roce_row(text, "RoCE PCP/DSCP->SP mapping configurations", ("pcp", "dscp", "switch_prio"))
+    if mapping is None:
+        raise ValueError("no 'RoCE PCP/DSCP->SP mapping configurations' table (cut short?)")
+    tc = _roce_row(text, "RoCE SP->TC mapping and ETS configurations", ("switch_prio", "traffic_class"))
+    return {"trust": [mode.strip() for mode in rows[("trust", "trust-mode")].split(",") if mode.strip()],
+            "roce_dscp": mapping["dscp"], "roce_priority": mapping["switch_prio"],
+            "roce_tc": tc["traffic_class"] if tc else None,
+            "ecn_tcs": sorted({int(t) for t in re.findall(r"[0-7]", ecn)})}

@@ -23,6 +23,9 @@ NXOS_FAULTY = fixture("cisco_nxos_show_interface_priority-flow-control_detail_st
 # the real `show pfc priority` capture's Ethernet0 and Ethernet4
 SONIC_MTU = edited(fixture("sonic_show_interfaces_status_mtu", "intfutil_mixed_real"), "     Ethernet16", "      Ethernet4")
 NVUE_MTU = fixture("cumulus_nv_show_interface_mtu", "real_docs_5_11")  # swp1, swp2 9000; swp4 1500
+NVUE_MAP = fixture("cumulus_nv_show_interface_qos_roce_status_map", "roce_lossless_docs_real")  # DSCP 26 -> 3 -> tc 3, ECN 0,3
+NVUE_ECN_OFF = fixture("cumulus_nv_show_interface_qos_roce_status_map", "ecn_off_on_tc3")
+QOS_PCP = fixture("linux_mlnx_qos", "trust_pcp_real")
 CATALOG = _catalog.load_catalog()
 
 
@@ -41,13 +44,13 @@ def _state(source, os_name, value):
     return _parsed(source, os_name, value)
 
 
-def leaf(os_name, ports, pfc, mtu=None, name="leaf1-r0"):
+def leaf(os_name, ports, pfc, mtu=None, name="leaf1-r0", qos_map=None):
     """A switch's results file after its Layer 3: ``ports`` {port: node netdev} of node-001; ``pfc`` and ``mtu``
     one read each (a capture), {port: capture} (NVUE's per-port PFC reads), a SourceFailure, or None (not read on
     this platform)."""
     plan = [{"port": port, "peer": "node-001", "peer_port": netdev, "role": "host"} for port, netdev in ports.items()]
-    layer3 = {source: _state(source, os_name, value) for source, value in (("sw_pfc_state", pfc), ("sw_port_mtu", mtu))
-              if value is not None}
+    layer3 = {source: _state(source, os_name, value)
+              for source, value in (("sw_pfc_state", pfc), ("sw_port_mtu", mtu), ("sw_roce_map", qos_map)) if value is not None}
     return {"host": name, "expect": {"pyramid_switch_os": os_name, "pyramid_switch_ports": plan}, "facts": {"layer3": layer3}}
 
 
@@ -58,7 +61,7 @@ def node(*switches, qos=None, mtu=None):
 
 TWO = {"Ethernet0": "ens1np0", "Ethernet4": "ens2np0"}
 SWP = {"swp1": "ens1np0", "swp2": "ens2np0"}
-NOT_READ = "not read from the switches yet"
+NOT_READ = "the DSCP map and the ECN profile read from NVUE only"
 
 DATA = [
     dict(node(leaf("sonic", TWO, SONIC_34, SONIC_MTU)), check="roce_host_switch_agree",
@@ -80,6 +83,16 @@ DATA = [
     dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_3}, NVUE_MTU)), check="roce_host_switch_agree",
          name="NVUE: PFC on 3 both ends, MTU 9000 both ends", expect=RAILS2, status={"node-001": "PASS"},
          contains={"node-001": ["2 rails agree", "mlx5_1 PFC 3 = leaf1-r0 swp2 3", "mlx5_1 MTU 9000 <= leaf1-r0 swp2 9000"]}),
+    dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_3}, NVUE_MTU, qos_map={"swp1": NVUE_MAP, "swp2": NVUE_MAP})),
+         check="roce_host_switch_agree", name="NVUE: PFC, MTU, DSCP map and ECN agree", expect=RAILS2, status={"node-001": "PASS"},
+         contains={"node-001": ["2 rails agree", "mlx5_0 DSCP 26 -> 3 = leaf1-r0 swp1", "mlx5_1 ECN on tc 3 at leaf1-r0 swp2"]}),
+    dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_3}, NVUE_MTU, qos_map={"swp1": NVUE_MAP, "swp2": NVUE_ECN_OFF})),
+         check="roce_host_switch_agree", name="NVUE: ECN off on swp2's RoCE traffic class", expect=RAILS2, status={"node-001": "FAIL"},
+         contains={"node-001": ["node-001 mlx5_1 (ens2np0) PFC on priority 3; leaf1-r0 swp2 ECN off on its traffic class 3 (enabled-tc 0)"]}),
+    dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_3}, NVUE_MTU, qos_map={"swp1": NVUE_MAP, "swp2": NVUE_MAP}),
+              qos=both(QOS_FW, QOS_PCP)),
+         check="roce_host_switch_agree", name="NVUE: mlx5_1's NIC trusts PCP", expect=RAILS2, status={"node-001": "FAIL"},
+         contains={"node-001": ["node-001 mlx5_1 (ens2np0) trust pcp (no DSCP map); leaf1-r0 swp2 maps DSCP 26 to priority 3"]}),
     dict(node(leaf("cumulus", {"swp1": "ens1np0", "swp4": "ens2np0"}, {"swp1": NVUE_3, "swp4": NVUE_3}, NVUE_MTU)),
          check="roce_host_switch_agree", name="NVUE: mlx5_1's port at MTU 1500", expect=RAILS2, status={"node-001": "FAIL"},
          contains={"node-001": ["node-001 mlx5_1 (ens2np0) MTU 9000; leaf1-r0 swp4 MTU 1500"]}),
@@ -130,4 +143,21 @@ DATA += [
      "raw": {"sw_port_mtu": NVUE_MTU}, "contains": ["swp9: MTU not listed"]},
     {"check": "port_mtu", "name": "SONiC: the table cut mid-row", "expect": SONIC_PLAN, "status": "ERROR",
      "raw": {"sw_port_mtu": fixture("sonic_show_interfaces_status_mtu", "truncated_mid_row")}, "contains": ["unexpected line"]},
+]
+
+NVUE_QOS_PLAN = {"pyramid_switch_os": "cumulus", "pyramid_switch_ports": [
+    {"port": "swp1", "peer": "node-001", "peer_port": "ens1np0"}, {"port": "swp2", "peer": "node-002", "peer_port": "ens1np0"}]}
+
+DATA += [
+    {"check": "roce_port_qos", "name": "NVUE: trust dscp, DSCP 26 on 3, ECN on tc 3 (the reference's example)", "expect": NVUE_QOS_PLAN,
+     "status": "PASS", "raw": {"sw_roce_map": {"swp1": NVUE_MAP, "swp2": NVUE_MAP}},
+     "contains": ["2 host ports: trust dscp, DSCP 26 -> priority 3, ECN on traffic class 3"]},
+    {"check": "roce_port_qos", "name": "NVUE: ECN off on swp2's RoCE class", "expect": NVUE_QOS_PLAN, "status": "FAIL",
+     "raw": {"sw_roce_map": {"swp1": NVUE_MAP, "swp2": NVUE_ECN_OFF}},
+     "contains": ["swp2 (node-002 ens1np0): ECN off on RoCE's traffic class 3 (enabled-tc 0)", CAUSE]},
+    {"check": "roce_port_qos", "name": "NVUE: the fabric plans DSCP 24", "expect": dict(NVUE_QOS_PLAN, pyramid_roce_dscp=24),
+     "status": "FAIL", "raw": {"sw_roce_map": {"swp1": NVUE_MAP, "swp2": NVUE_MAP}}, "contains": ["swp1 (node-001 ens1np0): RoCE DSCP 26, want 24"]},
+    {"check": "roce_port_qos", "name": "NVUE: swp2's roce row cut", "expect": NVUE_QOS_PLAN, "status": "ERROR",
+     "raw": {"sw_roce_map": {"swp1": NVUE_MAP, "swp2": fixture("cumulus_nv_show_interface_qos_roce_status_map", "dscp_row_cut")}},
+     "contains": ["swp2: sw_roce_map"]},
 ]
