@@ -16,8 +16,9 @@ What is compared, per rail, where both ends show it:
   interface <port> qos roce status`; NX-OS shows only the Oper Mode, EOS is not read: not compared, said so).
 - MTU: the host's rail MTU no larger than the port's (SONiC `show interfaces status`, NVUE `nv show interface`; EOS and
   NX-OS not read yet: not compared, said so).
-- The switch's DSCP map and its ECN profile on the RoCE queue: not read from any platform yet, said so (never a
-  PASS on them).
+- The DSCP map (trust dscp both ends; the switch's RoCE DSCP lands on the same priority in the NIC's dscp2prio) and
+  ECN on the traffic class of the NIC's lossless priority: NVUE's `qos roce status`; the other platforms not read
+  yet: not compared, said so (never a PASS on them).
 A rail whose either end was not read is an ERROR naming it; a node where nothing could be compared is SKIP (not
 applicable), never a PASS.
 """
@@ -29,16 +30,16 @@ from .registry import judge, summary as _summary
 from .roce import rail_name
 from .switch import _table
 
-# The switch-side values not read on any platform yet: named in every verdict so that no one reads a PASS as
-# covering them.
+# Where the switch-side DSCP map and ECN profile come from: named in every PASS so that no one reads it as covering
+# them on the other platforms.
 NOT_READ = "the DSCP map and the ECN profile read from NVUE only"
 
 
 def cabled_ports(node, switch_docs):
-    """The planned switch ports whose peer is ``node``: [{switch, os, port, peer_port, pfc, mtu}] from the switches'
+    """The planned switch ports whose peer is ``node``: [{switch, os, port, peer_port, pfc, mtu, map}] from the switches'
     results files. ``pfc``: that port's {"enabled", "priorities"} (priorities None: the platform names none); ``mtu``
-    its MTU; either a SourceFailure (the read failed) or None (the switch's Layer 3 did not read it: its platform
-    has no way)."""
+    its MTU; ``map`` its RoCE trust, DSCP, priority, traffic class and ECN classes (NVUE); each either a SourceFailure
+    (the read failed) or None (the switch's Layer 3 did not read it: its platform has no way)."""
     found = []
     for doc in switch_docs:
         expect = doc.get("expect") or {}
