@@ -399,6 +399,19 @@ HAND_CHECKED = {
         (("width_current",), 16),
         (("width_max",), 16),
     ],
+    ("sonic_show_interfaces_status_mtu", "intfutil_mixed_real"): [
+        (("mtu", len), 10),  # PortChannel rows are not ports
+        (("mtu", "Ethernet0"), 9100),
+        (("mtu", "Ethernet124"), 9100),
+    ],
+    ("cumulus_nv_show_interface_mtu", "real_docs_5_11"): [
+        # eth0, bonds and vrfs left out: swp ports only
+        (("mtu",), {"swp1": 9000, "swp2": 9000, "swp3": 9000, "swp4": 1500, "swp5": 1500, "swp6": 9216}),
+    ],
+    ("cumulus_nv_show_interface_qos_roce_status_map", "roce_lossless_docs_real"): [
+        # trust-mode pcp,dscp; DSCP->SP roce 3 26 3; SP->TC roce 3 3; enabled-tc 0,3
+        ((), {"trust": ["pcp", "dscp"], "roce_dscp": 26, "roce_priority": 3, "roce_tc": 3, "ecn_tcs": [0, 3]}),
+    ],
     ("perftest_ib_write_bw_json", "client_gbits_ib_cx7_ndr_392G"): [
         (("device",), "mlx5_0"),
         (("link_type",), "IB"),
