@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..core.model import ERROR, FAIL, PASS, SKIP, SourceFailure, counted, verdict
 from .registry import judge, summary as _summary
-from .roce import rail_name
+from .roce import prio_of_dscp, rail_name
 from .switch import _table
 
 # Where the switch-side DSCP map and ECN profile come from: named in every PASS so that no one reads it as covering
@@ -141,9 +141,10 @@ def _compare_dscp(node, rail_said, host, port, end):
     if qos["trust"] != "dscp":
         return "%s %s trust %s (no DSCP map); %s maps DSCP %d to priority %d" % (node, rail_said, qos["trust"], end, dscp, prio), \
             None, None, None
-    if qos["dscp2prio"][dscp] != prio:
-        return "%s %s maps DSCP %d to priority %d; %s maps DSCP %d to priority %d" % (
-            node, rail_said, dscp, qos["dscp2prio"][dscp], end, dscp, prio), None, None, None
+    mapped = prio_of_dscp(qos["dscp2prio"], dscp)
+    if mapped != prio:
+        return "%s %s maps DSCP %d to priority %s; %s maps DSCP %d to priority %d" % (
+            node, rail_said, dscp, "none" if mapped is None else mapped, end, dscp, prio), None, None, None
     return None, "%s DSCP %d -> %d = %s" % (rail_said.split(" ")[0], dscp, prio, end), None, None
 
 
