@@ -185,7 +185,9 @@ class ActionModule(EngineAction):
         switch = args["as_host"]
         expect = self._switch_expect(switch)
         planned = _engine.plan(_run.SWITCH_SOURCES, self._catalog, expect)
-        raw, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], self._vars(switch))
+        # the task's own vars: a module run on a delegated (ssh) switch takes its connection settings from their
+        # ansible_delegated_vars, which the switch's hostvars do not hold
+        raw, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], self._task_vars)
         _run.write(_run.read_path(args["run_dir"], index, switch, args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
         return dict(result, msg="%s: ECN, PFC and discard counters read (%s)" % (switch, args["label"]))
 
@@ -196,9 +198,10 @@ class ActionModule(EngineAction):
         plan, _index = self._load_plan(args)
         hosts = list(args["hosts"])
         records = {}
-        if plan.get("off"):  # no result: the qos_load row reads "not covered" (a SKIP on every node would read as not run)
-            return dict(result, counts={}, msg="incast not run: %s" % plan["off"])
-        if plan.get("error"):
+        if plan.get("off"):  # a not-applicable SKIP that says why: the qos_load row reads "not checked: <why>"
+            for host in hosts:
+                records[host] = self._off(host, plan["off"])
+        elif plan.get("error"):
             for host in hosts:
                 records[host] = self._no_run(host, plan)
         else:
@@ -219,6 +222,16 @@ class ActionModule(EngineAction):
             _results.save(run_dir, doc)
             counts[record["status"]] = counts.get(record["status"], 0) + 1
         return dict(result, counts=counts, msg="incast: %s" % ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())))
+
+    def _off(self, host, why):
+        """The incast switched off (pyramid_incast false, InfiniBand rails, no node): SKIP, never PASS; it holds
+        no node back, as telemetry without a Prometheus URL (the report's row says "not checked: <why>")."""
+        expect = self._expect(host)
+        record = _engine.result(host, self._check, self._catalog, expect, SKIP, _judge.expected(expect),
+                                "not checked: %s" % why, command="(none)")
+        record["not_applicable"] = True
+        record["not_checked"] = why
+        return record
 
     def _no_run(self, host, plan):
         expect = self._expect(host)

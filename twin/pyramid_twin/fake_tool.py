@@ -373,6 +373,9 @@ def main(argv):
     NODE[0] = node
     with open(os.path.join(node, "state.json"), encoding="utf-8") as handle:
         state = json.load(handle)
+    # A setting made earlier in this same session (one task's mlnx_qos on rail after rail) is there now, as on a
+    # real node: the session's node directory is the render it started with, the latest one may be newer.
+    state = load_node(state["hostname"]) or state
     result = TOOLS[tool](state, argv[3:], dict(os.environ))
     rc, out, err = result[:3]
     sys.stdout.write(out)

@@ -49,8 +49,22 @@ def cabled_ports(node, switch_docs):
             found.append({"switch": doc["host"], "os": expect.get("pyramid_switch_os"), "port": entry["port"],
                           "peer_port": entry.get("peer_port"), "pfc": _port_value(doc, "sw_pfc_state", "pfc", entry["port"]),
                           "mtu": _port_value(doc, "sw_port_mtu", "mtu", entry["port"]),
-                          "map": _port_value(doc, "sw_roce_map", "roce_map", entry["port"])})
+                          "map": _port_value(doc, "sw_roce_map", "roce_map", entry["port"]),
+                          "failed": _failed_on(doc, entry["port"])})
     return found
+
+
+def _failed_on(doc, port):
+    """The switch's own Layer 3 checks that FAILed on ``port`` (or on the whole switch): a disagreement there is the
+    switch's finding, already blocking the node behind it, not the node's."""
+    failed = []
+    for record in doc.get("results") or []:
+        if record.get("layer") != 3 or record.get("status") != FAIL:
+            continue
+        ports = (record.get("detail") or {}).get("ports") or []
+        if port in ports or (record.get("detail") or {}).get("device"):
+            failed.append(record["check"])
+    return sorted(set(failed))
 
 
 def _port_value(doc, source, key, port):
@@ -186,6 +200,9 @@ def _judge_node(node, facts, expect):
             continue
         host = {"qos": qos, "mtu": (facts.get("rail_mtu") or {}).get(rail)}
         outcome = _compare(node, rail_name(facts, rail), host, port)
+        if outcome[0] and port.get("failed"):  # the switch's own check already failed this port: its finding, not the node's
+            skipped.append("%s %s (%s FAILed there: the switch's finding)" % (port["switch"], port["port"], ", ".join(port["failed"])))
+            continue
         for into, said in zip((bad, compared, skipped, unread), outcome):
             into.extend(said)
         if outcome[1]:

@@ -54,6 +54,11 @@ def leaf(os_name, ports, pfc, mtu=None, name="leaf1-r0", qos_map=None):
     return {"host": name, "expect": {"pyramid_switch_os": os_name, "pyramid_switch_ports": plan}, "facts": {"layer3": layer3}}
 
 
+def failing(switch, check, *ports):
+    """The switch's results file with its own Layer 3 check FAILed on ``ports`` (as port_mtu leaves it)."""
+    return dict(switch, results=[{"layer": 3, "check": check, "status": "FAIL", "detail": {"ports": list(ports), "device": False}}])
+
+
 def node(*switches, qos=None, mtu=None):
     return {"facts": {"node-001": {"cabled_switch_ports": cabled_ports("node-001", list(switches))}},
             "raw": {"node-001": {"rail_netdev": NETDEVS, "roce_qos": qos or both(QOS_FW), "rail_mtu": mtu or both("9000\n")}}}
@@ -96,6 +101,11 @@ DATA = [
     dict(node(leaf("cumulus", {"swp1": "ens1np0", "swp4": "ens2np0"}, {"swp1": NVUE_3, "swp4": NVUE_3}, NVUE_MTU)),
          check="roce_host_switch_agree", name="NVUE: mlx5_1's port at MTU 1500", expect=RAILS2, status={"node-001": "FAIL"},
          contains={"node-001": ["node-001 mlx5_1 (ens2np0) MTU 9000; leaf1-r0 swp4 MTU 1500"]}),
+    dict(node(failing(leaf("cumulus", {"swp1": "ens1np0", "swp4": "ens2np0"}, {"swp1": NVUE_3, "swp4": NVUE_3}, NVUE_MTU),
+                      "port_mtu", "swp4")),
+         check="roce_host_switch_agree", name="NVUE: swp4 at MTU 1500 already failed port_mtu: the switch's finding, not the node's",
+         expect=RAILS2, status={"node-001": "PASS"},
+         contains={"node-001": ["1 rail agree", "leaf1-r0 swp4 (port_mtu FAILed there: the switch's finding)"]}),
     dict(node(leaf("cumulus", SWP, {"swp1": NVUE_3, "swp2": NVUE_4})), check="roce_host_switch_agree",
          name="NVUE: mlx5_1's port lossless on priority 4", expect=RAILS2, status={"node-001": "FAIL"},
          contains={"node-001": ["node-001 mlx5_1 (ens2np0) PFC on priority 3; leaf1-r0 swp2 lossless priority 4"]}),
