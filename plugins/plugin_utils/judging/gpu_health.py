@@ -32,7 +32,9 @@ def gpu_xid(facts, expect):
     log, query = facts["kernel_log"], facts["gpu_query"]
     if isinstance(log, SourceFailure):
         return verdict(ERROR, expected, log.reason, cause="No data from `%s`" % log.command, command=log.command)
-    names = {} if isinstance(query, SourceFailure) else {bus_key(gpu["bus_id"]): gpu_name(gpu) for gpu in query["gpus"]}
+    # the GPU list only names the GPU of an Xid: read it only when there is one to name
+    names = {} if not log["xids"] or isinstance(query, SourceFailure) else {
+        bus_key(gpu["bus_id"]): gpu_name(gpu) for gpu in query["gpus"]}
     found = collections.OrderedDict()  # (gpu, code) -> count
     for xid in log["xids"]:
         key = (names.get(xid["pci"], "GPU at %s" % xid["pci"]), xid["code"])

@@ -78,9 +78,16 @@ def _proc_modules(rows):
     return _modules(reject_other(rows))
 
 
+# mstflint's mlxconfig_ui.cpp prints this note after the table exactly when a row is marked '*' (isParamsDiffer)
+_MLX_DIFFER_NOTE = "The '*' shows parameters with next value different from default/current value."
+# an enum or boolean value: NAME(n), n its encoding in a firmware field of at most 32 bits
+_MLX_ENUM = re.compile(r"^[^()\s]*\((\d{1,10})\)$")
+
+
 @parser("linux_mlxconfig_query",
-        "mlxconfig -d <dev> -e q: firmware parameters (default, current, next boot)")
-def _mlxconfig(rows):
+        "mlxconfig -d <dev> -e q: firmware parameters (default, current, next boot)",
+        with_text=True)
+def _mlxconfig(rows, text):
     errors = [row["error"] for row in rows if row["error"]]
     if errors:
         fail("mlxconfig error: %s", "; ".join(errors))
@@ -89,12 +96,24 @@ def _mlxconfig(rows):
     params = {}
     for row in rows[1:]:
         params[row["param"]] = {
-            "default": row["default"], "current": row["current"],
-            "next_boot": row["next_boot"], "modified": row["modified"] == "*",
+            "default": _mlx_value(row["param"], row["default"]), "current": _mlx_value(row["param"], row["current"]),
+            "next_boot": _mlx_value(row["param"], row["next_boot"]), "modified": row["modified"] == "*",
         }
     if not params:
         fail("no parameters listed")
+    if any(entry["modified"] for entry in params.values()) and _MLX_DIFFER_NOTE not in text:
+        # the table has no trailer of its own; the note is one whenever a row is marked: without it, cut short
+        fail("parameters marked '*' but no closing %r line (cut short?)", _MLX_DIFFER_NOTE[:40] + "...")
     return {"device": rows[0]["device"], "device_type": rows[0]["device_type"], "params": params}
+
+
+def _mlx_value(name, value):
+    """A value as mlxconfig prints it; NAME(n) only with an encoding n that fits the 32-bit field."""
+    if "(" in value or ")" in value:
+        match = _MLX_ENUM.match(value)
+        if not match or int(match.group(1)) >= 2 ** 32:
+            fail("%s: %r is not a value mlxconfig prints (NAME(n), n a 32-bit encoding)", name, value)
+    return value
 
 
 @parser("linux_proc_meminfo",

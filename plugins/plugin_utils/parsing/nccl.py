@@ -82,6 +82,22 @@ def _sizes_asked(text):
     return {"min_bytes": low, "max_bytes": high, "step": step, "by": by, "sizes": len(sizes), "largest": sizes[-1], "_sizes": sizes}
 
 
+# Lines nccl-tests prints once, known by their first words: each must read whole, or the run's header
+# (the sizes asked) or its verdict on the results (out of bounds) would quietly go unread.
+_KNOWN_LINES = (
+    (re.compile(r"^#\s+nThread\b"), _HEADER, "the run's header"),
+    (re.compile(r"^#\s+Out of bounds values\b"), re.compile(r"^#\s+Out of bounds values\s*:\s*\d+\s+(?:OK|FAILED)\s*$"),
+     "the out-of-bounds summary"),
+)
+
+
+def _known_lines_whole(text):
+    for line in _drop_launcher_labels(text).splitlines():
+        for starts, whole, what in _KNOWN_LINES:
+            if starts.match(line) and not whole.match(line):
+                fail("%s is not as nccl-tests prints it (damaged?): %r", what, line.strip()[:160])
+
+
 def _every_size_asked(asked, results):
     """Every size the header asked for has its row: a table with rows deleted or garbled away is not a
     complete answer. nccl-tests rounds a size down to whole elements (-b 1 with float prints 0), hence
@@ -160,6 +176,7 @@ def _nccl_tests(rows, text):
     average = [row["avg_busbw"] for row in rows if row["avg_busbw"]]
     if not average:
         fail("no '# Avg bus bandwidth' line after %d rows: the run died or hung%s", len(results), why)
+    _known_lines_whole(text)
     asked = _sizes_asked(text)
     if asked:
         _every_size_asked(asked, results)

@@ -263,6 +263,8 @@ def _kernel_log_xid(text):
     xids, seen = [], set()
     for line in lines:
         match = _XID.search(line)
+        if not match and "NVRM: Xid" in line:  # an Xid the driver announced but we cannot read is never "no Xid"
+            fail("an Xid line that is not NVRM's format (damaged?): %r", line.strip()[:160])
         if match and line not in seen:  # the same line, timestamp and all, is one event read twice
             xids.append({"pci": bus_key(match.group(1)), "code": int(match.group(2)), "message": match.group(3).strip()})
             seen.add(line)
