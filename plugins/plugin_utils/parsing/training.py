@@ -34,6 +34,38 @@ def _each_step_once(steps):
         seen.add(key)
 
 
+_MEGATRON_TIME = "elapsed time per iteration (ms)"
+
+
+def _every_iteration_line_read(rows, text):
+    """Every line that carries Megatron-LM's iteration time is read as an iteration: one the template does
+    not match (a number garbled in its `iteration N/ M` head) would drop that step unseen, since the log
+    may hold any other line of the user's program."""
+    printed = sum(1 for line in text.splitlines() if _MEGATRON_TIME in line)
+    read = sum(1 for row in rows if row["iteration"] and _MEGATRON_TIME in row["megatron"])
+    if read < printed:
+        fail("%d of the %d lines with Megatron-LM's %r are not iteration lines as it prints them (damaged?)",
+             printed - read, printed, _MEGATRON_TIME)
+
+
+def _every_rank_every_step(steps):
+    """In a run that ended without a timeout, every rank took every step (a training step is a collective
+    every rank joins): a rank missing steps that others logged is a log cut short (or lines lost), not a
+    faster rank. A run that hung says so (its timeout lines), and its ranks may stop at different steps."""
+    taken = {}
+    for step in steps:
+        if step["rank"] is not None:
+            taken.setdefault((step.get("host") or "", step["rank"]), set()).add(step["step"])
+    if len(taken) < 2:
+        return
+    every = set().union(*taken.values())
+    short = sorted((rank, sorted(every - done)) for (_host, rank), done in taken.items() if every - done)
+    if short:
+        rank, missing = short[0]
+        fail("rank %s logged no step %s that other ranks logged, and no timeout was printed (the log cut short?)",
+             rank, ", ".join(str(step) for step in missing[:4]) + (", ..." if len(missing) > 4 else ""))
+
+
 def _pyramid_step(record):
     if "\ufffd" in record:  # our own record: bytes that are not text mean it is damaged (a user's print may hold them)
         return fail("bytes that are not UTF-8 text in step line %r", "pyramid-train " + record[:80])
@@ -71,8 +103,10 @@ def _megatron_step(iteration, record):
 @parser("training_log",
         "Megatron-LM or pyramid-train log: per-step times and losses, NCCL and watchdog timeouts",
         prepare=_split_pyramid_records,
-        foreign_text=True)
-def _training_log(rows):
+        foreign_text=True,
+        with_text=True)
+def _training_log(rows, text):
+    _every_iteration_line_read(rows, text)
     steps, nan_counts, timeouts, fmt = [], [], [], None
     for row in rows:
         if row["pyramid"]:
@@ -90,6 +124,8 @@ def _training_log(rows):
     if not steps and not timeouts:
         fail("no step lines")
     _each_step_once(steps)
+    if not timeouts:
+        _every_rank_every_step(steps)
     # ranks interleave their lines in whatever order the pipe delivered them: the facts list each rank's
     # steps in step order, so no judgement depends on how the lines happened to interleave
     steps.sort(key=lambda step: (step.get("host") or "", -1 if step["rank"] is None else step["rank"], step["step"]))
