@@ -48,6 +48,24 @@ def _failed(expected, problems, ports, cause_key=None, device=False, cause=None)
     return verdict(FAIL, expected, _summary(problems), cause=cause, detail={"ports": sorted(set(ports)), "device": device}, **extra)
 
 
+def _unproven(value, absent):
+    """Why the read cannot prove the planned items ``absent`` from it absent, or None: the parser of a
+    table without a trailer says so ({"unverified": why}), since such a table cut at a row boundary reads
+    as a complete, shorter one. Asked only when an item is absent: what the read lists stands either way."""
+    if not absent or not isinstance(value, dict):
+        return None
+    why = value.get("unverified")
+    return why if isinstance(why, str) else None
+
+
+def _not_listed(expected, unlisted, why, what):
+    """ERROR: the only findings are items a read that cannot prove itself complete does not list."""
+    return verdict(ERROR, expected, "%s not listed: %s; the read has %s, so what it does not list may have been cut off" % (
+        what, _summary(unlisted, 8), why),
+        cause="The read does not list every planned item and cannot prove itself complete: cut short on the way "
+              "back, or an item the switch does not have (check the plan); read it on the switch")
+
+
 # --- Layer 1 ------------------------------------------------------------------------------
 
 @judge("link_status")
@@ -74,6 +92,9 @@ def link_status(facts, expect):
         ports.append(port)
     if failures and not problems:
         return _no_data(expected, failures, "interface status")
+    unverified = _unproven(facts["sw_interfaces"], ports if kinds == {"absent"} else [])
+    if unverified:  # every finding is a port the read does not list, and the read cannot prove it complete
+        return _not_listed(expected, ports, unverified, "planned ports")
     if problems:
         return _failed(expected, problems, ports, None if kinds == {"speed"} else sorted(kinds - {"speed"})[0])
     return verdict(PASS, expected, "%d ports up at rated speed" % len(expect["pyramid_switch_ports"]))
@@ -187,7 +208,7 @@ def optics_rx(facts, expect):
     table, failures = _table(facts["sw_optics"])
     low, high = expect["pyramid_optics_rx_min_dbm"], expect["pyramid_optics_rx_max_dbm"]
     expected = "every lane's RX power %.1f to %.1f dBm" % (low, high)
-    problems, ports = [], []
+    problems, ports, absent = [], [], []
     unread = {item for item, value in facts["sw_optics"].items() if isinstance(value, SourceFailure)}  # per-port reads
     for port in _planned(expect):
         optic = table.get(port)
@@ -196,6 +217,7 @@ def optics_rx(facts, expect):
         if optic is None or not optic["rx_dbm"]:
             problems.append("%s: no optic or no RX power reading" % port)
             ports.append(port)
+            absent += [port] if optic is None else []
             continue
         bad = ["lane %d %s" % (lane + 1, "no reading" if dbm is None else "%.2f dBm" % dbm)
                for lane, dbm in enumerate(optic["rx_dbm"]) if dbm is None or not low <= dbm <= high]
@@ -205,6 +227,9 @@ def optics_rx(facts, expect):
     short = _short_lanes(table, _planned(expect))
     if failures and not problems:
         return _no_data(expected, failures, "optics readings")
+    unverified = _unproven(facts["sw_optics"], absent if absent == ports and not failures else [])
+    if unverified:  # every finding is a port the read does not list, and the read cannot prove it complete
+        return _not_listed(expected, absent + short, unverified, "planned ports")
     if problems:
         return _failed(expected, problems + (["not read: " + _summary(failures + short, 3)] if failures or short else []), ports)
     if short:
@@ -266,7 +291,7 @@ def _same_name(seen, planned):
 
 @judge("bgp_sessions")
 def bgp_sessions(facts, expect):
-    seen, unverified = facts["sw_bgp"]["neighbors"], facts["sw_bgp"].get("unverified")
+    seen = facts["sw_bgp"]["neighbors"]
     wanted, minimum = expect["pyramid_bgp_neighbors"], expect["pyramid_bgp_min_prefixes"]
     expected = "%d neighbors Established, >= %d prefixes each" % (len(wanted), minimum)
     problems, kinds = [], set()
@@ -288,8 +313,10 @@ def bgp_sessions(facts, expect):
         elif neighbor.get("remote_as") and state["remote_as"] != neighbor["remote_as"]:
             problems.append("%s remote AS %s, want %s" % (name, state["remote_as"], neighbor["remote_as"]))
             kinds.add("missing")
-    if unverified and "absent" in kinds:
-        # a summary that cannot prove itself complete does not prove a neighbor absent: the read, not the switch
+    # a summary that cannot prove itself complete does not prove a neighbor absent: the read, not the switch
+    # (asked only when a neighbor is absent: the neighbors it lists stand whether or not it is complete)
+    unverified = _unproven(facts["sw_bgp"], ["absent"] if "absent" in kinds else [])
+    if unverified:
         return verdict(ERROR, expected, "%s; the summary has %s, so a neighbor it does not list may have been cut off"
                        % (_summary(problems), unverified),
                        cause="The BGP summary read cannot be shown complete (no closing total): read it on the switch")
@@ -313,27 +340,34 @@ def ecmp(facts, expect):
     want, prefixes = expect["pyramid_ecmp_paths"], expect["pyramid_ecmp_prefixes"]
     names = {n["address"]: n.get("name") or n["address"] for n in expect["pyramid_bgp_neighbors"]}
     expected = "%d prefixes with %d BGP next hops each" % (len(prefixes), want)
-    damaged = _routes_unread(routes, sessions)
-    if damaged:
-        return verdict(ERROR, expected, damaged, cause="The route table read contradicts the BGP summary read: a damaged "
-                       "or cut-short read of `show ip route bgp`, or received routes never installed (unresolvable next "
-                       "hops, a full FIB); read both on the switch")
-    problems, kinds = [], set()
+    problems, kinds, flagged = [], set(), {}
     for prefix in prefixes:
-        route = routes.get(str(ipaddress.ip_network(prefix, strict=False)))
+        key = str(ipaddress.ip_network(prefix, strict=False))
+        route = routes.get(key)
         if route is None:
             problems.append("%s: no BGP route" % prefix)
             kinds.add("no_route")
+            flagged[prefix] = key
             continue
         hops = list(dict.fromkeys(route["next_hops"]))  # distinct next hops: a via line read twice is one path
         if len(hops) >= want:
             continue
+        flagged[prefix] = key
         missing = [name for address, name in sorted(names.items(), key=lambda kv: kv[1]) if address not in hops]
         down = [name for address, name in names.items() if address not in hops
                 and sessions.get(address, {}).get("state") != "Established"]
         via = " (missing via %s)" % ", ".join(missing) if missing else ""
         problems.append("%s: %d of %d next hops%s" % (prefix, len(hops), want, via))
         kinds.add("session_down" if down else "short")
+    # asked only when a wanted prefix is missing: a table that lists every wanted prefix is not empty
+    damaged = _routes_unread(routes, sessions) if "no_route" in kinds else None
+    if damaged:
+        return verdict(ERROR, expected, damaged, cause="The route table read contradicts the BGP summary read: a damaged "
+                       "or cut-short read of `show ip route bgp`, or received routes never installed (unresolvable next "
+                       "hops, a full FIB); read both on the switch")
+    unverified = _routes_unproven(facts["sw_routes"], flagged)
+    if unverified:  # every finding may be the read's end cut off, and the read cannot prove itself complete
+        return _not_listed(expected, problems, unverified, "routes")
     if problems:
         policy = [address for address, state in sessions.items() if state.get("no_policy")]
         if policy and "session_down" not in kinds:
@@ -341,6 +375,20 @@ def ecmp(facts, expect):
                            device=True, cause=_NO_POLICY)
         return _failed(expected, problems, [], _ecmp_cause(kinds, len(problems), len(prefixes)), device=True)
     return verdict(PASS, expected, "%d prefixes, %d-way ECMP each" % (len(prefixes), want))
+
+
+def _routes_unproven(value, flagged):
+    """Why a route table without a trailer cannot prove the findings on the prefixes ``flagged`` ({prefix:
+    route key}), or None: each is a prefix it does not list, or the last route it lists (its next hops are
+    lines of their own, so a table cut after the first of them reads as a shorter route). An empty table
+    is weighed against the BGP sessions instead (_routes_unread)."""
+    routes = value["routes"]
+    if not flagged or not routes:
+        return None
+    last = list(routes)[-1]  # the parsers list routes in the table's order
+    if any(key in routes and key != last for key in flagged.values()):
+        return None  # a route listed in full before the end is short: that finding stands
+    return _unproven(value, list(flagged))
 
 
 def _routes_unread(routes, sessions):
