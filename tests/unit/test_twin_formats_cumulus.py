@@ -66,13 +66,18 @@ def _run(switch, command):
     return handler(switch)
 
 
+def _listed(facts):
+    """The facts without the parser's note that its table has no trailer (the twin's state has no such notion)."""
+    return {key: value for key, value in facts.items() if key != "unverified"}
+
+
 @pytest.mark.parametrize("switch", [HEALTHY, FAULTY], ids=["healthy", "faulty"])
 def test_nv_show_interface(parsers, switch):
     text = _run(switch, "nv show interface")
     facts = parsers.parse("cumulus_nv_show_interface", text)
     expected = {p["name"]: {"oper": p["oper"], "admin": None, "speed_gbps": p["speed_gbps"] if p["oper"] == "up" else None,
                             "status": p["oper"]} for p in switch["ports"]}
-    assert facts == {"ports": expected}
+    assert _listed(facts) == {"ports": expected}
     lldp = parsers.parse("cumulus_nv_show_interface_lldp", text)
     assert lldp == {"neighbors": {p["name"]: p["lldp"][:1] for p in switch["ports"] if p["lldp"]}}
 
@@ -113,7 +118,7 @@ def test_frr(parsers, switch):
     assert bgp == {"neighbors": {n["address"]: {"remote_as": n["remote_as"], "state": n["state"],
                                                 "prefixes_received": n["prefixes_received"]}
                                  for n in switch["bgp_neighbors"]}}
-    routes = parsers.parse("frr_show_ip_route", _run(switch, "vtysh -c show ip route bgp"))
+    routes = _listed(parsers.parse("frr_show_ip_route", _run(switch, "vtysh -c show ip route bgp")))
     assert routes == {"routes": {r["prefix"]: {"next_hops": [h["address"] for h in r["next_hops"]]}
                                  for r in switch["routes"]}}
     assert formats_frr.show_ip_route(switch) == _run(switch, "sudo vtysh -c show ip route bgp")

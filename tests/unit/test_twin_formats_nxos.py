@@ -91,12 +91,17 @@ def _expected(switch):
     }
 
 
+def _listed(facts):
+    """The facts without the parser's note that its table has no trailer (the twin's state has no such notion)."""
+    return {key: value for key, value in facts.items() if key != "unverified"}
+
+
 @pytest.mark.parametrize("make", [_healthy, _faulty], ids=["healthy", "faulty"])
 @pytest.mark.parametrize("command", sorted(PARSER))
 def test_rendered_output_parses_to_the_snapshot(parsers, make, command):
     switch = make()
     text = formats_nxos.COMMANDS[command](switch)
-    assert parsers.parse(PARSER[command], text) == _expected(switch)[command]
+    assert _listed(parsers.parse(PARSER[command], text)) == _expected(switch)[command]
 
 
 @pytest.mark.parametrize("make", [_healthy, _faulty], ids=["healthy", "faulty"])

@@ -116,12 +116,17 @@ FACT_OF = {
 }
 
 
+def _listed(facts):
+    """The facts without the parser's note that its table has no trailer (the twin's state has no such notion)."""
+    return {key: value for key, value in facts.items() if key != "unverified"}
+
+
 @pytest.mark.parametrize("kind", sorted(SWITCHES))
 @pytest.mark.parametrize("command", sorted(PARSER_OF))
 def test_rendered_output_parses_to_the_snapshot(parsers, kind, command):
     switch = SWITCHES[kind]()
     text = formats_sonic.COMMANDS[command](switch)
-    assert parsers.parse(PARSER_OF[command], text) == expected(switch, FACT_OF[command])
+    assert _listed(parsers.parse(PARSER_OF[command], text)) == expected(switch, FACT_OF[command])
 
 
 def test_faulty_leaf_facts_show_the_faults(parsers):

@@ -44,6 +44,17 @@ def listed(key, table, what):
     return {key: table}
 
 
+# A table that no trailer or count closes: cut at a row boundary, it reads as a complete, shorter table.
+NO_TRAILER = "no trailer or count that closes the table"
+
+
+def trailerless(facts):
+    """The facts of such a table, marked so that a judge never takes an item it does not list as proven
+    absent (switch judges: _unproven); what it lists stands."""
+    facts["unverified"] = NO_TRAILER
+    return facts
+
+
 def asn(text):
     """A BGP AS number as switches print it: plain (4200000001) or asdot (65000.100)."""
     if "." in text:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import reject_other as _reject_other
+from ._common import reject_other as _reject_other, trailerless
 from ._registry import parser
 
 
@@ -155,7 +155,7 @@ def _nv_interface(rows):
                        "speed_gbps": _speed_gbps(row["speed"]), "status": state}
     if not ports:
         raise ValueError("no swp port in the table")
-    return {"ports": ports}
+    return trailerless({"ports": ports})
 
 
 @parser("cumulus_nv_show_interface_lldp",
@@ -467,7 +467,7 @@ def _ip_route(rows, text):
             pending = row["nexthop"]
         elif fib == "*" and "inactive" not in row.get("flags", ""):
             current["next_hops"].append(row["nexthop"])
-    return {"routes": routes}
+    return trailerless({"routes": routes})  # printed: the table has no trailer (printed nothing: no route, above)
 
 
 @parser("cumulus_nv_show_interface_mtu",

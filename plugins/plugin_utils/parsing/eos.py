@@ -15,7 +15,7 @@ and the 4.31+ one with its `Source Codes:` legend and every next hop on its own 
 import math
 import re
 
-from ._common import asn, distinct, headed_rows, listed, number as _number, reject_other as _other
+from ._common import asn, distinct, headed_rows, listed, number as _number, reject_other as _other, trailerless
 from ._registry import parser
 
 
@@ -76,7 +76,7 @@ def speed_gbps(text):
         "show interfaces status: per port link status, admin state and speed",
         ntc=True)
 def _interfaces(rows):
-    return listed("ports", {port_name(row["port"]): _link(row) for row in rows}, "interfaces")
+    return trailerless(listed("ports", {port_name(row["port"]): _link(row) for row in rows}, "interfaces"))
 
 
 def _link(row):
@@ -160,7 +160,7 @@ def _optics(rows):
         for side, column in (("rx_dbm", "rx_power"), ("tx_dbm", "tx_power")):
             if row[column] != "N/A":
                 key[side].append(float(row[column]))
-    return {"ports": {entry.pop("port"): entry for entry in ports.values()}}
+    return trailerless({"ports": {entry.pop("port"): entry for entry in ports.values()}})
 
 
 def _dbm(where, value):
@@ -267,7 +267,7 @@ def _bgp(rows):
                                        "prefixes_received": int(received) if state == "Established" else None}
     if not neighbors:
         raise ValueError("no BGP neighbor of the default VRF listed")
-    return {"neighbors": neighbors}
+    return trailerless({"neighbors": neighbors})
 
 
 _JSON_BGP_STATES = {state: state for state in ("Idle", "Connect", "Active", "OpenSent", "OpenConfirm", "Established")}
@@ -338,7 +338,7 @@ def _routes(text):
     for prefix, route in routes.items():
         if not route["next_hops"]:
             raise ValueError("BGP route %s has no next hop (cut short?)" % prefix)
-    return {"routes": routes}
+    return trailerless({"routes": routes})
 
 
 def _route_lines(lines):

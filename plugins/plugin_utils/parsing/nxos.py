@@ -14,7 +14,7 @@ command's report.
 
 import re
 
-from ._common import asn, distinct, headed_rows, listed, reject_other as _other
+from ._common import asn, distinct, headed_rows, listed, reject_other as _other, trailerless
 from ._registry import parser
 
 
@@ -68,7 +68,7 @@ def _interfaces(rows):
             admin = "up"  # shut by the system, not by configuration
         speed = _speed_gbps(row["speed"])
         ports[port_name(row["port"])] = {"oper": oper, "admin": admin, "speed_gbps": speed, "status": status}
-    return listed("ports", ports, "ports")
+    return trailerless(listed("ports", ports, "ports"))
 
 
 # --- errors ---------------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def _bgp(rows):
             entry = {"state": state.split("(")[0].strip(), "prefixes_received": None}
         entry["remote_as"] = asn(row["neigh_as"])
         neighbors[row["bgp_neigh"]] = entry
-    return {"neighbors": neighbors}
+    return trailerless({"neighbors": neighbors})
 
 
 # --- routes ---------------------------------------------------------------------------------------
@@ -239,7 +239,7 @@ def _routes(rows):
             elif row["best"]:
                 current["best"].append(row["nexthop"])
     close(current)
-    return {"routes": routes}
+    return trailerless({"routes": routes})  # each route proves its own next hops (ubest); the table's end is unproven
 
 
 # --- pfc ------------------------------------------------------------------------------------------

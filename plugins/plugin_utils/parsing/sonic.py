@@ -16,7 +16,7 @@ that is empty, cut short, an error message or another command's report.
 import math
 import re
 
-from ._common import fail as _fail, reject_other as _reject_other
+from ._common import fail as _fail, reject_other as _reject_other, trailerless
 from ._registry import parser
 
 
@@ -120,7 +120,7 @@ def _interfaces_status(text):
         ports[name] = {"oper": oper, "admin": admin, "speed_gbps": _speed_gbps(row["Speed"]), "status": row["Oper"]}
     if not ports:
         _fail("no EthernetN port rows (interface naming mode 'alias'?)")
-    return {"ports": ports}
+    return trailerless({"ports": ports})
 
 
 def _named_table(text, what):
@@ -241,7 +241,7 @@ def _transceiver_dom(rows):
         if not _PORT.match(port):
             continue
         ports[port] = {"rx_dbm": rx, "tx_dbm": [value for value in tx if value is not None]}
-    return {"ports": ports}
+    return trailerless({"ports": ports})
 
 
 # --- lldp ------------------------------------------------------------------------------------------
