@@ -27,6 +27,8 @@ def _table(value, key="ports"):
     for item, facts in value.items():
         if isinstance(facts, SourceFailure):
             failures.append("%s: %s" % (item, facts.reason))
+        elif key in facts and item in facts[key]:  # a per-port command's answer: its own port is what it was asked
+            table[item] = facts[key][item]
         else:  # a per-port command's facts are that port's values alone
             table.update(facts[key] if key in facts else {item: facts})
     return table, failures
@@ -247,7 +249,7 @@ def _short_lanes(table, planned):
     counts = [len(table[port]["rx_dbm"]) for port in planned if table.get(port) and table[port]["rx_dbm"]]
     if len(counts) < 2:
         return []
-    usual = max(set(counts), key=counts.count)
+    usual = max(set(counts), key=lambda count: (counts.count(count), count))  # a tie: the larger (a cut only removes lanes)
     return ["%s: %d of %d lanes read" % (port, len(table[port]["rx_dbm"]), usual) for port in planned
             if table.get(port) and 0 < len(table[port]["rx_dbm"]) < usual]
 

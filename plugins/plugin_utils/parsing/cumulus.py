@@ -218,7 +218,16 @@ def _dbm(text, where):
     match = re.search(r"(-?inf|-?\d+(?:\.\d+)?)\s*dBm", text)
     if not match:
         raise ValueError("%s: no dBm value in %r" % (where, text))
-    return _NO_LIGHT_DBM if "inf" in match.group(1) else float(match.group(1))
+    if "inf" in match.group(1):
+        return _NO_LIGHT_DBM
+    dbm = float(match.group(1))
+    if not -100 < dbm < 100:  # beyond any optic's power by orders of magnitude (and 10**(dbm/10) overflows)
+        raise ValueError("%s: %r dBm is no optical power" % (where, match.group(1)))
+    milliwatts = re.match(r"^\s*(\d+(?:\.\d+)?)\s*mW\s*/", text)
+    # NVUE prints each power twice, "0.6166 mW / -2.10 dBm": the two must be one figure (within their rounding)
+    if milliwatts and abs(10 ** (dbm / 10) - float(milliwatts.group(1))) > 0.00006 + 0.003 * float(milliwatts.group(1)):
+        raise ValueError("%s: %r: the mW and dBm figures disagree (damaged?)" % (where, text.strip()))
+    return dbm
 
 
 @parser("cumulus_nv_show_interface_transceiver",
@@ -234,8 +243,12 @@ def _transceiver(rows):
         if match:
             lanes[match.group(2)][int(match.group(1))] = _dbm(value, key)
     if not lanes["rx"] and not lanes["tx"]:
-        if "unplugged" in fields.get("status", "") or "identifier" not in fields or "Not Available" in fields.get("diagnostics-status", ""):
+        diagnostics = fields.get("diagnostics-status", "")
+        if "unplugged" in fields.get("status", "") or "Not Available" in diagnostics:
             return {"rx_dbm": [], "tx_dbm": []}  # no module, or one without diagnostics (a DAC): no optic
+        if "identifier" not in fields and "Available" not in diagnostics:
+            return {"rx_dbm": [], "tx_dbm": []}  # no module it can name and no diagnostics said: no optic
+        # the module said its diagnostics are there: a report without a lane is one cut short
         raise ValueError("a module with diagnostics but no ch-N-rx-power lines (truncated?)")
     for side, found in lanes.items():
         if sorted(found) != list(range(1, len(found) + 1)):
