@@ -144,6 +144,10 @@ def gpu_nvlink(facts, expect):
     if want == 0:
         return _not_applicable(expected, "pyramid_gpu_nvlinks is 0 (GPUs without NVLink)")
     status = facts["gpu_nvlink"]["gpus"]
+    cut = _nvlink_cut(status, _each_gpu(facts))
+    if cut:
+        return verdict(ERROR, expected, cut, cause="The NVLink read is incomplete (cut short on the way back): no link is "
+                       "judged missing on a read that stops early; read `nvidia-smi nvlink -s` on the node")
     rates = [rate for gpu in status.values() for rate in gpu["links"].values() if rate is not None]
     top = max(rates) if rates else None
     bad = []
@@ -163,6 +167,26 @@ def gpu_nvlink(facts, expect):
     if bad:
         return verdict(FAIL, expected, _summary(bad))
     return verdict(PASS, expected, "%s x %s at %s GB/s" % (counted(len(status), "GPU"), counted(want, "link"), top))
+
+
+def _nvlink_cut(status, gpus):
+    """Why `nvidia-smi nvlink -s` stopped early, or None. It prints every GPU the driver has, in index order,
+    each with a line for every link (an inactive one too), and no trailer: a listing that names some GPUs
+    but not all, or whose last GPU shows fewer links than every GPU before it, is a read cut short. (An
+    empty one is the answer of GPUs without NVLink, and cannot be told from a cut before the first line.)"""
+    if not status:
+        return None
+    listed = list(status)
+    missing = [gpu_name(gpu) for gpu in gpus if gpu["index"] not in status]
+    if missing:
+        return "nvidia-smi nvlink -s lists %d of the %d GPUs (no %s): cut short" % (
+            len(listed), len(gpus), _summary(missing, 3))
+    before = [len(status[index]["links"]) for index in listed[:-1]]
+    last = len(status[listed[-1]]["links"])
+    if before and last < min(before):
+        return "the last GPU nvidia-smi nvlink -s lists (GPU %s) shows %d links, every GPU before it %d or more: cut short" % (
+            listed[-1], last, min(before))
+    return None
 
 
 @judge("gpu_fabric")
