@@ -12,6 +12,7 @@ is read as text by our own line parser (both the pre-4.31 layout, first next hop
 and the 4.31+ one with its `Source Codes:` legend and every next hop on its own line).
 """
 
+import ipaddress
 import math
 import re
 
@@ -152,8 +153,11 @@ def _optics(rows):
     left out of that list (a DAC or an optic without Tx monitoring).
     A port broken out into several interfaces gets all lanes of the optic on its first interface.
     """
-    ports = {}
+    ports, lanes = {}, set()
     for row in _table(rows, "'Port (Celsius) (Volts) ...'"):
+        if row["port"] in lanes:  # one row per lane's interface: a second is a repeated line, not a fifth lane
+            raise ValueError("%s is listed twice (a repeated line?)" % row["port"])
+        lanes.add(row["port"])
         if row["rx_power"] == "N/A" and row["tx_power"] == "N/A":
             continue
         key = ports.setdefault(_lane_group(row["port"]), {"port": port_name(row["port"]), "rx_dbm": [], "tx_dbm": []})
@@ -204,8 +208,12 @@ def _lldp(rows, text):
     neighbors = {}
     listed_rows = _table(rows, "'Port Neighbor Device ID Neighbor Port ID TTL'")
     for row in listed_rows:
-        neighbors.setdefault(port_name(row["local_interface"]), []).append(
-            {"system": row["neighbor_name"], "port": row["neighbor_interface"]})
+        neighbor = {"system": row["neighbor_name"], "port": row["neighbor_interface"]}
+        seen = neighbors.setdefault(port_name(row["local_interface"]), [])
+        if neighbor in seen:  # a port may see two neighbors, but not the same one twice: a repeated line
+            raise ValueError("%s: neighbor %s %s listed twice (a repeated line?)" % (
+                row["local_interface"], neighbor["system"], neighbor["port"]))
+        seen.append(neighbor)
     _lldp_complete(len(listed_rows), dict(_LLDP_COUNTER.findall(text)))
     return {"neighbors": neighbors}
 
@@ -362,6 +370,10 @@ def _route_head(routes, head):
 def _add_hop(route, via):
     if route is not None and not via.group("backup"):
         hop = via.group("hop")
+        try:
+            ipaddress.ip_network(hop, strict=False)  # an address, or a tunnel endpoint's prefix (10.0.0.24/32)
+        except ValueError:  # "via Et33/1, 10.1.0.1": fields swapped or garbled, an interface is no next hop
+            raise ValueError("next hop %r is not an address" % hop) from None
         if hop not in route["next_hops"]:  # a via line printed twice is one path, not two
             route["next_hops"].append(hop)
 

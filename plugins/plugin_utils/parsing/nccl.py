@@ -114,6 +114,17 @@ def _every_size_asked(asked, results):
              ", ".join(str(size) for size in missing[:4]) + (", ..." if len(missing) > 4 else ""))
 
 
+def _sizes_in_order(results):
+    """nccl-tests runs the sizes of one data type and reduction from the smallest up: a row out of that
+    order is a moved or garbled line. Sizes under 8 bytes may repeat (rounded down to 0 elements)."""
+    last = {}
+    for row in results:
+        key = (row["type"], row["redop"])
+        if row["size"] < last.get(key, 0) or row["size"] == last.get(key) and row["size"] >= 8:
+            fail("size %d after size %d (%s %s): rows out of the order nccl-tests prints them", row["size"], last[key], *key)
+        last[key] = row["size"]
+
+
 def _no_size_twice(results):
     """One row per size: a second row of the same size is a repeated line, not a measurement. Only sizes
     below one element of the largest type (8 bytes) may repeat: nccl-tests rounds them down to 0."""
@@ -173,6 +184,7 @@ def _nccl_tests(rows, text):
     if not results:
         fail("no result rows%s", why)
     _no_size_twice(results)
+    _sizes_in_order(results)
     average = [row["avg_busbw"] for row in rows if row["avg_busbw"]]
     if not average:
         fail("no '# Avg bus bandwidth' line after %d rows: the run died or hung%s", len(results), why)
