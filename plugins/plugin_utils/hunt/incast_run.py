@@ -9,14 +9,13 @@ rounds, keeps what each phase read, and turns the reads into judging/incast.py's
 
 from __future__ import annotations
 
-import json
 import os
 import re
 
 from ..core import engine as _engine
 from ..core.model import SourceFailure
 from ..judging import incast as _judge
-from . import incast as _plan
+from . import incast as _plan, rail_mesh as _mesh
 
 SWITCH_SOURCES = ["sw_ecn", "sw_pfc", "sw_discards"]
 NODE_SOURCES = ["rdma_cc_counters", "nic_stats"]
@@ -28,19 +27,8 @@ def incast_dir(run_dir):
     return os.path.join(run_dir, "incast")
 
 
-def write(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".tmp", "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1, sort_keys=True)
-    os.replace(path + ".tmp", path)
-
-
-def load(path, default=None):
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except FileNotFoundError:
-        return default
+# the run files are written and read as the rail mesh's are (atomically, JSON, a default for a file not written yet)
+write, load = _mesh.write_json, _mesh.load_json
 
 
 def plan_path(run_dir):

@@ -28,14 +28,16 @@ def mesh_dir(run_dir, layer):
     return os.path.join(run_dir, "mesh", "layer%d" % layer)
 
 
-def _write(path, data):
+def write_json(path, data):
+    """Write ``data`` to ``path`` as JSON, atomically (a reader never sees half a file)."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path + ".tmp", "w", encoding="utf-8") as handle:
         json.dump(data, handle, indent=1, sort_keys=True)
     os.replace(path + ".tmp", path)
 
 
-def _load(path, default=None):
+def load_json(path, default=None):
+    """The JSON at ``path``, or ``default`` for a file not written yet."""
     try:
         with open(path, encoding="utf-8") as handle:
             return json.load(handle)
@@ -44,11 +46,11 @@ def _load(path, default=None):
 
 
 def load_plan(run_dir, layer):
-    return _load(os.path.join(mesh_dir(run_dir, layer), "plan.json"))
+    return load_json(os.path.join(mesh_dir(run_dir, layer), "plan.json"))
 
 
 def save_plan(run_dir, plan):
-    _write(os.path.join(mesh_dir(run_dir, plan["layer"]), "plan.json"), plan)
+    write_json(os.path.join(mesh_dir(run_dir, plan["layer"]), "plan.json"), plan)
 
 
 def climbing(docs, layer, check_id):
@@ -171,11 +173,11 @@ def raw_path(run_dir, layer, round_index, host, side):
 
 
 def save_raw(run_dir, layer, round_index, host, side, raw):
-    _write(raw_path(run_dir, layer, round_index, host, side), raw)
+    write_json(raw_path(run_dir, layer, round_index, host, side), raw)
 
 
 def load_raw(run_dir, layer, round_index, host, side):
-    return _load(raw_path(run_dir, layer, round_index, host, side))
+    return load_json(raw_path(run_dir, layer, round_index, host, side))
 
 
 def measured(run_dir, plan, check, catalog, judge, expect_of):
