@@ -45,7 +45,12 @@ options:
     type: dict
     default: {}
   timeout:
-    description: Seconds each command may run before it is killed and reported as C(timeout).
+    description:
+      - Seconds each command may run before it is killed and reported as C(timeout).
+      - A vendor tool that timed out is not started again in the same call; its later runs (the other
+        rails' C(mlxconfig), say) are reported as C(timeout) naming the run that hung, so a wedged tool
+        costs one timeout on the host, not one per rail. Generic programs (C(cat), C(python3), shells)
+        are always run.
     type: int
     default: 60
   parallel:
@@ -129,6 +134,7 @@ import shlex
 from concurrent.futures import ThreadPoolExecutor
 import shutil
 import tempfile
+import threading
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -225,15 +231,55 @@ def _with_payloads(argv, payload_paths):
     return out
 
 
-def collect_source(module, ways, timeout, payload_paths=None):
+# Programs that run other things (or read any file): one of their runs hanging says nothing about the next
+GENERIC_PROGRAMS = frozenset(("cat", "ls", "sh", "bash", "env", "python", "python3", "timeout", "sudo"))
+
+
+class HungTools:
+    """The vendor tools that already hung in this collect, so that a tool wedged on a host (mlxconfig on a
+    stuck firmware, nvidia-smi on a GPU fallen off the bus) costs one timeout, not one per rail or per source:
+    the later runs of the same tool are reported as timeouts naming the run that hung, without being started."""
+
+    def __init__(self):
+        self._hung = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _tool(argv):
+        name = os.path.basename(str(argv[0]))
+        return None if name in GENERIC_PROGRAMS else name
+
+    def earlier_hang(self, argv, shown):
+        """A timeout result for argv when its tool already hung here, else None."""
+        tool = self._tool(argv)
+        with self._lock:
+            hung = self._hung.get(tool) if tool else None
+        if hung is None:
+            return None
+        return {"status": "timeout", "command": shlex.join(shown or argv), "rc": TIMEOUT_RC, "stdout": "",
+                "stderr": "", "msg": "not run: %s already hung on this host (%s: %s)" % (tool, hung[0], hung[1])}
+
+    def note(self, argv, result):
+        tool = self._tool(argv)
+        if tool and result["status"] == "timeout":
+            with self._lock:
+                self._hung.setdefault(tool, (result["command"], result["msg"]))
+
+
+def collect_source(module, ways, timeout, payload_paths=None, hung_tools=None):
     attempts = []
     result = None
+    hung_tools = hung_tools or HungTools()
     for index, way in enumerate(ways):
         if "run" in way:
             shown = [str(arg) if str(arg).startswith("{payload_source:") else None for arg in way["run"]]
             argv = _with_payloads(way["run"], payload_paths or {})
-            result = _run(module, argv, way.get("timeout", timeout), way.get("env"), way.get("accept_rc", [0]),
-                          shown=[inline or arg for inline, arg in zip(shown, argv)])
+            shown = [inline or arg for inline, arg in zip(shown, argv)]
+            result = hung_tools.earlier_hang(argv, shown)
+            if result is None:
+                result = _run(module, argv, way.get("timeout", timeout), way.get("env"), way.get("accept_rc", [0]),
+                              shown=shown)
+                hung_tools.note(argv, result)
         elif "read" in way:
             result = _read(way["read"])
         elif "list" in way:
@@ -271,8 +317,10 @@ def main():
             with open(payload_paths[name], "w") as handle:
                 handle.write(content)
         sources = module.params["sources"]
+        hung_tools = HungTools()
         with ThreadPoolExecutor(max_workers=max(1, min(module.params["parallel"], len(sources) or 1))) as pool:
-            futures = [pool.submit(collect_source, module, source["ways"], module.params["timeout"], payload_paths)
+            futures = [pool.submit(collect_source, module, source["ways"], module.params["timeout"], payload_paths,
+                                   hung_tools)
                        for source in sources]
             for source, future in zip(sources, futures):
                 collected[source["id"]] = future.result()
