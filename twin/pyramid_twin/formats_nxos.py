@@ -49,6 +49,68 @@ def show_interface_status(switch):
     return "\n".join(lines) + "\n"
 
 
+# --- show interface <port> ----------------------------------------------------------------------------
+
+# A healthy RoCE leaf's ports carry `mtu 9216` (NX-OS's own default is 1500); the mtu_small fault sets another.
+ROCE_MTU = 9216
+
+
+def show_interface(switch, port):
+    """One port's report, in the layout of ntc-templates' cisco_nxos_show_interface.raw (Ethernet1/1, NX-OS 9.x): the
+    catalog reads its MTU line (port_mtu, host and switch agree)."""
+    up = port["oper"] == "up"
+    speed = port.get("speed_gbps") or 400
+    head = "%s is up" % port["name"] if up else "%s is down (%s)" % (
+        port["name"], "Administratively down" if port["admin"] == "down" else "Link not connected")
+    rx, tx = port.get("in_packets", 0), port.get("out_packets", 0)
+    pfc = port.get("pfc", {})
+    return "\n".join([
+        head,
+        "admin state is %s, Dedicated Interface" % port["admin"],
+        "  Hardware: 100000/400000 Ethernet, address: 5087.89a1.%02x%02x (bia 5087.89a1.%02x%02x)" % (
+            switch.get("index", 0), _port_number(port), switch.get("index", 0), _port_number(port)),
+        "  Description: %s" % (port.get("description") or "--"),
+        "  MTU %d bytes, BW %d Kbit, DLY 10 usec" % (port.get("mtu") or ROCE_MTU, speed * 1000000),
+        "  reliability 255/255, txload 1/255, rxload 1/255",
+        "  Encapsulation ARPA, medium is broadcast",
+        "  Port mode is routed",
+        "  full-duplex, %d Gb/s, media type is %dG" % (speed, speed) if up else "  auto-duplex, auto-speed",
+        "  Beacon is turned off",
+        "  Auto-Negotiation is turned on  FEC mode is Auto",
+        "  Input flow-control is off, output flow-control is off",
+        "  Auto-mdix is turned off",
+        "  Rate mode is dedicated",
+        "  Switchport monitor is off",
+        "  EtherType is 0x8100",
+        "  EEE (efficient-ethernet) : n/a",
+        "  Last link flapped 2week(s) 1day(s)",
+        '  Last clearing of "show interface" counters never',
+        "  1 interface resets",
+        "  Load-Interval #2: 5 minute (300 seconds)",
+        "    input rate 8000 bps, 1000 pps; output rate 8000 bps, 1000 pps",
+        "  RX",
+        "    %d unicast packets  0 multicast packets  0 broadcast packets" % rx,
+        "    %d input packets  %d bytes" % (rx, rx * 4160),
+        "    %d jumbo packets  0 storm suppression packets" % rx,
+        "    0 runts  0 giants  %d CRC  0 no buffer" % port.get("crc", 0),
+        "    %d input error  0 short frame  0 overrun   0 underrun  0 ignored" % port.get("in_errors", 0),
+        "    0 watchdog  0 bad etype drop  0 bad proto drop  0 if down drop",
+        "    0 input with dribble  0 input discard",
+        "    %d Rx pause" % sum(entry.get("rx", 0) for entry in pfc.values()),
+        "  TX",
+        "    %d unicast packets  0 multicast packets  0 broadcast packets" % tx,
+        "    %d output packets  %d bytes" % (tx, tx * 4160),
+        "    %d jumbo packets" % tx,
+        "    %d output error  0 collision  0 deferred  0 late collision" % port.get("out_errors", 0),
+        "    0 lost carrier  0 no carrier  0 babble  %d output discard" % sum(port.get("discards", {}).values()),
+        "    %d Tx pause" % sum(entry.get("tx", 0) for entry in pfc.values()),
+        ""])
+
+
+def _port_number(port):
+    return int(re.sub(r"\D", "", port["name"].split("/")[-1]) or 0) % 256
+
+
 # --- show interface counters errors --------------------------------------------------------------------
 
 def _block(header, ports, values):
@@ -388,6 +450,8 @@ def _per_port(render):
 PER_PORT = [
     (re.compile(r"^show interface (\S+) transceiver details$"), _per_port(show_interface_transceiver_details)),
     (re.compile(r"^show queuing interface (\S+)$"), _per_port(show_queuing_interface)),
+    # a port's name only (`show interface status` and the other reports are exact commands, matched first)
+    (re.compile(r"^show interface ((?:ethernet|eth|e)\d\S*)$", re.I), _per_port(show_interface)),
 ]
 
 COMMANDS = commands.Commands({

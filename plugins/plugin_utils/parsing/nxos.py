@@ -14,7 +14,7 @@ command's report.
 
 import re
 
-from ._common import asn, distinct, headed_rows, listed, reject_other as _other, trailerless
+from ._common import asn, distinct, fail, headed_rows, listed, reject_other as _other, trailerless
 from ._registry import parser
 
 
@@ -69,6 +69,57 @@ def _interfaces(rows):
         speed = _speed_gbps(row["speed"])
         ports[port_name(row["port"])] = {"oper": oper, "admin": admin, "speed_gbps": speed, "status": status}
     return trailerless(listed("ports", ports, "ports"))
+
+
+# --- interface report: MTU -----------------------------------------------------------------------
+
+# Each interface's report opens at column 0 with "<name> is up|down|administratively down ..."; the lines after
+# it, up to the next such line, are its own ("admin state is up, ..." also starts at column 0, but has no "is" second).
+_REPORT_HEAD = re.compile(r"^(\S+) is (?:up|down|administratively down)\b")
+# "  MTU 9216 bytes, BW 400000000 Kbit, DLY 10 usec": the ", BW" after it proves the number was not cut
+_MTU_LINE = re.compile(r"^\s+MTU (\d+) bytes,\s+BW ")
+# The last line of a physical port's report (its TX counters) in every complete public capture
+_TX_PAUSE = re.compile(r"^\s+\d+ Tx pause\s*$")
+
+
+def _interface_reports(text):
+    """[(name, lines)] of each interface's report; any other line before the first (an error message, a caret under
+    a bad word) is another answer than an interface report."""
+    reports = []
+    for line in text.split("\n"):
+        head = _REPORT_HEAD.match(line)
+        if head:
+            if any(name == head.group(1) for name, _lines in reports):
+                fail("%s reported twice", head.group(1))
+            reports.append((head.group(1), []))
+        elif reports:
+            reports[-1][1].append(line)
+        elif line.strip():
+            fail("unexpected line %r before any '<interface> is up/down' line: not an interface report", line)
+    return reports
+
+
+@parser("cisco_nxos_show_interface_mtu",
+        "show interface <port>: per Ethernet port MTU (its 'MTU N bytes' line; host and switch agree)",
+        kind="text")
+def _interface_mtu(text):
+    """{"mtu": {port: bytes}} of every EthernetN report (port-channels, SVIs, mgmt0 are not host ports: left out).
+    The catalog runs it per port (`show interface Ethernet1/1`: ~2.5 kB, where every port's report would be
+    ~2.5 kB a port for network_cli to re-scan). A port's report without its MTU line, or ending before its
+    TX counters' last line (Tx pause), is a damaged read: an error, never a port without an MTU."""
+    mtu = {}
+    for name, lines in _interface_reports(text):
+        if not name.startswith("Ethernet"):
+            continue
+        values = [int(match.group(1)) for match in map(_MTU_LINE.match, lines) if match]
+        if len(values) != 1:
+            fail("%s: %d 'MTU N bytes, BW ...' lines, expected one (cut or damaged)", name, len(values))
+        if not any(_TX_PAUSE.match(line) for line in lines):
+            fail("%s: the report ends before its TX counters' 'Tx pause' line (cut short?)", name)
+        mtu[name] = values[0]
+    if not mtu:
+        fail("no 'EthernetN is up/down' report")
+    return {"mtu": mtu}
 
 
 # --- errors ---------------------------------------------------------------------------------------

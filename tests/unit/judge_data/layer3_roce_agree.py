@@ -155,6 +155,23 @@ DATA += [
      "raw": {"sw_port_mtu": fixture("sonic_show_interfaces_status_mtu", "truncated_mid_row")}, "contains": ["unexpected line"]},
 ]
 
+NXOS_PLAN = {"pyramid_switch_os": "nxos", "pyramid_switch_ports": [
+    {"port": "Ethernet1/1", "peer": "node-001", "peer_port": "ens1np0"}, {"port": "Ethernet1/2", "peer": "node-002", "peer_port": "ens1np0"}]}
+NXOS_MTU = fixture("cisco_nxos_show_interface_mtu", "three_fex_uplinks_1500_real")  # Ethernet1/1-1/3 at 1500
+
+DATA += [  # NX-OS: `show interface <port>` once per planned port (each answer here the real three-port capture)
+    {"check": "port_mtu", "name": "NX-OS: host ports at 1500, rails at 1500 (real show interface)", "status": "PASS",
+     "expect": dict(NXOS_PLAN, pyramid_rail_mtu=1500), "raw": {"sw_port_mtu": {"Ethernet1/1": NXOS_MTU, "Ethernet1/2": NXOS_MTU}},
+     "contains": ["2 host ports at MTU 1500"]},
+    {"check": "port_mtu", "name": "NX-OS: host ports left at the default 1500 under 9000 rails", "expect": NXOS_PLAN, "status": "FAIL",
+     "raw": {"sw_port_mtu": {"Ethernet1/1": NXOS_MTU, "Ethernet1/2": NXOS_MTU}},
+     "contains": ["Ethernet1/1 MTU 1500 < 9000 (node-001 ens1np0)", "Ethernet1/2 MTU 1500 < 9000 (node-002 ens1np0)"]},
+    {"check": "port_mtu", "name": "NX-OS: Ethernet1/2's report damaged (no MTU line)", "status": "ERROR",
+     "expect": dict(NXOS_PLAN, pyramid_rail_mtu=1500),
+     "raw": {"sw_port_mtu": {"Ethernet1/1": NXOS_MTU, "Ethernet1/2": fixture("cisco_nxos_show_interface_mtu", "damaged_no_mtu_line_real")}},
+     "contains": ["Ethernet1/2: sw_port_mtu: unparseable output", "lines, expected one (cut or damaged)"]},
+]
+
 NVUE_QOS_PLAN = {"pyramid_switch_os": "cumulus", "pyramid_switch_ports": [
     {"port": "swp1", "peer": "node-001", "peer_port": "ens1np0"}, {"port": "swp2", "peer": "node-002", "peer_port": "ens1np0"}]}
 
