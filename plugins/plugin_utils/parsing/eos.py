@@ -117,6 +117,32 @@ def _interfaces_json(document):
     return _json_ports(document, "interfaceStatuses", values)
 
 
+# Interfaces whose MTU the agreement reads: the front-panel ports (and their subinterfaces), not Management,
+# Loopback (65535), Vxlan (0) or Port-Channel ones, which carry no host's rail.
+_MTU_PORT = re.compile(r"^Ethernet\d")
+
+
+@parser("arista_eos_show_interfaces_mtu_json",
+        "show interfaces | json: per port MTU (host and switch agree)",
+        kind="json")
+def _interfaces_mtu_json(document):
+    """{"interfaces": {INTF: {"mtu": 9214, "l3MtuConfigured": false, "forwardingModel": "routed", ...}}} (what
+    ANTA's VerifyL2MTU/VerifyL3MTU read): "mtu" is the IP MTU, the largest packet without the Ethernet header, as
+    Linux counts a netdev's MTU (EOS defaults: 9214 on a bridged port, 1500 on a routed one unless `mtu` is set).
+    An Ethernet port whose MTU is not a positive number is a damaged read, never a port without an MTU."""
+    mtu = {}
+    for name, entry in document["interfaces"].items():
+        if not _MTU_PORT.match(port_name(name)):
+            continue
+        value = _count(name + " mtu", entry["mtu"])
+        if not value:
+            raise ValueError("%s: MTU 0 is not a port's MTU" % name)
+        mtu[port_name(name)] = value
+    if not mtu:
+        raise ValueError("no Ethernet interface listed")
+    return {"mtu": mtu}
+
+
 # --- errors -------------------------------------------------------------------------------------
 
 @parser("arista_eos_show_interfaces_counters_errors",

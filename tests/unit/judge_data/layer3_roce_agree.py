@@ -188,3 +188,29 @@ DATA += [
      "raw": {"sw_roce_map": {"swp1": NVUE_MAP, "swp2": fixture("cumulus_nv_show_interface_qos_roce_status_map", "dscp_row_cut")}},
      "contains": ["swp2: sw_roce_map"]},
 ]
+
+# EOS: `show interfaces | json` (a vEOS 4.33 capture: Ethernet1, Ethernet2 at 9214; ANTA's VerifyL3MTU data: Ethernet2
+# routed at 1600, Ethernet10 at 1500). The PFC state is not read on EOS: the agreement compares the MTU alone there.
+EOS_MTU = fixture("arista_eos_show_interfaces_mtu_json", "veos_433_real")
+EOS_MTU_ANTA = fixture("arista_eos_show_interfaces_mtu_json", "anta_l3mtu_routed_1600_real")
+EOS_PLAN = {"pyramid_switch_os": "eos", "pyramid_switch_ports": [
+    {"port": "Ethernet1", "peer": "node-001", "peer_port": "ens1np0"}, {"port": "Ethernet2", "peer": "node-002", "peer_port": "ens1np0"}]}
+EOS_ANTA_PLAN = {"pyramid_switch_os": "eos", "pyramid_switch_ports": [
+    {"port": "Ethernet2", "peer": "node-001", "peer_port": "ens1np0"}, {"port": "Ethernet10", "peer": "node-002", "peer_port": "ens1np0"}]}
+EOS_TWO = {"Ethernet1": "ens1np0", "Ethernet2": "ens2np0"}
+
+DATA += [
+    {"check": "port_mtu", "name": "EOS: host ports at 9214 (real vEOS show interfaces)", "expect": EOS_PLAN, "status": "PASS",
+     "raw": {"sw_port_mtu": EOS_MTU}, "contains": ["2 host ports at MTU 9214"]},
+    {"check": "port_mtu", "name": "EOS: routed ports at 1600 and 1500 (ANTA's VerifyL3MTU data)", "expect": EOS_ANTA_PLAN,
+     "status": "FAIL", "raw": {"sw_port_mtu": EOS_MTU_ANTA},
+     "contains": ["Ethernet2 MTU 1600 < 9000 (node-001 ens1np0)", "Ethernet10 MTU 1500 < 9000 (node-002 ens1np0)", CAUSE]},
+    {"check": "port_mtu", "name": "EOS: the JSON cut short", "expect": EOS_PLAN, "status": "ERROR",
+     "raw": {"sw_port_mtu": fixture("arista_eos_show_interfaces_mtu_json", "truncated")}, "contains": ["sw_port_mtu"]},
+    dict(node(leaf("eos", EOS_TWO, None, EOS_MTU)), check="roce_host_switch_agree",
+         name="EOS: MTU 9000 within 9214, PFC not read", expect=RAILS2, status={"node-001": "PASS"},
+         contains={"node-001": ["2 rails agree", "mlx5_1 MTU 9000 <= leaf1-r0 Ethernet2 9214", "PFC priority not read on eos"]}),
+    dict(node(leaf("eos", EOS_TWO, None, EOS_MTU), mtu=both("9000\n", "9216\n")), check="roce_host_switch_agree",
+         name="EOS: mlx5_1 at MTU 9216, its port at 9214", expect=RAILS2, status={"node-001": "FAIL"},
+         contains={"node-001": ["node-001 mlx5_1 (ens2np0) MTU 9216; leaf1-r0 Ethernet2 MTU 9214", CAUSE]}),
+]
