@@ -22,7 +22,7 @@ EXPECT = {"pyramid_switch_ports": PLAN, "pyramid_port_speed_gbps": 400, "pyramid
           "pyramid_lldp_required": False, "pyramid_bgp_neighbors": NEIGHBORS, "pyramid_bgp_min_prefixes": 1,
           "pyramid_ecmp_prefixes": ["10.51.0.0/24"], "pyramid_ecmp_paths": 2, "pyramid_idle_pfc_max": 0,
           "pyramid_idle_ecn_max": 0, "pyramid_idle_discards_max": 0, "pyramid_switch_os": "eos",
-          "pyramid_fec_corrected_per_second_max": 42500,
+          "pyramid_fec_corrected_per_second_max": 42500, "pyramid_rail_mtu": 9000,
           # Layer 7: the switch's series in Prometheus (judge_data/layer7_telemetry.py has its own table)
           "pyramid_telemetry_device": "leaf1-r0", "pyramid_telemetry_device_label": "instance", "pyramid_telemetry_max_age_seconds": 120}
 PORTS = [entry["port"] for entry in PLAN]
@@ -60,6 +60,7 @@ def test_healthy_switch_passes_every_check():
         "sw_routes": {"routes": {"10.51.0.0/24": {"next_hops": ["10.200.0.0", "10.200.8.0"]}}},
         "sw_pfc": _window(_pfc(), _pfc()),
         "sw_pfc_state": {"pfc": {p: {"enabled": True, "priorities": [3]} for p in PORTS}},
+        "sw_port_mtu": {"mtu": {p: 9214 for p in PORTS}},
         "sw_ecn": _window({"ports": {p: {"3": 9} for p in PORTS}}, {"ports": {p: {"3": 9} for p in PORTS}}),
         "sw_discards": _window({"ports": {p: {"all": 0} for p in PORTS}}, {"ports": {p: {"all": 0} for p in PORTS}}),
         "sw_fec": _window(*[{"ports": {p: {"fec_corrected": count, "fec_uncorrected": 0} for p in PORTS}} for count in (9000, 69000)]),

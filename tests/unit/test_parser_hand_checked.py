@@ -534,6 +534,24 @@ HAND_CHECKED = {
         (("rows", len), 1),  # the CPU-frequency warning between the header and the row is not a row
         (("rows", 0), {"bytes": 65536, "iterations": 5000, "bw_peak": 392.38, "bw_average": 392.34, "gbps": 392.34}),
     ],
+    ("arista_eos_show_interfaces_mtu_json", "anta_l3mtu_routed_1600_real"): [
+        # Ethernet2 "mtu": 1600 (routed, l3MtuConfigured), Ethernet10 1500; Management1/1, Port-Channel2, Loopback0 (65535)
+        # and Vxlan1 (0) are not front-panel ports
+        (("mtu",), {"Ethernet2": 1600, "Ethernet10": 1500}),
+    ],
+    ("arista_eos_show_interfaces_mtu_json", "veos_433_real"): [
+        (("mtu",), {"Ethernet1": 9214, "Ethernet2": 9214}),  # Management1's 1500 left out
+    ],
+    ("cisco_nxos_show_interface_mtu", "three_fex_uplinks_1500_real"): [
+        (("mtu", len), 3),
+        (("mtu", "Ethernet1/1"), 1500),
+        (("mtu", "Ethernet1/2"), 1500),
+        (("mtu", "Ethernet1/3"), 1500),
+    ],
+    ("cisco_nxos_show_interface_mtu", "routed_9100_and_1500_real"): [
+        # port-channel12.548's MTU 1550 (line 56) is not an Ethernet port's
+        (("mtu",), {"Ethernet2/1": 9100, "Ethernet1/1": 1500, "Ethernet12/4": 9100}),
+    ],
 }
 
 
