@@ -6,8 +6,9 @@ of the timeouts those hangs should cost (issue "Scale and speed": a hang costs i
 Needs the twin (twin/up, as root). The faulty pod has, on four different nodes: `mlxconfig` hung (Layer 0, every
 rail's run would wait `--command-timeout`), the node unreachable, an all-reduce that hangs (Layer 5,
 `--nccl-timeout`) and a training run that never ends (Layer 6, `--train-timeout`). Layers run one after another
-(a gate between each), so the ideal extra cost is the sum of the three timeouts, and the unreachable node's refused
-connection costs nothing. Prints the wall times, per play, and the overhead beyond the ideal; nothing passes or fails.
+(a gate between each), so the ideal extra cost is the sum of the timeouts of the hangs whose node reached the
+layer it hangs in (the report's stopped_at says), and the unreachable node's refused connection costs nothing.
+Prints the wall times, per play, and the overhead beyond the ideal; nothing passes or fails.
 """
 
 import argparse
@@ -27,6 +28,9 @@ HANGS = [
     {"node": "node-006", "kind": "nccl_hang"},
     {"node": "node-008", "kind": "training_timeout"},
 ]
+# the layer where each hang should stop its node, and the timeout it should cost there (by argparse dest)
+HANG_COST = {"node-002": (0, "command_timeout"), "node-004": (0, None), "node-006": (5, "nccl_timeout"),
+             "node-008": (6, "train_timeout")}
 
 
 def _play_seconds(callback_output):
@@ -56,7 +60,10 @@ def run_once(nodes, faults, extra, work):
     total = time.perf_counter() - start
     if done.returncode not in (0, 2):  # 2: NO-GO, still a run with a report
         raise SystemExit("validate.yml exited %d: %s" % (done.returncode, done.stderr[-2000:]))
-    return total, _play_seconds(done.stdout)
+    runs = sorted(name for name in os.listdir(reports) if name != "latest")
+    with open(os.path.join(reports, runs[-1], "report.json"), encoding="utf-8") as handle:
+        report = json.load(handle)
+    return total, _play_seconds(done.stdout), report
 
 
 def main():
@@ -70,11 +77,13 @@ def main():
     extra = {"pyramid_command_timeout": args.command_timeout, "pyramid_nccl_timeout": args.nccl_timeout,
              "pyramid_train_timeout": args.train_timeout}
     with tempfile.TemporaryDirectory() as work:
-        healthy, healthy_plays = run_once(args.nodes, [], extra, work)
-        faulty, faulty_plays = run_once(args.nodes, HANGS, extra, work)
-    ideal = args.command_timeout + args.nccl_timeout + args.train_timeout
+        healthy, healthy_plays, _report = run_once(args.nodes, [], extra, work)
+        faulty, faulty_plays, report = run_once(args.nodes, HANGS, extra, work)
+    stopped = {node: report["hosts"][node].get("stopped_at") for node in HANG_COST}
+    # a hang costs its timeout only where its node got to the layer it hangs in
+    ideal = sum(getattr(args, timeout) for node, (layer, timeout) in HANG_COST.items() if timeout and stopped[node] == layer)
     summary = {"nodes": args.nodes, "healthy_s": healthy, "faulty_s": faulty, "extra_s": faulty - healthy,
-               "ideal_extra_s": ideal, "overhead_s": faulty - healthy - ideal,
+               "ideal_extra_s": ideal, "overhead_s": faulty - healthy - ideal, "stopped_at": stopped,
                "plays": [{"play": name, "healthy_s": seconds, "faulty_s": dict(faulty_plays).get(name)}
                          for name, seconds in healthy_plays]}
     if args.json:
@@ -82,6 +91,7 @@ def main():
         return
     print("%d nodes: healthy %.1f s, with the hangs %.1f s: %.1f s more, against %d s of timeouts (overhead %.1f s)" % (
         args.nodes, healthy, faulty, faulty - healthy, ideal, faulty - healthy - ideal))
+    print("stopped at: " + ", ".join("%s layer %s" % item for item in sorted(stopped.items())))
     print("| play | healthy s | with the hangs s |")
     print("|---|---|---|")
     for row in summary["plays"]:
