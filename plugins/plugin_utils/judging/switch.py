@@ -435,17 +435,23 @@ def pfc_enabled(facts, expect):
     unless something else already FAILs), never taken as on."""
     table, failures = _table(facts["sw_pfc_state"], "pfc")
     wanted = sorted(set(expect["pyramid_pfc_priorities"]))
-    expected = "PFC operational on every planned port%s" % (
-        " on priority %s" % ", ".join(map(str, wanted)) if wanted else "")
+    # EOS is read from the running-config (no published operational report to parse): its verdicts say "configured"
+    config = any(isinstance(state, dict) and state.get("source") == "running-config" for state in table.values())
+    expected = "PFC %s on every planned port%s%s" % (
+        "configured" if config else "operational", " on priority %s" % ", ".join(map(str, wanted)) if wanted else "",
+        " (running-config)" if config else "")
     problems, ports, unread = [], [], []
     failed = {item for item, value in facts["sw_pfc_state"].items() if isinstance(value, SourceFailure)}  # per-port reads
+    others = _other_ports_answered(facts["sw_pfc_state"])
     for port in _planned(expect):
-        state = table.get(port)
+        state = table.get(port) if port not in others else None
         if state is None:
-            if port not in failed:  # a failed read is already said, with its reason
+            if port in others:  # EOS: the stanza that came back is another port's, so this one is not read
+                unread.append("%s: the answer is the stanza of %s, not this port's" % (port, ", ".join(others[port])))
+            elif port not in failed:  # a failed read is already said, with its reason
                 unread.append("%s: PFC state not listed" % port)
             continue
-        problem = _pfc_problem(port, state, wanted)
+        problem = _pfc_problem(port, state, wanted, _unverified_of(facts["sw_pfc_state"], port))
         if problem:
             problems.append(problem)
             ports.append(port)
@@ -458,19 +464,57 @@ def pfc_enabled(facts, expect):
                        cause="The PFC state read does not list every planned port (cut short, or a port without a "
                              "QoS map): no port is taken as lossless on a read that does not show it")
     states = [table[port] for port in _planned(expect)]  # the planned ports alone: the rest is not judged
+    if states and all(state.get("source") == "running-config" for state in states):
+        return verdict(PASS, expected, "%d ports, PFC configured%s in the running-config (the configuration, not the "
+                                       "operational state)" % (len(states), _priorities_said(states, wanted)))
     return verdict(PASS, expected, "%d ports, PFC operational%s" % (len(states), _priorities_said(states, wanted)))
 
 
-def _pfc_problem(port, state, wanted):
+def _other_ports_answered(value):
+    """{asked port: [ports its answer is about]} of a per-port read whose answer names other ports alone (EOS's
+    running-config stanza of another interface): that port is not read, never judged by another's state."""
+    out = {}
+    for item, facts in value.items():
+        if isinstance(facts, dict) and isinstance(facts.get("pfc"), dict) and facts["pfc"] and item not in facts["pfc"]:
+            out[item] = sorted(facts["pfc"])
+    return out
+
+
+def _unverified_of(value, port):
+    """Why a per-port read of ``port`` cannot prove a line absent (EOS's trailerless stanza), or None."""
+    facts = value.get(port)
+    return facts.get("unverified") if isinstance(facts, dict) and isinstance(facts.get("unverified"), str) else None
+
+
+def _pfc_problem(port, state, wanted, unverified=None):
     """What is wrong with one port's PFC, in NX-OS's words where the platform names no priority, or None."""
     if state["priorities"] is None:  # NX-OS: Oper Mode only
         return None if state["enabled"] else "%s: PFC Oper Mode Off" % port
+    if state.get("source") == "running-config":
+        return _pfc_config_problem(port, state, wanted, unverified)
     lossless = sorted(state["priorities"]) if state["enabled"] else []
     off = [prio for prio in wanted if prio not in lossless]
     if state["enabled"] and not off:
         return None
     where = "priority %s" % ", ".join(map(str, off)) if off else "every priority"
     return "%s: PFC off on %s (lossless priorities: %s)" % (port, where, ", ".join(map(str, lossless)) or "none")
+
+
+def _pfc_config_problem(port, state, wanted, unverified):
+    """EOS: what the port's running-config lacks, in its words (the configuration, not the operational state).
+    PFC off with no PFC line at all is also what a stanza cut short reads as: the finding says so."""
+    lossless = sorted(state["priorities"]) if state["enabled"] else []
+    off = [prio for prio in wanted if prio not in lossless]
+    if state["enabled"] and not off:
+        return None
+    said = "; ".join("'%s'" % line for line in state.get("lines") or [])
+    if not state["enabled"]:
+        if said:
+            return "%s: PFC off in the running-config (%s)" % (port, said)
+        return "%s: PFC off in the running-config (no 'priority-flow-control on'%s)" % (
+            port, "; %s" % unverified if unverified else "")
+    return "%s: priority %s not configured no-drop in the running-config (no-drop priorities: %s)" % (
+        port, ", ".join(map(str, off)), ", ".join(map(str, lossless)) or "none")
 
 
 def _priorities_said(states, wanted):

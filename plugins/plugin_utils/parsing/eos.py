@@ -444,6 +444,78 @@ def _pfc_json(document):
         "rx": _count(name + " rxFrames", entry["rxFrames"]), "tx": _count(name + " txFrames", entry["txFrames"])}})
 
 
+# --- pfc state, from the port's running-config -----------------------------------------------------
+
+# EOS's interface PFC commands as the running-config holds them (arista.avd eos_cli_config_gen renders them
+# so): `priority-flow-control on` / `no priority-flow-control` (older EOS: `priority-flow-control mode on`), and
+# one `priority-flow-control priority N no-drop|drop` per priority. Other priority-flow-control lines
+# (pause watchdog, ...) say nothing about which priorities are lossless.
+_PFC_ON = re.compile(r"^priority-flow-control (?:mode )?on$")
+_PFC_OFF = re.compile(r"^no priority-flow-control(?: mode(?: on)?)?$")
+_PFC_PRIORITY = re.compile(r"^priority-flow-control priority (\S+) (no-drop|drop)$")
+_STANZA_HEAD = re.compile(r"^interface (\S+)$")
+# A running-config stanza closes with nothing: its end is the next `!`, `end` or the text's end, so a read
+# cut after any line reads as a shorter stanza (the judge says so where a missing line is the finding).
+RUNNING_CONFIG_NO_TRAILER = "no trailer that closes the running-config stanza, so a read cut short reads as a shorter stanza"
+
+
+def _stanza(text):
+    """(interface name, its body lines stripped) of the one `interface X` stanza of the text."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    if not any(lines):
+        raise ValueError("empty answer: no running-config stanza (a port the switch does not have, or nothing came back)")
+    errors = [line.strip() for line in lines if line.lstrip().startswith("%")]
+    if errors:
+        raise ValueError("EOS refused the command: %s" % errors[0])
+    lines = [line for line in lines if line.strip()]
+    head = _STANZA_HEAD.match(lines[0])
+    if not head:
+        raise ValueError("first line %r is not an 'interface NAME' stanza head (another command's answer?)" % lines[0][:80])
+    body = []
+    for line in lines[1:]:
+        if line.startswith(" "):
+            if len(line) - len(line.lstrip()) == 3:  # the interface's own commands; deeper lines belong to a sub-mode
+                body.append(line.strip())
+            continue
+        if line in ("!", "end"):
+            continue  # a closing line, where the text has one
+        if _STANZA_HEAD.match(line):
+            raise ValueError("more than one interface stanza (%s, then %r): the command was asked for one port" % (head.group(1), line))
+        raise ValueError("line %r is neither a command of the stanza nor its end" % line[:80])
+    return port_name(head.group(1)), body
+
+
+@parser("arista_eos_show_running-config_interfaces_pfc",
+        "show running-config interfaces <port>: PFC configured on/off and the no-drop priorities of one port (per port; "
+        "the configuration, not the operational state)",
+        kind="text")
+def _running_config_pfc(text):
+    """{"pfc": {port: {"enabled", "priorities", "source": "running-config", "lines": [...]}}, "unverified": why}.
+
+    EOS's operational PFC report (`show priority-flow-control`) has no published output to build a parser
+    on; the running-config's syntax is public (arista.avd renders it), so this reads what is configured:
+    `priority-flow-control on` and the `priority N no-drop` priorities. PFC is off where the stanza says
+    `no priority-flow-control` or nothing (EOS's default); an explicit `drop` is not lossless. ``lines``
+    keeps the PFC lines read, so the judge can quote them; the stanza has no trailer (``unverified``)."""
+    name, body = _stanza(text)
+    on = [line for line in body if _PFC_ON.match(line)]
+    off = [line for line in body if _PFC_OFF.match(line)]
+    if on and off:
+        raise ValueError("%s: both %r and %r in one stanza" % (name, on[0], off[0]))
+    no_drop = set()
+    for line in body:
+        match = _PFC_PRIORITY.match(line)
+        if match:
+            if not re.match(r"[0-7]$", match.group(1)):
+                raise ValueError("%s: %r: priority %r is not 0-7" % (name, line, match.group(1)))
+            if match.group(2) == "no-drop":
+                no_drop.add(int(match.group(1)))
+    lines = [line for line in body if line.startswith(("priority-flow-control", "no priority-flow-control"))]
+    enabled = bool(on)
+    state = {"enabled": enabled, "priorities": sorted(no_drop) if enabled else [], "source": "running-config", "lines": lines}
+    return {"pfc": {name: state}, "unverified": RUNNING_CONFIG_NO_TRAILER}
+
+
 @parser("arista_eos_show_qos_interfaces_ecn_counters_queue",
         "show qos interfaces ecn counters queue | json: per port ECN-marked packets per tx queue",
         kind="json")
