@@ -542,6 +542,19 @@ HAND_CHECKED = {
     ("arista_eos_show_interfaces_mtu_json", "veos_433_real"): [
         (("mtu",), {"Ethernet1": 9214, "Ethernet2": 9214}),  # Management1's 1500 left out
     ],
+    ("arista_eos_show_running-config_interfaces_pfc", "avd_ethernet2_no_drop_5_real"): [
+        # line 1 `interface Ethernet2`; line 9 `priority-flow-control on`, line 10 `priority-flow-control priority 5 no-drop`
+        (("pfc", "Ethernet2", "enabled"), True),
+        (("pfc", "Ethernet2", "priorities"), [5]),
+    ],
+    ("arista_eos_show_running-config_interfaces_pfc", "avd_ethernet3_pfc_off_real"): [
+        (("pfc", "Ethernet3", "enabled"), False),  # line 12 `no priority-flow-control`
+    ],
+    ("arista_eos_show_running-config_interfaces_pfc", "avd_ethernet1_drop_5_comment_real"): [
+        # line 13 `priority-flow-control on`, line 14 `priority-flow-control priority 5 drop`: on, nothing lossless
+        (("pfc", "Ethernet1"), {"enabled": True, "priorities": [], "source": "running-config",
+                                "lines": ["priority-flow-control on", "priority-flow-control priority 5 drop"]}),
+    ],
     ("cisco_nxos_show_interface_mtu", "three_fex_uplinks_1500_real"): [
         (("mtu", len), 3),
         (("mtu", "Ethernet1/1"), 1500),

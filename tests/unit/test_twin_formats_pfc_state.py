@@ -4,7 +4,7 @@ judged by pfc_enabled as validate.yml would: NX-OS `show interface priority-flow
 
 Snapshots come from the twin's own model (switch_model.switch_state on a small mixed fabric): every
 healthy port has PFC on RoCE's priority 3; the pfc_off fault turns it off on one port, and that port
-alone FAILs, named with its priority. EOS has no way for the check yet: it is not applicable there.
+alone FAILs, named with its priority. EOS reads the running-config: test_twin_formats_pfc_state_eos.py.
 """
 
 import time
@@ -94,11 +94,6 @@ def test_pfc_off_leaves_the_pause_counters_at_zero():
     state = switch_model.switch_state(_scenario(_off("sonic")), LEAF["sonic"])
     port = next(p for p in state["ports"] if p["name"] == FAULTY_PORT["sonic"])
     assert all(counter["per_s"] == 0 for prio in port["pfc"].values() for counter in prio.values())  # pfc_idle cannot see it
-
-
-def test_eos_is_not_applicable_yet():
-    expect = {"pyramid_switch_os": "eos"}
-    assert "not applicable on eos" in _catalog.not_applicable(CHECK, expect)
 
 
 def test_the_twins_error_output_never_parses(parsers):

@@ -9,6 +9,9 @@ asked for as JSON.
 """
 
 import json
+import re
+
+from pyramid_twin import commands
 
 _SHORT = (("Ethernet", "Et"), ("Management", "Ma"), ("Port-Channel", "Po"), ("Loopback", "Lo"))
 
@@ -349,7 +352,47 @@ def counters_discards_json(switch):
     return _dump({"inDiscardsTotal": 0, "interfaces": ports, "outDiscardsTotal": sum(p["outDiscards"] for p in ports.values())})
 
 
-COMMANDS = {
+def running_config_interface(switch, port):
+    """`show running-config interfaces <port>`: the port's stanza as arista.avd's eos_cli_config_gen renders it
+    (description, shutdown, mtu, routed address, then the PFC lines), no closing `!`. pfc_priorities [] (the
+    pfc_off fault) is `no priority-flow-control`; each lossless priority a `priority-flow-control priority N
+    no-drop` line (the lossless_priority fault names another). The catalog reads it for pfc_enabled."""
+    lines = ["interface %s" % port["name"]]
+    if port.get("description"):
+        lines.append("   description %s" % port["description"])
+    if port["admin"] == "down":
+        lines.append("   shutdown")
+    lines.append("   mtu %d" % (port.get("mtu") or DEFAULT_MTU))
+    if port.get("ip"):
+        lines += ["   no switchport", "   ip address %s" % port["ip"]]
+    priorities = port.get("pfc_priorities") or []
+    if priorities:
+        lines.append("   priority-flow-control on")
+        lines += ["   priority-flow-control priority %d no-drop" % priority for priority in sorted(priorities)]
+    else:
+        lines.append("   no priority-flow-control")
+    return "\n".join(lines) + "\n"
+
+
+# EOS takes a port as Ethernet1/1, ethernet1/1 or Et1/1; a port the switch lacks has no stanza: nothing printed
+_PORT_NAME = re.compile(r"^(?:ethernet|et)(\d+(?:/\d+)*)$", re.I)
+
+
+def _per_port(render):
+    def bind(match):
+        named = _PORT_NAME.match(match.group(1))
+        if not named:
+            return lambda switch: error(match.group(0))[0]
+        return commands.bound(render, "Ethernet" + named.group(1), "")
+    return bind
+
+
+# The per-port forms the catalog runs once per planned port (one small answer each, as on NX-OS).
+PER_PORT = [
+    (re.compile(r"^show running-config interfaces (\S+)$"), _per_port(running_config_interface)),
+]
+
+COMMANDS = commands.Commands({
     "show interfaces status": interfaces_status,
     "show interfaces counters errors": counters_errors,
     "show interfaces transceiver": transceiver,
@@ -369,14 +412,14 @@ COMMANDS = {
     "show priority-flow-control counters | json": pfc_counters_json,
     "show interfaces counters discards | json": counters_discards_json,
     "show interfaces | json": interfaces_json,
-}
+}, PER_PORT)
 
 
 def error(command):
     """EOS answers an unknown command on stdout; the CLI session itself carries on (rc 0)."""
     words = command.split()
     known = ("show", "interfaces", "ip", "lldp", "qos", "priority-flow-control", "counters", "bgp", "route", "phy", "detail",
-             "|", "json")
+             "|", "json", "running-config")
     for position, word in enumerate(words, start=1):
         if word not in known:
             return "%% Invalid input (at token %d: '%s')\n" % (position - 1, word), 0
