@@ -24,13 +24,15 @@ def _table(value, key="ports"):
             not isinstance(v, SourceFailure) for v in value.values()):
         return value[key], []
     table, failures = {}, []
+    # a port's own answer is never overwritten by another port's answer that names it (EOS: a stanza of another port)
+    own = {item for item, facts in value.items() if not isinstance(facts, SourceFailure) and key in facts and item in facts[key]}
     for item, facts in value.items():
         if isinstance(facts, SourceFailure):
             failures.append("%s: %s" % (item, facts.reason))
-        elif key in facts and item in facts[key]:  # a per-port command's answer: its own port is what it was asked
+        elif item in own:  # a per-port command's answer: its own port is what it was asked
             table[item] = facts[key][item]
         else:  # a per-port command's facts are that port's values alone
-            table.update(facts[key] if key in facts else {item: facts})
+            table.update({port: state for port, state in (facts[key] if key in facts else {item: facts}).items() if port not in own})
     return table, failures
 
 
