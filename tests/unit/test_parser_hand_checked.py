@@ -553,7 +553,8 @@ HAND_CHECKED = {
     ("arista_eos_show_running-config_interfaces_pfc", "avd_ethernet1_drop_5_comment_real"): [
         # line 13 `priority-flow-control on`, line 14 `priority-flow-control priority 5 drop`: on, nothing lossless
         (("pfc", "Ethernet1"), {"enabled": True, "priorities": [], "source": "running-config",
-                                "lines": ["priority-flow-control on", "priority-flow-control priority 5 drop"]}),
+                                "lines": ["priority-flow-control on", "priority-flow-control priority 5 drop"],
+                                "complete": True}),  # line 15 `link tracking group ...` follows them
     ],
     ("cisco_nxos_show_interface_mtu", "three_fex_uplinks_1500_real"): [
         (("mtu", len), 3),

@@ -1,6 +1,7 @@
 """The twin's EOS PFC configuration (issue 11 on EOS) read back by the product's parser and judged by
 pfc_enabled as validate.yml would: `show running-config interfaces <port>` once per planned port, each answer
-one AVD-style stanza (description, mtu 9214, priority-flow-control on, priority 3 no-drop).
+one AVD-style stanza (description, mtu 9214, priority-flow-control on, priority 3 no-drop, spanning-tree portfast:
+a line after the PFC lines, so that none of them can have been cut off).
 
 The pfc_off fault renders `no priority-flow-control`, the lossless_priority fault another no-drop priority;
 either port alone FAILs, in words that say it is the configuration (running-config), not the operational
@@ -69,7 +70,8 @@ def test_every_stanza_parses_back_to_its_port_and_lossless_priority(parsers):
 def test_the_stanza_is_avd_style():
     text = _answer(_state(), "Ethernet1/1")
     assert text.splitlines() == ["interface Ethernet1/1", "   description node-001 ens1np0", "   mtu 9214",
-                                 "   priority-flow-control on", "   priority-flow-control priority 3 no-drop"]
+                                 "   priority-flow-control on", "   priority-flow-control priority 3 no-drop",
+                                 "   spanning-tree portfast"]
     assert _answer(_state(), "Et1/1") == text  # EOS's short name asks for the same port
 
 

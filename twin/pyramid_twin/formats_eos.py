@@ -354,7 +354,7 @@ def counters_discards_json(switch):
 
 def running_config_interface(switch, port):
     """`show running-config interfaces <port>`: the port's stanza as arista.avd's eos_cli_config_gen renders it
-    (description, shutdown, mtu, routed address, then the PFC lines), no closing `!`. pfc_priorities [] (the
+    (description, shutdown, mtu, routed address, the PFC lines, spanning-tree portfast), no closing `!`. pfc_priorities [] (the
     pfc_off fault) is `no priority-flow-control`; each lossless priority a `priority-flow-control priority N
     no-drop` line (the lossless_priority fault names another). The catalog reads it for pfc_enabled."""
     lines = ["interface %s" % port["name"]]
@@ -371,6 +371,8 @@ def running_config_interface(switch, port):
         lines += ["   priority-flow-control priority %d no-drop" % priority for priority in sorted(priorities)]
     else:
         lines.append("   no priority-flow-control")
+    # a host port's edge setting, printed after the PFC lines (as AVD renders a port's): it shows they are complete
+    lines.append("   spanning-tree portfast")
     return "\n".join(lines) + "\n"
 
 

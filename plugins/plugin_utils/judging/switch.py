@@ -453,7 +453,11 @@ def pfc_enabled(facts, expect):
             elif port not in failed:  # a failed read is already said, with its reason
                 unread.append("%s: PFC state not listed" % port)
             continue
-        problem = _pfc_problem(port, state, wanted, _unverified_of(facts["sw_pfc_state"], port))
+        problem = _pfc_problem(port, state, wanted)
+        unproven = _pfc_config_unproven(port, state, wanted) if problem else None
+        if unproven:  # EOS: the line missing may be the read's end cut off: an ERROR about the read, not a FAIL
+            unread.append(unproven)
+            continue
         if problem:
             problems.append(problem)
             ports.append(port)
@@ -482,18 +486,32 @@ def _other_ports_answered(value):
     return out
 
 
-def _unverified_of(value, port):
-    """Why a per-port read of ``port`` cannot prove a line absent (EOS's trailerless stanza), or None."""
-    facts = value.get(port)
-    return facts.get("unverified") if isinstance(facts, dict) and isinstance(facts.get("unverified"), str) else None
+def _pfc_config_unproven(port, state, wanted):
+    """Why an EOS running-config finding may be a read cut short, or None: the stanza has no trailer, so a PFC
+    line it lacks is proven missing only by a line printed after the PFC lines (``complete``), or by an explicit
+    `no priority-flow-control` / `priority N drop`."""
+    if state.get("source") != "running-config" or state.get("complete"):
+        return None
+    lines = state.get("lines") or []
+    if not state["enabled"]:
+        if "no priority-flow-control" in lines:
+            return None
+        missing = "'priority-flow-control on'"
+    else:
+        off = [prio for prio in wanted if prio not in state["priorities"]]
+        if all("priority-flow-control priority %d drop" % prio in lines for prio in off):
+            return None
+        missing = ", ".join("'priority-flow-control priority %d no-drop'" % prio for prio in off)
+    return "%s: no %s line in the running-config stanza, which ends there with no trailer: a read cut short reads the same" % (
+        port, missing)
 
 
-def _pfc_problem(port, state, wanted, unverified=None):
+def _pfc_problem(port, state, wanted):
     """What is wrong with one port's PFC, in NX-OS's words where the platform names no priority, or None."""
     if state["priorities"] is None:  # NX-OS: Oper Mode only
         return None if state["enabled"] else "%s: PFC Oper Mode Off" % port
     if state.get("source") == "running-config":
-        return _pfc_config_problem(port, state, wanted, unverified)
+        return _pfc_config_problem(port, state, wanted)
     lossless = sorted(state["priorities"]) if state["enabled"] else []
     off = [prio for prio in wanted if prio not in lossless]
     if state["enabled"] and not off:
@@ -502,9 +520,8 @@ def _pfc_problem(port, state, wanted, unverified=None):
     return "%s: PFC off on %s (lossless priorities: %s)" % (port, where, ", ".join(map(str, lossless)) or "none")
 
 
-def _pfc_config_problem(port, state, wanted, unverified):
-    """EOS: what the port's running-config lacks, in its words (the configuration, not the operational state).
-    PFC off with no PFC line at all is also what a stanza cut short reads as: the finding says so."""
+def _pfc_config_problem(port, state, wanted):
+    """EOS: what the port's running-config lacks, in its words (the configuration, not the operational state)."""
     lossless = sorted(state["priorities"]) if state["enabled"] else []
     off = [prio for prio in wanted if prio not in lossless]
     if state["enabled"] and not off:
@@ -513,8 +530,7 @@ def _pfc_config_problem(port, state, wanted, unverified):
     if not state["enabled"]:
         if said:
             return "%s: PFC off in the running-config (%s)" % (port, said)
-        return "%s: PFC off in the running-config (no 'priority-flow-control on'%s)" % (
-            port, "; %s" % unverified if unverified else "")
+        return "%s: PFC off in the running-config (no 'priority-flow-control on')" % port
     return "%s: priority %s not configured no-drop in the running-config (no-drop priorities: %s)" % (
         port, ", ".join(map(str, off)), ", ".join(map(str, lossless)) or "none")
 

@@ -455,12 +455,17 @@ _PFC_OFF = re.compile(r"^no priority-flow-control(?: mode(?: on)?)?$")
 _PFC_PRIORITY = re.compile(r"^priority-flow-control priority (\S+) (no-drop|drop)$")
 _STANZA_HEAD = re.compile(r"^interface (\S+)$")
 # A running-config stanza closes with nothing: its end is the next `!`, `end` or the text's end, so a read
-# cut after any line reads as a shorter stanza (the judge says so where a missing line is the finding).
+# cut after any line reads as a shorter stanza. A missing PFC line is proven missing only where a line EOS prints
+# after the PFC lines is there: any line after the last PFC line, or, with none, one of the commands the
+# running-config orders after them (arista.avd's eos_cli_config_gen renders them in EOS's order: storm-control,
+# spanning-tree, link tracking, comment), or a closing `!`/`end`.
 RUNNING_CONFIG_NO_TRAILER = "no trailer that closes the running-config stanza, so a read cut short reads as a shorter stanza"
+_AFTER_PFC = ("storm-control", "spanning-tree", "link tracking", "comment")
 
 
 def _stanza(text):
-    """(interface name, its body lines stripped) of the one `interface X` stanza of the text."""
+    """(interface name, its body lines stripped, whether a closing `!`/`end` line came) of the one `interface X`
+    stanza of the text."""
     lines = [line.rstrip() for line in text.split("\n")]
     if not any(lines):
         raise ValueError("empty answer: no running-config stanza (a port the switch does not have, or nothing came back)")
@@ -471,18 +476,29 @@ def _stanza(text):
     head = _STANZA_HEAD.match(lines[0])
     if not head:
         raise ValueError("first line %r is not an 'interface NAME' stanza head (another command's answer?)" % lines[0][:80])
-    body = []
+    body, closed = [], False
     for line in lines[1:]:
         if line.startswith(" "):
             if len(line) - len(line.lstrip()) == 3:  # the interface's own commands; deeper lines belong to a sub-mode
                 body.append(line.strip())
             continue
         if line in ("!", "end"):
-            continue  # a closing line, where the text has one
+            closed = True  # a closing line, where the text has one
+            continue
         if _STANZA_HEAD.match(line):
             raise ValueError("more than one interface stanza (%s, then %r): the command was asked for one port" % (head.group(1), line))
         raise ValueError("line %r is neither a command of the stanza nor its end" % line[:80])
-    return port_name(head.group(1)), body
+    return port_name(head.group(1)), body, closed
+
+
+def _pfc_lines_complete(body, closed):
+    """Whether the stanza shows a line EOS prints after the PFC lines (so none of them can have been cut off)."""
+    at = [index for index, line in enumerate(body) if line.startswith(("priority-flow-control", "no priority-flow-control"))]
+    if closed:
+        return True
+    if at:
+        return at[-1] < len(body) - 1
+    return any(line.startswith(_AFTER_PFC) for line in body)
 
 
 @parser("arista_eos_show_running-config_interfaces_pfc",
@@ -496,8 +512,10 @@ def _running_config_pfc(text):
     on; the running-config's syntax is public (arista.avd renders it), so this reads what is configured:
     `priority-flow-control on` and the `priority N no-drop` priorities. PFC is off where the stanza says
     `no priority-flow-control` or nothing (EOS's default); an explicit `drop` is not lossless. ``lines``
-    keeps the PFC lines read, so the judge can quote them; the stanza has no trailer (``unverified``)."""
-    name, body = _stanza(text)
+    keeps the PFC lines read, so the judge can quote them; the stanza has no trailer (``unverified``), and
+    ``complete`` says whether a line printed after the PFC lines proves none of them cut off: a PFC line the
+    read lacks is a finding only then (or where an explicit `no priority-flow-control` / `drop` says it)."""
+    name, body, closed = _stanza(text)
     on = [line for line in body if _PFC_ON.match(line)]
     off = [line for line in body if _PFC_OFF.match(line)]
     if on and off:
@@ -512,7 +530,8 @@ def _running_config_pfc(text):
                 no_drop.add(int(match.group(1)))
     lines = [line for line in body if line.startswith(("priority-flow-control", "no priority-flow-control"))]
     enabled = bool(on)
-    state = {"enabled": enabled, "priorities": sorted(no_drop) if enabled else [], "source": "running-config", "lines": lines}
+    state = {"enabled": enabled, "priorities": sorted(no_drop) if enabled else [], "source": "running-config", "lines": lines,
+             "complete": _pfc_lines_complete(body, closed)}
     return {"pfc": {name: state}, "unverified": RUNNING_CONFIG_NO_TRAILER}
 
 
