@@ -438,7 +438,8 @@ def pfc_enabled(facts, expect):
     table, failures = _table(facts["sw_pfc_state"], "pfc")
     wanted = sorted(set(expect["pyramid_pfc_priorities"]))
     # EOS is read from the running-config (no published operational report to parse): its verdicts say "configured"
-    config = any(isinstance(state, dict) and state.get("source") == "running-config" for state in table.values())
+    config = any(isinstance(table.get(port), dict) and table[port].get("source") == "running-config"
+                 for port in _planned(expect))  # the planned ports alone: the rest is not read
     expected = "PFC %s on every planned port%s%s" % (
         "configured" if config else "operational", " on priority %s" % ", ".join(map(str, wanted)) if wanted else "",
         " (running-config)" if config else "")
