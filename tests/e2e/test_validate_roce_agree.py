@@ -1,8 +1,8 @@
 """validate.yml on a twin mixed-vendor fabric: host and switch agree on RoCE (issue 14, catalog/roce_agree.yml).
 
 One leaf per rail (r0 eos, r1 nxos, r2 sonic, r3 cumulus, r4 eos, r5 nxos, r6 sonic, r7 cumulus); the agreement is
-compared where the switch shows the value: PFC priority and MTU on the SONiC and NVUE leaves (rails 2, 3, 6, 7); on
-EOS and NX-OS it says what it could not compare. A NIC whose PFC priority or MTU disagrees with its leaf port FAILs
+compared where the switch shows the value: MTU on every leaf, the PFC priority on the EOS (its running-config), SONiC
+and NVUE leaves, the DSCP map and ECN on NVUE; elsewhere it says what it could not compare. A NIC whose PFC priority or MTU disagrees with its leaf port FAILs
 roce_host_switch_agree at Layer 3 naming both ends (node, rail and value; switch, port and value) beside its own host
 check; a leaf port whose lossless priority or MTU is wrong FAILs on the switch at Layer 3 (pfc_enabled, port_mtu) and
 blocks the node behind it there. A healthy node agrees with every leaf that shows the values.

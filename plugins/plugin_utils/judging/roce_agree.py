@@ -13,7 +13,8 @@ peer's rail netdev), proven against LLDP at Layer 1 (a miscabled port failed the
 
 What is compared, per rail, where both ends show it:
 - PFC: every priority the NIC has PFC on is lossless on the switch port (SONiC `show pfc priority`, NVUE `nv show
-  interface <port> qos roce status`; NX-OS shows only the Oper Mode, EOS is not read: not compared, said so).
+  interface <port> qos roce status`, EOS the no-drop priorities the port's running-config configures; NX-OS shows only
+  the Oper Mode: not compared, said so).
 - MTU: the host's rail MTU no larger than the port's (EOS `show interfaces | json`, NX-OS `show interface <port>`, SONiC
   `show interfaces status`, NVUE `nv show interface`).
 - The DSCP map (trust dscp both ends; the switch's RoCE DSCP lands on the same priority in the NIC's dscp2prio) and
