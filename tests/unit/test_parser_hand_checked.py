@@ -566,6 +566,24 @@ HAND_CHECKED = {
         # port-channel12.548's MTU 1550 (line 56) is not an Ethernet port's
         (("mtu",), {"Ethernet2/1": 9100, "Ethernet1/1": 1500, "Ethernet12/4": 9100}),
     ],
+    ("cumulus_nv_show_interface_json", "nvidia_cl56_real"): [
+        # swp1, swp10, swp11, swp12: "state": {"down": {}}, no "speed" key ("Cable is unplugged."); eth0 (1G up), lo,
+        # mgmt and br_default are not swp ports
+        (("ports", len), 4),
+        (("ports", "swp1"), {"oper": "down", "admin": None, "speed_gbps": None, "status": "down"}),
+        (("ports", "swp12", "status"), "down"),
+    ],
+    ("cumulus_nv_show_interface_json", "rest_api_demo_swp1_up_real"): [
+        (("ports", "swp1"), {"oper": "up", "admin": None, "speed_gbps": 1, "status": "up"}),  # "speed": "1G", {"up": {}}
+    ],
+    ("cumulus_nv_show_interface_lldp_json", "nvidia_cl56_real"): [
+        # the one LLDP neighbor (rno1-m04-C10-leaf1.smn.lab1, port Ethernet2) is on eth0, not a swp port
+        (("neighbors",), {}),
+    ],
+    ("cumulus_nv_show_interface_mtu_json", "nvidia_cl56_real"): [
+        # "mtu": 9216 on swp1, swp10-12; eth0 1500, lo 65536, mgmt 65575, br_default 9216 left out
+        (("mtu",), {"swp1": 9216, "swp10": 9216, "swp11": 9216, "swp12": 9216}),
+    ],
 }
 
 

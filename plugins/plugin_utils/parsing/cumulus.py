@@ -548,3 +548,83 @@ def _roce_status_map(text):
             "roce_dscp": mapping["dscp"], "roce_priority": mapping["switch_prio"],
             "roce_tc": tc["traffic_class"] if tc else None,
             "ecn_tcs": sorted({int(t) for t in re.findall(r"[0-7]", ecn)})}
+
+
+# --- NVUE `nv show interface -o json` --------------------------------------------------------------
+#
+# The same object tree as the NVUE REST API's /interface (operational revision): one object per
+# interface, {"swp1": {"type": "swp", "link": {"mtu": 9216, "speed": "1G", "state": {"up": {}}, ...},
+# "lldp": {"neighbor": {NAME: {"chassis": {"system-name": ...}, "port": {"name": ...}}}}}, ...}.
+# A port without a carrier has no "speed"; a port without an LLDP neighbor has no "lldp" neighbor.
+# JSON has no cut cell and no `+ ` continuation row (issue 11): a cut document does not decode.
+
+def _json_swp_ports(document):
+    """(name, entry) of every swp port of the document; a document of another shape is a damaged read."""
+    if not isinstance(document, dict):
+        raise ValueError("not an `nv show interface -o json` object (a %s)" % type(document).__name__)
+    ports = [(name, entry) for name, entry in document.items()
+             if isinstance(entry, dict) and (entry.get("type") == "swp" or ("type" not in entry and _swp(name)))]
+    if not ports:
+        raise ValueError("no swp port in the document")
+    return ports
+
+
+def _json_oper(name, link):
+    """The operational state: "oper-status" where NVUE prints it, else the one key of "state" ({"up": {}})."""
+    state = link.get("oper-status")
+    if state is None:
+        keys = list(link["state"]) if isinstance(link.get("state"), dict) else []
+        state = keys[0] if len(keys) == 1 else None
+    if state not in _OPER_STATES:
+        raise ValueError("%s: unreadable link state %r" % (name, link.get("oper-status", link.get("state"))))
+    return state
+
+
+@parser("cumulus_nv_show_interface_json",
+        "nv show interface -o json: every swp port's state and speed (interfaces fact)",
+        kind="json")
+def _nv_interface_json(document):
+    ports = {}
+    for name, entry in _json_swp_ports(document):
+        link = entry["link"]
+        state = _json_oper(name, link)
+        speed = link.get("speed") or ""
+        if speed and _speed_gbps(speed) is None and speed != "auto":
+            raise ValueError("%s: unreadable speed %r" % (name, speed))
+        admin = link.get("admin-status")
+        ports[name] = {"oper": "up" if state == "up" else "down",
+                       "admin": admin if admin in ("up", "down") else None,
+                       "speed_gbps": _speed_gbps(speed) if speed else None, "status": state}
+    return {"ports": ports}
+
+
+@parser("cumulus_nv_show_interface_lldp_json",
+        "nv show interface -o json: the LLDP neighbors of every swp port (lldp fact)",
+        kind="json")
+def _nv_interface_lldp_json(document):
+    neighbors = {}
+    for name, entry in _json_swp_ports(document):
+        found = (entry.get("lldp") or {}).get("neighbor") or {}
+        seen = []
+        for key, neighbor in sorted(found.items()):
+            system = neighbor.get("chassis", {}).get("system-name") or key
+            port = neighbor["port"].get("name")
+            if not port:
+                raise ValueError("%s: LLDP neighbor %r names no port" % (name, key))
+            seen.append({"system": system, "port": port})
+        if seen:
+            neighbors[name] = seen
+    return {"neighbors": neighbors}
+
+
+@parser("cumulus_nv_show_interface_mtu_json",
+        "nv show interface -o json: every swp port's MTU (host and switch agree)",
+        kind="json")
+def _nv_interface_mtu_json(document):
+    mtu = {}
+    for name, entry in _json_swp_ports(document):
+        value = entry["link"].get("mtu")
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError("%s: MTU %r is not a positive number" % (name, value))
+        mtu[name] = value
+    return {"mtu": mtu}
