@@ -6,6 +6,7 @@ pattern: COMMANDS.get() hands back a handler bound to that port. A port the swit
 gets NVUE's error text. Standard library only.
 """
 
+import json
 import math
 import re
 
@@ -45,6 +46,44 @@ def nv_show_interface(switch):
     rows.sort(key=lambda row: _natural(row[0]))
     return "\n".join(_table(["Interface", "State", "Speed", "MTU", "Type", "Remote Host", "Remote Port", "Summary"],
                             rows)) + "\n"
+
+
+def _lldp_json(port):
+    """NVUE keys a neighbor by its system name; two with one name (the twin's two cables to one host) get a suffix."""
+    neighbors = {}
+    for entry in port.get("lldp") or []:
+        key = entry["system"]
+        while key in neighbors:
+            key += "+"
+        neighbors[key] = {"chassis": {"system-name": entry["system"]},
+                          "port": {"name": entry["port"], "type": "ifname", "ttl": 120}}
+    return {"neighbor": neighbors} if neighbors else {}
+
+
+def nv_show_interface_json(switch):
+    """`nv show interface -o json`: the object tree behind the table above, from the same port model (a down port has no
+    speed, a port without a neighbor no lldp neighbor), in the shape of a Cumulus Linux 5.6 capture."""
+    index = switch.get("index", 0)
+    document = {
+        "eth0": {"type": "eth", "link": {"mtu": 1500, "speed": "1G", "state": {"up": {}}},
+                 "ip": {"address": {"192.168.200.%d/24" % (11 + index % 200): {}}},
+                 "lldp": {"neighbor": {"oob-mgmt-switch": {"chassis": {"system-name": "oob-mgmt-switch"},
+                                                           "port": {"name": "swp%d" % (index + 10), "type": "ifname"}}}}},
+        "lo": {"type": "loopback", "link": {"mtu": 65536, "state": {"up": {}}},
+               "ip": {"address": {"%s/32" % switch["router_id"]: {}}}},
+        "mgmt": {"type": "vrf", "link": {"mtu": 65575, "state": {"up": {}}}, "ip": {"address": {"127.0.0.1/8": {}}}},
+    }
+    for port in _ports(switch):
+        up = port["oper"] == "up"
+        link = {"mtu": port.get("mtu") or 9216, "state": {"up" if up else "down": {}}}
+        if up and port.get("speed_gbps"):
+            link["speed"] = "%dG" % port["speed_gbps"]
+        entry = {"type": "swp", "link": link, "ip": {"address": {port["ip"]: {}} if port.get("ip") else {}}}
+        lldp = _lldp_json(port)
+        if lldp:
+            entry["lldp"] = lldp
+        document[port["name"]] = entry
+    return json.dumps(document, indent=2, sort_keys=True) + "\n"
 
 
 def nv_show_interface_counters_errors(switch, port):
@@ -155,6 +194,7 @@ def _per_port(match):
 
 COMMANDS = commands.Commands({
     "nv show interface": nv_show_interface,
+    "nv show interface -o json": nv_show_interface_json,
     "vtysh -c show ip bgp summary": formats_frr.show_ip_bgp_summary,
     "vtysh -c show ip route bgp": formats_frr.show_ip_route,
     "sudo vtysh -c show ip bgp summary": formats_frr.show_ip_bgp_summary,
