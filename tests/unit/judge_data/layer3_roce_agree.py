@@ -22,7 +22,7 @@ NXOS_FAULTY = fixture("cisco_nxos_show_interface_priority-flow-control_detail_st
 # SONiC's real intfutil table (Ethernet0 9100) with its Ethernet16 row renamed Ethernet4 by hand, to sit beside
 # the real `show pfc priority` capture's Ethernet0 and Ethernet4
 SONIC_MTU = edited(fixture("sonic_show_interfaces_status_mtu", "intfutil_mixed_real"), "     Ethernet16", "      Ethernet4")
-NVUE_MTU = fixture("cumulus_nv_show_interface_mtu", "real_docs_5_11")  # swp1, swp2 9000; swp4 1500
+NVUE_MTU = fixture("cumulus_nv_show_interface_mtu_json", "twin_docs_5_11_mtus")  # swp1, swp2 9000; swp4 1500
 NVUE_MAP = fixture("cumulus_nv_show_interface_qos_roce_status_map", "roce_lossless_docs_real")  # DSCP 26 -> 3 -> tc 3, ECN 0,3
 NVUE_ECN_OFF = fixture("cumulus_nv_show_interface_qos_roce_status_map", "ecn_off_on_tc3")
 QOS_PCP = fixture("linux_mlnx_qos", "trust_pcp_real")
