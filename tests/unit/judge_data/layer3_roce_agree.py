@@ -129,6 +129,12 @@ DATA = [
          contains={"node-001": ["PFC priority not read on eos", "MTU not read on eos", NOT_READ]}),
     dict(node(), check="roce_host_switch_agree", name="no switch in the run cabled to the node", expect=RAILS2,
          status={"node-001": "SKIP"}, contains={"node-001": ["no switch in this run plans a port cabled to node-001"]}),
+    # a lone GPU box without RDMA netdevs (the lent H100, docs/examples/h100x1-real): its host reads fail (their own
+    # checks' ERRORs), and with no switch there is still nothing to agree with
+    dict(node(qos=both("rail_netdev: /sys/class/infiniband/mlx5_0/device/net: no network interface listed\n"),
+              mtu=both("rail_netdev: /sys/class/infiniband/mlx5_0/device/net: no network interface listed\n")),
+         check="roce_host_switch_agree", name="no switch in the run, the host's RoCE reads failed", expect=RAILS2,
+         status={"node-001": "SKIP"}, contains={"node-001": ["no switch in this run plans a port cabled to node-001"]}),
     dict(node(leaf("sonic", TWO, SONIC_34)), check="roce_host_switch_agree", name="InfiniBand rails: not applicable",
          expect=dict(RAILS2, pyramid_rdma_link_layer="infiniband"), status={"node-001": "SKIP"}, contains={"node-001": ["InfiniBand"]}),
 ]
