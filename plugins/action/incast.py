@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import time
 
+from ansible import context
 from ansible.errors import AnsibleError
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import source_action as _collector
@@ -119,8 +120,13 @@ class ActionModule(EngineAction):
         return "/tmp/pyramid-incast-%s-round%d-%s-%s" % (hashlib.sha1(args["run_dir"].encode()).hexdigest()[:10], index + 1, side,
                                                          self._host(args).replace("/", "_"))
 
-    def _lifetime(self, plan, expect):
-        return int(plan["duration"] + expect["pyramid_rdma_listen_timeout"] + 2 * expect["pyramid_command_timeout"] + 60)
+    @staticmethod
+    def _lifetime(plan, expect):
+        """How long a server may wait for its sender: the window, the listen wait, twice the command timeout, a
+        minute, and the serve, read-before and fire phases across the pod, each in waves of this run's forks
+        (hunt/rail_mesh.py waves): at 512 nodes and 16 forks the read before alone is 32 waves of node reads."""
+        spread = 3 * _mesh.waves(len(plan.get("hosts") or ()), context.CLIARGS.get("forks") or 5) * _mesh.TASK_SLACK_SECONDS
+        return int(plan["duration"] + expect["pyramid_rdma_listen_timeout"] + 2 * expect["pyramid_command_timeout"] + 60 + spread)
 
     def _start(self, result, args, side, wait_for):
         plan, index = self._load_plan(args)

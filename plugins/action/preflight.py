@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from ansible import context
+
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, inventory as _inventory
@@ -32,6 +34,9 @@ class ActionModule(EngineAction):
         if problems:
             return dict(result, failed=True, problems=problems, msg=_inventory.problems_message(problems))
         run_dir = _inventory.new_run_dir(self._task.args["report_dir"])
+        waves = _inventory.forks_warning(context.CLIARGS.get("forks"), len(devices.get("gpu_node", [])))
+        if waves:
+            result.setdefault("warnings", []).append(waves)
         return dict(result, changed=False, run_dir=run_dir, hosts=len(hosts),  # a new report dir changes no device
                     ansible_facts={"pyramid_run_dir": run_dir, "pyramid_devices": devices},
                     msg="expectations valid for %d hosts; reports go to %s" % (len(hosts), run_dir))

@@ -112,14 +112,12 @@ class ActionModule(EngineAction):
 
     @staticmethod
     def _lifetime(plan, expect):
-        """How long a server may wait for its client before timeout ends it: the run itself, the
-        listen wait, the client's command timeout, and the serve and run phases across the pod
-        (batches of forks, 5 s each at most per node's task). It bounds what an interrupted run
+        """How long a server may wait for its client (hunt/rail_mesh.py server_lifetime): with this run's forks,
+        so the waves a pod larger than the forks runs in are counted. It bounds what an interrupted run
         leaves behind."""
-        forks = max(1, int(context.CLIARGS.get("forks") or 5))
-        batches = -(-len(plan["nodes"]) // forks)
-        return (plan["expect"].get("pyramid_rdma_duration", 0) + expect["pyramid_rdma_listen_timeout"]
-                + 2 * expect["pyramid_command_timeout"] + 2 * batches * 5)
+        return _mesh.server_lifetime(len(plan["nodes"]), context.CLIARGS.get("forks") or 5,
+                                     plan["expect"].get("pyramid_rdma_duration", 0),
+                                     expect["pyramid_rdma_listen_timeout"], expect["pyramid_command_timeout"])
 
     def _serve(self, result, args):
         plan, index = self._round(args)

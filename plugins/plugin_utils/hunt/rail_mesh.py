@@ -45,6 +45,27 @@ def load_json(path, default=None):
         return default
 
 
+# The most a node's task of the serve or run phase is taken to cost Ansible beyond the test itself (connection,
+# module transfer, the check that a server listens).
+TASK_SLACK_SECONDS = 5
+
+
+def waves(nodes, forks):
+    """How many waves a per-node task runs in: Ansible runs it on at most ``forks`` nodes at a time, so with
+    fewer forks than nodes the later nodes start only as earlier ones finish."""
+    return -(-max(0, int(nodes)) // max(1, int(forks or 1)))
+
+
+def server_lifetime(nodes, forks, duration, listen_timeout, command_timeout):
+    """How long a server of a round may wait for its client before coreutils timeout ends it: the serve phase
+    across the pod, the run phase up to the end of its last wave (each wave lasts the run's ``duration``: a
+    client returns only when its ib_write_bw ends), the listen wait and twice the client's command timeout.
+    The run phase is the part that grows with the pod: at 512 nodes and 16 forks it is 32 runs one after
+    another, and a lifetime that left it out ended the last waves' servers before their clients started."""
+    count = waves(nodes, forks)
+    return count * TASK_SLACK_SECONDS + count * (duration + TASK_SLACK_SECONDS) + listen_timeout + 2 * command_timeout
+
+
 def load_plan(run_dir, layer):
     return load_json(os.path.join(mesh_dir(run_dir, layer), "plan.json"))
 
