@@ -94,8 +94,8 @@ def main():
                 shutil.rmtree(work)
         count = len(devices["gpu_node"]) + len(devices["switch"])
         median = statistics.median(times)
-        print("%6d %9d %8d %10.2f %12.1f %14.0f" % (nodes, len(devices["switch"]), sum(report["summary"]["checks"].values()),
-                                                   median, 1000.0 * median / count, size))
+        records = sum(report["summary"]["checks"].values())
+        print("%6d %9d %8d %10.2f %12.1f %14.0f" % (nodes, len(devices["switch"]), records, median, 1000.0 * median / count, size))
 
 
 if __name__ == "__main__":
