@@ -103,12 +103,12 @@ class ActionModule(EngineAction):
             raise AnsibleError("no layer %d rail mesh plan in %s (the plan phase did not run)" % (self._layer, args["run_dir"]))
         return plan, int(args["round"])
 
-    def _workdir(self, args, index):
-        """Where a node's servers of one round keep their output (same for serve and stop; named for
-        the node too, so nodes that share a /tmp never stop each other's servers)."""
-        return "/tmp/pyramid-rail-mesh-%s-layer%d-round%d-%s" % (
+    def _workdir(self, args, index, side="servers"):
+        """Where a node's servers (or background clients) of one round keep their output (same for serve or run
+        and stop; named for the node too, so nodes that share a /tmp never stop each other's runs)."""
+        return "/tmp/pyramid-rail-mesh-%s-layer%d-round%d-%s%s" % (
             hashlib.sha1(args["run_dir"].encode()).hexdigest()[:10], self._layer, index + 1,
-            re.sub(r"[^\w.-]", "_", self._host(args)))
+            re.sub(r"[^\w.-]", "_", self._host(args)), "" if side == "servers" else "-" + side)
 
     @staticmethod
     def _lifetime(plan, expect):
@@ -146,6 +146,9 @@ class ActionModule(EngineAction):
         clients = _mesh.planned(plan, index, host, "client", self._catalog, expect, self._check, self._companion)
         if not clients:
             return dict(result, msg="%s runs no client in round %d" % (host, index + 1))
+        if _mesh.source_of(self._check, "server") is not None:
+            return self._fire(result, args, plan, index, clients, expect)
+        # pings: a few seconds each, run and read in one task
         timeout = plan["expect"].get("pyramid_rdma_duration", 0) + expect["pyramid_command_timeout"]
         raw, unreachable = _collector.collect(self, clients, timeout, self._task_vars, parallel=len(clients))
         if unreachable:
@@ -154,12 +157,44 @@ class ActionModule(EngineAction):
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "client", raw)
         return dict(result, msg="%s: %d clients run in round %d" % (host, len(clients), index + 1))
 
+    def _fire(self, result, args, plan, index, clients, expect):
+        """Start the node's ib_write_bw clients of the round in the background and return: every node's
+        clients then run at once whatever the forks, and the round lasts one -D, not one per wave of forks
+        (docs/scale.md). `stop` waits for them to end and keeps their output."""
+        host = self._host(args)
+        answer = self._execute_module(module_name=SERVERS, module_args={
+            "state": "started", "workdir": self._workdir(args, index, "clients"), "lifetime": self._lifetime(plan, expect),
+            "listen_timeout": expect["pyramid_rdma_listen_timeout"], "wait_for": "running",
+            "servers": [{"id": c["id"], "argv": c["ways"][0]["run"]} for c in clients]}, task_vars=self._task_vars)
+        lost = answer.get("msg") or "rail_servers failed"
+        states = answer.get("servers") or {
+            c["id"]: {"status": "failed", "command": " ".join(c["ways"][0]["run"]), "msg": lost} for c in clients}
+        _mesh.save_raw(args["run_dir"], self._layer, index, host, "client_start", states)
+        return dict(result, msg="%s: %d clients started in round %d" % (host, len(states), index + 1))
+
+    def _stop_clients(self, args, plan, index, host):
+        """Wait for the node's background clients to end (their -D and the command timeout at most), keep their
+        output as the round's client reads; a client still running then is killed and reported as hung."""
+        started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "client_start")
+        if not started:
+            return 0
+        expect = self._expect(host)
+        duration = plan["expect"].get("pyramid_rdma_duration", 0)
+        answer = self._execute_module(module_name=SERVERS, module_args={
+            "state": "stopped", "workdir": self._workdir(args, index, "clients"),
+            "grace": duration + expect["pyramid_command_timeout"]}, task_vars=self._task_vars)
+        raw = _mesh.client_reads(started, answer.get("servers") or {}, answer.get("msg") or "client output lost",
+                                 duration, duration + expect["pyramid_command_timeout"])
+        _mesh.save_raw(args["run_dir"], self._layer, index, host, "client", raw)
+        return len(raw)
+
     def _stop(self, result, args):
         plan, index = self._round(args)
         host = self._host(args)
+        clients = self._stop_clients(args, plan, index, host)  # first: a server ends when its client is done
         started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "server_start")
         if not started:
-            return dict(result, msg="%s had no server in round %d" % (host, index + 1))
+            return dict(result, msg="%s had no server in round %d; %d clients ended" % (host, index + 1, clients))
         answer = self._execute_module(module_name=SERVERS, module_args={
             "state": "stopped", "workdir": self._workdir(args, index)}, task_vars=self._task_vars)
         ended = answer.get("servers") or {}
@@ -169,7 +204,7 @@ class ActionModule(EngineAction):
             raw[sid] = state if state.get("status") != "listening" else ended.get(
                 sid, {"status": "failed", "command": state.get("command"), "msg": lost})
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "server", raw)
-        return dict(result, msg="%s: %d servers stopped" % (host, len(raw)))
+        return dict(result, msg="%s: %d clients ended, %d servers stopped" % (host, clients, len(raw)))
 
     def _measured(self, plan, args):
         return _mesh.measured(args["run_dir"], plan, self._check, self._catalog, MESH_JUDGES[self._check["judge"]], self._expect)

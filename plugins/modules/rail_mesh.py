@@ -22,8 +22,12 @@ description:
     rounds whatever the pod's size.
   - V(serve) (every node) - starts its servers of the round with M(gpufabric.pyramid.rail_servers),
     and returns once each is seen waiting for
-    its client (rail i on C(pyramid_rdma_port_base) + i). V(run) (every node) - runs its clients at once through M(gpufabric.pyramid.collect).
-    V(stop) (every node) - collects its servers' output and kills any still running.
+    its client (rail i on C(pyramid_rdma_port_base) + i). V(run) (every node) - its clients of the round at once;
+    Layer 2's pings run and are read through M(gpufabric.pyramid.collect); Layer 4's ib_write_bw clients start in the
+    background with M(gpufabric.pyramid.rail_servers), so a round lasts one C(pyramid_rdma_duration) whatever the forks.
+    V(stop) (every node) - waits for its clients to end (the duration plus C(pyramid_command_timeout) at most; a client
+    still running then is killed and reported as hung), keeps their output, then collects its servers' output and
+    kills any still running.
   - V(judge) (once) - parses every run on the controller and plans retest rounds with known-good
     partners for misses the two rounds cannot place. V(verdict) (once) - one result per node
     naming each missing rail, its partner and Gb/s, and the likely cause (the node's rail, the path
@@ -69,8 +73,9 @@ notes:
   - The command settings of the runs (message size, duration, GID index, port base) are those of the
     first planned node, so keep them in C(group_vars/gpu_nodes); each node is judged against its own
     C(pyramid_rdma_gbps_min).
-  - Servers end by themselves after the run's duration plus twice C(pyramid_command_timeout) even if
-    the controller is interrupted.
+  - Servers and background clients end by themselves, even if the controller is interrupted, after the run's
+    duration, the listen timeout, twice C(pyramid_command_timeout) and Ansible's serve, run and stop phases across
+    the pod in waves of forks.
 extends_documentation_fragment:
   - gpufabric.pyramid.engine
 """

@@ -29,16 +29,17 @@ def device_types(hosts, groups):
 
 
 def forks_warning(forks, gpu_nodes):
-    """A warning when Ansible's forks are fewer than the GPU nodes: every per-node test of a duration (Layer 4's
-    ib_write_bw clients, Layer 5's all-reduce on every node, Layer 6's training step) then runs in waves, one
-    after another, and its layer takes that many times its own duration (docs/scale.md). None when they fit."""
+    """A warning when Ansible's forks are fewer than the GPU nodes: the per-node tests that last as long as they
+    run inside their task (Layer 5's all-reduce on every node, Layer 6's training step) then run in waves, one
+    after another, and their layer takes that many times its test's duration (docs/scale.md). The rail mesh and
+    the incast start their runs in the background and are not slowed so. None when the forks cover the nodes."""
     forks = max(1, int(forks or 1))
     if gpu_nodes <= forks:
         return None
     count = -(-gpu_nodes // forks)
-    return ("forks %d < %d GPU nodes: the per-node tests of Layers 4-6 (ib_write_bw, the all-reduce on every node, "
-            "the training step) run in %d waves, so those layers take about %d times their tests' own duration; "
-            "run with --forks %d or more (docs/scale.md)" % (forks, gpu_nodes, count, count, gpu_nodes))
+    return ("forks %d < %d GPU nodes: the per-node tests of Layers 5 and 6 (the all-reduce on every node, the training "
+            "step) run in %d waves, so those layers take about %d times their tests' own duration; run with --forks %d "
+            "or more where the controller allows (docs/scale.md)" % (forks, gpu_nodes, count, count, gpu_nodes))
 
 
 def problems(hosts, devices, catalog, errors_of):

@@ -57,13 +57,32 @@ def waves(nodes, forks):
 
 
 def server_lifetime(nodes, forks, duration, listen_timeout, command_timeout):
-    """How long a server of a round may wait for its client before coreutils timeout ends it: the serve phase
-    across the pod, the run phase up to the end of its last wave (each wave lasts the run's ``duration``: a
-    client returns only when its ib_write_bw ends), the listen wait and twice the client's command timeout.
-    The run phase is the part that grows with the pod: at 512 nodes and 16 forks it is 32 runs one after
-    another, and a lifetime that left it out ended the last waves' servers before their clients started."""
-    count = waves(nodes, forks)
-    return count * TASK_SLACK_SECONDS + count * (duration + TASK_SLACK_SECONDS) + listen_timeout + 2 * command_timeout
+    """How long a server of a round may wait for its client before coreutils timeout ends it: the serve, run
+    (the clients start in the background) and stop phases across the pod, each in waves of forks, the run's
+    ``duration``, the listen wait and twice the client's command timeout. Ansible's waves are what grows with
+    the pod: at 512 nodes and 16 forks each phase is 32 waves."""
+    return 3 * waves(nodes, forks) * TASK_SLACK_SECONDS + duration + listen_timeout + 2 * command_timeout
+
+
+def client_reads(started, ended, lost, duration, waited):
+    """The round's client reads of a node whose ib_write_bw clients ran in the background: ``started`` is what
+    rail_servers said at their start (``listening``: running), ``ended`` what it said when `stop` had waited
+    ``waited`` seconds for them to end. A client that ended well is read whatever its start saw (a short run
+    may end before the start looked twice); one that never ran keeps what its start said; one still running
+    was killed: a timeout, as the collect module reports a hung command."""
+    raw = {}
+    for cid, state in started.items():
+        final = ended.get(cid)
+        if final and final.get("status") == "ok":
+            raw[cid] = final
+        elif state.get("status") != "listening":
+            raw[cid] = dict(state, msg=(state.get("msg") or "").replace("ended before listening", "ended at once"))
+        elif final and final.get("status") == "killed":
+            raw[cid] = dict(final, status="timeout", msg="%s: hung: still running when the round's stop had waited %d s for a %d s run (killed); output: %s" % (
+                final.get("command"), waited, duration, (final.get("stdout") or final.get("stderr") or "none").strip()[-200:]))
+        else:
+            raw[cid] = final or {"status": "failed", "command": state.get("command"), "msg": lost}
+    return raw
 
 
 def load_plan(run_dir, layer):
