@@ -1,0 +1,293 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A progress line every few seconds while a long task runs: what, on how many devices, how long is left."""
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+name: progress
+type: aggregate
+short_description: A progress line every few seconds while a long task runs - what, on how many devices, how long is left
+version_added: 0.3.0
+description:
+  - While a task runs longer than O(interval) seconds (the soak, the incast, C(ib_write_bw) rounds, NCCL rounds, a
+    training step), prints one plain line every O(interval) seconds beside the stdout callback's output, for
+    example C([progress] Run this round's clients, every rail at once - layer 4, round 1 - 96/128 devices done,
+    41 s elapsed, about 12 s left). Tasks shorter than O(interval) print nothing.
+  - The devices are the hosts of the play's batch that the task runs on (C(ansible_play_batch), failed hosts left
+    out), counted done as each one's result arrives (ok, changed, failed, skipped or unreachable); a C(run_once)
+    task says C(run once for N devices).
+  - The time left comes from what the task declares in its C(vars), templated with the first host's variables -
+    C(pyramid_progress_expected_s), the seconds the task is expected to take (C(about N s left)), or
+    C(pyramid_progress_at_most_s), an upper bound such as a timeout (C(at most N s left)); an empty or zero value
+    declares nothing. Lacking both, and only when the task's hosts run in waves (more hosts than forks), it is
+    extrapolated from the rate of completions; else it reads C(time left unknown), never a guess. An optional
+    C(pyramid_progress_note) task variable is appended to the line.
+  - The lines go through Ansible's Display, without colour, to standard output; to standard error when the stdout
+    callback writes JSON (C(ansible.posix.json), C(ansible.posix.jsonl)) so that its output stays parseable. AWX and
+    ansible-runner show them in the job output.
+  - Enabled with C(callbacks_enabled = gpufabric.pyramid.progress) (the project's C(ansible.cfg) does). One timer
+    thread per playbook run, stopped and joined when the playbook ends. With the free strategy, the lines follow the
+    task started last.
+requirements:
+  - enable in configuration - C(callbacks_enabled = gpufabric.pyramid.progress) in C([defaults]).
+options:
+  interval:
+    description:
+      - Seconds between two progress lines of a task, and how long a task runs before its first line.
+      - 0 switches the lines off.
+    type: float
+    default: 15
+    ini:
+      - section: callback_progress
+        key: interval
+    env:
+      - name: PYRAMID_PROGRESS_INTERVAL
+"""
+
+import threading
+import time
+
+from ansible import constants as C
+from ansible import context
+from ansible.plugins.callback import CallbackBase
+from ansible.template import Templar
+
+EXPECTED = "pyramid_progress_expected_s"
+AT_MOST = "pyramid_progress_at_most_s"
+NOTE = "pyramid_progress_note"
+# Stdout callbacks whose output a program parses: progress lines on stdout would break it.
+JSON_STDOUT = ("json", "jsonl", "ansible.posix.json", "ansible.posix.jsonl")
+TICK_SECONDS = 1.0
+
+
+def seconds_text(seconds):
+    """'41 s' under two minutes, '5 min 3 s' above (a soak of 300 s reads better in minutes)."""
+    seconds = int(round(max(seconds, 0)))
+    if seconds < 120:
+        return "%d s" % seconds
+    return "%d min %d s" % divmod(seconds, 60)
+
+
+def declared_seconds(value):
+    """A task's declared duration as a positive float, else None (empty, zero, not a number: nothing declared)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        seconds = float(str(value).strip())
+    except ValueError:
+        return None
+    return seconds if seconds > 0 else None
+
+
+class Running:
+    """One task's progress: counted by the callback, worded by line()."""
+
+    def __init__(self, name, uuid, started, run_once=False):
+        self.name, self.uuid, self.started, self.run_once = name, uuid, started, run_once
+        self.total = None  # hosts of the batch, once the first host starts
+        self.looked_up = False
+        self.done = set()
+        self.expected = None  # (kind, seconds): kind "about" or "at_most"
+        self.note = ""
+        self.forks = None
+        self.last_line = None  # when the last line was printed
+
+    def finish(self, host):
+        """A host's result arrived; True when every host is done (no more lines)."""
+        self.done.add(host)
+        return self.finished()
+
+    def finished(self):
+        if self.run_once:
+            return bool(self.done)
+        return self.total is not None and len(self.done) >= self.total
+
+    def devices(self):
+        total = self.total if self.total is not None else "?"
+        if self.run_once:
+            return "run once for %s device%s" % (total, "" if total == 1 else "s")
+        return "%d/%s device%s done" % (len(self.done), total, "" if total == 1 else "s")
+
+    def left(self, elapsed):
+        """How long is left: from the declared duration, else the rate over waves of hosts, else unknown."""
+        if self.expected:
+            kind, seconds = self.expected
+            over = round(elapsed - seconds)
+            if kind == "at_most":
+                if over > 0:
+                    return "%s past its bound of %s" % (seconds_text(over), seconds_text(seconds))
+                return "at most %s left" % seconds_text(-over)
+            if over > 0:
+                return "%s over the expected %s" % (seconds_text(over), seconds_text(seconds))
+            return "about %s left" % seconds_text(-over)
+        return self._left_from_rate(elapsed)
+
+    def _left_from_rate(self, elapsed):
+        # Hosts running side by side (no more than forks) tell nothing about each other's end: the first to finish
+        # says nothing about the last. Hosts running in waves (more than forks) do: so many done per second.
+        done = len(self.done)
+        waves = self.total is not None and self.forks and self.total > self.forks
+        if self.run_once or not waves or not done or done >= self.total or elapsed <= 0:
+            return "time left unknown"
+        return "about %s left at the rate so far" % seconds_text((self.total - done) * elapsed / done)
+
+    def line(self, now):
+        elapsed = int(now - self.started)  # whole seconds, so that elapsed and left add up to what was declared
+        text = "[progress] %s - %s, %s elapsed, %s" % (self.name, self.devices(), seconds_text(elapsed), self.left(elapsed))
+        return "%s (%s)" % (text, self.note) if self.note else text
+
+    def due(self, now, interval):
+        """True when a line is due: the task runs longer than interval and the last line is interval old."""
+        if interval <= 0 or self.finished() or now - self.started < interval:
+            return False
+        return self.last_line is None or now - self.last_line >= interval
+
+
+class CallbackModule(CallbackBase):
+    CALLBACK_VERSION = 2.0
+    CALLBACK_TYPE = "aggregate"
+    CALLBACK_NAME = "gpufabric.pyramid.progress"
+    CALLBACK_NEEDS_ENABLED = True
+
+    def __init__(self, display=None):
+        super().__init__(display=display)
+        self.clock = time.monotonic
+        self.interval = 15.0
+        self.forks = None
+        self.to_stderr = False
+        self.running = None
+        self._play = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = None
+
+    def set_options(self, task_keys=None, var_options=None, direct=None):
+        super().set_options(task_keys=task_keys, var_options=var_options, direct=direct)
+        self.interval = float(self.get_option("interval"))
+        self.forks = context.CLIARGS.get("forks") or C.DEFAULT_FORKS
+        self.to_stderr = str(C.DEFAULT_STDOUT_CALLBACK) in JSON_STDOUT
+
+    # --- the timer: one thread, a tick a second, a line when one is due
+    def tick(self):
+        """Print the running task's line when due; the thread calls this every second, the tests directly."""
+        with self._lock:
+            running, now = self.running, self.clock()
+            if running is None or not running.due(now, self.interval):
+                return None
+            running.last_line = now
+            line = running.line(now)
+        self._display.display(line, stderr=self.to_stderr)
+        return line
+
+    def _start_timer(self):
+        if self._thread is not None or self.interval <= 0:
+            return
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._timer, name="pyramid-progress", daemon=True)
+        self._thread.start()
+
+    def _timer(self):
+        while not self._stop.wait(min(TICK_SECONDS, self.interval)):
+            try:
+                self.tick()
+            except Exception as error:  # pylint: disable=broad-exception-caught
+                # a progress line must never end the run; say it once and stop printing
+                self._display.warning("gpufabric.pyramid.progress: no more progress lines (%s)" % error)
+                return
+
+    def _stop_timer(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._thread = None
+
+    # --- what runs
+    def v2_playbook_on_play_start(self, play):
+        with self._lock:
+            self._play, self.running = play, None
+
+    def v2_playbook_on_task_start(self, task, is_conditional):
+        # the strategy has templated the name with the first host's variables just before this call
+        with self._lock:
+            self.running = Running(task.get_name(), task._uuid, self.clock(), run_once=task.run_once is True)
+            self.running.forks = self.forks
+        self._start_timer()
+
+    def v2_playbook_on_handler_task_start(self, task):
+        self.v2_playbook_on_task_start(task, False)
+
+    def v2_runner_on_start(self, host, task):
+        # The first host to start brings the variables: the batch's hosts and what the task declares.
+        with self._lock:
+            running = self.running
+            if running is None or running.uuid != task._uuid or running.looked_up:
+                return
+            running.looked_up = True  # once per task, even if the lookup fails
+        total, expected, note, run_once = self._declared(host, task)
+        with self._lock:
+            running.total, running.expected, running.note = total, expected, note
+            running.run_once = running.run_once or run_once
+
+    def _declared(self, host, task):
+        """(hosts of the batch, (kind, seconds) or None, note, run_once) from the host's variables for this task."""
+        try:
+            variables, templar = self._variables(host, task)
+        except Exception as error:  # pylint: disable=broad-exception-caught
+            # The callback API hands no variables to a callback; without them the line says what it cannot know.
+            self._display.vvv("gpufabric.pyramid.progress: no variables for %s (%s)" % (task.get_name(), error))
+            return None, None, "", False
+        total = len(variables.get("ansible_play_batch") or []) or None
+        expected = None
+        for name, kind in ((EXPECTED, "about"), (AT_MOST, "at_most")):
+            seconds = declared_seconds(self._template(templar, variables, name))
+            if seconds:
+                expected = (kind, seconds)
+                break
+        note = self._template(templar, variables, NOTE)
+        try:
+            run_once = templar.template(task.run_once) is True
+        except Exception:  # pylint: disable=broad-exception-caught
+            run_once = False
+        return total, expected, str(note or ""), run_once
+
+    def _variables(self, host, task):
+        # The play's variable manager and loader are the ones the strategy templates the task with.
+        manager = getattr(self._play, "_variable_manager")
+        variables = manager.get_vars(play=self._play, host=host, task=task)
+        return variables, Templar(loader=getattr(self._play, "_loader"), variables=variables)
+
+    def _template(self, templar, variables, name):
+        if name not in variables:
+            return None
+        try:
+            return templar.template(variables[name])
+        except Exception as error:  # pylint: disable=broad-exception-caught
+            # e.g. a registered plan missing when the task skips: the line then says "unknown"
+            self._display.vvv("gpufabric.pyramid.progress: %s not templated (%s)" % (name, error))
+            return None
+
+    def _finished(self, result):
+        task = getattr(result, "task", None) or getattr(result, "_task", None)
+        host = getattr(result, "host", None) or getattr(result, "_host", None)
+        with self._lock:
+            if self.running is not None and task is not None and host is not None and self.running.uuid == task._uuid:
+                self.running.finish(host.get_name())
+
+    def v2_runner_on_ok(self, result):
+        self._finished(result)
+
+    def v2_runner_on_failed(self, result, ignore_errors=False):
+        self._finished(result)
+
+    def v2_runner_on_skipped(self, result):
+        self._finished(result)
+
+    def v2_runner_on_unreachable(self, result):
+        self._finished(result)
+
+    def v2_playbook_on_stats(self, stats):
+        with self._lock:
+            self.running = None
+        self._stop_timer()
