@@ -365,6 +365,8 @@ def running_config_interface(switch, port):
     lines.append("   mtu %d" % (port.get("mtu") or DEFAULT_MTU))
     if port.get("ip"):
         lines += ["   no switchport", "   ip address %s" % port["ip"]]
+    if not port.get("ip"):  # a host port (a fabric port is routed): trusts DSCP (issue 14; its class: running_config_section_qos)
+        lines.append("   qos trust dscp")
     priorities = port.get("pfc_priorities") or []
     if priorities:
         lines.append("   priority-flow-control on")
@@ -373,7 +375,31 @@ def running_config_interface(switch, port):
         lines.append("   no priority-flow-control")
     # a host port's edge setting, printed after the PFC lines (as AVD renders a port's): it shows they are complete
     lines.append("   spanning-tree portfast")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _roce_queue(port)) + "\n"
+
+
+# RoCE's class on EOS (issue 14, roce_port_qos): DSCP 26 -> traffic-class 3 -> tx-queue 3, where a host port marks ECN
+# (the lines arista.avd's eos_cli_config_gen renders in its qos.cfg intended config, with RoCE's values); CNPs' DSCP 48
+# to traffic-class 6.
+ROCE_TX_QUEUE = 3
+_ECN_LINE = "random-detect ecn minimum-threshold %s maximum-threshold %s max-mark-probability 100"
+
+
+def _roce_queue(port):
+    """A host port's RoCE tx-queue sub-mode, printed last in the stanza as EOS prints sub-modes: its ECN marking
+    (ecn_off: none; ecn_min_th_high: a minimum threshold above where the queue ever gets)."""
+    faults = port.get("qos_faults") or []
+    if port.get("ip") or "ecn_off" in faults:
+        return []
+    low, high = ("12 mbytes", "12 mbytes") if "ecn_min_th_high" in faults else ("150 kbytes", "1500 kbytes")
+    return ["   !", "   tx-queue %d" % ROCE_TX_QUEUE, "      " + _ECN_LINE % (low, high)]
+
+
+def running_config_section_qos(switch):
+    """`show running-config section qos`: the switch-wide QoS maps (the port stanzas with their qos lines are read per
+    port, as the catalog does)."""
+    return "\n".join(["qos map dscp 26 to traffic-class 3", "qos map dscp 48 to traffic-class 6",
+                      "qos map traffic-class 3 to tx-queue %d" % ROCE_TX_QUEUE, "!"]) + "\n"
 
 
 # EOS takes a port as Ethernet1/1, ethernet1/1 or Et1/1; a port the switch lacks has no stanza: nothing printed
@@ -414,6 +440,7 @@ COMMANDS = commands.Commands({
     "show priority-flow-control counters | json": pfc_counters_json,
     "show interfaces counters discards | json": counters_discards_json,
     "show interfaces | json": interfaces_json,
+    "show running-config section qos": running_config_section_qos,
 }, PER_PORT)
 
 
@@ -421,7 +448,7 @@ def error(command):
     """EOS answers an unknown command on stdout; the CLI session itself carries on (rc 0)."""
     words = command.split()
     known = ("show", "interfaces", "ip", "lldp", "qos", "priority-flow-control", "counters", "bgp", "route", "phy", "detail",
-             "|", "json", "running-config")
+             "|", "json", "running-config", "section")
     for position, word in enumerate(words, start=1):
         if word not in known:
             return "%% Invalid input (at token %d: '%s')\n" % (position - 1, word), 0

@@ -50,7 +50,8 @@ def cabled_ports(node, switch_docs):
             found.append({"switch": doc["host"], "os": expect.get("pyramid_switch_os"), "port": entry["port"],
                           "peer_port": entry.get("peer_port"), "pfc": _port_value(doc, "sw_pfc_state", "pfc", entry["port"]),
                           "mtu": _port_value(doc, "sw_port_mtu", "mtu", entry["port"]),
-                          "map": _port_value(doc, "sw_roce_map", "roce_map", entry["port"]),
+                          "map": _port_value(doc, "sw_roce_map", "roce_map", entry["port"])
+                          if expect.get("pyramid_switch_os") == "cumulus" else None,  # EOS's port facts need its qos maps too
                           "failed": _failed_on(doc, entry["port"])})
     return found
 
@@ -257,18 +258,28 @@ def port_mtu(facts, expect):
 
 @judge("roce_port_qos")
 def roce_port_qos(facts, expect):
-    """The switch's own side of RoCE's class on every host port (NVUE): trust includes DSCP, the RoCE DSCP is
-    pyramid_roce_dscp on a lossless priority (pyramid_pfc_priorities), and ECN is on that priority's traffic class."""
-    table, failures = _table(facts["sw_roce_map"], "roce_map")
-    hosts = [entry for entry in expect["pyramid_switch_ports"] if entry.get("role", "host") == "host"]
+    """The switch's own side of RoCE's class on every host port: trust includes DSCP, the RoCE DSCP is
+    pyramid_roce_dscp on a lossless priority (pyramid_pfc_priorities), and ECN is on that priority's traffic class.
+    NVUE: its `qos roce status`. EOS: the configuration (the port's stanza, its service-profile and the switch's qos
+    maps, see _eos_maps), where nothing the judge needs is taken from EOS's defaults: a port no line configures is
+    unverified (ERROR), never assumed right."""
+    # EOS's per-port facts are its configuration lines (keyed qos_config), NVUE's the map itself
+    eos = any(isinstance(value, dict) and "qos_config" in value for value in facts["sw_roce_map"].values())
     dscp, lossless = expect["pyramid_roce_dscp"], sorted(set(expect["pyramid_pfc_priorities"]))
+    table, failures = _table(facts["sw_roce_map"], "qos_config" if eos else "roce_map")
+    hosts = [entry for entry in expect["pyramid_switch_ports"] if entry.get("role", "host") == "host"]
     expected = "trust dscp, DSCP %d on lossless priority %s, ECN on its traffic class, on every host port" % (
         dscp, ",".join(map(str, lossless)))
-    bad, ports, unread = [], [], []
+    if eos:
+        table, unread = _eos_maps(table, facts.get("sw_qos_config"), dscp, hosts)
+        expected += " (the running-config)"
+    else:
+        unread = []
+    bad, ports = [], []
     for entry in hosts:
         qos = table.get(entry["port"])
         if qos is None:
-            if entry["port"] not in facts["sw_roce_map"] or not isinstance(facts["sw_roce_map"][entry["port"]], SourceFailure):
+            if not eos and (entry["port"] not in facts["sw_roce_map"] or not isinstance(facts["sw_roce_map"][entry["port"]], SourceFailure)):
                 unread.append("%s: RoCE QoS not listed" % entry["port"])
             continue
         if qos["roce_tc"] is None:  # the read shows no SP->TC table: ECN on RoCE's class cannot be told
@@ -278,27 +289,92 @@ def roce_port_qos(facts, expect):
         if problems:
             bad.append("%s (%s %s): %s" % (entry["port"], entry.get("peer") or "?", entry.get("peer_port") or "?", "; ".join(problems)))
             ports.append(entry["port"])
+        elif qos.get("ecn_unproven"):  # no ECN line on a stanza that may be cut: neither right nor wrong
+            unread.append(qos["ecn_unproven"])
     if bad:
         return verdict(FAIL, expected, _summary(bad + ["not read: " + item for item in failures + unread]),
                        detail={"ports": sorted(ports), "device": False})
+    if (failures or unread) and eos:
+        return verdict(ERROR, expected, "RoCE QoS not read or not configured by any line: %s" % _summary(failures + unread, 3),
+                       cause="The configuration read does not say every host port's RoCE class: none is taken as right on "
+                             "EOS's defaults or on a read that may be cut short")
     if failures or unread:
         return verdict(ERROR, expected, "RoCE QoS not read: %s" % _summary(failures + unread, 3),
                        cause="The RoCE QoS read does not show every host port: none is taken as right on a read that does not show it")
     if not hosts:
         return verdict(SKIP, expected, "not applicable: no host port in pyramid_switch_ports", not_applicable=True)
-    return verdict(PASS, expected, "%s: trust dscp, DSCP %d -> priority %s, ECN on traffic class %s" % (
+    return verdict(PASS, expected, "%s: trust dscp, DSCP %d -> priority %s, ECN on traffic class %s%s" % (
         counted(len(hosts), "host port"), dscp, ",".join(sorted({str(table[e["port"]]["roce_priority"]) for e in hosts})),
-        ",".join(sorted({str(table[e["port"]]["roce_tc"]) for e in hosts}))))
+        ",".join(sorted({str(table[e["port"]]["roce_tc"]) for e in hosts})),
+        " (configured: the running-config, not the operational state)" if eos else ""))
+
+
+def _eos_maps(table, switch_wide, dscp, hosts):
+    """({port: the NVUE-shaped map}, [unverified]) of EOS's configuration: each port's `qos trust` (its own line, else
+    its service-profile's), the traffic class `qos map dscp` puts pyramid_roce_dscp in, the tx-queue `qos map
+    traffic-class` puts that class in, and whether that tx-queue marks ECN (the port's or its profile's
+    `random-detect ecn minimum-threshold`). Where no line says it, EOS's default (trust, DSCP and queue maps) is not
+    assumed: the port is unverified. EOS's PFC priority of a traffic class is its number (`priority-flow-control
+    priority 3 no-drop` makes traffic class 3 lossless): the class is the RoCE priority judged against
+    pyramid_pfc_priorities."""
+    if not isinstance(switch_wide, dict) or "dscp_tc" not in switch_wide:
+        return {}, ["show running-config section qos not read (the DSCP map and the qos profiles): no port's class can be told"]
+    maps, unread = {}, []
+    tc = switch_wide["dscp_tc"].get(dscp)
+    queue = switch_wide["tc_queue"].get(tc) if tc is not None else None
+    for entry in hosts:
+        port = table.get(entry["port"])
+        if port is None:
+            continue
+        profile = switch_wide["profiles"].get(port["profile"]) if port["profile"] else {}
+        if profile is None:
+            unread.append("%s: its service-profile %s is not in the qos section read" % (entry["port"], port["profile"]))
+            continue
+        trust = port["trust"] or profile.get("trust")
+        said = _eos_unverified(trust, tc, queue, dscp)
+        if said:
+            unread.append("%s: %s" % (entry["port"], said))
+            continue
+        if trust != "dscp":  # trust cos or none: the DSCP map does not classify this port's traffic at all
+            maps[entry["port"]] = {"trust": [trust], "roce_dscp": dscp, "roce_priority": None, "roce_tc": "-", "ecn_tcs": [],
+                                   "ecn_said": ""}
+            continue
+        ecn = sorted(set(port["ecn_queues"]) | set(profile.get("ecn_queues") or []))
+        maps[entry["port"]] = {"trust": [trust], "roce_dscp": dscp, "roce_priority": tc, "roce_tc": tc,
+                               "ecn_tcs": [tc] if queue in ecn else [], "ecn_said": "no random-detect ecn on tx-queue %d, RoCE's "
+                               "traffic class %d's queue (ECN on tx-queue %s)" % (queue, tc, _prios(ecn))}
+        if queue not in ecn and not port["complete"]:
+            maps[entry["port"]]["ecn_unproven"] = (
+                "%s: no random-detect ecn on tx-queue %d in the stanza as read (no closing line: a read cut short before its "
+                "tx-queue blocks cannot be told from none)" % (entry["port"], queue))
+            maps[entry["port"]]["ecn_tcs"] = [tc]  # judged unread below, not FAIL
+    return maps, unread
+
+
+def _eos_unverified(trust, tc, queue, dscp):
+    """Why EOS's configuration does not say the port's class, or None."""
+    if trust is None:
+        return "no qos trust line on the port or its service-profile (EOS's default trust is not assumed)"
+    if trust != "dscp":
+        return None  # a FAIL, said by _port_qos_problems
+    if tc is None:
+        return "no qos map dscp line maps DSCP %d (EOS's default DSCP map is not assumed)" % dscp
+    if queue is None:
+        return "no qos map traffic-class %d to tx-queue line (EOS's default queue map is not assumed)" % tc
+    return None
 
 
 def _port_qos_problems(qos, dscp, lossless):
     problems = []
     if "dscp" not in qos["trust"]:
         problems.append("trust %s, no dscp" % ",".join(qos["trust"]))
+        if qos.get("ecn_said") is not None:  # EOS: without trust dscp its class (and queue) is not the DSCP map's
+            return problems
     if qos["roce_dscp"] != dscp:
         problems.append("RoCE DSCP %d, want %d" % (qos["roce_dscp"], dscp))
     if qos["roce_priority"] not in lossless:
         problems.append("RoCE on switch-priority %d, not lossless (%s)" % (qos["roce_priority"], ",".join(map(str, lossless))))
     if qos["roce_tc"] not in qos["ecn_tcs"]:
-        problems.append("ECN off on RoCE's traffic class %d (enabled-tc %s)" % (qos["roce_tc"], ",".join(map(str, qos["ecn_tcs"])) or "none"))
+        problems.append(qos.get("ecn_said") or "ECN off on RoCE's traffic class %d (enabled-tc %s)" % (
+            qos["roce_tc"], ",".join(map(str, qos["ecn_tcs"])) or "none"))
     return problems

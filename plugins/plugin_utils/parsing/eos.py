@@ -535,6 +535,126 @@ def _running_config_pfc(text):
     return {"pfc": {name: state}, "unverified": RUNNING_CONFIG_NO_TRAILER}
 
 
+# --- RoCE QoS, from the running-config ------------------------------------------------------------
+
+# EOS's QoS commands as the running-config holds them (arista.avd eos_cli_config_gen renders them so, in its qos.cfg
+# intended config): a port's or a `qos profile`'s `qos trust dscp|cos` / `no qos trust`, `service-profile NAME` on a
+# port, `tx-queue N` / `uc-tx-queue N` sub-modes holding `random-detect ecn minimum-threshold ...` (ECN marking on
+# that queue), and the global `qos map dscp D... to traffic-class T [drop-precedence P]` and
+# `qos map traffic-class T... to tx-queue Q` lines. Nothing here assumes EOS's defaults (its default trust and
+# DSCP/traffic-class maps): what no line configures is left out, for the judge to call unverified.
+_TRUST = re.compile(r"^(no )?qos trust(?: (\S+))?$")
+_TX_QUEUE = re.compile(r"^(?:uc-)?tx-queue (\S+)$")
+_ECN = re.compile(r"^random-detect ecn minimum-threshold ")
+_SERVICE_PROFILE = re.compile(r"^service-profile (\S+)$")
+_MAP_DSCP = re.compile(r"^qos map dscp ((?:\d+ )+)to traffic-class (\d+)(?: drop-precedence \d+)?$")
+_MAP_TC_QUEUE = re.compile(r"^qos map traffic-class ((?:\d+ )+)to tx-queue (\d+)$")
+_PROFILE_HEAD = re.compile(r"^qos profile (\S+)$")
+
+
+def _blocks(lines, depth):
+    """[(line, [its deeper lines])] of the lines indented ``depth`` spaces (a running-config's nesting: 3 a level);
+    comment lines (`!`, `!!`) are left out."""
+    out = []
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        text = line.strip()
+        if not text or text.startswith("!"):
+            continue
+        if indent == depth:
+            out.append((text, []))
+        elif indent > depth and out:
+            out[-1][1].append(line)
+        else:
+            raise ValueError("line %r is not nested under a command (cut or damaged)" % line[:80])
+    return out
+
+
+def _qos_settings(where, blocks):
+    """{"trust": "dscp"|"cos"|"none"|None (no line), "ecn_queues": [tx-queues with random-detect ecn], "lines": [...]} of
+    a port's or a profile's commands."""
+    trust, ecn, lines = None, set(), []
+    for text, children in blocks:
+        match = _TRUST.match(text)
+        if match:
+            if match.group(1) or not match.group(2):
+                trust = "none"
+            elif match.group(2) in ("dscp", "cos"):
+                trust = match.group(2)
+            else:
+                raise ValueError("%s: %r: trust %r is neither dscp nor cos" % (where, text, match.group(2)))
+            lines.append(text)
+            continue
+        match = _TX_QUEUE.match(text)
+        if match:
+            if not re.match(r"[0-7]$", match.group(1)):
+                raise ValueError("%s: %r: queue %r is not 0-7" % (where, text, match.group(1)))
+            marks = [child.strip() for child in children if _ECN.match(child.strip())]
+            if marks:
+                ecn.add(int(match.group(1)))
+                lines += [text, marks[0]]
+    return {"trust": trust, "ecn_queues": sorted(ecn), "lines": lines}
+
+
+@parser("arista_eos_show_running-config_interfaces_qos",
+        "show running-config interfaces <port>: the port's QoS trust, its service-profile and the tx-queues it marks ECN on "
+        "(per port; the configuration, not the operational state)",
+        kind="text")
+def _running_config_qos(text):
+    """{"qos_config": {port: {"trust", "profile", "ecn_queues", "lines", "complete"}}, "unverified": why}: the port's own
+    QoS lines (the command sw_pfc_state reads, run once). ``trust`` None: no `qos trust` line on the port (its profile's,
+    or EOS's default, applies); ``profile``: its `service-profile`, whose lines come from `show running-config section
+    qos`. ``complete``: a closing `!`/`end` came, so no sub-mode (printed last) can have been cut off."""
+    name, _body, closed = _stanza(text)
+    lines = [line.rstrip() for line in text.split("\n") if line.strip()][1:]
+    lines = [line for line in lines if line not in ("!", "end")]
+    blocks = _blocks(lines, 3)
+    settings = _qos_settings(name, blocks)
+    profiles = [_SERVICE_PROFILE.match(text).group(1) for text, _ in blocks if _SERVICE_PROFILE.match(text)]
+    settings.update(profile=profiles[-1] if profiles else None, complete=closed)
+    return {"qos_config": {name: settings}, "unverified": RUNNING_CONFIG_NO_TRAILER}
+
+
+def _numbers(where, words, top):
+    values = [int(word) for word in words.split()]
+    if any(value > top for value in values):
+        raise ValueError("%s: a value above %d" % (where, top))
+    return values
+
+
+@parser("arista_eos_show_running-config_section_qos",
+        "show running-config section qos: the global DSCP -> traffic-class and traffic-class -> tx-queue maps and the qos "
+        "profiles' trust and ECN queues (the configuration)",
+        kind="text")
+def _running_config_section_qos(text):
+    """{"dscp_tc": {dscp: tc}, "tc_queue": {tc: queue}, "profiles": {name: {"trust", "ecn_queues", "lines"}}}: only what
+    `qos map` lines and `qos profile` blocks configure (EOS's default maps are not filled in). Interface stanzas the
+    section also prints are left to the per-port read. An empty answer is a switch with no QoS configured."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    errors = [line.strip() for line in lines if line.lstrip().startswith("%")]
+    if errors:
+        raise ValueError("EOS refused the command: %s" % errors[0])
+    dscp_tc, tc_queue, profiles = {}, {}, {}
+    for head, children in _blocks(lines, 0):
+        match = _MAP_DSCP.match(head)
+        if match:
+            for dscp in _numbers(head, match.group(1), 63):
+                dscp_tc[dscp] = _numbers(head, match.group(2), 7)[0]
+            continue
+        match = _MAP_TC_QUEUE.match(head)
+        if match:
+            for tc in _numbers(head, match.group(1), 7):
+                tc_queue[tc] = _numbers(head, match.group(2), 7)[0]
+            continue
+        match = _PROFILE_HEAD.match(head)
+        if match:
+            profiles[match.group(1)] = _qos_settings("qos profile " + match.group(1), _blocks(children, 3))
+            continue
+        if head.startswith("qos map dscp") or head.startswith("qos map traffic-class") and " tx-queue " in head:
+            raise ValueError("unreadable map line %r (cut or damaged)" % head[:80])
+    return {"dscp_tc": dscp_tc, "tc_queue": tc_queue, "profiles": profiles}
+
+
 @parser("arista_eos_show_qos_interfaces_ecn_counters_queue",
         "show qos interfaces ecn counters queue | json: per port ECN-marked packets per tx queue",
         kind="json")

@@ -220,3 +220,46 @@ DATA += [
          name="EOS: mlx5_1 at MTU 9216, its port at 9214", expect=RAILS2, status={"node-001": "FAIL"},
          contains={"node-001": ["node-001 mlx5_1 (ens2np0) MTU 9216; leaf1-r0 Ethernet2 MTU 9214", CAUSE]}),
 ]
+
+# EOS (the configuration): the ports' stanzas and the qos section from arista.avd's eos_cli_config_gen intended configs
+# (qos.cfg maps DSCP 26 to traffic-class 4, its profile `test` trusts dscp and marks ECN on tx-queues 2 and 4), so the
+# plan here puts RoCE's lossless priority at 4.
+EOS_QOS = "arista_eos_show_running-config_interfaces_qos"
+EOS_SECTION = "arista_eos_show_running-config_section_qos"
+EOS_QOS_PLAN = {"pyramid_switch_os": "eos", "pyramid_pfc_priorities": [4], "pyramid_switch_ports": [
+    {"port": "Ethernet1", "peer": "node-001", "peer_port": "ens1np0"}, {"port": "Ethernet6", "peer": "node-002", "peer_port": "ens1np0"}]}
+EOS_ONE_PORT = dict(EOS_QOS_PLAN, pyramid_switch_ports=EOS_QOS_PLAN["pyramid_switch_ports"][:1])
+EOS_ETHERNET1 = fixture(EOS_QOS, "avd_qos_ethernet1_trust_dscp_profile_real")  # trust dscp, service-profile test
+EOS_QUEUE_MAPPED = fixture(EOS_SECTION, "avd_qos_cfg_tc4_to_tx_queue4")
+
+DATA += [
+    {"check": "roce_port_qos", "name": "EOS: trust dscp, DSCP 26 -> tc 4 -> tx-queue 4, ECN there by its profile", "status": "PASS",
+     "expect": EOS_ONE_PORT, "raw": {"sw_roce_map": {"Ethernet1": EOS_ETHERNET1}, "sw_qos_config": EOS_QUEUE_MAPPED},
+     "contains": ["1 host port: trust dscp, DSCP 26 -> priority 4, ECN on traffic class 4 (configured: the running-config"]},
+    {"check": "roce_port_qos", "name": "EOS: Ethernet6 marks ECN on tx-queue 2, not RoCE's 4", "status": "FAIL", "expect": EOS_QOS_PLAN,
+     "raw": {"sw_roce_map": {"Ethernet1": EOS_ETHERNET1, "Ethernet6": fixture(EOS_QOS, "ethernet6_trust_dscp_ecn_queue2")},
+             "sw_qos_config": EOS_QUEUE_MAPPED},
+     "contains": ["Ethernet6 (node-002 ens1np0): no random-detect ecn on tx-queue 4, RoCE's traffic class 4's queue (ECN on tx-queue 2)", CAUSE]},
+    {"check": "roce_port_qos", "name": "EOS: Ethernet6 trusts cos", "status": "FAIL", "expect": EOS_QOS_PLAN,
+     "raw": {"sw_roce_map": {"Ethernet1": EOS_ETHERNET1, "Ethernet6": fixture(EOS_QOS, "avd_qos_ethernet6_trust_cos_ecn_count_real")},
+             "sw_qos_config": EOS_QUEUE_MAPPED},
+     "contains": ["Ethernet6 (node-002 ens1np0): trust cos, no dscp"]},
+    {"check": "roce_port_qos", "name": "EOS: RoCE's class 4 is not the plan's lossless priority 3", "status": "FAIL",
+     "expect": dict(EOS_ONE_PORT, pyramid_pfc_priorities=[3]),
+     "raw": {"sw_roce_map": {"Ethernet1": EOS_ETHERNET1}, "sw_qos_config": EOS_QUEUE_MAPPED},
+     "contains": ["Ethernet1 (node-001 ens1np0): RoCE on switch-priority 4, not lossless (3)"]},
+    {"check": "roce_port_qos", "name": "EOS: no traffic-class -> tx-queue line (the default map not assumed)", "status": "ERROR",
+     "expect": EOS_ONE_PORT, "raw": {"sw_roce_map": {"Ethernet1": EOS_ETHERNET1}, "sw_qos_config": fixture(EOS_SECTION, "avd_qos_cfg_real")},
+     "contains": ["Ethernet1: no qos map traffic-class 4 to tx-queue line (EOS's default queue map is not assumed)"]},
+    {"check": "roce_port_qos", "name": "EOS: the qos section not read", "status": "ERROR", "expect": EOS_ONE_PORT,
+     "raw": {"sw_roce_map": {"Ethernet1": EOS_ETHERNET1}, "sw_qos_config": fixture(EOS_SECTION, "cut_in_map_line")},
+     "contains": ["show running-config section qos not read"]},
+    {"check": "roce_port_qos", "name": "EOS: no qos trust line on the port or its profile", "status": "ERROR",
+     "expect": dict(EOS_ONE_PORT, pyramid_switch_ports=[{"port": "Ethernet7", "peer": "node-001", "peer_port": "ens1np0"}]),
+     "raw": {"sw_roce_map": {"Ethernet7": fixture(EOS_QOS, "avd_qos_ethernet7_uc_tx_queue_real")}, "sw_qos_config": EOS_QUEUE_MAPPED},
+     "contains": ["Ethernet7: no qos trust line on the port or its service-profile (EOS's default trust is not assumed)"]},
+    {"check": "roce_port_qos", "name": "EOS: Ethernet6's stanza refused", "status": "ERROR", "expect": EOS_QOS_PLAN,
+     "raw": {"sw_roce_map": {"Ethernet1": EOS_ETHERNET1, "Ethernet6": fixture(EOS_QOS, "invalid_input")},
+             "sw_qos_config": EOS_QUEUE_MAPPED},
+     "contains": ["Ethernet6: sw_roce_map"]},
+]
