@@ -57,3 +57,30 @@ def test_ecn_min_th_high_still_configures_ecn(parsers):
     stanza = formats_eos.COMMANDS.get("show running-config interfaces Ethernet2/1")(state)
     assert "      random-detect ecn minimum-threshold 12 mbytes maximum-threshold 12 mbytes max-mark-probability 100" in stanza
     assert _judge(parsers, scenario, "roce_port_qos")["status"] == "PASS"  # the threshold is the incast's finding
+
+
+NXOS_LEAF = "leaf1-r1"  # rail 1's leaf runs leaf_os[1]: NX-OS
+
+
+def _judge_nxos(parsers, scenario):
+    from pyramid_twin import formats_nxos  # pylint: disable=import-outside-toplevel
+    state = switch_session.snapshot_now(dict(switch_model.switch_state(scenario, NXOS_LEAF), rendered_at=time.time() - 60))
+    expect, errors = _expectations.resolve(CATALOG, switch_model.inventory_vars(switch_model.topology(scenario), NXOS_LEAF))
+    assert not errors, errors
+    config = parsers.parse("cisco_nxos_show_running-config_ipqos", formats_nxos.COMMANDS.get("show running-config ipqos")(state))
+    return _engine.judge_host(NXOS_LEAF, CHECKS["roce_port_qos"], CATALOG, {"sw_roce_map": config, "sw_qos_config": config}, expect)
+
+
+def test_a_healthy_nxos_leaf_passes_roce_port_qos(parsers):
+    record = _judge_nxos(parsers, _scenario())
+    assert record["status"] == "PASS", record
+    assert record["actual"] == ("4 host ports: trust dscp, DSCP 26 -> priority 3, ECN on traffic class 3 "
+                                "(configured: the running-config, not the operational state)"), record
+
+
+def test_ecn_off_on_nxos_fails_that_port(parsers):
+    record = _judge_nxos(parsers, _scenario([{"switch": NXOS_LEAF, "kind": "ecn_off", "port": "Ethernet1/2"}]))
+    assert record["status"] == "FAIL", record
+    assert record["actual"] == ("Ethernet1/2 (node-002 ens2np0): no random-detect ... ecn in queuing class c-out-8q-q3 of "
+                                "QOS_EGRESS_NO_ECN (ECN on qos-group none)"), record
+    assert record["detail"]["ports"] == ["Ethernet1/2"]

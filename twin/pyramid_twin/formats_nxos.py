@@ -437,6 +437,59 @@ _PORT_NAME = re.compile(r"^(?:ethernet|eth|e)(\d+/\d+(?:/\d+)?)$", re.I)
 BAD_PORT = "% Invalid range at '^' marker.\n"
 
 
+# RoCE's class on NX-OS (issue 14, roce_port_qos), in the lines of Microsoft's reference Nexus QoS policy for Azure Local
+# TORs, classifying by DSCP 26 (the plan's pyramid_roce_dscp) as the Cisco AI/ML blueprint does: qos-group 3, paused on
+# pfc-cos 3, ECN on its queue. A port under the switch fault ecn_off takes a queuing policy without the ECN line.
+_IPQOS_POLICIES = """class-map type qos match-all RDMA
+  match dscp 26
+class-map type qos match-all CNP
+  match dscp 48
+policy-map type qos QOS_CLASSIFICATION
+  class RDMA
+    set qos-group 3
+  class CNP
+    set qos-group 7
+policy-map type queuing QOS_EGRESS_PORT
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 50
+    random-detect minimum-threshold %s maximum-threshold %s drop-probability 100 weight 0 ecn
+  class type queuing c-out-8q-q-default
+    bandwidth remaining percent 48
+  class type queuing c-out-8q-q7
+    bandwidth percent 1
+policy-map type queuing QOS_EGRESS_NO_ECN
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 50
+  class type queuing c-out-8q-q-default
+    bandwidth remaining percent 48
+policy-map type network-qos QOS_NETWORK
+  class type network-qos c-8q-nq3
+    mtu 9216
+    pause pfc-cos 3
+  class type network-qos c-8q-nq-default
+    mtu 9216
+system qos
+  service-policy type qos input QOS_CLASSIFICATION
+  service-policy type queuing output QOS_EGRESS_PORT
+  service-policy type network-qos QOS_NETWORK"""
+
+
+def show_running_config_ipqos(switch):
+    """`show running-config ipqos`: the policies, system qos, then each host port's block (PFC on; a port under ecn_off
+    attaches the queuing policy without ECN). ecn_min_th_high on any port raises the one system queuing policy's
+    minimum threshold (a queuing policy is shared)."""
+    faults = {fault for port in switch["ports"] for fault in port.get("qos_faults") or []}
+    low, high = ("12 mbytes", "12 mbytes") if "ecn_min_th_high" in faults else ("300 kbytes", "3000 kbytes")
+    lines = ["!Command: show running-config ipqos", "", _IPQOS_POLICIES % (low, high)]
+    for port in switch["ports"]:
+        if port.get("ip"):
+            continue  # a fabric port: the system policies
+        lines += ["", "interface %s" % port["name"], "  priority-flow-control mode on"]
+        if "ecn_off" in (port.get("qos_faults") or []):
+            lines.append("  service-policy type queuing output QOS_EGRESS_NO_ECN")
+    return "\n".join(lines) + "\n"
+
+
 def _per_port(render):
     """A handler maker for a per-port form: NX-OS takes Ethernet1/1, ethernet1/1, Eth1/1 or e1/1."""
     def bind(match):
@@ -465,6 +518,7 @@ COMMANDS = commands.Commands({
     "show ip route bgp": show_ip_route_bgp,
     "show interface priority-flow-control detail": show_interface_priority_flow_control_detail,
     "show queuing interface": show_queuing_interface,
+    "show running-config ipqos": show_running_config_ipqos,
 }, PER_PORT)
 
 
@@ -472,7 +526,7 @@ def error(command):
     """NX-OS answers an unknown command with a caret under the first bad word, on the CLI's rc 0."""
     words = command.split()
     known = ("show", "version", "inventory", "interface", "ip", "lldp", "bgp", "route", "queuing", "status", "counters", "errors",
-             "transceiver", "details", "neighbors", "summary", "priority-flow-control", "detail")
+             "transceiver", "details", "neighbors", "summary", "priority-flow-control", "detail", "running-config", "ipqos")
     column = 0
     for word in words:
         if word not in known:

@@ -264,14 +264,19 @@ def roce_port_qos(facts, expect):
     maps, see _eos_maps), where nothing the judge needs is taken from EOS's defaults: a port no line configures is
     unverified (ERROR), never assumed right."""
     # EOS's per-port facts are its configuration lines (keyed qos_config), NVUE's the map itself
-    eos = any(isinstance(value, dict) and "qos_config" in value for value in facts["sw_roce_map"].values())
+    # NX-OS's one `show running-config ipqos` read holds every policy and where it is attached
+    nxos = "class_maps" in facts["sw_roce_map"]
+    eos = nxos or any(isinstance(value, dict) and "qos_config" in value for value in facts["sw_roce_map"].values())
     dscp, lossless = expect["pyramid_roce_dscp"], sorted(set(expect["pyramid_pfc_priorities"]))
-    table, failures = _table(facts["sw_roce_map"], "qos_config" if eos else "roce_map")
+    table, failures = ({}, []) if nxos else _table(facts["sw_roce_map"], "qos_config" if eos else "roce_map")
     hosts = [entry for entry in expect["pyramid_switch_ports"] if entry.get("role", "host") == "host"]
     expected = "trust dscp, DSCP %d on lossless priority %s, ECN on its traffic class, on every host port" % (
         dscp, ",".join(map(str, lossless)))
-    if eos:
-        table, unread = _eos_maps(table, facts.get("sw_qos_config"), dscp, hosts)
+    if nxos:
+        table, unread = _nxos_maps(facts["sw_roce_map"], dscp, hosts)
+        expected += " (the running-config)"
+    elif eos:
+        table, unread = _eos_maps(table, facts.get("sw_qos_config"), dscp, hosts, facts["sw_roce_map"])
         expected += " (the running-config)"
     else:
         unread = []
@@ -297,7 +302,7 @@ def roce_port_qos(facts, expect):
     if (failures or unread) and eos:
         return verdict(ERROR, expected, "RoCE QoS not read or not configured by any line: %s" % _summary(failures + unread, 3),
                        cause="The configuration read does not say every host port's RoCE class: none is taken as right on "
-                             "EOS's defaults or on a read that may be cut short")
+                             "the platform's defaults or on a read that may be cut short")
     if failures or unread:
         return verdict(ERROR, expected, "RoCE QoS not read: %s" % _summary(failures + unread, 3),
                        cause="The RoCE QoS read does not show every host port: none is taken as right on a read that does not show it")
@@ -306,10 +311,10 @@ def roce_port_qos(facts, expect):
     return verdict(PASS, expected, "%s: trust dscp, DSCP %d -> priority %s, ECN on traffic class %s%s" % (
         counted(len(hosts), "host port"), dscp, ",".join(sorted({str(table[e["port"]]["roce_priority"]) for e in hosts})),
         ",".join(sorted({str(table[e["port"]]["roce_tc"]) for e in hosts})),
-        " (configured: the running-config, not the operational state)" if eos else ""))
+        " (configured: the running-config, not the operational state)" if eos else ""))  # eos: EOS and NX-OS
 
 
-def _eos_maps(table, switch_wide, dscp, hosts):
+def _eos_maps(table, switch_wide, dscp, hosts, reads):
     """({port: the NVUE-shaped map}, [unverified]) of EOS's configuration: each port's `qos trust` (its own line, else
     its service-profile's), the traffic class `qos map dscp` puts pyramid_roce_dscp in, the tx-queue `qos map
     traffic-class` puts that class in, and whether that tx-queue marks ECN (the port's or its profile's
@@ -324,7 +329,9 @@ def _eos_maps(table, switch_wide, dscp, hosts):
     queue = switch_wide["tc_queue"].get(tc) if tc is not None else None
     for entry in hosts:
         port = table.get(entry["port"])
-        if port is None:
+        if port is None:  # a failed read is named among the failures; any other port the reads lack, here
+            if not isinstance(reads.get(entry["port"]), SourceFailure):
+                unread.append("%s: RoCE QoS not listed" % entry["port"])
             continue
         profile = switch_wide["profiles"].get(port["profile"]) if port["profile"] else {}
         if profile is None:
@@ -351,6 +358,52 @@ def _eos_maps(table, switch_wide, dscp, hosts):
     return maps, unread
 
 
+def _nxos_maps(config, dscp, hosts):
+    """({port: the NVUE-shaped map}, [unverified]) of NX-OS's ipqos configuration: the port's `service-policy type qos
+    input` (its own, else system qos's) puts pyramid_roce_dscp in a qos-group by the first class whose class-map matches
+    that DSCP (none: class-default, qos-group 0); system qos's network-qos policy pauses that group on its `pause
+    pfc-cos` (the RoCE priority; none: lossy); the port's or system qos's `service-policy type queuing output` marks
+    ECN on the group's queue (`random-detect ... ecn`). What is attached nowhere is unverified, never NX-OS's default."""
+    maps, unread = {}, []
+    network = config["network_qos"].get(config["system"].get("network-qos"))
+    for entry in hosts:
+        attached = dict(config["system"], **config["ports"].get(entry["port"], {}))
+        said = _nxos_unattached(config, attached, network)
+        if said:
+            unread.append("%s: %s" % (entry["port"], said))
+            continue
+        group, trust, where = 0, ["dscp"], "DSCP %d in no class of %s: class-default, qos-group 0," % (dscp, attached["qos"])
+        classes = [(config["class_maps"].get(name, {"dscp": [], "cos": []}), set_group) for name, set_group in config["qos"][attached["qos"]]]
+        for matched, set_group in classes:
+            if dscp in matched["dscp"]:
+                group, where = set_group, "RoCE's qos-group %d" % set_group
+                break
+        else:  # DSCP in no class: the class-default; a policy that matches CoS alone does not classify by DSCP at all
+            if not any(matched["dscp"] for matched, _group in classes) and any(matched["cos"] for matched, _group in classes):
+                trust = ["cos"]
+        cos = network.get(group) or []
+        maps[entry["port"]] = {"trust": trust, "roce_dscp": dscp, "roce_priority": cos[0] if cos else None, "roce_tc": group,
+                               "ecn_tcs": [group] if group in config["queuing"][attached["queuing"]] else [],
+                               "ecn_said": "no random-detect ... ecn in queuing class c-out-8q-q%d of %s (ECN on qos-group %s)" % (
+                                   group, attached["queuing"], _prios(config["queuing"][attached["queuing"]])),
+                               "lossy_said": "%s has no pause pfc-cos in %s (lossy)" % (where, config["system"]["network-qos"])}
+        if trust == ["cos"]:
+            maps[entry["port"]].update(trust=["cos"], ecn_said="")
+    return maps, unread
+
+
+def _nxos_unattached(config, attached, network):
+    """Why NX-OS's configuration does not say a port's class, or None."""
+    for kind, line in (("qos", "service-policy type qos input"), ("queuing", "service-policy type queuing output")):
+        if not attached.get(kind):
+            return "no %s on the port or under system qos (NX-OS's default policy is not assumed)" % line
+        if attached[kind] not in config[kind]:
+            return "its %s policy-map %s is not in the read" % (kind, attached[kind])
+    if network is None:
+        return "no service-policy type network-qos under system qos, or its policy-map not in the read"
+    return None
+
+
 def _eos_unverified(trust, tc, queue, dscp):
     """Why EOS's configuration does not say the port's class, or None."""
     if trust is None:
@@ -372,7 +425,9 @@ def _port_qos_problems(qos, dscp, lossless):
             return problems
     if qos["roce_dscp"] != dscp:
         problems.append("RoCE DSCP %d, want %d" % (qos["roce_dscp"], dscp))
-    if qos["roce_priority"] not in lossless:
+    if qos["roce_priority"] is None and qos.get("lossy_said"):
+        problems.append(qos["lossy_said"])
+    elif qos["roce_priority"] not in lossless:
         problems.append("RoCE on switch-priority %d, not lossless (%s)" % (qos["roce_priority"], ",".join(map(str, lossless))))
     if qos["roce_tc"] not in qos["ecn_tcs"]:
         problems.append(qos.get("ecn_said") or "ECN off on RoCE's traffic class %d (enabled-tc %s)" % (

@@ -610,7 +610,7 @@ def _running_config_qos(text):
     lines = [line for line in lines if line not in ("!", "end")]
     blocks = _blocks(lines, 3)
     settings = _qos_settings(name, blocks)
-    profiles = [_SERVICE_PROFILE.match(text).group(1) for text, _ in blocks if _SERVICE_PROFILE.match(text)]
+    profiles = [_SERVICE_PROFILE.match(head).group(1) for head, _children in blocks if _SERVICE_PROFILE.match(head)]
     settings.update(profile=profiles[-1] if profiles else None, complete=closed)
     return {"qos_config": {name: settings}, "unverified": RUNNING_CONFIG_NO_TRAILER}
 
@@ -650,7 +650,7 @@ def _running_config_section_qos(text):
         if match:
             profiles[match.group(1)] = _qos_settings("qos profile " + match.group(1), _blocks(children, 3))
             continue
-        if head.startswith("qos map dscp") or head.startswith("qos map traffic-class") and " tx-queue " in head:
+        if head.startswith("qos map dscp") or (head.startswith("qos map traffic-class") and " tx-queue " in head):
             raise ValueError("unreadable map line %r (cut or damaged)" % head[:80])
     return {"dscp_tc": dscp_tc, "tc_queue": tc_queue, "profiles": profiles}
 

@@ -433,3 +433,128 @@ def _ecn(rows):
                 raise ValueError("%s QoS group %s: this output has no ECN-marked packet counter" % (name, group))
             result.setdefault(name, {})[group] = sum(marked)
     return {"ports": result}
+
+
+# --- RoCE QoS, from `show running-config ipqos` ------------------------------------------------------
+#
+# NX-OS's modular QoS as the running-config holds it (the Azure Local reference TOR QoS policy for Nexus prints these
+# lines): `class-map type qos match-all|match-any NAME` with `match dscp D[,D|-D]` / `match cos C` lines; `policy-map
+# type qos NAME` whose `class NAME` blocks `set qos-group G`; `policy-map type network-qos NAME` whose `class type
+# network-qos c-8q-nqG` blocks `pause pfc-cos P` (the no-drop class of qos-group G); `policy-map type queuing NAME`
+# whose `class type queuing c-out-8q-qG` blocks mark ECN with `random-detect ... ecn`; `system qos` and interface blocks
+# attach them with `service-policy type qos input|network-qos|queuing output NAME`. The system classes' names carry
+# their qos-group (c-8q-nq3 / c-out-8q-q3: group 3; `-default`: group 0), the numbering Cisco's 8-queue templates use.
+_NX_CLASS_MAP = re.compile(r"^class-map type qos (?:match-all |match-any )?(\S+)$")
+_NX_POLICY = re.compile(r"^policy-map type (qos|network-qos|queuing) (\S+)$")
+_NX_GROUP_CLASS = re.compile(r"^class type (?:network-qos|queuing) c-(?:8q-nq|out-8q-q)(\d|-default)$")
+_NX_SERVICE = re.compile(r"^service-policy type (qos input|network-qos|queuing output) (\S+)$")
+_NX_INTERFACE = re.compile(r"^interface (\S+)$")
+
+
+def _nx_blocks(lines):
+    """[(line, [deeper lines])] of the lines at the least indentation among them; `!` lines left out."""
+    lines = [line.rstrip() for line in lines if line.strip() and not line.strip().startswith("!")]
+    if not lines:
+        return []
+    depth = min(len(line) - len(line.lstrip()) for line in lines)
+    out = []
+    for line in lines:
+        if len(line) - len(line.lstrip()) == depth:
+            out.append((line.strip(), []))
+        elif not out:
+            raise ValueError("line %r is not nested under a command (cut or damaged)" % line.strip()[:80])
+        else:
+            out[-1][1].append(line)
+    return out
+
+
+def _nx_values(where, text, top):
+    """The numbers of a `match dscp|cos` list: `24-31`, `26,46`, `26`."""
+    values = []
+    for part in text.split(","):
+        bounds = part.strip().split("-")
+        if not all(bound.isdigit() for bound in bounds) or len(bounds) > 2 or int(bounds[-1]) > top:
+            raise ValueError("%s: %r is not a list of values 0-%d" % (where, text, top))
+        values += list(range(int(bounds[0]), int(bounds[-1]) + 1))
+    return values
+
+
+def _nx_class_map(name, children):
+    matched = {"dscp": [], "cos": []}
+    for line, _deeper in _nx_blocks(children):
+        match = re.match(r"^match (dscp|cos) (\S+)$", line)
+        if match:
+            matched[match.group(1)] += _nx_values(name, match.group(2), 63 if match.group(1) == "dscp" else 7)
+    return matched
+
+
+def _nx_policy(kind, name, children):
+    """qos: [(class, qos-group)] in order; network-qos: {group: [pfc-cos]}; queuing: [groups marking ECN]."""
+    classes = []
+    for line, deeper in _nx_blocks(children):
+        if kind == "qos":
+            match = re.match(r"^class (?:type qos )?(\S+)$", line)
+            groups = [re.match(r"^set qos-group (\d)$", text.strip()) for text in deeper]
+            groups = [found.group(1) for found in groups if found]
+            if match and groups:
+                classes.append([match.group(1), int(groups[0])])
+            continue
+        match = _NX_GROUP_CLASS.match(line)
+        if not match:
+            continue
+        group = 0 if match.group(1) == "-default" else int(match.group(1))
+        if kind == "network-qos":
+            pauses = [re.match(r"^pause (?:buffer-size .* )?pfc-cos (\S+)", text.strip()) for text in deeper]
+            cos = [value for found in pauses if found for value in _nx_values(name, found.group(1), 7)]
+            classes.append((group, cos))
+        elif any(re.match(r"^random-detect .*\becn$", text.strip()) for text in deeper):
+            classes.append((group, None))
+    if kind == "qos":
+        return classes
+    if kind == "network-qos":
+        return {group: cos for group, cos in classes}
+    return sorted(group for group, _none in classes)
+
+
+def _nx_attached(children):
+    attached = {}
+    for line, _deeper in _nx_blocks(children):
+        match = _NX_SERVICE.match(line)
+        if match:
+            attached[match.group(1).split()[0]] = match.group(2)
+    return attached
+
+
+@parser("cisco_nxos_show_running-config_ipqos",
+        "show running-config ipqos: the class-maps, the qos / network-qos / queuing policy-maps and where system qos and each "
+        "interface attach them (the configuration: RoCE's DSCP -> qos-group -> pause pfc-cos and its queue's ECN)",
+        kind="text")
+def _running_config_ipqos(text):
+    """{"class_maps": {name: {"dscp": [...], "cos": [...]}}, "qos": {policy: [[class, group], ...]}, "network_qos":
+    {policy: {group: [pfc-cos]}}, "queuing": {policy: [groups marking ECN]}, "system": {"qos", "network-qos",
+    "queuing"}, "ports": {port: {"qos", "queuing"}}}. NX-OS prints the interface blocks last, after `system qos`:
+    a read cut short loses them (and system qos) first, which the judge reads as not attached (unverified), never as
+    the default."""
+    lines = text.split("\n")
+    errors = [line.strip() for line in lines if line.lstrip().startswith("%")]
+    if errors:
+        raise ValueError("NX-OS refused the command: %s" % errors[0])
+    facts = {"class_maps": {}, "qos": {}, "network_qos": {}, "queuing": {}, "system": {}, "ports": {}}
+    for head, children in _nx_blocks(lines):
+        match = _NX_CLASS_MAP.match(head)
+        if match:
+            facts["class_maps"][match.group(1)] = _nx_class_map(match.group(1), children)
+            continue
+        match = _NX_POLICY.match(head)
+        if match:
+            facts[match.group(1).replace("-", "_")][match.group(2)] = _nx_policy(match.group(1), match.group(2), children)
+            continue
+        if head == "system qos":
+            facts["system"] = _nx_attached(children)
+            continue
+        match = _NX_INTERFACE.match(head)
+        if match:
+            facts["ports"][port_name(match.group(1))] = _nx_attached(children)
+    if not (facts["class_maps"] or facts["qos"] or facts["system"] or facts["ports"]):
+        raise ValueError("no class-map, policy-map, system qos or interface block: not a `show running-config ipqos` answer")
+    return facts

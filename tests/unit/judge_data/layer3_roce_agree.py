@@ -258,8 +258,38 @@ DATA += [
      "expect": dict(EOS_ONE_PORT, pyramid_switch_ports=[{"port": "Ethernet7", "peer": "node-001", "peer_port": "ens1np0"}]),
      "raw": {"sw_roce_map": {"Ethernet7": fixture(EOS_QOS, "avd_qos_ethernet7_uc_tx_queue_real")}, "sw_qos_config": EOS_QUEUE_MAPPED},
      "contains": ["Ethernet7: no qos trust line on the port or its service-profile (EOS's default trust is not assumed)"]},
+    {"check": "roce_port_qos", "name": "EOS: a planned port the reads lack", "status": "ERROR", "expect": EOS_QOS_PLAN,
+     "raw": {"sw_roce_map": {"Ethernet1": EOS_ETHERNET1}, "sw_qos_config": EOS_QUEUE_MAPPED}, "contains": ["Ethernet6: RoCE QoS not listed"]},
     {"check": "roce_port_qos", "name": "EOS: Ethernet6's stanza refused", "status": "ERROR", "expect": EOS_QOS_PLAN,
      "raw": {"sw_roce_map": {"Ethernet1": EOS_ETHERNET1, "Ethernet6": fixture(EOS_QOS, "invalid_input")},
              "sw_qos_config": EOS_QUEUE_MAPPED},
      "contains": ["Ethernet6: sw_roce_map"]},
+]
+
+# NX-OS (the configuration): Microsoft's reference Nexus QoS policy for Azure Local TORs (one `show running-config ipqos`
+# read: RoCE's class by `match cos 3`, qos-group 3 paused on pfc-cos 3, ECN on c-out-8q-q3, system qos attaching the
+# network-qos and queuing policies, Ethernet1/17 the qos one), and the same with the class matching DSCP 26.
+NXOS_IPQOS = "cisco_nxos_show_running-config_ipqos"
+NXOS_QOS_PLAN = {"pyramid_switch_os": "nxos", "pyramid_switch_ports": [{"port": "Ethernet1/17", "peer": "node-001", "peer_port": "ens1np0"}]}
+NXOS_DSCP26 = fixture(NXOS_IPQOS, "azure_local_dscp26")
+
+DATA += [
+    {"check": "roce_port_qos", "name": "NX-OS: DSCP 26 -> qos-group 3, pause pfc-cos 3, ECN on c-out-8q-q3", "status": "PASS",
+     "expect": NXOS_QOS_PLAN, "raw": {"sw_roce_map": NXOS_DSCP26, "sw_qos_config": NXOS_DSCP26},
+     "contains": ["1 host port: trust dscp, DSCP 26 -> priority 3, ECN on traffic class 3 (configured: the running-config"]},
+    {"check": "roce_port_qos", "name": "NX-OS: RoCE classified by CoS (the Azure Local policy as published)", "status": "FAIL",
+     "expect": NXOS_QOS_PLAN, "raw": {"sw_roce_map": fixture(NXOS_IPQOS, "azure_local_tor_qos_real"),
+                                      "sw_qos_config": fixture(NXOS_IPQOS, "azure_local_tor_qos_real")},
+     "contains": ["Ethernet1/17 (node-001 ens1np0): trust cos, no dscp"]},
+    {"check": "roce_port_qos", "name": "NX-OS: a port no qos policy is attached to", "status": "ERROR",
+     "expect": dict(NXOS_QOS_PLAN, pyramid_switch_ports=[{"port": "Ethernet1/18", "peer": "node-002", "peer_port": "ens1np0"}]),
+     "raw": {"sw_roce_map": NXOS_DSCP26, "sw_qos_config": NXOS_DSCP26},
+     "contains": ["Ethernet1/18: no service-policy type qos input on the port or under system qos (NX-OS's default policy is not assumed)"]},
+    {"check": "roce_port_qos", "name": "NX-OS: the plan's RoCE DSCP 24 is in no class", "status": "FAIL",
+     "expect": dict(NXOS_QOS_PLAN, pyramid_roce_dscp=24), "raw": {"sw_roce_map": NXOS_DSCP26, "sw_qos_config": NXOS_DSCP26},
+     "contains": ["Ethernet1/17 (node-001 ens1np0): DSCP 24 in no class of AZLocal_SERVICES: class-default, qos-group 0, has no pause "
+                  "pfc-cos in QOS_NETWORK (lossy); no random-detect ... ecn in queuing class c-out-8q-q0 of QOS_EGRESS_PORT (ECN on qos-group 3)"]},
+    {"check": "roce_port_qos", "name": "NX-OS: the command refused", "status": "ERROR", "expect": NXOS_QOS_PLAN,
+     "raw": {"sw_roce_map": fixture(NXOS_IPQOS, "invalid_input"), "sw_qos_config": fixture(NXOS_IPQOS, "invalid_input")},
+     "contains": ["NX-OS refused the command"]},
 ]
