@@ -49,6 +49,7 @@ def test_ecn_off_leaves_that_port_unproven(parsers):
     assert record["status"] == "ERROR", record
     assert "Ethernet2/1: no random-detect ecn on tx-queue 3 in the stanza as read" in record["actual"], record
     assert "Ethernet1/1" not in record["actual"], record
+    assert record["detail"] == {"ports": ["Ethernet2/1"], "device": False}  # the nodes behind other ports go on
 
 
 def test_ecn_min_th_high_still_configures_ecn(parsers):

@@ -300,9 +300,13 @@ def roce_port_qos(facts, expect):
         return verdict(FAIL, expected, _summary(bad + ["not read: " + item for item in failures + unread]),
                        detail={"ports": sorted(ports), "device": False})
     if (failures or unread) and eos:
+        # unverified ports only (no switch-wide read missing): confined to them, so only the nodes behind them wait
+        named = sorted(entry["port"] for entry in hosts if any(item.startswith(entry["port"] + ":") for item in failures + unread))
+        confined = len(named) == len(failures + unread)
         return verdict(ERROR, expected, "RoCE QoS not read or not configured by any line: %s" % _summary(failures + unread, 3),
                        cause="The configuration read does not say every host port's RoCE class: none is taken as right on "
-                             "the platform's defaults or on a read that may be cut short")
+                             "the platform's defaults or on a read that may be cut short",
+                       **({"detail": {"ports": named, "device": False}} if confined else {}))
     if failures or unread:
         return verdict(ERROR, expected, "RoCE QoS not read: %s" % _summary(failures + unread, 3),
                        cause="The RoCE QoS read does not show every host port: none is taken as right on a read that does not show it")

@@ -512,7 +512,7 @@ def _nx_policy(kind, name, children):
     if kind == "qos":
         return classes
     if kind == "network-qos":
-        return {group: cos for group, cos in classes}
+        return dict(classes)
     return sorted(group for group, _none in classes)
 
 
