@@ -57,7 +57,7 @@ def _catalog_with(tmp_path, old, new):
 def test_a_switch_check_declares_the_platforms_it_applies_to(tmp_path):
     # the default: all four; a check for fewer needs ways for those only (fec_counters: EOS and SONiC so far)
     # pfc_enabled: all four since EOS reads the running-config (issue 11)
-    fewer = {"fec_counters": ["eos", "sonic"], "roce_port_qos": ["cumulus"]}
+    fewer = {"fec_counters": ["eos", "sonic"], "roce_port_qos": ["eos", "nxos", "cumulus"]}
     assert all(c["platforms"] == list(_catalog.SWITCH_OSES) for c in _catalog.checks_for(CATALOG, "switch") if c["id"] not in fewer)
     for cid, platforms in fewer.items():
         assert next(c for c in CATALOG["checks"] if c["id"] == cid)["platforms"] == platforms

@@ -584,6 +584,40 @@ HAND_CHECKED = {
         # "mtu": 9216 on swp1, swp10-12; eth0 1500, lo 65536, mgmt 65575, br_default 9216 left out
         (("mtu",), {"swp1": 9216, "swp10": 9216, "swp11": 9216, "swp12": 9216}),
     ],
+    ("arista_eos_show_running-config_interfaces_qos", "avd_qos_ethernet1_trust_dscp_profile_real"): [
+        # line 7 `service-profile test`, line 8 `qos trust dscp`; no tx-queue block; no closing `!`
+        (("qos_config", "Ethernet1", "trust"), "dscp"),
+        (("qos_config", "Ethernet1", "profile"), "test"),
+        (("qos_config", "Ethernet1", "ecn_queues"), []),
+        (("qos_config", "Ethernet1", "complete"), False),
+    ],
+    ("arista_eos_show_running-config_interfaces_qos", "avd_qos_ethernet6_trust_cos_ecn_count_real"): [
+        # line 7 `qos trust cos`; lines 10-11 `tx-queue 2` / `random-detect ecn count` (counts, marks nothing); line 12 `!`
+        (("qos_config", "Ethernet6", "trust"), "cos"),
+        (("qos_config", "Ethernet6", "ecn_queues"), []),
+        (("qos_config", "Ethernet6", "complete"), True),
+    ],
+    ("arista_eos_show_running-config_interfaces_qos", "avd_ethernet21_no_qos_trust_real"): [
+        (("qos_config", "Ethernet21", "trust"), "none"),  # line 4 `no qos trust`
+    ],
+    ("arista_eos_show_running-config_section_qos", "avd_qos_cfg_real"): [
+        # line 237 `qos map dscp 18 20 22 26 ... to traffic-class 4 drop-precedence 2`, line 238 `qos map dscp 46 to
+        # traffic-class 5`; line 236 lists 44 DSCPs, 237 nine, 238 one: 54 (0-7, 48 and 56 unmapped)
+        (("dscp_tc", 26), 4),
+        (("dscp_tc", 46), 5),
+        (("dscp_tc", len), 54),
+        (("tc_queue",), {6: 2}),  # line 241 `qos map traffic-class 6 to tx-queue 2`
+        (("profiles", "test", "trust"), "dscp"),  # line 42
+        (("profiles", "test", "ecn_queues"), [2, 4]),  # lines 50/53 and 55/57: random-detect ecn minimum-threshold
+        (("profiles", "experiment", "trust"), "cos"),  # line 3
+    ],
+    ("cisco_nxos_show_running-config_ipqos", "azure_local_tor_qos_real"): [
+        (("class_maps", "RDMA"), {"dscp": [], "cos": [3]}),  # line 11 `match cos 3`
+        (("qos", "AZLocal_SERVICES"), [["RDMA", 3], ["CLUSTER", 7]]),  # lines 16-19 `set qos-group 3` / `7`
+        (("queuing", "QOS_EGRESS_PORT"), [3]),  # line 24: `random-detect ... ecn` in class c-out-8q-q3
+        (("system",), {"queuing": "QOS_EGRESS_PORT", "network-qos": "QOS_NETWORK"}),  # lines 40-41
+        (("ports", "Ethernet1/17", "qos"), "AZLocal_SERVICES"),  # line 52
+    ],
 }
 
 

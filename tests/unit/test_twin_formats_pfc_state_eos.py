@@ -69,9 +69,10 @@ def test_every_stanza_parses_back_to_its_port_and_lossless_priority(parsers):
 
 def test_the_stanza_is_avd_style():
     text = _answer(_state(), "Ethernet1/1")
-    assert text.splitlines() == ["interface Ethernet1/1", "   description node-001 ens1np0", "   mtu 9214",
+    assert text.splitlines() == ["interface Ethernet1/1", "   description node-001 ens1np0", "   mtu 9214", "   qos trust dscp",
                                  "   priority-flow-control on", "   priority-flow-control priority 3 no-drop",
-                                 "   spanning-tree portfast"]
+                                 "   spanning-tree portfast", "   !", "   tx-queue 3",
+                                 "      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100"]
     assert _answer(_state(), "Et1/1") == text  # EOS's short name asks for the same port
 
 
