@@ -13,8 +13,8 @@ version_added: 0.3.0
 description:
   - While a task runs longer than O(interval) seconds (the soak, the incast, C(ib_write_bw) rounds, NCCL rounds, a
     training step), prints one plain line every O(interval) seconds beside the stdout callback's output, for
-    example C([progress] Run this round's clients, every rail at once - layer 4, round 1 - 96/128 devices done,
-    41 s elapsed, about 12 s left). Tasks shorter than O(interval) print nothing.
+    example C([progress] Wait for this round's clients to end, stop its servers, keep their output - layer 4, round 1 -
+    96/128 devices done, 41 s elapsed, about 12 s left). Tasks shorter than O(interval) print nothing.
   - The devices are the hosts of the play's batch that the task runs on (C(ansible_play_batch), failed hosts left
     out), counted done as each one's result arrives (ok, changed, failed, skipped or unreachable); a C(run_once)
     task says C(run once for N devices).

@@ -194,7 +194,7 @@ def test_a_result_of_another_task_is_not_counted():
 
 
 def test_the_declaration_is_templated_with_the_hosts_variables():
-    task = _Task("Run this round's clients")
+    task = _Task("Wait for this round's clients to end")
     callback = _callback({"ansible_play_batch": _batch(2), "pyramid_rdma_duration": 7,
                           _progress.EXPECTED: trust_as_template("{{ pyramid_rdma_duration * 2 }}")})
     _start(callback, task, _batch(2))
