@@ -90,7 +90,7 @@ def test_launch_failures_print_what_the_launchers_print(tmp_path):
     assert rc == 2 and "node-003: tasks 8-15" in err
 
 
-def torchrun_argv(names, steps=12):
+def torchrun_argv(names, steps=EXPECT["pyramid_train_steps"]):  # the steps the judge holds the built-in run to
     code = "print('pyramid-train rank=%d ...')  # the built-in payload"
     return ["torchrun", "--nnodes=%d" % len(names), "--nproc_per_node=8", "--rdzv-backend=c10d",
             "--rdzv-endpoint=%s:29500" % names[0], "--no-python", "python3", "-c", code, "--steps", str(steps)]
