@@ -170,22 +170,27 @@ def nccl_node_busbw(facts_by_host, expect_by_host):
 # --- Layer 6: a real training step ------------------------------------------------------------
 
 def _log_incomplete(run, expect):
-    """Why the built-in step's log is not the whole run, or None. It starts pyramid_gpus_per_node ranks
-    that each print every one of pyramid_train_steps steps; a log cut before its end (or before the NCCL
-    watchdog's line) with exit code 0 would otherwise be judged on what is left. A command of your own
+    """Why the built-in step's log is not the whole run, or None. It starts pyramid_gpus_per_node ranks on
+    each node (training_node: one node; training_pod: every node of the group, its ranks naming their
+    node) that each print every one of pyramid_train_steps steps; a log cut before its end (or before the
+    NCCL watchdog's line) with exit code 0 would otherwise be judged on what is left. A command of your own
     (pyramid_train_command) has no such contract: its log is judged as it is."""
-    want_ranks, want_steps = expect.get("pyramid_gpus_per_node"), expect.get("pyramid_train_steps")
-    if run.get("format") != "pyramid" or expect.get("pyramid_train_command") or not want_ranks or not want_steps:
-        return None  # a run across nodes (training_pod) is counted by its own judge
-    if len({step.get("host") for step in run["steps"]}) > 1:
-        return None  # ranks on several nodes: a run across nodes (training_pod), counted by its own judge
+    want_gpus, want_steps = expect.get("pyramid_gpus_per_node"), expect.get("pyramid_train_steps")
+    if run.get("format") != "pyramid" or expect.get("pyramid_train_command") or not want_gpus or not want_steps:
+        return None
     steps_by_rank = collections.defaultdict(set)
     for step in run["steps"]:
         steps_by_rank[step["rank"]].add(step["step"])
+    # ranks on each node the log names: the group's size is not among this judge's inputs, but a cut takes the
+    # log's tail, which the steps of every rank (interleaved from step 1 on) show; a node none of whose lines
+    # came back at all is not told here
+    nodes = len({step.get("host") for step in run["steps"]})
+    want_ranks = want_gpus * max(nodes, 1)
     problems = []
     if len(steps_by_rank) < want_ranks:
-        problems.append("%s in the log where %s ran (pyramid_gpus_per_node)" % (
-            counted(len(steps_by_rank), "rank"), counted(want_ranks, "rank")))
+        problems.append("%s in the log where %s ran (pyramid_gpus_per_node%s)" % (
+            counted(len(steps_by_rank), "rank"), counted(want_ranks, "rank"),
+            " on each of %d nodes" % nodes if nodes > 1 else ""))
     short = ["rank %s reported %d of %d steps (last %d)" % (rank, len(steps), want_steps, max(steps))
              for rank, steps in sorted(steps_by_rank.items()) if len(steps & set(range(1, want_steps + 1))) < want_steps]
     problems.extend(short[:3])

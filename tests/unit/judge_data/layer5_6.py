@@ -10,6 +10,8 @@ facts put each threshold just inside and just outside: the straggler ratio (0.9 
 the expected figure's tolerance (0.15), the CV limit (5%), the warm-up, and the baseline (+10%).
 """
 
+import collections
+
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.workload import robust_cv
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
@@ -372,6 +374,15 @@ DATA = [
      "contains": ["training exited 1", "Step time varies across nodes"]},
     {"check": "training_pod", "name": "too few steps", "facts": fabric_train([100.0] * 6, PAIR), "group": PAIR, "status": "ERROR",
      "contains": ["fewer than 3 steps"]},
+    {"check": "training_pod", "name": "a real log cut at half with exit 0", "raw": {"training_fabric": CUT_AT_HALF}, "group": ["vm"],
+     "expect": {"pyramid_gpus_per_node": 2, "pyramid_train_steps": 12, "pyramid_train_warmup_steps": 2}, "status": "ERROR",
+     "contains": ["training log incomplete with exit code 0", "rank 0 reported 6 of 12 steps (last 6)", "cut short"]},
+    {"check": "training_pod", "name": "two nodes, a rank's last steps missing with exit 0",
+     "facts": fabric_train({0: STEADY, 1: [100.0] * 8}, PAIR), "group": PAIR, "expect": {"pyramid_train_steps": 10},
+     "status": "ERROR", "contains": ["rank 1 reported 8 of 10 steps (last 8)"]},
+    {"check": "training_pod", "name": "two nodes, a node's second GPU missing from the log",
+     "facts": fabric_train(STEADY, PAIR), "group": PAIR, "expect": {"pyramid_gpus_per_node": 2},
+     "status": "ERROR", "contains": ["2 ranks in the log where 4 ranks ran (pyramid_gpus_per_node on each of 2 nodes)"]},
     {"check": "training_pod", "name": "launcher failed", "facts": {"training_fabric": failed("mpirun", "mpirun: command not found", "missing")},
      "group": PAIR, "status": "ERROR", "contains": ["mpirun: command not found"]},
 ]
@@ -420,22 +431,26 @@ DATA += [
 
 
 def as_asked(rows):
-    """training_stable rows of the built-in step judge the run they show as a whole one: the inventory asks
-    for its ranks and steps (pyramid_gpus_per_node, pyramid_train_steps: the built-in's log must hold every
-    rank's every step), unless the row sets them itself to judge a log that lost some."""
+    """training_stable and training_pod rows of the built-in step judge the run they show as a whole one:
+    the inventory asks for its ranks and steps (pyramid_gpus_per_node on each node, pyramid_train_steps:
+    the built-in's log must hold every rank's every step), unless the row sets them itself to judge a log
+    that lost some."""
+    sources = {"training_stable": "training_node", "training_pod": "training_fabric"}
     for row in rows:
-        if row["check"] != "training_stable":
+        if row["check"] not in sources:
             continue
-        run = (row.get("facts") or {}).get("training_node")
-        if "training_node" in (row.get("raw") or {}):
+        source = sources[row["check"]]
+        run = (row.get("facts") or {}).get(source)
+        if source in (row.get("raw") or {}):
             try:
-                run = parsing.parse("training_log", row["raw"]["training_node"][1])
+                run = parsing.parse("training_log", row["raw"][source][1])
             except parsing.ParseError:
                 continue
         if not isinstance(run, dict) or run.get("format") != "pyramid" or not run["steps"]:
             continue
         expect = row.setdefault("expect", {})
-        expect.setdefault("pyramid_gpus_per_node", len({step["rank"] for step in run["steps"]}))
+        ranks_by_node = collections.Counter(host for host, _rank in {(step.get("host"), step["rank"]) for step in run["steps"]})
+        expect.setdefault("pyramid_gpus_per_node", max(ranks_by_node.values()))
         expect.setdefault("pyramid_train_steps", max(4, max(step["step"] for step in run["steps"])))
     return rows
 
