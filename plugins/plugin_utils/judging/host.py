@@ -166,18 +166,31 @@ def rails_rate(facts, expect):
 
 PEERMEM_MODULES = ("nvidia_peermem", "amd_peer_mem")
 DMABUF_MIN_KERNEL = (5, 12)
+# The collect statuses of nvidia_module that are the host's own answer "no NVIDIA module": its ways ran and
+# said so (/proc/driver/nvidia/version absent, then modinfo absent, or exiting 1: "Module nvidia not found").
+# Any other failure (a timeout, output cut, garbled or not modinfo's) leaves the module unknown, not absent.
+NVIDIA_ABSENT = ("missing", "failed")
+GPUDIRECT_REQUIRED = ("rdma_sysfs", "kernel_modules", "osrelease")
 
 
 @judge("gpudirect")
 def gpudirect(facts, expect):
-    """GPUDirect RDMA needs an RDMA device to reach, then a path from the GPU driver to it."""
+    """GPUDirect RDMA needs an RDMA device to reach, then a path from the GPU driver to it. The check reads
+    its sources' failures itself (judges_failures): the optional nvidia_module's, to tell a read that failed
+    from a driver that is absent (gpudirect_path); the others' are an ERROR, as the engine makes them."""
+    accepted = expect["pyramid_gpudirect_paths"]
+    failed = [facts[name] for name in GPUDIRECT_REQUIRED if isinstance(facts[name], SourceFailure)]
+    if failed:
+        return verdict(ERROR, "parseable output from every source of gpudirect", "; ".join(failure.reason for failure in failed),
+                       cause="No data from %s" % ", ".join("`%s`" % failure.command for failure in failed),
+                       command="; ".join(failure.command for failure in failed))
     devices = facts["rdma_sysfs"]["entries"]
     if not devices:
-        return verdict(FAIL, gpudirect_expected(expect["pyramid_gpudirect_paths"]),
+        return verdict(FAIL, gpudirect_expected(accepted),
                        "no RDMA device in /sys/class/infiniband: no GPUDirect RDMA to speak of",
                        cause="No RDMA NIC visible to the kernel (driver not loaded, NIC missing or in Ethernet-only mode): "
                              "GPUDirect RDMA has nothing to reach")
-    return gpudirect_path(facts, expect["pyramid_gpudirect_paths"])
+    return gpudirect_path(facts, accepted)
 
 
 def gpudirect_expected(accepted):
@@ -187,7 +200,8 @@ def gpudirect_expected(accepted):
 
 def gpudirect_path(facts, accepted):
     """The GPU driver's path to an RDMA NIC (kernel_modules, nvidia_module, osrelease): PASS with
-    detail.path peermem or dmabuf, else FAIL saying what is missing. The lsmod module reads it too."""
+    detail.path peermem or dmabuf, else FAIL saying what is missing, or ERROR where the verdict would
+    rest on an nvidia_module read that failed. The lsmod module reads it too."""
     expected = gpudirect_expected(accepted)
     loaded = facts["kernel_modules"]["modules"]
     peer = [name for name in PEERMEM_MODULES if name in loaded]
@@ -196,10 +210,19 @@ def gpudirect_path(facts, accepted):
     peermem = ("%s loaded, but only DMA-BUF is accepted (pyramid_gpudirect_paths)" % peer[0] if peer
                else "nvidia_peermem not loaded")
     nvidia, release = facts.get("nvidia_module"), facts["osrelease"]
-    if nvidia is None:
+    kernel_ok = (release["major"], release["minor"]) >= DMABUF_MIN_KERNEL
+    if isinstance(nvidia, SourceFailure) and nvidia.status not in NVIDIA_ABSENT:
+        if "dmabuf" in accepted and kernel_ok:  # only the module's flavour decides: a failed read cannot
+            return verdict(ERROR, expected, "%s; DMA-BUF not known: %s" % (peermem, nvidia.reason),
+                           cause="No data from `%s`: without the NVIDIA kernel module's flavour (open or proprietary), "
+                                 "DMA-BUF on Linux %s can be neither proven nor ruled out" % (nvidia.command, release["release"]),
+                           command=nvidia.command)
+        return verdict(FAIL, expected, "%s; no DMA-BUF: %s" % (
+            peermem, "not accepted (pyramid_gpudirect_paths)" if "dmabuf" not in accepted
+            else "Linux %s is before %d.%d" % ((release["release"],) + DMABUF_MIN_KERNEL)))
+    if nvidia is None or isinstance(nvidia, SourceFailure):
         dmabuf = "DMA-BUF unknown (modinfo nvidia gave nothing: is the NVIDIA driver installed?)"
     else:
-        kernel_ok = (release["major"], release["minor"]) >= DMABUF_MIN_KERNEL
         if nvidia["open_kernel_module"] and kernel_ok and "dmabuf" in accepted:
             return verdict(PASS, expected, "path dmabuf: open kernel module %s on Linux %s (%s)" % (
                 nvidia["version"], release["release"], peermem), detail={"path": "dmabuf"})
