@@ -258,15 +258,19 @@ def _short_lanes(table, planned):
 
 @judge("cabling")
 def cabling(facts, expect):
+    """A planned port's LLDP neighbors against its planned peer. An LLDP neighbor table lists only ports that
+    have a neighbor, so a port it does not list is silent; a table of every port (Cumulus NVUE) lists a silent
+    one with no neighbor ([]), and when such a table cannot prove itself complete (`unverified`), a port it
+    does not list may have been cut off: never a silent port, nor a proven one."""
     table, failures = _table(facts["sw_lldp"], "neighbors")
     expected = "every planned port's LLDP neighbor is its planned peer"
-    problems, ports, silent = [], [], []
+    problems, ports, silent, unlisted = [], [], [], []
     for entry in expect["pyramid_switch_ports"]:
         if not entry.get("peer"):
             continue
-        port, seen = entry["port"], table.get(entry["port"]) or []
+        port, seen = entry["port"], table.get(entry["port"])
         if not seen:
-            silent.append(port)
+            (unlisted if seen is None else silent).append(port)
             continue
         match = [n for n in seen if _same_name(n["system"], entry["peer"]) and
                  (not entry.get("peer_port") or n["port"] == entry["peer_port"])]
@@ -274,13 +278,19 @@ def cabling(facts, expect):
             found = ", ".join("%s %s" % (n["system"], n["port"]) for n in seen)
             problems.append("%s: plan %s %s, LLDP sees %s" % (port, entry["peer"], entry.get("peer_port") or "", found))
             ports.append(port)
+    unverified = _unproven(facts["sw_lldp"], unlisted)
+    if not unverified:  # a neighbor table, or one that proves itself whole: a port it does not list is silent
+        quiet = set(silent + unlisted)
+        silent, unlisted = [entry["port"] for entry in expect["pyramid_switch_ports"] if entry.get("peer") and entry["port"] in quiet], []
     if failures and not problems:
         return _no_data(expected, failures, "LLDP neighbors")
     if expect["pyramid_lldp_required"] and silent:
         problems.append("no LLDP neighbor on %s" % ", ".join(silent[:8]))
         ports.extend(silent)
+    if unlisted and not problems:
+        return _not_listed(expected, unlisted, unverified, "planned ports")
     if problems:
-        return _failed(expected, problems, ports)
+        return _failed(expected, problems + (["not listed: " + ", ".join(unlisted[:8])] if unlisted else []), ports)
     proven = sum(1 for entry in expect["pyramid_switch_ports"] if entry.get("peer")) - len(silent)
     return verdict(PASS, expected, "%d ports proven by LLDP%s" % (
         proven, "; no LLDP neighbor (not proven) on %s" % ", ".join(silent[:8]) if silent else ""))
