@@ -258,6 +258,7 @@ HAND_CHECKED = {
     ],
     ("cumulus_nv_show_interface_lldp", "old_layout_5_0_breakout"): [
         (("neighbors",), {"swp1": [{"system": "node-001", "port": "ens1np0"}], "swp2": [{"system": "node-002", "port": "ens1np0"}],
+                          "swp3": [],  # down, no Remote Host: listed, silent
                           "swp51": [{"system": "spine01", "port": "swp1"}], "swp52s0": [{"system": "spine02", "port": "swp1s0"}]}),
     ],
     ("cumulus_nv_show_interface_transceiver", "real_docs_qsfp28_4_lanes"): [
@@ -577,8 +578,9 @@ HAND_CHECKED = {
         (("ports", "swp1"), {"oper": "up", "admin": None, "speed_gbps": 1, "status": "up"}),  # "speed": "1G", {"up": {}}
     ],
     ("cumulus_nv_show_interface_lldp_json", "nvidia_cl56_real"): [
-        # the one LLDP neighbor (rno1-m04-C10-leaf1.smn.lab1, port Ethernet2) is on eth0, not a swp port
-        (("neighbors",), {}),
+        # the one LLDP neighbor (rno1-m04-C10-leaf1.smn.lab1, port Ethernet2) is on eth0, not a swp port:
+        # swp1, swp10-12 (no cable) are listed without one
+        (("neighbors",), {"swp1": [], "swp10": [], "swp11": [], "swp12": []}),
     ],
     ("cumulus_nv_show_interface_mtu_json", "nvidia_cl56_real"): [
         # "mtu": 9216 on swp1, swp10-12; eth0 1500, lo 65536, mgmt 65575, br_default 9216 left out

@@ -159,11 +159,15 @@ def _nv_interface(rows):
 
 
 @parser("cumulus_nv_show_interface_lldp",
-        "nv show interface: the LLDP neighbor (Remote Host / Remote Port columns) of every swp port (lldp fact)",
+        "nv show interface: the LLDP neighbor (Remote Host / Remote Port columns) of every swp port (lldp fact; "
+        "a listed port without one: an empty list)",
         prepare=_prepare_nv_interface,
         template="cumulus_nv_show_interface")
 def _nv_interface_lldp(rows):
-    neighbors, seen, peers = {}, 0, {}
+    """Unlike an LLDP neighbor table, NVUE's interface table lists every port, with or without a neighbor:
+    a silent port is listed with no neighbor ([]), so that a port the table does not list (cut off: the
+    table has no trailer, `unverified`) is not taken for a silent one."""
+    neighbors, peers = {}, {}
     for row in rows:
         if row.get("peer"):
             peers.setdefault(row["peer"], []).append((row["peer_host"], row["peer_port"]))
@@ -171,18 +175,18 @@ def _nv_interface_lldp(rows):
         name = row["interface"]
         if not (row["type"] == "swp" or (not row["type"] and _swp(name))):
             continue
-        seen += 1
         host, port = row["remote_host"], row["remote_port"]
         if not host and not port:
+            neighbors[name] = []  # listed, silent
             continue
         seen_here = [(host, port)] + peers.get(name, [])
         for host, port in seen_here:
             if _TRUNCATED in host or _TRUNCATED in port:
                 raise ValueError("%s: the remote host/port is cut short by the table width (%r, %r)" % (name, host, port))
         neighbors[name] = [{"system": host, "port": port} for host, port in seen_here]
-    if not seen:
+    if not neighbors:
         raise ValueError("no swp port in the table")
-    return {"neighbors": neighbors}
+    return trailerless({"neighbors": neighbors})
 
 
 # --- NVUE per-port counters ------------------------------------------------------------------------
@@ -599,9 +603,11 @@ def _nv_interface_json(document):
 
 
 @parser("cumulus_nv_show_interface_lldp_json",
-        "nv show interface -o json: the LLDP neighbors of every swp port (lldp fact)",
+        "nv show interface -o json: the LLDP neighbors of every swp port (lldp fact; a listed port without one: an empty list)",
         kind="json")
 def _nv_interface_lldp_json(document):
+    """Every swp port the document lists, a silent one with no neighbor ([]), as the text table's parser
+    does; the document is whole when it decodes, so a port it does not list is not on the switch."""
     neighbors = {}
     for name, entry in _json_swp_ports(document):
         found = (entry.get("lldp") or {}).get("neighbor") or {}
@@ -612,8 +618,7 @@ def _nv_interface_lldp_json(document):
             if not port:
                 raise ValueError("%s: LLDP neighbor %r names no port" % (name, key))
             seen.append({"system": system, "port": port})
-        if seen:
-            neighbors[name] = seen
+        neighbors[name] = seen
     return {"neighbors": neighbors}
 
 

@@ -52,6 +52,18 @@ CUMULUS_PORTS = [entry["port"] for entry in CUMULUS_PLAN]
 CUMULUS = dict(OPTICS, pyramid_switch_os="cumulus", pyramid_switch_ports=CUMULUS_PLAN, pyramid_bgp_neighbors=spines("10.0.1.1", "10.0.1.3", remote_as=65001),
                pyramid_ecmp_prefixes=["10.2.3.0/24"], pyramid_ecmp_paths=2)
 
+
+def _cumulus_lldp_cut(*replaced):
+    """The twin's healthy `nv show interface` (a table of every port) cut after swp2's row at a line boundary,
+    as a read that stopped would leave it: swp49 and swp50 not listed at all."""
+    parser, text = fixture("cumulus_nv_show_interface_lldp", "twin_healthy")
+    lines = text.splitlines(keepends=True)
+    kept = "".join(lines[:next(index for index, line in enumerate(lines) if line.startswith("swp2 ")) + 1])
+    for old, new in replaced:
+        kept = kept.replace(old, new)
+    return parser, kept
+
+
 # facts rows: a leaf with two host ports and an uplink, judged with the catalog's default thresholds
 PLAN = plan(("Ethernet1/1", "node-001", "ens1np0"), ("Ethernet2/1", "node-002", "ens1np0"), ("Ethernet33/1", "spine-01", "Ethernet1/1", "fabric"))
 PORTS = [entry["port"] for entry in PLAN]
@@ -347,6 +359,26 @@ DATA = [
     {"check": "cabling", "name": "Cumulus: swp1 silent, LLDP required",
      "raw": {"sw_lldp": fixture("cumulus_nv_show_interface_lldp", "twin_port_down_no_neighbor")},
      "expect": dict(CUMULUS, pyramid_lldp_required=True), "status": "FAIL", "contains": ["no LLDP neighbor on swp1"]},
+    {"check": "cabling", "name": "Cumulus: the table cut after swp2", "raw": {"sw_lldp": _cumulus_lldp_cut()}, "expect": CUMULUS,
+     "status": "ERROR", "contains": ["planned ports not listed: swp49; swp50; the read has no trailer", "cannot prove itself complete"]},
+    {"check": "cabling", "name": "Cumulus: swp2 miscabled, the table cut after it",
+     "raw": {"sw_lldp": _cumulus_lldp_cut(("node-002 ", "node-009 "))}, "expect": CUMULUS, "status": "FAIL",
+     "contains": ["swp2: plan node-002 ens1np0, LLDP sees node-009 ens1np0; not listed: swp49, swp50", "Miscabled"]},
+    {"check": "cabling", "name": "Cumulus: swp1 silent and the table cut, LLDP required",
+     "raw": {"sw_lldp": _cumulus_lldp_cut(("swp1       up     400G   9216   swp       node-001         ens1np0    ",
+                                           "swp1       down          9216   swp                                   "))},
+     "expect": dict(CUMULUS, pyramid_lldp_required=True), "status": "FAIL", "contains": ["no LLDP neighbor on swp1; not listed: swp49, swp50"]},
+    {"check": "cabling", "name": "Cumulus: swp1 silent and the table cut, LLDP not required",
+     "raw": {"sw_lldp": _cumulus_lldp_cut(("swp1       up     400G   9216   swp       node-001         ens1np0    ",
+                                           "swp1       down          9216   swp                                   "))},
+     "expect": CUMULUS, "status": "ERROR", "contains": ["planned ports not listed: swp49; swp50"]},
+    {"check": "cabling", "name": "Cumulus JSON: swp1 down without a neighbor, LLDP required",
+     "raw": {"sw_lldp": fixture("cumulus_nv_show_interface_lldp_json", "twin_miscabled_and_down")},
+     "expect": dict(CUMULUS, pyramid_lldp_required=True), "status": "FAIL", "contains": ["no LLDP neighbor on swp1"]},
+    {"check": "cabling", "name": "Cumulus JSON: a planned port the document does not list is silent (a document is whole)",
+     "raw": {"sw_lldp": fixture("cumulus_nv_show_interface_lldp_json", "twin_miscabled_and_down")},
+     "expect": dict(CUMULUS, pyramid_switch_ports=CUMULUS_PLAN[1:] + plan(("swp3", "node-003", "ens1np0"))), "status": "PASS",
+     "contains": ["3 ports proven by LLDP; no LLDP neighbor (not proven) on swp3"]},
     {"check": "cabling", "name": "FQDN system name", "facts": {"sw_lldp": lldp(Ethernet1_1=[{"system": "node-001.pod1.example", "port": "ens1np0"}])},
      "expect": LEAF, "status": "PASS", "contains": ["3 ports proven by LLDP"]},
     {"check": "cabling", "name": "planned as FQDN, seen short", "facts": {"sw_lldp": lldp()},
