@@ -341,6 +341,10 @@ def _eos_maps(table, switch_wide, dscp, hosts, reads):
         if profile is None:
             unread.append("%s: its service-profile %s is not in the qos section read" % (entry["port"], port["profile"]))
             continue
+        if port["trust"] is None and not port.get("trust_complete", port["complete"]):
+            unread.append("%s: no qos trust line in the stanza as read, which shows no line printed after it (a read cut "
+                          "short before it cannot be told from a port on its profile's trust)" % entry["port"])
+            continue
         trust = port["trust"] or profile.get("trust")
         said = _eos_unverified(trust, tc, queue, dscp)
         if said:

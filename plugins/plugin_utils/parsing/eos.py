@@ -570,6 +570,12 @@ def _blocks(lines, depth):
     return out
 
 
+# What EOS prints after a port's `qos trust` line (arista.avd's rendered stanzas: `service-profile`, `qos trust`, then
+# `qos dscp|cos`, `shape rate`, the PFC lines, the tx-queue blocks): a stanza showing one was not cut before its trust.
+_AFTER_TRUST = ("qos dscp", "qos cos", "shape rate", "priority-flow-control", "no priority-flow-control", "tx-queue",
+                "uc-tx-queue", "mc-tx-queue") + _AFTER_PFC
+
+
 def _qos_settings(where, blocks):
     """{"trust": "dscp"|"cos"|"none"|None (no line), "ecn_queues": [tx-queues with random-detect ecn], "lines": [...]} of
     a port's or a profile's commands."""
@@ -604,14 +610,16 @@ def _running_config_qos(text):
     """{"qos_config": {port: {"trust", "profile", "ecn_queues", "lines", "complete"}}, "unverified": why}: the port's own
     QoS lines (the command sw_pfc_state reads, run once). ``trust`` None: no `qos trust` line on the port (its profile's,
     or EOS's default, applies); ``profile``: its `service-profile`, whose lines come from `show running-config section
-    qos`. ``complete``: a closing `!`/`end` came, so no sub-mode (printed last) can have been cut off."""
+    qos`. ``complete``: a closing `!`/`end` came, so no sub-mode (printed last) can have been cut off;
+    ``trust_complete``: that, or a line EOS prints after `qos trust`, so a port without the line has none."""
     name, _body, closed = _stanza(text)
     lines = [line.rstrip() for line in text.split("\n") if line.strip()][1:]
     lines = [line for line in lines if line not in ("!", "end")]
     blocks = _blocks(lines, 3)
     settings = _qos_settings(name, blocks)
     profiles = [_SERVICE_PROFILE.match(head).group(1) for head, _children in blocks if _SERVICE_PROFILE.match(head)]
-    settings.update(profile=profiles[-1] if profiles else None, complete=closed)
+    settings.update(profile=profiles[-1] if profiles else None, complete=closed,
+                    trust_complete=closed or any(head.startswith(_AFTER_TRUST) for head, _children in blocks))
     return {"qos_config": {name: settings}, "unverified": RUNNING_CONFIG_NO_TRAILER}
 
 

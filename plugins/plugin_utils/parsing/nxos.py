@@ -494,8 +494,10 @@ def _nx_policy(kind, name, children):
     for line, deeper in _nx_blocks(children):
         if kind == "qos":
             match = re.match(r"^class (?:type qos )?(\S+)$", line)
-            groups = [re.match(r"^set qos-group (\d)$", text.strip()) for text in deeper]
-            groups = [found.group(1) for found in groups if found]
+            setting = [text.strip() for text in deeper if text.strip().startswith("set qos-group")]
+            groups = [found.group(1) for found in (re.match(r"^set qos-group ([0-7])$", text) for text in setting) if found]
+            if len(groups) != len(setting):  # a qos-group NX-OS would not take: damaged, not a class without one
+                raise ValueError("%s: %r: a qos-group is 0-7" % (name, setting[0]))
             if match and groups:
                 classes.append([match.group(1), int(groups[0])])
             continue
