@@ -12,7 +12,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pyramid_twin import changes, formats  # noqa: E402  (path set above)
+from pyramid_twin import changes, formats, timing  # noqa: E402  (path set above)
 
 NOT_SIMULATED = 2
 
@@ -377,6 +377,9 @@ def main(argv):
     # real node: the session's node directory is the render it started with, the latest one may be newer.
     state = load_node(state["hostname"]) or state
     result = TOOLS[tool](state, argv[3:], dict(os.environ))
+    start = time.time()
+    if timing.pause(state, tool, argv[3:], result):  # the scenario's timing mode: what the real run would take
+        timing.record(os.path.join(changes.changes_dir(node), "timing"), timing.entry(state, tool, result, time.time() - start, start))
     rc, out, err = result[:3]
     sys.stdout.write(out)
     sys.stderr.write(err)

@@ -107,6 +107,7 @@ def load_scenario(path=None):
     fabric = pod.setdefault("fabric", {})
     if not isinstance(fabric, dict) or set(fabric) - {"degraded_above_nodes", "factor", "why"}:
         raise ScenarioError("%s: pod.fabric takes degraded_above_nodes, factor and why" % path)
+    data["timing"] = _timing(path, data.get("timing"))
     faults = data.setdefault("faults", [])
     names = set(node_names(data))
     for fault in faults:
@@ -118,6 +119,16 @@ def load_scenario(path=None):
             raise ScenarioError("%s: fault %r names unknown node %r" % (path, fault["kind"], fault.get("node")))
     data["_path"] = path
     return data
+
+
+def _timing(path, timing):
+    """The timing mode (timing.py): None (tools answer at once) or {"factor": F}, F >= 0."""
+    if timing is None:
+        return None
+    factor = timing.get("factor") if isinstance(timing, dict) and set(timing) == {"factor"} else None
+    if isinstance(factor, bool) or not isinstance(factor, (int, float)) or factor < 0:
+        raise ScenarioError("%s: timing takes factor, a number from 0 (tools' own durations: none; asked ones real)" % path)
+    return {"factor": float(factor)}
 
 
 def node_names(scenario):
@@ -208,6 +219,8 @@ def node_state(scenario, name):
         "fabric": dict(pod.get("fabric") or {}),
         "training": {"step_ms": float(base.get("train_step_ms", 850.0)), "jitter": 0.01, "slow_rank": None,
                      "slow_factor": 1.0, "timeout": False},
+        # the timing mode (timing.py): None, the tools answer at once
+        "timing": scenario.get("timing"),
     }
     for fault in scenario["faults"]:
         if fault["node"] == name:
