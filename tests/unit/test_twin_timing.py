@@ -2,9 +2,15 @@
 scaled by the scenario's factor; a duration its command line asks for is taken in real time, unscaled;
 without the mode every tool answers at once."""
 
+import importlib
+import os
+import sys
+
 import pytest
 
-from pyramid_twin import formats_fabric, formats_nccl, formats_ping, model, timing
+from pyramid_twin import formats_fabric, formats_nccl, formats_ping, model, switch_model, timing
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "bench")
 
 TABLE = """# nThread 1 nGpus 8 minBytes 1024 maxBytes 4096 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0
 #
@@ -127,3 +133,32 @@ def test_each_wait_is_recorded_with_its_kind_and_the_nodes_its_output_names(tmp_
     found = sorted(timing.load([str(tmp_path), str(tmp_path / "absent")], since=50.0, until=150.0), key=lambda i: i["start"])
     assert [(i["tool"], i["kind"], i["nodes"], i["seconds"]) for i in found] == [("mpirun", "train", 2, 2.5),
                                                                                  ("srun", "nccl", 2, 0.1)]
+
+
+def _bench():
+    """bench/pod_twin.py, which is no package."""
+    if BENCH not in sys.path:
+        sys.path.insert(0, BENCH)
+    return importlib.import_module("pod_twin")
+
+
+@pytest.mark.parametrize("nodes, spines", [(8, 4), (32, 4), (33, 8), (128, 4)])
+def test_bench_pod_is_the_twin_pod_with_its_switches(tmp_path, nodes, spines):
+    pod_twin = _bench()
+    path = tmp_path / "pod.yml"
+    path.write_text(pod_twin.scenario_text(nodes, spines, 0.05))
+    scenario = model.load_scenario(str(path))
+    assert scenario["timing"] == {"factor": 0.05}
+    assert len(switch_model.topology(scenario)["switches"]) == pod_twin.switch_count(nodes, spines)
+
+
+def test_bench_critical_path_of_self_timed_runs():
+    pod_twin = _bench()
+    waits = [{"kind": "train", "nodes": 1, "seconds": s} for s in (27.0, 28.0)] + [
+        {"kind": "train", "nodes": 8, "seconds": 29.0}, {"kind": "nccl", "nodes": 2, "seconds": 2.0},
+        {"kind": "nccl", "nodes": 2, "seconds": 2.5}, {"kind": "nccl", "nodes": 4, "seconds": 3.0},
+        {"kind": "nccl", "nodes": 8, "seconds": 3.5}, {"kind": "asked", "nodes": 1, "seconds": 9.0}]
+    # node runs side by side (the longest), pairs side by side (the longest), larger runs one after another
+    assert pod_twin.self_timed(waits, "train") == 28.0 + 29.0
+    assert pod_twin.self_timed(waits, "nccl") == 2.5 + 3.0 + 3.5
+    assert pod_twin.devices_of("gpu_nodes:switches", 8, 12) == 20 and pod_twin.devices_of("switches", 8, 12) == 12
