@@ -35,12 +35,18 @@ DROPS_PER_S = 1500  # packets lost per second of PFC with the headroom short
 
 def record(event_dir, event):
     """Keep one run's event (its own file: concurrent clients never write the same file)."""
-    os.makedirs(event_dir, exist_ok=True)
-    name = "%s-%s-%d.json" % (event["node"], event["role"], time.time_ns())
-    tmp = os.path.join(event_dir, "." + name)
+    write_own_file(event_dir, "%s-%s" % (event["node"], event["role"]), event)
+
+
+def write_own_file(directory, stem, item):
+    """Write ``item`` as JSON to a file of its own in ``directory`` (``stem`` and the time in ns), atomically: tools
+    running at once never write the same file, and a reader never sees half of one."""
+    os.makedirs(directory, exist_ok=True)
+    name = "%s-%d.json" % (stem, time.time_ns())
+    tmp = os.path.join(directory, "." + name)
     with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(event, handle)
-    os.replace(tmp, os.path.join(event_dir, name))
+        json.dump(item, handle)
+    os.replace(tmp, os.path.join(directory, name))
 
 
 def load(event_dir):

@@ -22,6 +22,8 @@ import os
 import re
 import time
 
+from pyramid_twin import incast
+
 # tool -> how its output says what it took: "self" (its own time, scaled) or "asked" (the argv's, real)
 SELF_TIMED = ("all_reduce_perf", "torchrun", "mpirun", "srun")
 ASKED = ("ib_write_bw", "ping", "fping")
@@ -112,12 +114,7 @@ def entry(state, tool, result, wait, start):
 
 def record(timing_dir, item):
     """Keep one wait, in its own file (concurrent tools never write the same one)."""
-    os.makedirs(timing_dir, exist_ok=True)
-    name = "%s-%s-%d.json" % (item["host"], item["tool"], time.time_ns())
-    tmp = os.path.join(timing_dir, "." + name)
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(item, handle)
-    os.replace(tmp, os.path.join(timing_dir, name))
+    incast.write_own_file(timing_dir, "%s-%s" % (item["host"], item["tool"]), item)
 
 
 def load(timing_dirs, since=0.0, until=float("inf")):
