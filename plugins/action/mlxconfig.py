@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect.source_action import SourceFactsAction
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.host import mlx_equal
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.host import mlx_applicable, mlx_equal
 
 COMMAND = "ansible.builtin.command"
 
@@ -26,12 +26,14 @@ class ActionModule(SourceFactsAction):
             return dict(result, failed=True, msg="%s: %s" % (host, error))
         devices = {device: queried["params"] for device, queried in facts["mlxconfig"].items()}
         args = self.arguments()
-        wanted = {str(key): str(value) for key, value in (args.get("params") or {}).items()}
-        if not wanted:
+        desired = {str(key): str(value) for key, value in (args.get("params") or {}).items()}
+        if not desired:
             return dict(result, changed=False, devices=devices)
 
         to_set, to_reset, before, after = {}, [], {}, {}
         for device, params in devices.items():
+            # a single-port card (its Description says so) has no _P2 parameter to set: the judge's rule
+            wanted = mlx_applicable(desired, facts["mlxconfig"][device])
             unknown = sorted(set(wanted) - set(params))
             if unknown:
                 return dict(result, failed=True, msg="%s: %s does not report %s" % (host, device, ", ".join(unknown)))

@@ -24,7 +24,10 @@ options:
     elements: str
     default: [mlx5_0, mlx5_1, mlx5_2, mlx5_3, mlx5_4, mlx5_5, mlx5_6, mlx5_7]
   params:
-    description: Parameter name to desired value. Omit to only query.
+    description:
+      - Parameter name to desired value. Omit to only query.
+      - A port parameter (C(_P2) and up) is left alone on a card whose Description, in the query's header, names
+        fewer ports (C(Single-port)); on a card that names no port count, every parameter must be reported.
     type: dict
   reset:
     description:

@@ -50,6 +50,7 @@ HAND_CHECKED = {
         (("params", "SRIOV_EN"), {"default": "False(0)", "current": "True(1)", "next_boot": "True(1)", "modified": True}),
         (("params", "NUM_OF_VFS"), {"default": "0", "current": "16", "next_boot": "16", "modified": True}),
         (("params", "LINK_TYPE_P1", "current"), "ETH(2)"),
+        (("ports",), 1),  # "Single-port OSFP" in its Description line
     ],
     ("linux_modinfo", "open_550"): [
         ((), {"name": "nvidia", "version": "550.90.07", "license": "Dual MIT/GPL", "open_kernel_module": True}),

@@ -247,13 +247,12 @@ def mlxconfig(facts, expect):
             errors.append("%s: %s" % (rail, queried.reason if queried is not None else "not queried"))
             continue
         checked += 1
-        params = queried["params"]
-        for name, want in sorted(desired.items()):
+        params, applicable = queried["params"], mlx_applicable(desired, queried)
+        if len(applicable) < len(desired):
+            single.append(rail)
+        for name, want in sorted(applicable.items()):
             if name not in params:
-                if name.endswith("_P2") and not _has_second_port(params):
-                    single.append(rail)  # a single-port NIC has no _P2 parameters: nothing to set there
-                    continue
-                errors.append("%s: %s not reported by mlxconfig" % (rail, name))
+                errors.append("%s: %s not reported by mlxconfig%s" % (rail, name, _port_unknown(name, queried)))
                 continue
             now, later = params[name]["current"], params[name]["next_boot"]
             key = "%s=%s (next boot %s)" % (name, now, later)
@@ -269,7 +268,7 @@ def mlxconfig(facts, expect):
         return verdict(FAIL, expected, _grouped(pending),
                        cause="mlxconfig set but not yet active: needs mlxfwreset or a reboot")
     singles = sorted(set(single))
-    note = " (single-port, no _P2 parameters: %s)" % ", ".join(singles) if singles else ""
+    note = " (single-port by mlxconfig's Description, no port 2 to set: %s)" % ", ".join(singles) if singles else ""
     return verdict(PASS, expected, "%s as desired%s" % (counted(checked, "rail"), note))
 
 
@@ -278,10 +277,27 @@ def _absent(facts, expect, rail):
     return rail not in facts["ibstat"]["devices"] and rail not in unread_rails(facts, expect)
 
 
-def _has_second_port(params):
-    """mlxconfig lists a port's parameters with its _P<n> suffix (LINK_TYPE_P2, ROCE_CC_PRIO_MASK_P2, ...):
-    a NIC without any _P2 parameter has one port."""
-    return any(name.endswith("_P2") for name in params)
+def mlx_port(name):
+    """The port an mlxconfig parameter belongs to (LINK_TYPE_P2 -> 2), or None for a NIC-wide one."""
+    head, _, number = name.rpartition("_P")
+    return int(number) if head and number.isdigit() else None
+
+
+def mlx_applicable(desired, queried):
+    """The desired parameters that apply to one NIC: a _P<n> parameter only where the card has port n. The
+    port count is the one the card's Description names (the parsed `ports`), read before the table: the
+    absence of _P2 rows is no proof, a read cut before them looks the same. Unnamed: every parameter applies."""
+    ports = queried.get("ports")
+    return {name: want for name, want in desired.items() if ports is None or (mlx_port(name) or 1) <= ports}
+
+
+def _port_unknown(name, queried):
+    """Why a missing port parameter is not taken for a card without that port: its Description names no count."""
+    port = mlx_port(name)
+    if queried.get("ports") is not None or not port or port < 2:
+        return ""
+    return (" (its Description names no port count: a card without port %d, or a read cut short; on single-port "
+            "cards leave _P%d parameters out of pyramid_mlxconfig)" % (port, port))
 
 
 def _grouped(findings):

@@ -82,6 +82,11 @@ def _proc_modules(rows):
 _MLX_DIFFER_NOTE = "The '*' shows parameters with next value different from default/current value."
 # an enum or boolean value: NAME(n), n its encoding in a firmware field of at most 32 bits
 _MLX_ENUM = re.compile(r"^[^()\s]*\((\d{1,10})\)$")
+# The Description line (from the firmware's PSID record) names the card's ports: "...; Single-port OSFP; ...",
+# "...; Dual-port QSFP112; ..." on ConnectX and BlueField cards. It comes before the table, so a cut table
+# cannot change it, unlike "no _P2 row was listed".
+_MLX_PORTS = re.compile(r"\b(single|dual|quad)-port\b", re.IGNORECASE)
+_MLX_PORT_COUNTS = {"single": 1, "dual": 2, "quad": 4}
 
 
 @parser("linux_mlxconfig_query",
@@ -104,7 +109,14 @@ def _mlxconfig(rows, text):
     if any(entry["modified"] for entry in params.values()) and _MLX_DIFFER_NOTE not in text:
         # the table has no trailer of its own; the note is one whenever a row is marked: without it, cut short
         fail("parameters marked '*' but no closing %r line (cut short?)", _MLX_DIFFER_NOTE[:40] + "...")
-    return {"device": rows[0]["device"], "device_type": rows[0]["device_type"], "params": params}
+    return {"device": rows[0]["device"], "device_type": rows[0]["device_type"], "params": params,
+            "ports": _mlx_ports(rows[0]["description"])}
+
+
+def _mlx_ports(description):
+    """The card's port count as its Description names it, or None when it names none (or two)."""
+    named = {_MLX_PORT_COUNTS[word.lower()] for word in _MLX_PORTS.findall(description or "")}
+    return named.pop() if len(named) == 1 else None
 
 
 def _mlx_value(name, value):

@@ -171,6 +171,11 @@ def everyone(status):
 IBSTAT = fixture("linux_ibstat", "cx7_roce_8_rails")
 SYSFS_RAILS = fixture("linux_dir_listing", "eight_rails")
 MLX_OK = fixture("linux_mlxconfig_query", "cx7_roce")
+# the single-port capture with its Description changed to name two ports ("Dual-port QSFP112", as dual-port
+# ConnectX-7 cards' Descriptions do), and to name none: the _P2 rows' absence alone proves nothing
+_SINGLE = fixture("linux_mlxconfig_query", "single_port_cx7")
+DUAL_PORT_NO_P2 = (_SINGLE[0], _SINGLE[1].replace("Single-port OSFP", "Dual-port QSFP112"))
+NO_PORT_COUNT_NO_P2 = (_SINGLE[0], _SINGLE[1].replace("; Single-port OSFP", ""))
 IBPANIC_MLX5_8 = fixture("linux_ibstat", "ibpanic_after_eight_rails")
 PERMISSION_DENIED = fixture("linux_ibstat", "permission_denied_after_four")
 CUT_AT_CA = ("linux_ibstat", IBSTAT[1][:IBSTAT[1].index("CA 'mlx5_5'")])  # exit 0, no trailer: only sysfs tells
@@ -458,7 +463,16 @@ DATA = [
      "raw": {"mlxconfig": {"mlx5_3": fixture("linux_mlxconfig_query", "unknown_device")}}, "status": "PASS", "contains": ["7 rails as desired"]},
     {"check": "mlxconfig", "name": "single-port NICs: no _P2 expected",
      "raw": {"ibstat": IBSTAT, "mlxconfig": {rail: fixture("linux_mlxconfig_query", "single_port_cx7") for rail in RAILS}},
-     "status": "PASS", "contains": ["8 rails as desired (single-port, no _P2 parameters: mlx5_0"]},
+     "status": "PASS", "contains": ["8 rails as desired (single-port by mlxconfig's Description, no port 2 to set: mlx5_0"]},
+    {"check": "mlxconfig", "name": "a dual-port card by its Description without its _P2 rows: not taken for single-port",
+     "raw": {"ibstat": IBSTAT, "mlxconfig": {rail: DUAL_PORT_NO_P2 for rail in RAILS}},
+     "status": "ERROR", "contains": ["mlx5_0: ROCE_CC_PRIO_MASK_P2 not reported by mlxconfig;"]},
+    {"check": "mlxconfig", "name": "a card naming no port count and no _P2 row: a cut cannot be ruled out",
+     "raw": {"ibstat": IBSTAT, "mlxconfig": {rail: NO_PORT_COUNT_NO_P2 for rail in RAILS}},
+     "status": "ERROR", "contains": ["ROCE_CC_PRIO_MASK_P2 not reported by mlxconfig (its Description names no port count"]},
+    {"check": "mlxconfig", "name": "a single-port card's _P2 row is not judged, whatever it holds",
+     "facts": node(mlxconfig=mlx_rails(mlx5_2=dict(mlx(p2="0"), ports=1))), "status": "PASS",
+     "contains": ["no port 2 to set: mlx5_2)"]},
     {"check": "mlxconfig", "name": "a dual-port NIC still owes its _P2 value",
      "facts": node(mlxconfig=mlx_rails(mlx5_2=mlx(absent=("ROCE_CC_PRIO_MASK_P2",), LINK_TYPE_P2="ETH(2)"))), "status": "ERROR",
      "contains": ["mlx5_2: ROCE_CC_PRIO_MASK_P2 not reported by mlxconfig"]},
