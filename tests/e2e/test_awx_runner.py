@@ -98,7 +98,7 @@ def test_job_tags_run_some_layers_and_say_the_rest_did_not_run(twin, tmp_path):
 
 def test_a_remediate_job_says_what_it_changed_and_the_verdict_after(twin, tmp_path):
     reimaged = {"pod": {"nodes": 2}, "faults": [
-        {"node": "node-002", "kind": "mlxconfig", "set": {"ROCE_CC_PRIO_MASK_P1": 0, "ROCE_CC_PRIO_MASK_P2": 0}},
+        {"node": "node-002", "kind": "mlxconfig", "set": {"ROCE_CC_PRIO_MASK_P1": 0}},
         {"node": "node-002", "kind": "module_missing", "module": "nvidia_peermem"}]}
     runner, artifacts = _awx_job(tmp_path, reimaged, playbook="playbooks/remediate.yml")
     assert runner.rc == 0, runner.stdout.read()[-3000:]

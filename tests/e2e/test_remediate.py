@@ -6,7 +6,7 @@ import yaml
 pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
 REIMAGED = {"pod": {"nodes": 3}, "faults": [
-    {"node": "node-002", "kind": "mlxconfig", "set": {"ROCE_CC_PRIO_MASK_P1": 0, "ROCE_CC_PRIO_MASK_P2": 0}},
+    {"node": "node-002", "kind": "mlxconfig", "set": {"ROCE_CC_PRIO_MASK_P1": 0}},
     {"node": "node-002", "kind": "module_missing", "module": "nvidia_peermem"},
 ]}
 

@@ -23,7 +23,7 @@ FAULTS = {
     "node-007": ([{"kind": "rail_rate", "rail": "mlx5_3", "rate": 100}], {"rails_rate": "FAIL"}, "Transceiver mismatch"),
     "node-008": ([{"kind": "rail_rate", "rail": "mlx5_6", "rate": 200}], {"rails_rate": "FAIL"}, "Transceiver mismatch"),
     "node-009": ([{"kind": "module_missing", "module": "nvidia_peermem"}], {"gpudirect": "FAIL"}, "nvidia_peermem"),
-    "node-010": ([{"kind": "mlxconfig", "set": {"ROCE_CC_PRIO_MASK_P1": 0, "ROCE_CC_PRIO_MASK_P2": 0}}],
+    "node-010": ([{"kind": "mlxconfig", "set": {"ROCE_CC_PRIO_MASK_P1": 0}}],
                  {"mlxconfig": "FAIL"}, "reimage"),
     "node-011": ([{"kind": "firmware", "version": "28.37.1014"}], {"nic_firmware": "FAIL"}, "firmware drift"),
     "node-012": ([{"kind": "gpu_nic_affinity", "gpu": 5}], {"gpu_nic_affinity": "FAIL"}, "SYS"),

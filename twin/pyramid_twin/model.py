@@ -33,6 +33,7 @@ GPU node state (``node_state``)::
 import copy
 import ipaddress
 import os
+import re
 
 import yaml
 
@@ -60,8 +61,7 @@ HEALTHY_NODE = {
     "link_layer": "Ethernet",
     "rate": 400,
     "mlxconfig": {
-        "ROCE_CC_PRIO_MASK_P1": "255",
-        "ROCE_CC_PRIO_MASK_P2": "255",
+        "ROCE_CC_PRIO_MASK_P1": "255",  # no _P2 parameters: the twin's card is single-port (formats.CX7_DESCRIPTION)
         "SRIOV_EN": "True(1)",
         "NUM_OF_VFS": "16",
         "LINK_TYPE_P1": "ETH(2)",
@@ -69,7 +69,7 @@ HEALTHY_NODE = {
         "PCI_WR_ORDERING": "force_relax(1)",
         "ATS_ENABLED": "True(1)",
     },
-    "mlxconfig_factory": {"ROCE_CC_PRIO_MASK_P1": "255", "ROCE_CC_PRIO_MASK_P2": "255"},
+    "mlxconfig_factory": {"ROCE_CC_PRIO_MASK_P1": "255"},
 }
 
 # A healthy HGX H100 GPU as nvidia-smi and the kernel log show it: Gen5 x16 without PCIe replays, 18 NVLink 4
@@ -286,6 +286,8 @@ def _mlxconfig(state, fault):
     rails = [fault["rail"]] if "rail" in fault else list(state["mlxconfig"])
     for device in rails:
         for key, value in fault.get("set", {}).items():
+            if re.search(r"_P[2-9]$", key):
+                continue  # a second port's parameter: the twin's card is single-port, mlxconfig has no such row
             entry = state["mlxconfig"][device].setdefault(key, {"default": str(value)})
             entry["current"] = str(value)
             entry["next_boot"] = str(fault.get("next_boot", {}).get(key, value))
