@@ -48,22 +48,58 @@ MODULE_DEPENDS = {
     "rdma_ucm": ("ib_core", "ib_uverbs", "rdma_cm"), "ib_ipoib": ("ib_cm", "ib_core"),
     "nvidia_peermem": ("nvidia", "ib_core"), "bnxt_re": ("bnxt_en", "ib_uverbs", "ib_core"),
 }
+# show_initstate's words (kernel/module/sysfs.c): a module with any of them is loaded (or loading, unloading)
+MODULE_INITSTATES = ("live", "coming", "going")
+
+
+def _sysfs_module(facts, name):
+    """What /sys/module says of a module the list lacks (catalog source module_sysfs): "live" (or another
+    initstate: loaded, so the list is incomplete), "built in" (the directory without initstate: lsmod never
+    lists such a module), "absent" (no /sys/module/<name>: not loaded), "unread: why", or None where the source
+    was not collected (the list alone decides, as before the cross-check)."""
+    sysfs = facts.get("module_sysfs")
+    if not isinstance(sysfs, dict) or name not in sysfs:
+        return None
+    seen = sysfs[name]
+    if isinstance(seen, SourceFailure):
+        # both ways failed: "no such file" twice is a module not loaded; anything else is a read we lack
+        return "absent" if seen.status == "missing" else "unread: " + seen.reason
+    if "initstate" in seen:
+        return seen["initstate"]
+    if "initstate" in seen["entries"]:  # a loadable module whose initstate could not be read, yet is listed
+        return "unread: /sys/module/%s lists initstate but it could not be read" % name
+    return "built in"
 
 
 @judge("modules_loaded")
 def modules_loaded(facts, expect):
     loaded = facts["kernel_modules"]["modules"]
     wanted = expect["pyramid_rdma_modules"]
-    missing = [name for name in wanted if name not in loaded]
     expected = "loaded: " + ", ".join(wanted)
+    # only the modules the list lacks are looked up in /sys/module: what the list shows stands
+    seen = {name: _sysfs_module(facts, name) for name in wanted if name not in loaded}
+    live = ["%s (%s)" % (name, state) for name, state in seen.items() if state in MODULE_INITSTATES]
+    if live:  # the kernel has it loaded: the list is what is wrong, an ERROR about the read
+        return verdict(ERROR, expected, "the module list does not show %s, yet /sys/module/<name>/initstate says loaded: "
+                       "the list is incomplete (cut short or damaged)" % ", ".join(live),
+                       cause="The module list (`lsmod` or /proc/modules) is incomplete: the kernel's "
+                             "/sys/module/<name>/initstate shows modules it does not list")
+    unread = {name: state[len("unread: "):] for name, state in seen.items() if state and state.startswith("unread: ")}
+    if unread:
+        return verdict(ERROR, expected, "the module list does not show %s, and /sys/module could not tell: %s" % (
+            ", ".join(unread), "; ".join("%s (%s)" % item for item in unread.items())),
+            cause="No data from /sys/module/<name> for the modules the list lacks")
+    built_in = [name for name, state in seen.items() if state == "built in"]
+    missing = [name for name in seen if name not in built_in]
     needed = ["%s (which %s needs)" % (name, ", ".join(sorted(needer for needer in loaded if name in MODULE_DEPENDS.get(needer, ()))))
               for name in missing if any(name in MODULE_DEPENDS.get(needer, ()) for needer in loaded)]
     if needed:  # damaged data is an ERROR about the read, not a FAIL about the host
         return verdict(ERROR, expected, "the module list lacks %s: cut short or damaged" % "; ".join(needed),
                        cause="The module list is incomplete: a module is listed without the modules it depends on")
+    also = "; built into the kernel (in /sys/module without initstate, never in lsmod): %s" % ", ".join(built_in) if built_in else ""
     if missing:
-        return verdict(FAIL, expected, "not loaded: " + ", ".join(missing))
-    return verdict(PASS, expected, "all loaded")
+        return verdict(FAIL, expected, "not loaded: " + ", ".join(missing) + also)
+    return verdict(PASS, expected, "all loaded" + also)
 
 
 def unread_rails(facts, expect):

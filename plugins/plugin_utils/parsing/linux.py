@@ -78,6 +78,23 @@ def _proc_modules(rows):
     return _modules(reject_other(rows))
 
 
+# show_initstate (kernel/module/sysfs.c, Documentation/ABI/testing/sysfs-module): the only words a loadable
+# module's /sys/module/<name>/initstate prints, each with a newline.
+MODULE_INITSTATES = ("live", "coming", "going")
+
+
+@parser("linux_sysfs_module_initstate",
+        "cat of /sys/module/<name>/initstate: a loaded (loadable) module's state, live, coming or going",
+        kind="text")
+def _module_initstate(text):
+    if text.strip() and not text.endswith("\n"):  # the kernel ends the word with a newline: without it, cut short
+        fail("the output ends inside the word (%r, no newline after it): cut short", text.strip()[:40])
+    words = text.split()
+    if len(words) != 1 or words[0] not in MODULE_INITSTATES:
+        fail("an initstate is one of %s, got %r", ", ".join(MODULE_INITSTATES), text[:60])
+    return {"initstate": words[0]}
+
+
 # mstflint's mlxconfig_ui.cpp prints this note after the table exactly when a row is marked '*' (isParamsDiffer)
 _MLX_DIFFER_NOTE = "The '*' shows parameters with next value different from default/current value."
 # an enum or boolean value: NAME(n), n its encoding in a firmware field of at most 32 bits

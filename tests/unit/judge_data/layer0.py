@@ -47,6 +47,26 @@ def failed(command, reason, status="failed"):
     return SourceFailure(command, reason, status)
 
 
+def _no_sys_module(name):
+    return failed("ls /sys/module/%s" % name, "cat /sys/module/%s/initstate: does not exist; ls /sys/module/%s: does not exist" % (
+        name, name), "missing")
+
+
+NO_SYS_MODULE = _no_sys_module
+SYSFS_LIVE = {name: fixture("linux_sysfs_module_initstate", "live") for name in RDMA}  # what each loaded module's initstate reads
+
+
+def _lsmod_cut_to_nvidia():
+    """lsmod without nvidia_peermem, cut after its first lines (the GPU driver's): the RDMA modules are cut away."""
+    parser, text = fixture("linux_lsmod", "without_nvidia_peermem")
+    lines = text.splitlines(True)
+    kept = [lines[0]] + [line for line in lines[1:] if line.split()[0].startswith("nvidia")]
+    return parser, "".join(kept)
+
+
+LSMOD_CUT_TO_NVIDIA = _lsmod_cut_to_nvidia()
+
+
 def iommu(*units):
     return {"units": sorted(units)}
 
@@ -236,15 +256,33 @@ DATA = [
      "status": "ERROR", "contains": ["does not exist"]},
 
     # --- rdma_modules: every pyramid_rdma_modules loaded
-    {"check": "rdma_modules", "name": "DGX lsmod", "raw": {"kernel_modules": fixture("linux_lsmod", "dgx_h100")},
+    {"check": "rdma_modules", "name": "DGX lsmod", "raw": {"kernel_modules": fixture("linux_lsmod", "dgx_h100"), "module_sysfs": SYSFS_LIVE},
      "status": "PASS", "contains": ["all loaded"]},
     {"check": "rdma_modules", "name": "lsmod cut at a line boundary: no data, not 'not loaded'",
      "raw": {"kernel_modules": fixture("linux_lsmod", "dgx_h100_cut_at_a_line")}, "status": "ERROR",
      "contains": ["the module list lacks ib_core (which ib_uverbs, mlx5_ib, nvidia_peermem needs): cut short or damaged"]},
-    {"check": "rdma_modules", "name": "DGX /proc/modules", "raw": {"kernel_modules": fixture("linux_proc_modules", "dgx_h100")},
+    {"check": "rdma_modules", "name": "DGX /proc/modules", "raw": {"kernel_modules": fixture("linux_proc_modules", "dgx_h100"), "module_sysfs": SYSFS_LIVE},
      "status": "PASS"},
     {"check": "rdma_modules", "name": "RDMA loaded without nvidia_peermem",
-     "raw": {"kernel_modules": fixture("linux_lsmod", "without_nvidia_peermem")}, "status": "PASS"},
+     "raw": {"kernel_modules": fixture("linux_lsmod", "without_nvidia_peermem"), "module_sysfs": SYSFS_LIVE}, "status": "PASS"},
+    {"check": "rdma_modules", "name": "lsmod cut, /sys/module/<name>/initstate live: the list is incomplete",
+     "raw": {"kernel_modules": LSMOD_CUT_TO_NVIDIA, "module_sysfs": SYSFS_LIVE}, "status": "ERROR",
+     "contains": ["the module list does not show mlx5_core (live), mlx5_ib (live), ib_core (live), ib_uverbs (live)",
+                  "the list is incomplete", "`lsmod` or /proc/modules"]},
+    {"check": "rdma_modules", "name": "absent from lsmod and from /sys/module: not loaded",
+     "raw": {"kernel_modules": fixture("linux_proc_modules", "h200_host_kernel_without_module_unload")},
+     "facts": {"module_sysfs": {name: NO_SYS_MODULE(name) for name in RDMA}},
+     "status": "FAIL", "contains": ["not loaded: mlx5_core, mlx5_ib, ib_core, ib_uverbs", CAUSE]},
+    {"check": "rdma_modules", "name": "ib_core built into the kernel: in /sys/module without initstate, never in lsmod",
+     "facts": node(kernel_modules=modules_but("ib_core")),
+     "raw": {"module_sysfs": {"ib_core": fixture("linux_dir_listing", "sys_module_builtin")}}, "status": "PASS",
+     "contains": ["built into the kernel (in /sys/module without initstate, never in lsmod): ib_core"]},
+    {"check": "rdma_modules", "name": "a module lsmod lacks whose /sys/module could not be read",
+     "facts": node(kernel_modules=modules_but("ib_uverbs", "mlx5_ib"),
+                   module_sysfs={"mlx5_ib": NO_SYS_MODULE("mlx5_ib"),
+                                 "ib_uverbs": failed("ls /sys/module/ib_uverbs", "cat /sys/module/ib_uverbs/initstate: "
+                                                     "Permission denied; ls /sys/module/ib_uverbs: Permission denied", "unreadable")}),
+     "status": "ERROR", "contains": ["/sys/module could not tell: ib_uverbs (", "Permission denied"]},
     {"check": "rdma_modules", "name": "ib_uverbs missing", "facts": node(kernel_modules=modules_but("ib_uverbs", "mlx5_ib")), "status": "FAIL",
      "contains": ["not loaded: mlx5_ib, ib_uverbs", CAUSE]},  # mlx5_ib cannot load without ib_uverbs
     {"check": "rdma_modules", "name": "mlx5_core missing", "facts": node(kernel_modules=modules_but("mlx5_core", "mlx5_ib")), "status": "FAIL",
