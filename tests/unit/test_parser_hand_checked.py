@@ -493,6 +493,9 @@ HAND_CHECKED = {
     ("linux_sysfs_gid_type", "roce_v1"): [
         (("type",), "IB/RoCE v1"),
     ],
+    ("linux_sysfs_module_initstate", "live"): [
+        (("initstate",), "live"),
+    ],
     ("linux_sysfs_ib_traffic_class", "global_tclass_106_real"): [
         (("tclass",), 106),                                      # "Global tclass=106": DSCP 26 (106 >> 2), ECT(0)
     ],
