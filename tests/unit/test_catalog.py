@@ -25,7 +25,8 @@ def test_every_check_has_cause_and_go_back_to():
 
 def test_each_command_is_planned_once_per_host():
     checks = _catalog.checks_at(CATALOG, 0)
-    expect = {"pyramid_rails": ["mlx5_0", "mlx5_1"], "pyramid_dcgm_diag_level": 1, "pyramid_dcgm_diag_timeout": 300}
+    expect = {"pyramid_rails": ["mlx5_0", "mlx5_1"], "pyramid_dcgm_diag_level": 1, "pyramid_dcgm_diag_timeout": 300,
+              "pyramid_rdma_modules": ["mlx5_core", "mlx5_ib"]}
     planned = _engine.plan(_engine.source_names(checks), CATALOG, expect)
     ids = [p["id"] for p in planned]
     assert len(ids) == len(set(ids))
