@@ -130,6 +130,10 @@ def _cross_errors(values):
     low, high = values.get("pyramid_optics_rx_min_dbm"), values.get("pyramid_optics_rx_max_dbm")
     if low is not None and high is not None and low >= high:
         errors.append("pyramid_optics_rx_min_dbm (%s) must be below pyramid_optics_rx_max_dbm (%s)" % (low, high))
+    if values.get("pyramid_train_command_steps") and "pyramid_train_command" in values and not values["pyramid_train_command"]:
+        # a count for a command that is not set would be silently unused: the built-in run's is pyramid_train_steps
+        errors.append("pyramid_train_command_steps (%s) is set but pyramid_train_command is empty: the built-in run's "
+                      "steps are pyramid_train_steps" % values["pyramid_train_command_steps"])
     for neighbor in values.get("pyramid_bgp_neighbors") or []:
         if not _is_ip(neighbor["address"]):
             errors.append("pyramid_bgp_neighbors: %r is not an IP address" % neighbor["address"])

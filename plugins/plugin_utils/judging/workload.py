@@ -6,6 +6,9 @@
 from __future__ import annotations
 
 import collections
+import functools
+import math
+import re
 import statistics
 
 from ..core.model import ERROR, FAIL, PASS, SKIP, SourceFailure, counted, verdict
@@ -170,17 +173,25 @@ def nccl_node_busbw(facts_by_host, expect_by_host):
 # --- Layer 6: a real training step ------------------------------------------------------------
 
 def _log_incomplete(run, expect):
-    """Why the built-in step's log is not the whole run, or None. It starts pyramid_gpus_per_node ranks on
-    each node (training_node: one node; training_pod: every node of the group, its ranks naming their
-    node) that each print every one of pyramid_train_steps steps; a log cut before its end (or before the
-    NCCL watchdog's line) with exit code 0 would otherwise be judged on what is left. A command of your own
-    (pyramid_train_command) has no such contract: its log is judged as it is."""
+    """Why the log is not the whole run, or None: a log cut at a step boundary with exit code 0 reads as a
+    shorter healthy run, so every log is held to a count of steps it must show. The built-in step's count
+    is the inventory's (pyramid_train_steps, which it was told to run); your own command's is what its
+    log prints (Megatron-LM's `iteration N/ M`) or what the inventory declares for it
+    (pyramid_train_command_steps)."""
+    if expect.get("pyramid_train_command") or run.get("format") == "megatron":  # the built-in never prints Megatron-LM's
+        return _own_log_incomplete(run, expect)
+    return _builtin_log_incomplete(run, expect)
+
+
+def _builtin_log_incomplete(run, expect):
+    """The built-in step starts pyramid_gpus_per_node ranks on each node (training_node: one node;
+    training_pod: every node of the group, its ranks naming their node) that each print every one of
+    pyramid_train_steps steps; a log cut before its end (or before the NCCL watchdog's line) with exit
+    code 0 would otherwise be judged on what is left."""
     want_gpus, want_steps = expect.get("pyramid_gpus_per_node"), expect.get("pyramid_train_steps")
-    if run.get("format") != "pyramid" or expect.get("pyramid_train_command") or not want_gpus or not want_steps:
+    if run.get("format") != "pyramid" or not want_gpus or not want_steps:
         return None
-    steps_by_rank = collections.defaultdict(set)
-    for step in run["steps"]:
-        steps_by_rank[step["rank"]].add(step["step"])
+    steps_by_rank = _steps_by_rank(run)
     # ranks on each node the log names: the group's size is not among this judge's inputs, but a cut takes the
     # log's tail, which the steps of every rank (interleaved from step 1 on) show; a node none of whose lines
     # came back at all is not told here
@@ -194,9 +205,64 @@ def _log_incomplete(run, expect):
     short = ["rank %s reported %d of %d steps (last %d)" % (rank, len(steps), want_steps, max(steps))
              for rank, steps in sorted(steps_by_rank.items()) if len(steps & set(range(1, want_steps + 1))) < want_steps]
     problems.extend(short[:3])
+    return _incomplete(run, problems)
+
+
+def _steps_by_rank(run):
+    steps_by_rank = collections.defaultdict(set)
+    for step in run["steps"]:
+        steps_by_rank[step["rank"]].add(step["step"])
+    return steps_by_rank
+
+
+def _incomplete(run, problems):
     if not problems:
         return None
     return "training log incomplete with exit code %s: %s (cut short?)" % (run.get("exit_code", 0), "; ".join(problems))
+
+
+_UNDECLARED = ("no step count declared for your own command: cannot tell a cut log (its log prints no total; "
+               "set pyramid_train_command_steps to the step lines each rank prints)")
+
+
+def _own_log_incomplete(run, expect):
+    """Your own command (pyramid_train_command): a Megatron-LM log prints its total (M of `iteration N/ M`,
+    --train-iters); a log that prints none is held to pyramid_train_command_steps, the step lines each of
+    its ranks must show. Without either, a cut log cannot be told from a shorter run: that is said, never
+    passed."""
+    declared = expect.get("pyramid_train_command_steps") or 0
+    problems = []
+    if run.get("format") == "megatron" and run.get("train_iters"):
+        problems.extend(_megatron_short(run))
+    elif not declared:
+        return _UNDECLARED
+    if declared:
+        problems.extend(["%s reported %d of %d steps (last %d; pyramid_train_command_steps)" % (
+            "the log" if rank is None else "rank %s" % rank, len(steps), declared, max(steps))
+            for rank, steps in sorted(_steps_by_rank(run).items(), key=lambda item: str(item[0])) if len(steps) < declared][:3])
+    return _incomplete(run, problems)
+
+
+def _megatron_short(run):
+    """Megatron-LM logs every --log-interval iterations (and the first of each launch), so the run reached
+    --train-iters when the next log would pass it: the interval is the common divisor of the iterations
+    logged after the first. A log short of that ended early: without Megatron-LM's own line saying why
+    (--exit-interval, --exit-duration-in-mins, SIGTERM: `exiting program ...`) it was cut or stopped."""
+    logged = sorted({step["step"] for step in run["steps"]})
+    # two logged iterations after the first at least: one alone is its own divisor, which would excuse any gap
+    interval = functools.reduce(math.gcd, logged[1:]) if len(logged) > 2 else 1
+    stop = run.get("exit_line")
+    if stop:  # stopped as told; `at iteration N` also says which iteration the log must reach
+        named = re.search(r"at iteration (\d+)", stop)
+        if named and logged[-1] + interval <= int(named.group(1)):
+            return ["Megatron-LM's log stops at iteration %d, before the iteration %s its own line names (%r)" % (
+                logged[-1], named.group(1), stop)]
+        return []
+    total = run["train_iters"]
+    if logged[-1] + interval > total:
+        return []
+    return ["Megatron-LM's log stops at iteration %d of %d (--train-iters), with no line of its own saying why it stopped "
+            "(exiting program ...)" % (logged[-1], total)]
 
 
 def robust_cv(times):
@@ -237,6 +303,9 @@ def training_stable(facts, expect):
     if not by_rank or min(len(times) for times in by_rank.values()) < 3:
         return verdict(ERROR, expected, "fewer than 3 steps after warm-up: raise pyramid_train_steps")
     incomplete = _log_incomplete(run, expect)
+    if incomplete == _UNDECLARED:
+        return verdict(ERROR, expected, incomplete, cause="The inventory does not say how many steps your own training "
+                       "command logs, and its log does not say either: declare pyramid_train_command_steps")
     if incomplete:
         return verdict(ERROR, expected, incomplete, cause="The training log is not complete: cut short on the way back, "
                        "or a rank's lines lost; a log without every rank's every step cannot prove a stable run")

@@ -48,6 +48,25 @@ def _every_iteration_line_read(rows, text):
              printed - read, printed, _MEGATRON_TIME)
 
 
+_MEGATRON_TOTAL = re.compile(r"\biteration\s+\d+\s*/\s*(\d+)\s*\|")
+# Megatron-LM's own lines when it stops before --train-iters as it was told to (training.py
+# checkpoint_and_decide_exit: --exit-interval, --exit-duration-in-mins, the SIGTERM handler), printed by
+# print_datetime as "[exiting program at iteration 6000] datetime: ..."
+_MEGATRON_EXIT = re.compile(r"exiting program (?:at iteration \d+|after [\d.]+ minutes|after receiving SIGTERM)")
+
+
+def _megatron_plan(text):
+    """What a Megatron-LM log says of its own length: the M of `iteration N/ M |` (--train-iters; one value
+    per run, so it is read from the lines, not per record), and its line saying why it stopped early, if any.
+    Lines that disagree on M are two runs in one log or a damaged number: that is no total to judge by."""
+    totals = {int(total) for line in text.splitlines() if _MEGATRON_TIME in line for total in _MEGATRON_TOTAL.findall(line)}
+    if len(totals) > 1:
+        fail("iteration lines name different totals (%s): two runs in one log, or a damaged number",
+             ", ".join(str(total) for total in sorted(totals)))
+    stop = _MEGATRON_EXIT.search(text)
+    return {"train_iters": totals.pop() if totals else None, "exit_line": stop.group(0) if stop else None}
+
+
 def _every_rank_every_step(steps):
     """In a run that ended without a timeout, every rank took every step (a training step is a collective
     every rank joins): a rank missing steps that others logged is a log cut short (or lines lost), not a
@@ -131,5 +150,8 @@ def _training_log(rows, text):
     steps.sort(key=lambda step: (step.get("host") or "", -1 if step["rank"] is None else step["rank"], step["step"]))
     if fmt == "pyramid":  # steps whose loss is NaN/inf on some rank
         nan_counts = [len({step["step"] for step in steps if step["loss"] is None})]
-    return {"format": fmt, "steps": steps, "timeouts": distinct(timeouts),
-            "nan_iterations": sum(nan_counts) if nan_counts else None}
+    facts = {"format": fmt, "steps": steps, "timeouts": distinct(timeouts),
+             "nan_iterations": sum(nan_counts) if nan_counts else None}
+    if fmt == "megatron":
+        facts.update(_megatron_plan(text))
+    return facts

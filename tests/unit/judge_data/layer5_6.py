@@ -113,6 +113,16 @@ def _cut_at_half(case):
 
 
 CUT_AT_HALF = _cut_at_half("pyramid_h200_x2_real")
+OWN = ["torchrun", "--standalone", "pretrain_gpt.py"]  # pyramid_train_command: your own training command
+
+
+def megatron(iterations, total, exit_line=None, times=None):
+    """A Megatron-LM log's facts: one line per logged iteration (no rank: the last rank prints them) of `total`
+    (the M of `iteration N/ M`, --train-iters), and its own `exiting program ...` line if it printed one."""
+    times = times or [100.0] * len(iterations)
+    return {"training_node": {"format": "megatron", "timeouts": [], "nan_iterations": 0, "train_iters": total, "exit_line": exit_line,
+                              "steps": [{"step": i, "rank": None, "step_time_ms": t, "fwd_ms": None, "loss": 1.0}
+                                        for i, t in zip(iterations, times)]}}
 
 DATA = [
     # --- nccl_completes: the all-reduce finishes; a hang (timeout) is a FAIL naming the silent ranks
@@ -220,9 +230,16 @@ DATA = [
     {"check": "training_stable", "name": "one rank's log where the inventory promises two GPUs",
      "raw": {"training_node": fixture("training_log", "pyramid_h100_1gpu_run01_real")}, "expect": {"pyramid_gpus_per_node": 2},
      "status": "ERROR", "contains": ["1 rank in the log where 2 ranks ran (pyramid_gpus_per_node)"]},
-    {"check": "training_stable", "name": "your own command's log has no step contract", "raw": {"training_node": CUT_AT_HALF},
-     "expect": {"pyramid_gpus_per_node": 2, "pyramid_train_warmup_steps": 2, "pyramid_train_command": ["torchrun", "--standalone", "pretrain_gpt.py"]},
-     "status": "PASS"},
+    {"check": "training_stable", "name": "your own command's log with no total and no declared step count", "raw": {"training_node": CUT_AT_HALF},
+     "expect": {"pyramid_gpus_per_node": 2, "pyramid_train_warmup_steps": 2, "pyramid_train_command": OWN}, "status": "ERROR",
+     "contains": ["no step count declared for your own command: cannot tell a cut log", "declare pyramid_train_command_steps"]},
+    {"check": "training_stable", "name": "your own command's log with every declared step", "raw": {"training_node": fixture("training_log", "pyramid_h200_x2_real")},
+     "expect": {"pyramid_gpus_per_node": 2, "pyramid_train_warmup_steps": 2, "pyramid_train_command": OWN, "pyramid_train_command_steps": 12},
+     "status": "PASS", "contains": ["over 2 ranks"]},
+    {"check": "training_stable", "name": "your own command's log cut at half with exit 0", "raw": {"training_node": CUT_AT_HALF},
+     "expect": {"pyramid_gpus_per_node": 2, "pyramid_train_warmup_steps": 2, "pyramid_train_command": OWN, "pyramid_train_command_steps": 12},
+     "status": "ERROR", "contains": ["training log incomplete with exit code 0", "rank 0 reported 6 of 12 steps (last 6; pyramid_train_command_steps)",
+                                     "cut short"]},
     {"check": "training_stable", "name": "NaN loss after 3 steps", "raw": {"training_node": fixture("training_log", "pyramid_nan_loss")},
      "status": "ERROR", "contains": ["fewer than 3 steps"]},
     {"check": "training_stable", "name": "forward time of one rank just over 1/0.9",
@@ -238,9 +255,25 @@ DATA = [
     {"check": "training_stable", "name": "a single rank without a rank number", "facts": {"training_node": {
         "format": "pyramid", "timeouts": [], "steps": [dict(step, rank=None) for step in steps(STEADY)]}}, "status": "PASS",
      "contains": ["(rank 0)", "over 1 rank"]},
-    {"check": "training_stable", "name": "Megatron-LM iterations", "raw": {"training_node": fixture("training_log", "megatron_gpt_real")},
-     "expect": {"pyramid_train_max_cv": 0.5}, "status": "PASS", "contains": ["(Megatron-LM log)", "median iteration"]},
-    {"check": "training_stable", "name": "Megatron-LM, unsteady", "facts": train(CV_51, ranks=(None,), fmt="megatron"), "status": "FAIL",
+    {"check": "training_stable", "name": "Megatron-LM run to its --train-iters", "raw": {"training_node": fixture("training_log", "megatron_run_end_real")},
+     "expect": {"pyramid_train_command": OWN}, "status": "PASS", "contains": ["(Megatron-LM log)", "median iteration 33783.9 ms"]},
+    {"check": "training_stable", "name": "a Megatron-LM excerpt: iteration 185 of 250000, exit 0",
+     "raw": {"training_node": fixture("training_log", "megatron_gpt_real")}, "expect": {"pyramid_train_max_cv": 0.5, "pyramid_train_command": OWN},
+     "status": "ERROR", "contains": ["Megatron-LM's log stops at iteration 185 of 250000 (--train-iters), with no line of its own", "cut short"]},
+    {"check": "training_stable", "name": "Megatron-LM stopped by --exit-interval",
+     "facts": megatron(range(1, 21), 100, exit_line="exiting program at iteration 20"), "expect": {"pyramid_train_command": OWN}, "status": "PASS"},
+    {"check": "training_stable", "name": "Megatron-LM's exit line names an iteration its log does not reach",
+     "facts": megatron(range(1, 11), 100, exit_line="exiting program at iteration 20"), "expect": {"pyramid_train_command": OWN}, "status": "ERROR",
+     "contains": ["stops at iteration 10, before the iteration 20 its own line names"]},
+    {"check": "training_stable", "name": "Megatron-LM every 10 iterations, 105 planned: 100 is its last log",
+     "facts": megatron([1] + list(range(10, 101, 10)), 105), "expect": {"pyramid_train_command": OWN}, "status": "PASS"},
+    {"check": "training_stable", "name": "Megatron-LM every 10 iterations, cut at 60 of 100",
+     "facts": megatron([1] + list(range(10, 61, 10)), 100), "expect": {"pyramid_train_command": OWN}, "status": "ERROR",
+     "contains": ["stops at iteration 60 of 100 (--train-iters)"]},
+    {"check": "training_stable", "name": "Megatron-LM, a count declared beyond its lines",
+     "facts": megatron(range(1, 21), 20), "expect": {"pyramid_train_command": OWN, "pyramid_train_command_steps": 30}, "status": "ERROR",
+     "contains": ["the log reported 20 of 30 steps (last 20; pyramid_train_command_steps)"]},
+    {"check": "training_stable", "name": "Megatron-LM, unsteady", "facts": megatron(range(1, 12), 11, times=CV_51), "status": "FAIL",
      "contains": ["CV 5.1%, median iteration 100.0 ms (Megatron-LM log)"]},
     {"check": "training_stable", "name": "baseline +10% passes", "facts": train([110.0] * 10), "expect": {"pyramid_train_step_ms_baseline": 100.0},
      "status": "PASS", "contains": ["median step 110.0 ms"]},
