@@ -124,6 +124,7 @@ def megatron(iterations, total, exit_line=None, times=None):
                               "steps": [{"step": i, "rank": None, "step_time_ms": t, "fwd_ms": None, "loss": 1.0}
                                         for i, t in zip(iterations, times)]}}
 
+
 DATA = [
     # --- nccl_completes: the all-reduce finishes; a hang (timeout) is a FAIL naming the silent ranks
     {"check": "nccl_completes", "name": "8 GPUs, 11 sizes", "raw": {"nccl_node": fixture("nccl_tests", "h100_8gpu_single_node")},
