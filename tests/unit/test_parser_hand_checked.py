@@ -117,6 +117,14 @@ HAND_CHECKED = {
         (("avg_busbw",), 70.742),
         (("out_of_bounds",), 0),
     ],
+    ("training_log", "megatron_run_end_real"): [
+        (("format",), "megatron"),
+        (("train_iters",), 1000),  # "iteration  1000/    1000"
+        (("exit_line",), None),  # ends with "[after training is done]", no "exiting program" line
+        (("steps", len), 3),
+        (("steps", 0), {"step": 998, "rank": None, "step_time_ms": 33783.9, "fwd_ms": None, "loss": 0.411837}),
+        (("steps", 2), {"step": 1000, "rank": None, "step_time_ms": 33851.3, "fwd_ms": None, "loss": 0.4110266}),
+    ],
     ("training_log", "pyramid_h200_x2_real"): [
         (("format",), "pyramid"),
         (("steps", len), 24),  # steps 1-12 on ranks 0 and 1
