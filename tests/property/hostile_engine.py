@@ -15,7 +15,9 @@ to damage (one at a time, the rest of the row intact).
 Judged facts: what a judge read of its facts. trace() runs the judge once more on facts wrapped so
 that every read is recorded (a key looked up, a list's length, a value compared); two runs judged the
 same facts when their records are equal. A damaged PASS on other judged facts is a false PASS, while
-a damaged fact the judge never looked at (an unrelated module cut from lsmod) is not.
+a damaged fact the judge never looked at (an unrelated module cut from lsmod) is not. Reads of a
+source the check declares in `names_from` (read only to name what it found) are left out of that
+comparison when the damaged status equals the intact one: damage there may rename, never re-judge.
 """
 
 import copy
@@ -411,10 +413,14 @@ def trace(slot, facts, expect):
     return statuses, frozenset(reads.seen)
 
 
-def differences(intact_reads, damaged_reads):
+def differences(intact_reads, damaged_reads, naming=(), pod=False):
     """What the judge read differently: (only in the intact run, only in the damaged run), leaving out a
     None or SourceFailure taken where the other run read nothing under that path (an optional source
-    that failed and that the judge did not look at)."""
+    that failed and that the judge did not look at), and every read under a source of ``naming``: the
+    check's names_from (sources read only to name what was found: nvidia-smi -q naming the GPU of an
+    Xid). The caller passes ``naming`` only where the damaged verdict's status equals the intact one's,
+    so damage there may change the wording of a verdict, never its status. ``pod``: the reads are keyed
+    by host first (a pod judge's)."""
     def idle(record, other):
         path, what, key, value = record
         if what != "value" or value not in ("SourceFailure", "NoneType:None"):
@@ -422,6 +428,15 @@ def differences(intact_reads, damaged_reads):
         below = path + (key,)
         return not any(seen[0][:len(below)] == below for seen in other)
 
-    only_damaged = {record for record in damaged_reads - intact_reads if not idle(record, intact_reads)}
-    only_intact = {record for record in intact_reads - damaged_reads if not idle(record, damaged_reads)}
+    names = {repr(name) for name in naming}
+
+    def naming_read(record):
+        path, what, key, _value = record
+        path = path[1:] if pod else path
+        if path:
+            return path[0] in names
+        return key in names or any(what == "has %s" % name for name in names)  # the source itself, or `in`
+
+    only_damaged = {record for record in damaged_reads - intact_reads if not idle(record, intact_reads) and not naming_read(record)}
+    only_intact = {record for record in intact_reads - damaged_reads if not idle(record, damaged_reads) and not naming_read(record)}
     return sorted(only_intact, key=repr), sorted(only_damaged, key=repr)

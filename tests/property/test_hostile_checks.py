@@ -5,7 +5,10 @@ For every raw output of every all-PASS row of tests/unit/judge_data (one output 
 
 1. no exception escapes, and an ERROR names the command it could not read (its `command`);
 2. a PASS on damaged output judged the same facts as the intact output (hostile_engine.differences:
-   what the judge read); a PASS on other facts is a false PASS;
+   what the judge read); a PASS on other facts is a false PASS. The reads of a source the check
+   declares in `names_from` (catalog: read only to name what it found, as gpu_xid reads nvidia-smi -q
+   to name the GPU of an Xid) are left out where the damaged status equals the intact one: damage
+   there may change a name in the verdict, never its status;
 3. damage to the read (cut, error text, garbage, random text, another command's output:
    hostile_damage.READ_KINDS) is an ERROR about the read, never a FAIL about the device. Value damage
    (a swapped field, a number as NaN or huge) can be a real FAIL-worthy fact, so it is held to 1 and 2.
@@ -69,7 +72,11 @@ def _problems(slot, path, damage, text):
     judged = [results[slot.host]] if slot.host else list(results.values())
     if any(result["status"] == PASS for result in judged):
         statuses, reads = hostile_engine.trace(slot, facts, expect)
-        only_intact, only_damaged = hostile_engine.differences(intact_reads, reads)
+        # names_from reads may differ only where the status stands (property 2)
+        same = all(result["status"] == intact_results[host]["status"] for host, result in results.items()
+                   if host in intact_results and (not slot.host or host == slot.host))
+        naming = slot.check.get("names_from", ()) if same else ()
+        only_intact, only_damaged = hostile_engine.differences(intact_reads, reads, naming, pod=slot.check["scope"] == "pod")
         if only_intact or only_damaged:
             problems.append("%s -> PASS on other judged facts (false PASS): intact read %s; damaged read %s" % (
                 where, only_intact[:3], only_damaged[:3]))

@@ -17,7 +17,7 @@ import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checks.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
-                "judges_failures", "causes", "platforms", "switch_facts"}
+                "judges_failures", "causes", "platforms", "switch_facts", "names_from"}
 SCOPES = ("host", "pod", "fabric", "mesh", "incast")  # incast: its own play (roles/incast), judged per target
 LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli", "query")  # query: PromQL, asked of Prometheus by the controller (Layer 7)
@@ -106,6 +106,9 @@ def _check(catalog):
         for source in check.get("sources", []):
             if source not in catalog["sources"]:
                 problems.append("check %s: unknown source %r" % (cid, source))
+        names_from = check.get("names_from", [])
+        if not isinstance(names_from, list) or set(names_from) - set(check.get("sources", [])):
+            problems.append("check %s: names_from is a list of the check's own sources (read only to name what it found)" % cid)
         for name in check.get("expect", []):
             if name not in catalog["expectations"]:
                 problems.append("check %s: unknown expectation %r" % (cid, name))

@@ -139,6 +139,13 @@ def gpu_pcie_link(facts, expect):
 
 @judge("gpu_nvlink")
 def gpu_nvlink(facts, expect):
+    # judges_failures (for gpu_topology, read only when nvlink -s is empty): a failure of the two sources the
+    # verdict rests on is the engine's no-data ERROR, word for word
+    failed = [facts[name] for name in ("gpu_nvlink", "gpu_query") if isinstance(facts[name], SourceFailure)]
+    if failed:
+        return verdict(ERROR, "parseable output from every source of gpu_nvlink", "; ".join(f.reason for f in failed),
+                       cause="No data from %s" % ", ".join("`%s`" % f.command for f in failed),
+                       command="; ".join(f.command for f in failed))
     want = expect["pyramid_gpu_nvlinks"]
     expected = "%s per GPU up at one rate" % counted(want, "NVLink")
     if want == 0:
@@ -164,16 +171,45 @@ def gpu_nvlink(facts, expect):
             problems.append("link %s below %s GB/s" % (", ".join(str(link) for link in slow), top))
         if problems:
             bad.append("%s: %s" % (gpu_name(gpu), ", ".join(problems)))
+    if bad and not status:
+        return _nvlink_none(facts["gpu_topology"], expected, _summary(bad))
     if bad:
         return verdict(FAIL, expected, _summary(bad))
     return verdict(PASS, expected, "%s x %s at %s GB/s" % (counted(len(status), "GPU"), counted(want, "link"), top))
+
+
+TOPO_COMMAND = "nvidia-smi topo -m"
+
+
+def _nvlink_none(topology, expected, missing):
+    """nvidia-smi nvlink -s printed no GPU at all: the real answer of GPUs without NVLink, and also a read cut
+    before its first line. nvidia-smi topo -m, an independent read of the same driver, tells them apart: NV#
+    between two GPUs there means the GPUs have NVLink and the empty listing was cut. Read only here, so a
+    damaged topo -m never touches a verdict that does not rest on it."""
+    if isinstance(topology, SourceFailure):
+        return verdict(ERROR, expected, "nvidia-smi nvlink -s printed nothing and the cross-check could not be read: %s"
+                       % topology.reason, cause="No data from `%s` (read because `nvidia-smi nvlink -s` printed nothing: "
+                       "no NVLink, or a read cut before its first line)" % topology.command, command=topology.command)
+    gpus = topology["gpus"]
+    nvlinked = sorted(name for name, gpu in gpus.items()
+                      if any(peer in gpus and str(kind).startswith("NV") for peer, kind in gpu["links"].items()))
+    if nvlinked:
+        return verdict(ERROR, expected, "nvidia-smi nvlink -s printed nothing, yet %s shows NVLink between the GPUs (%s): "
+                       "the read was cut" % (TOPO_COMMAND, _summary(nvlinked, 3)),
+                       cause="The NVLink read is incomplete (cut before its first line): no link is judged missing on "
+                       "it; read `nvidia-smi nvlink -s` on the node", command="nvidia-smi nvlink -s; %s" % TOPO_COMMAND)
+    if len(gpus) < 2:
+        return verdict(FAIL, expected, "%s (%s lists %s: no GPU pair to show NVLink between)" % (
+            missing, TOPO_COMMAND, counted(len(gpus), "GPU")))
+    return verdict(FAIL, expected, "%s (%s confirms: no NVLink between its %d GPUs)" % (missing, TOPO_COMMAND, len(gpus)))
 
 
 def _nvlink_cut(status, gpus):
     """Why `nvidia-smi nvlink -s` stopped early, or None. It prints every GPU the driver has, in index order,
     each with a line for every link (an inactive one too), and no trailer: a listing that names some GPUs
     but not all, or whose last GPU shows fewer links than every GPU before it, is a read cut short. (An
-    empty one is the answer of GPUs without NVLink, and cannot be told from a cut before the first line.)"""
+    empty one is the answer of GPUs without NVLink, or a cut before the first line: _nvlink_none asks
+    nvidia-smi topo -m which.)"""
     if not status:
         return None
     listed = list(status)
