@@ -315,7 +315,7 @@ def _absent(facts, expect, rail):
 
 def mlx_port(name):
     """The port an mlxconfig parameter belongs to (LINK_TYPE_P2 -> 2), or None for a NIC-wide one."""
-    head, _, number = name.rpartition("_P")
+    head, _sep, number = name.rpartition("_P")
     return int(number) if head and number.isdigit() else None
 
 
