@@ -175,12 +175,22 @@ def run_once(nodes, args, work):
     run_dir = sorted(path for path in glob.glob(os.path.join(reports, "*")) if not path.endswith("latest"))[-1]
     cpu_total = usage.ru_utime + usage.ru_stime
     with open(os.path.join(run_dir, "report.json"), encoding="utf-8") as handle:
-        verdict = json.load(handle)["verdict"]
+        report = json.load(handle)
+    verdict = report["verdict"]
+    if unreachable_everywhere(report):
+        raise SystemExit("no device answered (host unreachable): is the twin up, from this checkout (twin/up)? "
+                         "Figures of such a run measure nothing")
     return {"verdict": verdict, "wall_s": wall, "cpu_s": cpu_total, "cpu_sampled_before_exit_s": cpu_before_exit, "marks": marks,
             "memory": {"main_vmhwm_mb": sampler.main_kb / 1024.0, "largest_descendant_vmhwm_mb": sampler.worker_kb / 1024.0,
                        "ru_maxrss_mb": usage.ru_maxrss / 1024.0},
             "rounds": rounds(run_dir), "waits": twin_timing.load(glob.glob(os.path.join(ROOT, ".twin", "changes", "*", "timing")),
                                                                  since=start, until=start + wall)}
+
+
+def unreachable_everywhere(report):
+    """Whether every GPU node's first check says its host was unreachable (another checkout's twin on the port)."""
+    firsts = [host["checks"][0] for name, host in report["hosts"].items() if name.startswith("node-") and host["checks"]]
+    return bool(firsts) and all("host unreachable" in (check.get("actual") or "") for check in firsts)
 
 
 def rounds(run_dir):

@@ -35,7 +35,8 @@ def scale_sizes(count):
 
 
 def _verdict(status, outcome, actual, cause_key=None):
-    return verdict(status, outcome["expected"], actual, command=outcome.get("command"), cause_key=cause_key)
+    return verdict(status, outcome["expected"], actual, cause=outcome.get("cause"), command=outcome.get("command"),
+                   cause_key=cause_key)
 
 
 def _skip_all(nodes, why):

@@ -81,7 +81,8 @@ def record(docs, verdicts, check, catalog, expect, counts):
     for host, outcome in verdicts.items():
         result = _engine.result(
             host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
-            cause=check.get("causes", {}).get(outcome["cause_key"]), command=outcome.get("command"))
+            # the catalog's cause for the finding, else the judge's own (an ERROR's: what could not be read or told)
+            cause=check.get("causes", {}).get(outcome["cause_key"]) or outcome.get("cause"), command=outcome.get("command"))
         if outcome.get("not_applicable"):
             result["not_applicable"] = True
         _results.record(docs[host], [result])

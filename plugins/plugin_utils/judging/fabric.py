@@ -151,8 +151,9 @@ def nccl_group(run, group, expect, catalog):
 def training_group(run, group, expect, catalog):  # pylint: disable=unused-argument
     """The training step across ``group``, judged as on one node; a slow rank is traced to its node."""
     outcome = JUDGES["training_stable"]({"training_node": run}, expect)
+    # an ERROR keeps the judge's own cause (no step count declared, a log cut short): no catalog cause says it
     result = verdict(outcome["status"], "%d nodes: %s" % (len(group), outcome["expected"]), outcome["actual"],
-                     cause_key=None, by_host={})
+                     cause=outcome.get("cause") if outcome["status"] == ERROR else None, cause_key=None, by_host={})
     if outcome["status"] != FAIL:
         return result
     actual = outcome["actual"]

@@ -414,7 +414,7 @@ DATA = [
      "contains": ["training log incomplete with exit code 0", "rank 0 reported 6 of 12 steps (last 6)", "cut short"]},
     {"check": "training_pod", "name": "two nodes, a rank's last steps missing with exit 0",
      "facts": fabric_train({0: STEADY, 1: [100.0] * 8}, PAIR), "group": PAIR, "expect": {"pyramid_train_steps": 10},
-     "status": "ERROR", "contains": ["rank 1 reported 8 of 10 steps (last 8)"]},
+     "status": "ERROR", "contains": ["rank 1 reported 8 of 10 steps (last 8)", "The training log is not complete"]},
     {"check": "training_pod", "name": "two nodes, a node's second GPU missing from the log",
      "facts": fabric_train(STEADY, PAIR), "group": PAIR, "expect": {"pyramid_gpus_per_node": 2},
      "status": "ERROR", "contains": ["2 ranks in the log where 4 ranks ran (pyramid_gpus_per_node on each of 2 nodes)"]},
