@@ -5,8 +5,9 @@ Hot path (switch sessions, node sessions): stdlib only.
 Mechanism (twin/README.md, "Incast"): every simulated ib_write_bw run with a rate limit records an event,
 one JSON file per run in the pod's event directory (``record``); a renderer asked for counters computes
 them from the events (``port_counters``, ``nic_counters``), so the state persists between separate SSH
-sessions without any process staying alive. The twin compresses time: a run of ``-D`` seconds has
-happened by the time its client returns, so an event adds its whole window's counts.
+sessions without any process staying alive. A rate-limited client really sleeps its ``-D`` window
+(formats_perftest) and records its event when it starts, with that window: an event's counts grow with
+the time elapsed in it and are whole once the window has passed.
 
 The physics, per target port (one leaf port, the RoCE priority), when the senders together offer more
 than the port's line rate:
