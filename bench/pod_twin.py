@@ -180,11 +180,17 @@ def run_once(nodes, args, work):
     if unreachable_everywhere(report):
         raise SystemExit("no device answered (host unreachable): is the twin up, from this checkout (twin/up)? "
                          "Figures of such a run measure nothing")
-    return {"verdict": verdict, "wall_s": wall, "cpu_s": cpu_total, "cpu_sampled_before_exit_s": cpu_before_exit, "marks": marks,
+    return {"verdict": verdict, "not_passing": not_passing(report), "wall_s": wall, "cpu_s": cpu_total, "cpu_sampled_before_exit_s": cpu_before_exit, "marks": marks,
             "memory": {"main_vmhwm_mb": sampler.main_kb / 1024.0, "largest_descendant_vmhwm_mb": sampler.worker_kb / 1024.0,
                        "ru_maxrss_mb": usage.ru_maxrss / 1024.0},
             "rounds": rounds(run_dir), "waits": twin_timing.load(glob.glob(os.path.join(ROOT, ".twin", "changes", "*", "timing")),
                                                                  since=start, until=start + wall)}
+
+
+def not_passing(report):
+    """["host L<n> check STATUS: actual"] of every FAIL and ERROR of the run: a NO-GO pod's figures say why."""
+    return ["%s L%d %s %s: %s" % (name, check["layer"], check["check"], check["status"], (check.get("actual") or "")[:160])
+            for name, host in sorted(report["hosts"].items()) for check in host["checks"] if check["status"] in ("FAIL", "ERROR")]
 
 
 def unreachable_everywhere(report):
@@ -280,7 +286,7 @@ def summarize(nodes, args, run):
     parts = critical_path(run, args.extra, args.timing is not None)
     critical = sum(parts.values())
     return {"nodes": nodes, "switches": switches, "timing_factor": args.timing, "extra": args.extra,
-            "verdict": run["verdict"], "wall_s": run["wall_s"], "cpu_s": run["cpu_s"], "cpu_per_device_s": run["cpu_s"] / (nodes + switches),
+            "verdict": run["verdict"], "not_passing": run["not_passing"], "wall_s": run["wall_s"], "cpu_s": run["cpu_s"], "cpu_per_device_s": run["cpu_s"] / (nodes + switches),
             "critical_s": critical, "critical_parts_s": parts, "overhead_s": run["wall_s"] - critical,
             "memory": run["memory"], "rounds": run["rounds"], "plays": per_play(run, parts, nodes, switches),
             "twin_waits": len(run["waits"])}
@@ -303,6 +309,8 @@ def print_table(result):
               if result["timing_factor"] is not None else "", result["verdict"], result["wall_s"], result["cpu_s"], result["cpu_per_device_s"],
               result["critical_s"], ", ".join("%s %.1f" % item for item in result["critical_parts_s"].items()),
               result["overhead_s"]))
+    for line in result["not_passing"][:12]:
+        print("not passing: " + line)
     memory, got = result["memory"], result["rounds"]
     print("peak memory: ansible-playbook %.0f MB, largest worker %.0f MB (VmHWM, sampled); ru_maxrss %.0f MB" % (
         memory["main_vmhwm_mb"], memory["largest_descendant_vmhwm_mb"], memory["ru_maxrss_mb"]))
