@@ -36,6 +36,7 @@ Prints figures only; nothing passes or fails.
 """
 
 import argparse
+import configparser
 import datetime
 import glob
 import json
@@ -70,6 +71,15 @@ def scenario_text(nodes, spines, factor):
     text = ("pod: {nodes: %d, gpus_per_node: 8, rails: 8}\nswitches: {spines: %d, nodes_per_leaf: 32, leaf_os: %s, "
             "spine_os: %s}\nfaults: []\n" % (nodes, spines, VENDORS, VENDORS))
     return text + ("timing: {factor: %g}\n" % factor if factor is not None else "")
+
+
+def forks():
+    """The forks this run's ansible-playbook gets: ANSIBLE_FORKS, else ansible.cfg's, else Ansible's default 5."""
+    if os.environ.get("ANSIBLE_FORKS"):
+        return int(os.environ["ANSIBLE_FORKS"])
+    config = configparser.ConfigParser()
+    config.read(os.path.join(ROOT, "ansible.cfg"))
+    return config.getint("defaults", "forks", fallback=5)
 
 
 def switch_count(nodes, spines):
@@ -113,6 +123,17 @@ def cpu_seconds(pid):
     return own[1] + own[2] + live
 
 
+def machine_busy_seconds():
+    """CPU seconds every core of this machine has spent busy since boot (/proc/stat's cpu line less idle and iowait):
+    the controller, the twin's sshd and tools, and anything else running beside them."""
+    try:
+        with open("/proc/stat", encoding="utf-8") as handle:
+            fields = [int(value) for value in handle.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (sum(fields[:8]) - fields[3] - fields[4]) / TICK  # user..steal; guest time is already in user
+
+
 def vm_hwm_kb(pid):
     try:
         with open("/proc/%d/status" % pid, encoding="utf-8") as handle:
@@ -152,21 +173,22 @@ def run_once(nodes, args, work):
                "-e", "pyramid_report_dir=" + reports, "-e", "pyramid_incast=true"]
     for item in args.extra:
         command += ["-e", item]
-    start = time.time()
+    start, busy_at_start = time.time(), machine_busy_seconds()
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sampler = MemorySampler(process.pid, args.sample)
     sampler.start()
-    marks, tail = [], []  # (play name or None for the recap, seconds since start, CPU seconds)
+    marks, tail = [], []  # (play name or None for the recap, seconds since start, controller CPU s, machine busy s)
     for line in process.stdout:
         tail = (tail + [line])[-40:]
         match = PLAY_LINE.match(line) or RECAP.match(line)
         if match:
             sampler.sample()
-            marks.append((match.group(1) if match.groups() else None, time.time() - start, cpu_seconds(process.pid)))
+            marks.append((match.group(1) if match.groups() else None, time.time() - start, cpu_seconds(process.pid),
+                          machine_busy_seconds()))
     sampler.sample()
     cpu_before_exit = cpu_seconds(process.pid)
     _pid, status, usage = os.wait4(process.pid, 0)
-    wall = time.time() - start
+    wall, busy_at_end = time.time() - start, machine_busy_seconds()
     sampler.done.set()
     rc = os.waitstatus_to_exitcode(status)
     process.returncode = rc
@@ -180,7 +202,10 @@ def run_once(nodes, args, work):
     if unreachable_everywhere(report):
         raise SystemExit("no device answered (host unreachable): is the twin up, from this checkout (twin/up)? "
                          "Figures of such a run measure nothing")
-    return {"verdict": verdict, "not_passing": not_passing(report), "wall_s": wall, "cpu_s": cpu_total, "cpu_sampled_before_exit_s": cpu_before_exit, "marks": marks,
+    busy = busy_at_end - busy_at_start if None not in (busy_at_start, busy_at_end) else None
+    return {"verdict": verdict, "not_passing": not_passing(report), "wall_s": wall, "cpu_s": cpu_total,
+            "cpu_sampled_before_exit_s": cpu_before_exit,
+            "machine_busy_s": busy, "marks": marks,
             "memory": {"main_vmhwm_mb": sampler.main_kb / 1024.0, "largest_descendant_vmhwm_mb": sampler.worker_kb / 1024.0,
                        "ru_maxrss_mb": usage.ru_maxrss / 1024.0},
             "rounds": rounds(run_dir), "waits": twin_timing.load(glob.glob(os.path.join(ROOT, ".twin", "changes", "*", "timing")),
@@ -271,12 +296,13 @@ def devices_of(pattern, nodes, switches):
 def per_play(run, parts, nodes, switches):
     hosts = play_hosts()
     rows = []
-    for (name, at, cpu), (_next, next_at, next_cpu) in zip(run["marks"], run["marks"][1:]):
+    for (name, at, cpu, busy), (_next, next_at, next_cpu, next_busy) in zip(run["marks"], run["marks"][1:]):
         critical = sum(seconds for part, seconds in parts.items() if PLAY_OF[part] in name)
         devices = devices_of(hosts.get(name, ""), nodes, switches)
         spent = next_cpu - cpu if None not in (cpu, next_cpu) else None
         rows.append({"play": name, "devices": devices, "wall_s": next_at - at, "cpu_s": spent,
                      "cpu_per_device_s": spent / devices if spent is not None and devices else None,
+                     "machine_busy_s": next_busy - busy if None not in (busy, next_busy) else None,
                      "critical_s": critical, "overhead_s": next_at - at - critical})
     return rows
 
@@ -286,7 +312,9 @@ def summarize(nodes, args, run):
     parts = critical_path(run, args.extra, args.timing is not None)
     critical = sum(parts.values())
     return {"nodes": nodes, "switches": switches, "timing_factor": args.timing, "extra": args.extra,
-            "verdict": run["verdict"], "not_passing": run["not_passing"], "wall_s": run["wall_s"], "cpu_s": run["cpu_s"], "cpu_per_device_s": run["cpu_s"] / (nodes + switches),
+            "verdict": run["verdict"], "not_passing": run["not_passing"], "wall_s": run["wall_s"], "cpu_s": run["cpu_s"],
+            "cpu_per_device_s": run["cpu_s"] / (nodes + switches),
+            "machine_busy_s": run["machine_busy_s"], "cores": os.cpu_count(), "forks": forks(),
             "critical_s": critical, "critical_parts_s": parts, "overhead_s": run["wall_s"] - critical,
             "memory": run["memory"], "rounds": run["rounds"], "plays": per_play(run, parts, nodes, switches),
             "twin_waits": len(run["waits"])}
@@ -298,34 +326,50 @@ def _num(value, fmt="%.1f"):
     return fmt % value if value is not None else "-"
 
 
+def busy_share(busy, wall, cores):
+    """The share of the machine's cores busy over a span: 1.0 when the run was CPU-bound, whoever used them."""
+    return busy / (wall * cores) if busy is not None and wall > 0 and cores else None
+
+
+def _percent(share):
+    return "%.0f%%" % (100.0 * share) if share is not None else "-"
+
+
 def _triple(value):
     return "/".join(str(v) for v in value) if value else "-"
 
 
 def print_table(result):
-    print("%d nodes, %d switches%s: %s, validate.yml %.1f s, controller CPU %.1f s (%.2f s per device), critical path "
+    print("%d nodes, %d switches, forks %d%s: %s, validate.yml %.1f s, controller CPU %.1f s (%.2f s per device), critical path "
           "%.1f s (%s), overhead %.1f s" % (
-              result["nodes"], result["switches"], ", timing factor %g" % result["timing_factor"]
+              result["nodes"], result["switches"], result["forks"], ", timing factor %g" % result["timing_factor"]
               if result["timing_factor"] is not None else "", result["verdict"], result["wall_s"], result["cpu_s"], result["cpu_per_device_s"],
               result["critical_s"], ", ".join("%s %.1f" % item for item in result["critical_parts_s"].items()),
               result["overhead_s"]))
     for line in result["not_passing"][:12]:
         print("not passing: " + line)
+    if result["machine_busy_s"] is not None:
+        print("machine: %d cores busy %.1f s of %.1f core-seconds (%.0f%%): the controller %.1f s, the rest (the twin's sshd "
+              "and tools, anything running beside) %.1f s" % (
+                  result["cores"], result["machine_busy_s"], result["wall_s"] * result["cores"],
+                  100.0 * busy_share(result["machine_busy_s"], result["wall_s"], result["cores"]), result["cpu_s"],
+                  result["machine_busy_s"] - result["cpu_s"]))
     memory, got = result["memory"], result["rounds"]
     print("peak memory: ansible-playbook %.0f MB, largest worker %.0f MB (VmHWM, sampled); ru_maxrss %.0f MB" % (
         memory["main_vmhwm_mb"], memory["largest_descendant_vmhwm_mb"], memory["ru_maxrss_mb"]))
     print("rounds: L2 ping %s (planned/GPUDirect/retest), L4 ib_write_bw %s, incast %s; launcher runs: %s" % (
         _triple(got["l2"]), _triple(got["l4"]), _num(got["incast"], "%d"),
         ", ".join("%s %d" % item for item in got["launcher_runs"].items())))
-    print("| play | devices | wall s | CPU s | CPU s/device | critical s | overhead s |")
-    print("|---|---|---|---|---|---|---|")
+    print("| play | devices | wall s | CPU s | CPU s/device | machine busy | critical s | overhead s |")
+    print("|---|---|---|---|---|---|---|---|")
     for row in result["plays"]:
-        print("| %s | %d | %.1f | %s | %s | %.1f | %.1f |" % (
+        print("| %s | %d | %.1f | %s | %s | %s | %.1f | %.1f |" % (
             row["play"], row["devices"], row["wall_s"], _num(row["cpu_s"]), _num(row["cpu_per_device_s"], "%.3f"),
-            row["critical_s"], row["overhead_s"]))
-    print("| validate.yml | %d | %.1f | %.1f | %.3f | %.1f | %.1f |" % (
+            _percent(busy_share(row["machine_busy_s"], row["wall_s"], result["cores"])), row["critical_s"], row["overhead_s"]))
+    print("| validate.yml | %d | %.1f | %.1f | %.3f | %s | %.1f | %.1f |" % (
         result["nodes"] + result["switches"], result["wall_s"], result["cpu_s"], result["cpu_per_device_s"],
-        result["critical_s"], result["overhead_s"]))
+        _percent(busy_share(result["machine_busy_s"], result["wall_s"], result["cores"])), result["critical_s"],
+        result["overhead_s"]))
 
 
 def machine():

@@ -162,3 +162,22 @@ def test_bench_critical_path_of_self_timed_runs():
     assert pod_twin.self_timed(waits, "train") == 28.0 + 29.0
     assert pod_twin.self_timed(waits, "nccl") == 2.5 + 3.0 + 3.5
     assert pod_twin.devices_of("gpu_nodes:switches", 8, 12) == 20 and pod_twin.devices_of("switches", 8, 12) == 12
+
+
+def test_bench_machine_busy_share():
+    pod_twin = _bench()
+    before = pod_twin.machine_busy_seconds()
+    sum(range(2000000))  # some CPU of this process, which the machine's count includes
+    assert pod_twin.machine_busy_seconds() >= before > 0
+    assert pod_twin.busy_share(30.0, 20.0, 2) == 0.75 and pod_twin._percent(0.75) == "75%"
+    # no reading, no span, no cores: no share rather than a made-up one
+    assert pod_twin.busy_share(None, 20.0, 2) is None and pod_twin.busy_share(1.0, 0.0, 2) is None
+    assert pod_twin._percent(None) == "-"
+
+
+def test_bench_forks_from_the_environment_else_ansible_cfg(monkeypatch):
+    pod_twin = _bench()
+    monkeypatch.setenv("ANSIBLE_FORKS", "32")
+    assert pod_twin.forks() == 32
+    monkeypatch.delenv("ANSIBLE_FORKS")
+    assert pod_twin.forks() == 16  # ansible.cfg's
