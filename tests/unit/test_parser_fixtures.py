@@ -115,3 +115,10 @@ def test_a_number_beyond_float_range_is_a_parse_error(parsers):
         parsers.parse("nccl_tests", text)
     with pytest.raises(parsers.ParseError, match="busbw '1e999' is not a finite number"):
         parsers.parse("nccl_tests", text.replace("   4.53       0   110.62", "  1e999       0   110.62"))
+
+
+def test_every_real_capture_says_where_it_comes_from():
+    """A `_real` case is a real output: its yml names the capture (a public page, a commit, the lent device)."""
+    unsourced = [_case_id(path) for path in RAW_FILES if os.path.basename(path).endswith("_real.raw")
+                 and not str(_load(path)[1].get("source") or "").strip()]
+    assert not unsourced
