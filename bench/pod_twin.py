@@ -348,12 +348,12 @@ def print_table(result):
               result["overhead_s"]))
     for line in result["not_passing"][:12]:
         print("not passing: " + line)
-    if result["machine_busy_s"] is not None:
-        print("machine: %d cores busy %.1f s of %.1f core-seconds (%.0f%%): the controller %.1f s, the rest (the twin's sshd "
+    share = busy_share(result["machine_busy_s"], result["wall_s"], result["cores"])
+    if share is not None:
+        print("machine: %d cores busy %.1f s of %.1f core-seconds (%s): the controller %.1f s, the rest (the twin's sshd "
               "and tools, anything running beside) %.1f s" % (
-                  result["cores"], result["machine_busy_s"], result["wall_s"] * result["cores"],
-                  100.0 * busy_share(result["machine_busy_s"], result["wall_s"], result["cores"]), result["cpu_s"],
-                  result["machine_busy_s"] - result["cpu_s"]))
+                  result["cores"], result["machine_busy_s"], result["wall_s"] * result["cores"], _percent(share),
+                  result["cpu_s"], result["machine_busy_s"] - result["cpu_s"]))
     memory, got = result["memory"], result["rounds"]
     print("peak memory: ansible-playbook %.0f MB, largest worker %.0f MB (VmHWM, sampled); ru_maxrss %.0f MB" % (
         memory["main_vmhwm_mb"], memory["largest_descendant_vmhwm_mb"], memory["ru_maxrss_mb"]))
@@ -368,8 +368,7 @@ def print_table(result):
             _percent(busy_share(row["machine_busy_s"], row["wall_s"], result["cores"])), row["critical_s"], row["overhead_s"]))
     print("| validate.yml | %d | %.1f | %.1f | %.3f | %s | %.1f | %.1f |" % (
         result["nodes"] + result["switches"], result["wall_s"], result["cpu_s"], result["cpu_per_device_s"],
-        _percent(busy_share(result["machine_busy_s"], result["wall_s"], result["cores"])), result["critical_s"],
-        result["overhead_s"]))
+        _percent(share), result["critical_s"], result["overhead_s"]))
 
 
 def machine():

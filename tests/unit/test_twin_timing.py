@@ -3,6 +3,7 @@ scaled by the scenario's factor; a duration its command line asks for is taken i
 without the mode every tool answers at once."""
 
 import importlib
+import json
 import os
 import sys
 
@@ -181,3 +182,15 @@ def test_bench_forks_from_the_environment_else_ansible_cfg(monkeypatch):
     assert pod_twin.forks() == 32
     monkeypatch.delenv("ANSIBLE_FORKS")
     assert pod_twin.forks() == 16  # ansible.cfg's
+
+
+def test_bench_table_of_a_stored_run(capsys):
+    """The figures bench/README.md quotes, printed again from the JSON they were kept in."""
+    pod_twin = _bench()
+    with open(os.path.join(BENCH, "results", "pod_twin-timing-32-2026-11-24.json"), encoding="utf-8") as handle:
+        run = json.load(handle)["runs"][0]
+    pod_twin.print_table(run)
+    out = capsys.readouterr().out
+    assert "32 nodes, 12 switches, forks 16, timing factor 1: GO, validate.yml 527.0 s" in out
+    assert "2 cores busy 710.3 s of 1054.0 core-seconds (67%): the controller 243.3 s" in out
+    assert "| validate.yml | 44 | 527.0 | 243.3 | 5.529 | 67% | 88.9 | 438.1 |" in out
