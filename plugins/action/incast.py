@@ -3,9 +3,10 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Layer 3 under load: the induced incast, one phase per task (docs/incast.md; roles/incast).
 
-plan (controller) -> serve (targets' servers, gpufabric.pyramid.rail_servers) -> read before (nodes; switches,
-delegated) -> fire (senders' clients in the background, rail_servers wait_for=running) -> read tail (switches)
--> stop (clients, then servers, with their output) -> read after -> verdict (controller, judging/incast.py).
+plan (controller) -> serve (targets' servers, gpufabric.pyramid.rail_servers) -> read before (nodes; the target
+leaves, each its own) -> fire (senders' clients in the background, rail_servers wait_for=running) -> read tail (the
+leaves side by side; judged only where it ended before any sender's window could have) -> stop (clients, then
+servers, with their output) -> read after -> verdict (controller, judging/incast.py).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import inca
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast as _judge
 
 SERVERS = "gpufabric.pyramid.rail_servers"
-PHASES = ("plan", "serve", "read", "fire", "stop", "verdict")
+PHASES = ("plan", "serve", "read", "fire", "wait", "stop", "verdict")
+UNTIL = ("tail", "end")
 CHECK_ID = "incast_ecn"
 EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen_timeout"]
 
@@ -34,7 +36,7 @@ EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen
 class ActionModule(EngineAction):
     """The incast's phases (see the module's documentation)."""
 
-    _VALID_ARGS = frozenset(("phase", "run_dir", "round", "hosts", "switches", "label", "as_host", "device"))
+    _VALID_ARGS = frozenset(("phase", "run_dir", "round", "hosts", "switches", "label", "as_host", "device", "until"))
     _requires_connection = True  # serve, read, fire and stop talk to the device
 
     def run(self, tmp=None, task_vars=None):
@@ -135,12 +137,15 @@ class ActionModule(EngineAction):
         if not runs:
             return dict(result, msg="%s has no incast %s in round %d" % (host, side, index + 1))
         expect = self._expect(host)
+        started = time.time()  # a sender's -D window cannot end before this plus the duration (judging/incast.py)
         answer = self._execute_module(module_name=SERVERS, module_args={
             "state": "started", "workdir": self._workdir(args, index, side), "lifetime": self._lifetime(plan, expect),
             "listen_timeout": expect["pyramid_rdma_listen_timeout"], "wait_for": wait_for, "servers": runs}, task_vars=self._task_vars)
         lost = answer.get("msg") or "rail_servers failed"
         states = answer.get("servers") or {run["id"]: {"status": "failed", "command": " ".join(run["argv"]), "msg": lost} for run in runs}
         _run.write(_run.read_path(args["run_dir"], index, host, side + "_start"), states)
+        if side == "clients":
+            _run.write(_run.read_path(args["run_dir"], index, host, "fired"), {"started": started, "running": time.time()})
         failed = sorted(run_id for run_id, state in states.items() if state.get("status") != "listening")
         said = "; not started: %s" % ", ".join(failed) if failed else ""
         return dict(result, msg="%s: %d %s started%s" % (host, len(states) - len(failed), side, said))
@@ -150,6 +155,24 @@ class ActionModule(EngineAction):
 
     def _fire(self, result, args):
         return self._start(result, args, "clients", "running")
+
+    def _wait(self, result, args):
+        """On the controller: sleep until the round's tail read is due, or its senders' windows are over
+        (incast_run.due), counted from when the senders were started - not from when the fire task ended, which
+        across many senders and few forks can be most of the window later."""
+        until = args.get("until")
+        if until not in UNTIL:
+            return dict(result, failed=True, msg="until must be one of %s, got %r" % (", ".join(UNTIL), until))
+        plan, index = self._load_plan(args)
+        fired = [record for record in (_run.load(_run.read_path(args["run_dir"], index, sender, "fired"))
+                                       for sender in _run.round_senders(plan, index)) if record]
+        deadline = _run.due(fired, plan["duration"], plan["tail_seconds"], until)
+        if deadline is None:
+            return dict(result, msg="round %d: no sender fired; nothing to wait for" % (index + 1))
+        seconds = max(deadline - time.time(), 0.0)
+        time.sleep(seconds)
+        return dict(result, waited=round(seconds, 1), msg="round %d: waited %.1f s (%s)" % (
+            index + 1, seconds, "the last %g s of the window" % plan["tail_seconds"] if until == "tail" else "every sender's window over"))
 
     def _stop(self, result, args):
         plan, index = self._load_plan(args)
@@ -186,11 +209,11 @@ class ActionModule(EngineAction):
         return dict(result, msg="%s: NIC counters read (%s)" % (host, args["label"]))
 
     def _read_switch(self, result, args):
-        """A leaf's ECN, PFC and discard counters at `label` (the task is delegated to the leaf)."""
+        """A leaf's ECN, PFC and discard counters at `label` (the task runs on the leaf, or is delegated to it)."""
         _plan, index = self._load_plan(args)
-        switch = args["as_host"]
+        switch = self._host(args)
         expect = self._switch_expect(switch)
-        planned = _engine.plan(_run.SWITCH_SOURCES, self._catalog, expect)
+        planned = _engine.plan(_run.switch_sources(args["label"]), self._catalog, expect)
         # the task's own vars: a module run on a delegated (ssh) switch takes its connection settings from their
         # ansible_delegated_vars, which the switch's hostvars do not hold
         raw, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], self._task_vars)
@@ -260,17 +283,21 @@ class ActionModule(EngineAction):
         expect = self._expect(target)
         reads = {label: {} for label in _run.LABELS}
         switch, tail, times = {}, {}, {}
+        fired = [_run.load(_run.read_path(run_dir, index, sender, "fired")) for sender in senders]
         for leaf in sorted({p["leaf"] for p in group["ports"]}):
             leaf_expect = self._switch_expect(leaf)
             sides = {}
             for label in _run.LABELS:
                 read = _run.load(_run.read_path(run_dir, index, leaf, label))
                 if read:
-                    sides[label] = _run.switch_snapshot(read, self._catalog, leaf_expect)
+                    sides[label] = _run.switch_snapshot(read, self._catalog, leaf_expect, _run.switch_sources(label))
                     times[(leaf, label)] = read["at"]
             switch[leaf] = {k: v for k, v in sides.items() if k in ("before", "after")}
             if "tail" in sides and (leaf, "after") in times:
-                tail[leaf] = {"at": sides["tail"], "seconds": max(times[(leaf, "after")] - times[(leaf, "tail")], 0.001)}
+                tail[leaf] = _judge.tail_entry(leaf, sides["tail"], times[(leaf, "tail")], times[(leaf, "after")],
+                                               [f for f in fired if f], plan["duration"])
+            else:  # the PFC bound needs the read near the end: without it, ERROR about the read (never the whole window)
+                tail[leaf] = "%s: its counters were not read near the end of the window (tail)" % leaf
         nic = {}
         for node in [target] + senders:
             node_expect = self._expect(node)
@@ -284,7 +311,7 @@ class ActionModule(EngineAction):
             outcome = {"status": ERROR, "cause": None, "msg": "incast at target %s, senders %s: cannot judge: the load did not run as planned: %s" % (
                 target, ", ".join(senders), "; ".join(failed))}
         else:
-            outcome = _judge.verdict(group, expect, switch, nic, plan["duration"], tail or None)
+            outcome = _judge.verdict(group, expect, switch, nic, plan["duration"], tail)
         records = {target: _judge.record(target, self._check, self._catalog, expect, outcome, _engine)}
         for sender in senders:
             records[sender] = self._sender(sender, target, outcome)

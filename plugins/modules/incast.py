@@ -20,9 +20,14 @@ description:
   - V(serve) (every node) - a target's servers, one per sender and rail, each on its own port, through
     M(gpufabric.pyramid.rail_servers). V(fire) (every node) - a sender's rate-limited clients, in the background
     (rail_servers C(wait_for=running)), so that every sender fires at once.
-  - V(read) (every node, or a leaf with O(device=switch), delegated) - the NICs' C(rdma_cc_counters) and
+  - V(read) (every node, or every target leaf with O(device=switch)) - the NICs' C(rdma_cc_counters) and
     C(nic_stats), the leaf's C(sw_ecn), C(sw_pfc), C(sw_discards), at O(label) V(before), V(tail) (leaves only,
-    near the end of the window) or V(after).
+    near the end of the window, C(sw_pfc) alone) or V(after). The leaves read as hosts of the play
+    (C(gpu_nodes:switches)), side by side in Ansible's forks. A tail read that ended after the first sender's
+    window could have ended cannot bound PFC over the last part of the window; the target's verdict is then
+    ERROR, naming the leaf.
+  - V(wait) (once, on the controller) - sleeps until O(until=tail), the last C(pyramid_incast_tail_percent) of the
+    window, or O(until=end), every sender's window over, counted from when the round's senders were started.
   - V(stop) (every node) - collects the clients' and the servers' output and kills any still running.
   - V(verdict) (once) - one result per target from judging/incast.py, with the seed's cause; a sender FAILs
     where its DCQCN did not react, PASSes where it handled CNPs, else is not measured (SKIP); a node in no
@@ -32,7 +37,7 @@ options:
   phase:
     description: Which phase this task runs.
     type: str
-    choices: [plan, serve, read, fire, stop, verdict]
+    choices: [plan, serve, read, fire, wait, stop, verdict]
     required: true
   round:
     description: The round (0-based) of V(serve), V(read), V(fire) and V(stop).
@@ -49,13 +54,17 @@ options:
     description: Which read (V(read)).
     type: str
     choices: [before, tail, after]
+  until:
+    description: What V(wait) waits for - V(tail), the read near the end of the window; V(end), every sender done.
+    type: str
+    choices: [tail, end]
   device:
-    description: V(switch) - read a leaf's counters (the task delegated to it, O(as_host) naming it).
+    description: V(switch) - read a leaf's counters (the task runs on the leaf; if delegated to it, O(as_host) names it).
     type: str
     choices: [gpu_node, switch]
     default: gpu_node
   as_host:
-    description: The leaf a delegated V(read) works for.
+    description: The leaf a delegated V(read) works for (default C(inventory_hostname)).
     type: str
 notes:
   - The command settings (duration, rate, limiter type, GID index, port base) are each target's and sender's own
@@ -89,6 +98,10 @@ leaves:
   returned: phase plan
   type: list
   elements: list
+waited:
+  description: Seconds V(wait) slept.
+  returned: phase wait
+  type: float
 counts:
   description: Node results per status, from V(verdict).
   returned: phase verdict

@@ -16,7 +16,10 @@ pytestmark = [pytest.mark.twin, pytest.mark.slow]
 # 10 nodes behind one leaf per rail (8 EOS/SONiC leaves); the incast on every rail at once: node-001 is the
 # target of every leaf, node-002 ... node-009 its senders (node-010 is not needed: not applicable).
 FABRIC = {"spines": 2, "nodes_per_leaf": 16, "leaf_os": ["eos", "sonic"], "spine_os": ["eos"]}
-INCAST = {"pyramid_incast": True, "pyramid_incast_duration": 5, "pyramid_soak_seconds": 1, "pyramid_rdma_duration": 1}
+# 15 s windows, the last 60% for the PFC bound: room for the eight leaves' tail reads (side by side, a few seconds on
+# this twin) to end before the senders' windows can (a later read is an ERROR: test_a_tail_read_after_the_window_...)
+INCAST = {"pyramid_incast": True, "pyramid_incast_duration": 15, "pyramid_incast_tail_percent": 60, "pyramid_soak_seconds": 1,
+          "pyramid_rdma_duration": 1}
 SENDERS = ["node-%03d" % i for i in range(2, 10)]
 
 
@@ -31,6 +34,20 @@ def _record(run, node):
 def _plan(run):
     with open(glob.glob(os.path.join(run.run_dirs[-1], "incast", "plan.json"))[0], encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def _read_times(run):
+    """(the first sender's start, {leaf: when its tail read ended}) of round 1, from the run's files."""
+    folder = os.path.join(run.run_dirs[-1], "incast", "round-1")
+    fired = []
+    for path in glob.glob(os.path.join(folder, "*.fired.json")):
+        with open(path, encoding="utf-8") as handle:
+            fired.append(json.load(handle)["started"])
+    tails = {}
+    for path in glob.glob(os.path.join(folder, "leaf*.tail.json")):
+        with open(path, encoding="utf-8") as handle:
+            tails[os.path.basename(path).split(".")[0]] = json.load(handle)["at"]
+    return min(fired), tails
 
 
 def _nothing_left_running():
@@ -56,6 +73,26 @@ def test_a_healthy_pod_passes_the_incast(healthy):
     assert sorted(plan["leaves"][0]) == ["leaf1-r%d" % r for r in range(8)]
     rows = {row["row"]: row for row in healthy.report["checklist"]}
     assert rows["qos_load"]["status"] == "pass"
+    assert not _nothing_left_running()
+
+
+def test_the_leaves_are_read_side_by_side_within_the_window(healthy):
+    # the tail reads run as one task over the eight leaves (not one leaf after another), each due at the last 60%
+    # of the 15 s window counted from the first sender's start, and all of them ended before any window could
+    first, tails = _read_times(healthy)
+    assert sorted(tails) == ["leaf1-r%d" % r for r in range(8)]
+    assert all(15 * 0.4 <= at - first <= 15 for at in tails.values()), {leaf: round(at - first, 1) for leaf, at in tails.items()}
+
+
+def test_a_tail_read_after_the_window_is_an_error_about_the_read_never_a_pass(validate):
+    # the last 1% of a 5 s window is 0.05 s: no leaf can be read in it; the PFC bound over the last part of the window
+    # cannot be judged, so the target is ERROR naming the leaf and what to change, and the senders are not measured
+    run = validate(_pod(), **dict(INCAST, pyramid_incast_duration=5, pyramid_incast_tail_percent=1))
+    record = _record(run, "node-001")
+    assert record["status"] == "ERROR", record
+    assert "its tail read ended" in record["actual"] and "after the first sender's 5 s window could have ended" in record["actual"], record
+    assert "pyramid_incast_tail_percent" in record["actual"], record
+    assert all(_record(run, sender)["status"] == "ERROR" for sender in SENDERS)
     assert not _nothing_left_running()
 
 

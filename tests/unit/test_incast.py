@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast as _plan
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast as _plan, incast_run as _run
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast as _judge
 from pyramid_twin import incast as _physics, model
 
@@ -147,6 +147,52 @@ def test_the_tail_window_tells_a_blip_from_a_storm():
     assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30)["cause"] == "pfc_storm"
     tail = {"leaf1-r0": {"at": _snap(600000 * 2 // 3, 3000, 0), "seconds": 10}}  # ... but all of it in the first part
     assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail=tail)["status"] == "PASS"
+
+
+FIRED = [{"started": 1000.0, "running": 1001.5}, {"started": 1000.4, "running": 1002.0}]  # two senders' fire records
+
+
+def test_a_tail_read_within_the_window_bounds_pfc_up_to_the_end_of_the_load():
+    # read 24 s after the first start, the after read 16 s later: the load ran on until 1002.0 + 30 at the latest,
+    # so the tail's PFC is over 8 s of load, not over the 16 s up to the after read (which would halve a storm's rate)
+    entry = _judge.tail_entry("leaf1-r0", {"snap": 1}, 1024.0, 1040.0, FIRED, 30)
+    assert entry == {"at": {"snap": 1}, "seconds": 8.0}
+    assert _judge.tail_entry("leaf1-r0", {}, 1024.0, 1029.0, FIRED, 30)["seconds"] == 5.0  # read after before the end
+
+
+@pytest.mark.parametrize("read_at, fired, said", [
+    (1030.5, FIRED, "leaf1-r0: its tail read ended 0.5 s after the first sender's 30 s window could have ended"),
+    (1024.0, [], "leaf1-r0: when the senders fired was not recorded"),
+], ids=["after the window", "no fire record"])
+def test_a_tail_read_that_cannot_be_placed_in_the_window_is_said_why(read_at, fired, said):
+    assert _judge.tail_entry("leaf1-r0", {}, read_at, 1040.0, fired, 30).startswith(said)
+
+
+def test_the_tail_read_needs_only_the_pfc_counters():
+    # the tail read collects sw_pfc alone (incast_run.TAIL_SOURCES): it bounds PFC, and ends sooner for it
+    switch, nic = _case(600000, 3000, 0, 300000, (150000, 150000))
+    pfc_only = {"pfc": _snap(600000 * 2 // 3, 3000, 0)["pfc"]}
+    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": {"at": pfc_only, "seconds": 10}})["status"] == "PASS"
+    storm = {"pfc": _snap(0, 100, 0)["pfc"]}  # 2900 pause frames over the last 10 s
+    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": {"at": storm, "seconds": 10}})["cause"] == "pfc_storm"
+    assert _run.switch_sources("tail") == ["sw_pfc"] and _run.switch_sources("before") == ["sw_ecn", "sw_pfc", "sw_discards"]
+
+
+def test_a_late_or_missing_tail_read_is_an_error_about_the_read_never_a_pass():
+    # the healthy case of test_the_tail_window_tells_a_blip_from_a_storm: with its tail read too late, or none,
+    # a storm that stopped with the load could not show: ERROR, naming the leaf, never PASS
+    switch, nic = _case(600000, 3000, 0, 300000, (150000, 150000))
+    late = _judge.tail_entry("leaf1-r0", _snap(400000, 3000, 0), 1040.0, 1045.0, FIRED, 30)
+    for tail, said in (({"leaf1-r0": late}, "its tail read ended 10.0 s after"), ({}, "leaf1-r0: not read near the end")):
+        record = _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail=tail)
+        assert record["status"] == "ERROR" and said in record["msg"], record
+
+
+def test_a_fail_found_before_the_storm_bound_stands_without_the_tail_read():
+    # ECN min_th too high (no marks, PFC fires) is a FAIL whatever the tail read says: it is not needed to see it
+    switch, nic = _case(0, 120000, 0, 0, (0, 0))
+    record = _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": "leaf1-r0: its tail read ended late"})
+    assert (record["status"], record["cause"]) == ("FAIL", "ecn_min_th"), record
 
 
 def test_eos_per_port_pfc_counts_are_read_under_all():
@@ -342,7 +388,7 @@ def test_the_twins_ib_write_bw_refuses_what_perftest_refuses(args, said):
 
 def test_the_plan_file_holds_one_server_per_sender_and_rail_and_perftests_real_options():
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
+
     catalog = _catalog.load_catalog()
     check = next(c for c in catalog["checks"] if c["id"] == "incast_ecn")
     names = _catalog.expectation_names([check], catalog)
@@ -364,7 +410,6 @@ def test_the_plan_file_holds_one_server_per_sender_and_rail_and_perftests_real_o
 
 
 def test_a_plan_that_cannot_congest_says_why():
-    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
     nodes, ports = pod(16)
     expect = {"pyramid_incast_rail": -1, "pyramid_incast_senders": 8, "pyramid_incast_rate_gbps": 40, "pyramid_rail_rate_gbps": 400}
     assert "does not exceed the target port's 400 Gb/s" in _run.make_plan(nodes, ports, expect, {}, None, {})["error"]
@@ -373,7 +418,7 @@ def test_a_plan_that_cannot_congest_says_why():
 
 def test_per_port_reads_are_merged_and_failures_said():
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
-    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
+
     # Cumulus: each read is that port's values alone (cumulus_nv_show_interface_counters_qos_ecn: {"all": N})
     merged = _run.as_input({"swp1": {"all": 5000}, "swp2": {"all": 0}}, per_port=True)
     assert merged == {"ports": {"swp1": {"all": 5000}, "swp2": {"all": 0}}}
@@ -389,7 +434,7 @@ def test_every_platforms_leaf_reads_back_through_the_catalogs_ways(tmp_path, os_
     import importlib
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import expectations as _expectations
-    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast_run as _run
+
     from pyramid_twin import switch_model, switch_session
     catalog = _catalog.load_catalog()
     scenario = {"pod": {"nodes": 4, "gpus_per_node": 8, "rails": 1}, "faults": [],
@@ -419,3 +464,12 @@ def test_every_platforms_leaf_reads_back_through_the_catalogs_ways(tmp_path, os_
     outcome = _judge.verdict(group, EXPECT, {"leaf1-r0": {"before": before, "after": after}}, nic, seconds=30)
     assert (outcome["status"], outcome["cause"]) == ("FAIL", "drops"), outcome["msg"]
     assert "leaf1-r0 port %s (node-001, rail 0): ECN-marked 600000" % target_port in outcome["msg"]
+
+
+def test_the_waits_count_from_when_the_senders_were_started_not_from_when_the_fire_task_ended():
+    # the tail read is due at the first start plus the window less its last part (the read then has the whole last
+    # part to finish in); the end when the last sender to run has had its whole window; nothing fired, nothing to wait
+    assert _run.due(FIRED, 30, 10, "tail") == 1020.0
+    assert _run.due(FIRED, 30, 10, "end") == 1032.0
+    assert _run.due(FIRED, 30, 30, "tail") == 1000.0  # pyramid_incast_tail_percent 100: the whole window
+    assert _run.due([], 30, 10, "tail") is None

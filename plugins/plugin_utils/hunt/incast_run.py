@@ -18,6 +18,9 @@ from ..judging import incast as _judge
 from . import incast as _plan, rail_mesh as _mesh
 
 SWITCH_SOURCES = ["sw_ecn", "sw_pfc", "sw_discards"]
+# the tail read bounds PFC over the last part of the window, and nothing else: only the PFC counters, so that it
+# ends soon (NX-OS and Cumulus read ECN and discards one port at a time: 72 commands on a 36-port NX-OS leaf)
+TAIL_SOURCES = ["sw_pfc"]
 NODE_SOURCES = ["rdma_cc_counters", "nic_stats"]
 PORT_OFFSET = 100  # incast ports sit above the rail mesh's (pyramid_rdma_port_base + rail)
 LABELS = ("before", "tail", "after")
@@ -37,6 +40,23 @@ def plan_path(run_dir):
 
 def read_path(run_dir, round_index, host, label):
     return os.path.join(incast_dir(run_dir), "round-%d" % (round_index + 1), "%s.%s.json" % (re.sub(r"[^\w.-]", "_", host), label))
+
+
+def round_senders(plan, round_index):
+    """The senders of a round's incasts, in plan order."""
+    return [sender for group in plan["rounds"][round_index] for sender in group["senders"]]
+
+
+def due(fired, duration, tail_seconds, until):
+    """When (time.time()) a round's next step is due, from its senders' fire records ({"started", "running"}):
+    until="tail", the read near the end - the last ``tail_seconds`` of the window that the first sender to start
+    began, so that the read, whatever it takes, has the most room before any window can end; until="end", every
+    sender's window over. None without a record (no sender fired: nothing to wait for)."""
+    if not fired:
+        return None
+    if until == "tail":
+        return min(record["started"] for record in fired) + max(duration - tail_seconds, 0)
+    return max(record["running"] for record in fired) + duration
 
 
 def _natural(name):
@@ -111,15 +131,22 @@ def as_input(value, per_port=False):
     return value
 
 
-def switch_snapshot(read, catalog, expect):
-    """{"ecn", "pfc", "discards"} of one switch read, or a string saying why the read is unusable."""
+def switch_sources(label):
+    """The sources a leaf's read at ``label`` collects."""
+    return TAIL_SOURCES if label == "tail" else SWITCH_SOURCES
+
+
+def switch_snapshot(read, catalog, expect, sources=None):
+    """{"ecn", "pfc", "discards"} of one switch read (those of ``sources``: the tail read's PFC only), or a
+    string saying why the read is unusable."""
     if not read:
         return "not read"
     if read.get("unreachable"):
         return "host unreachable: %s" % read["unreachable"]
-    facts = _engine.parse_sources(SWITCH_SOURCES, catalog, read["raw"], expect)
+    sources = sources or SWITCH_SOURCES
+    facts = _engine.parse_sources(sources, catalog, read["raw"], expect)
     return {key: as_input(facts[name], per_port=bool(_engine.foreach_of(catalog["sources"][name], expect)))
-            for key, name in (("ecn", "sw_ecn"), ("pfc", "sw_pfc"), ("discards", "sw_discards"))}
+            for key, name in (("ecn", "sw_ecn"), ("pfc", "sw_pfc"), ("discards", "sw_discards")) if name in sources}
 
 
 def nic_snapshot(read, catalog, expect):

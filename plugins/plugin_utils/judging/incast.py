@@ -69,29 +69,43 @@ def _delta(before, after, where):
     return last - first
 
 
-def switch_delta(before, after, leaf, port, priority):
-    """(ECN marks on the target port, PFC TX over the leaf, PFC RX over the leaf, discards over the leaf) at priority."""
+def _both_read(before, after, leaf, names):
     for snap in (before, after):
         if not isinstance(snap, dict):  # the read failed as a whole: what it said
             raise Unreadable("%s counters: %s" % (leaf, snap))
-        missing = [name for name in ("ecn", "pfc", "discards") if name not in snap]
+        missing = [name for name in names if name not in snap]
         if missing:
             raise Unreadable("%s: %s counters not read" % (leaf, ", ".join(missing)))
+
+
+def _leaf_total(before, after, leaf, source, kind, priority):
+    """The rise of one counter (source "pfc" with kind "tx" or "rx", or "discards") summed over the leaf's ports."""
+    first, last = (_ports(snap[source], "%s %s counters" % (leaf, source)) for snap in (before, after))
+    total = 0
+    for each in sorted(last):
+        if each not in first:
+            raise Unreadable("%s %s: port %s read after the incast only" % (leaf, source, each))
+        old, new = (_queue(side[each], priority, "%s %s %s" % (leaf, each, source)) for side in (first, last))
+        if kind:
+            old, new = (value.get(kind) if isinstance(value, dict) else None for value in (old, new))
+        total += _delta(old, new, "%s %s %s%s" % (leaf, each, source, " " + kind if kind else ""))
+    return total
+
+
+def switch_delta(before, after, leaf, port, priority):
+    """(ECN marks on the target port, PFC TX over the leaf, PFC RX over the leaf, discards over the leaf) at priority."""
+    _both_read(before, after, leaf, ("ecn", "pfc", "discards"))
     marks = _delta(*(_queue(_ports(snap["ecn"], "%s ECN counters" % leaf).get(port), priority, "%s %s ECN-marked" % (leaf, port))
                      for snap in (before, after)), where="%s %s ECN-marked q%s" % (leaf, port, priority))
-    totals = {}
-    for name, source, kind in (("pfc_tx", "pfc", "tx"), ("pfc_rx", "pfc", "rx"), ("discards", "discards", None)):
-        first, last = (_ports(snap[source], "%s %s counters" % (leaf, source)) for snap in (before, after))
-        total = 0
-        for each in sorted(last):
-            if each not in first:
-                raise Unreadable("%s %s: port %s read after the incast only" % (leaf, source, each))
-            old, new = (_queue(side[each], priority, "%s %s %s" % (leaf, each, source)) for side in (first, last))
-            if kind:
-                old, new = (value.get(kind) if isinstance(value, dict) else None for value in (old, new))
-            total += _delta(old, new, "%s %s %s%s" % (leaf, each, source, " " + kind if kind else ""))
-        totals[name] = total
+    totals = {name: _leaf_total(before, after, leaf, source, kind, priority)
+              for name, source, kind in (("pfc_tx", "pfc", "tx"), ("pfc_rx", "pfc", "rx"), ("discards", "discards", None))}
     return dict(totals, ecn_marked=marks)
+
+
+def pfc_tx_delta(before, after, leaf, priority):
+    """PFC TX over the leaf at priority between two reads that hold its PFC counters (the tail read holds only them)."""
+    _both_read(before, after, leaf, ("pfc",))
+    return _leaf_total(before, after, leaf, "pfc", "tx", priority)
 
 
 def nic_delta(before, after, node, rail):
@@ -108,6 +122,26 @@ def nic_delta(before, after, node, rail):
     return out
 
 
+def tail_entry(leaf, snapshot, read_at, after_at, fired, duration):
+    """The leaf's tail read for verdict(): {"at": snapshot, "seconds": s}, or a string saying why it cannot bound
+    PFC over the last part of the window (verdict() is then ERROR about the read, never a PASS).
+
+    read_at, after_at: when the tail and after reads ended (time.time()); fired: the senders' fire records,
+    {"started": before their clients were started, "running": once they ran}. No sender's -D window ended before
+    min(started) + duration: a tail read that ended later may have read a leaf the load had already left, and a
+    storm that stops with the load would not show. Every window had ended by max(running) + duration: the PFC
+    counted from the tail read is over the load up to then, not over the idle time before the after read."""
+    if not fired:
+        return "%s: when the senders fired was not recorded: the tail read cannot be placed in the window" % leaf
+    first_end = min(record["started"] for record in fired) + duration
+    last_end = max(record["running"] for record in fired) + duration
+    if read_at > first_end:
+        return ("%s: its tail read ended %.1f s after the first sender's %g s window could have ended: PFC over the last "
+                "part of the window was not measured (read sooner: more forks, or a larger pyramid_incast_tail_percent "
+                "or pyramid_incast_duration)" % (leaf, read_at - first_end, duration))
+    return {"at": snapshot, "seconds": max(min(after_at, last_end) - read_at, 0.001)}
+
+
 def _names(items):
     return ", ".join(items) if items else "-"
 
@@ -116,7 +150,8 @@ def verdict(group, expect, switch, nic, seconds, tail=None):
     """One record for an incast: group = {target, senders, ports: [{leaf, port, rail}]}; switch =
     {leaf: {"before": snap, "after": snap}}, snap = {"ecn", "pfc", "discards"} facts; nic = {node: {rail:
     {"before", "after"}}}; tail = {leaf: {"at": snap, "seconds": s}}, the leaf read that many seconds before
-    the end (PFC over the last part of the window); without it PFC is bounded over the whole window."""
+    the end (PFC over the last part of the window), or {leaf: why} where that read cannot be judged (tail_entry);
+    without a tail at all, PFC is bounded over the whole window."""
     priority = expect["pyramid_pfc_priorities"][0]
     target, senders = group["target"], list(group["senders"])
     who = "target %s, senders %s" % (target, _names(senders))
@@ -141,18 +176,12 @@ def _port_verdict(entry, priority, expect, switch, nic, seconds, tail, target, s
     if "before" not in sides or "after" not in sides:
         raise Unreadable("%s: its counters were not read before and after" % leaf)
     moved = switch_delta(sides["before"], sides["after"], leaf, port, priority)
-    storm_window, storm_pfc = seconds, moved["pfc_tx"]
-    if tail and leaf in tail:
-        last = switch_delta(tail[leaf]["at"], sides["after"], leaf, port, priority)
-        storm_window, storm_pfc = tail[leaf]["seconds"], last["pfc_tx"]
-    pfc_rate = storm_pfc / storm_window if storm_window else float(storm_pfc)
     rail_name = "rail %s" % rail
     target_cc = nic_delta(*_sides(nic, target, rail), node=target, rail=rail)
     sender_cc = {s: nic_delta(*_sides(nic, s, rail), node=s, rail=rail) for s in senders}
     here = "%s port %s (%s, %s)" % (leaf, port, target, rail_name)
-    figures = "ECN-marked %d, PFC TX %d (%.1f/s over the last %gs), PFC RX %d, discards %d, CNPs sent by %s %d, handled by the senders %d" % (
-        moved["ecn_marked"], moved["pfc_tx"], pfc_rate, storm_window, moved["pfc_rx"], moved["discards"], target,
-        target_cc["np_cnp_sent"], sum(c["rp_cnp_handled"] for c in sender_cc.values()))
+    cnps = "CNPs sent by %s %d, handled by the senders %d" % (
+        target, target_cc["np_cnp_sent"], sum(c["rp_cnp_handled"] for c in sender_cc.values()))
     cause, deaf = None, []
     if moved["discards"] > expect["pyramid_incast_discards_max"]:
         cause = "drops"
@@ -163,10 +192,22 @@ def _port_verdict(entry, priority, expect, switch, nic, seconds, tail, target, s
     elif any(c["rp_cnp_handled"] == 0 for c in sender_cc.values()):
         cause = "dcqcn_rp"
         deaf = [s for s, c in sorted(sender_cc.items()) if c["rp_cnp_handled"] == 0]
+    pfc = "PFC TX %d" % moved["pfc_tx"]
+    storm_window, storm_pfc = seconds, moved["pfc_tx"]
+    usable = tail is None or isinstance(tail.get(leaf), dict)
+    if tail is not None and usable:
+        storm_window, storm_pfc = tail[leaf]["seconds"], pfc_tx_delta(tail[leaf]["at"], sides["after"], leaf, priority)
+    if usable:
+        pfc_rate = storm_pfc / storm_window if storm_window else float(storm_pfc)
+        pfc += " (%.1f/s over the last %gs)" % (pfc_rate, storm_window)
+        if cause is None and pfc_rate > expect["pyramid_incast_pfc_tail_max_per_s"]:
+            cause = "pfc_storm"
+    elif cause is None:  # the storm bound is the last test: a FAIL above stands without the tail read
+        raise Unreadable(tail.get(leaf) or "%s: not read near the end of the window" % leaf)
+    figures = "ECN-marked %d, %s, PFC RX %d, discards %d, %s" % (moved["ecn_marked"], pfc, moved["pfc_rx"], moved["discards"], cnps)
+    if deaf:
         figures += "; no CNP handled on %s" % _names(deaf)
-    elif pfc_rate > expect["pyramid_incast_pfc_tail_max_per_s"]:
-        cause = "pfc_storm"
-    return {"cause": cause, "msg": "%s: %s" % (here, figures), "deaf": deaf if cause == "dcqcn_rp" else []}
+    return {"cause": cause, "msg": "%s: %s" % (here, figures), "deaf": deaf}
 
 
 def _sides(nic, node, rail):
