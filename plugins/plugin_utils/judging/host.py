@@ -259,6 +259,16 @@ def gpudirect_path(facts, accepted):
     expected = gpudirect_expected(accepted)
     loaded = facts["kernel_modules"]["modules"]
     peer = [name for name in PEERMEM_MODULES if name in loaded]
+    # the list lacks nvidia_peermem: what /sys/module says of it (peermem_sysfs), where it was read
+    read = facts.get("peermem_sysfs")  # None where it was not collected: the list alone decides, as before it
+    sysfs = _sysfs_module({"module_sysfs": {"nvidia_peermem": read}}, "nvidia_peermem") if read is not None and not peer else None
+    if sysfs in MODULE_INITSTATES:  # the kernel has it loaded: the list is what is wrong, an ERROR about the read
+        return verdict(ERROR, expected, "the module list does not show nvidia_peermem, yet /sys/module/nvidia_peermem/initstate "
+                       "says %s: the list is incomplete (cut short or damaged)" % sysfs,
+                       cause="The module list (`lsmod` or /proc/modules) is incomplete: the kernel's "
+                             "/sys/module/nvidia_peermem/initstate shows a module it does not list")
+    if sysfs == "built in":  # /sys/module/nvidia_peermem without initstate: in the kernel, never in lsmod
+        peer = ["nvidia_peermem (built in)"]
     if peer and "peermem" in accepted:
         return verdict(PASS, expected, "path peermem: %s loaded" % peer[0], detail={"path": "peermem"})
     peermem = ("%s loaded, but only DMA-BUF is accepted (pyramid_gpudirect_paths)" % peer[0] if peer
@@ -271,7 +281,7 @@ def gpudirect_path(facts, accepted):
                            cause="No data from `%s`: without the NVIDIA kernel module's flavour (open or proprietary), "
                                  "DMA-BUF on Linux %s can be neither proven nor ruled out" % (nvidia.command, release["release"]),
                            command=nvidia.command)
-        return verdict(FAIL, expected, "%s; no DMA-BUF: %s" % (
+        return _peermem_unknown(sysfs, accepted, expected) or verdict(FAIL, expected, "%s; no DMA-BUF: %s" % (
             peermem, "not accepted (pyramid_gpudirect_paths)" if "dmabuf" not in accepted
             else "Linux %s is before %d.%d" % ((release["release"],) + DMABUF_MIN_KERNEL)))
     if nvidia is None or isinstance(nvidia, SourceFailure):
@@ -282,15 +292,23 @@ def gpudirect_path(facts, accepted):
                 nvidia["version"], release["release"], peermem), detail={"path": "dmabuf"})
         dmabuf = "no DMA-BUF: %s kernel module %s on Linux %s" % (
             "open" if nvidia["open_kernel_module"] else "proprietary", nvidia["version"], release["release"])
-    return verdict(FAIL, expected, "%s; %s" % (peermem, dmabuf))
+    return _peermem_unknown(sysfs, accepted, expected) or verdict(FAIL, expected, "%s; %s" % (peermem, dmabuf))
+
+
+def _peermem_unknown(sysfs, accepted, expected):
+    """An ERROR where a FAIL would rest on "nvidia_peermem not loaded" that neither the module list nor /sys/module
+    could confirm (the list lacks it, /sys/module could not be read); None otherwise."""
+    if "peermem" in accepted and sysfs and sysfs.startswith("unread: "):
+        return verdict(ERROR, expected, "the module list does not show nvidia_peermem, and /sys/module could not tell: %s"
+                       % sysfs[len("unread: "):], cause="No data from /sys/module/nvidia_peermem for the module the list lacks")
+    return None
 
 
 @judge("mlxconfig")
 def mlxconfig(facts, expect):
     desired = expect["pyramid_mlxconfig"]
-    expected = "on every rail, current and next boot: " + ", ".join("%s=%s" % kv for kv in sorted(desired.items()))
     wrong, pending = collections.OrderedDict(), collections.OrderedDict()
-    errors, checked, single = [], 0, []
+    errors, checked, single, applies = [], 0, [], set()
     for rail in expect["pyramid_rails"]:
         queried = facts["mlxconfig"].get(rail)
         # a NIC that answered mlxconfig is there, whatever ibstat's read says: ibstat (and the rails it
@@ -302,6 +320,7 @@ def mlxconfig(facts, expect):
             continue
         checked += 1
         params, applicable = queried["params"], mlx_applicable(desired, queried)
+        applies.update(applicable)
         if len(applicable) < len(desired):
             single.append(rail)
         for name, want in sorted(applicable.items()):
@@ -314,6 +333,7 @@ def mlxconfig(facts, expect):
                 pending.setdefault(key, []).append(rail)
             elif not mlx_equal(now, want) or not mlx_equal(later, want):
                 wrong.setdefault(key, []).append(rail)
+    expected = _mlx_expected(desired, applies if checked else set(desired))
     if wrong:
         return verdict(FAIL, expected, _grouped(wrong))
     if errors:
@@ -324,6 +344,14 @@ def mlxconfig(facts, expect):
     singles = sorted(set(single))
     note = " (single-port by mlxconfig's Description, no port 2 to set: %s)" % ", ".join(singles) if singles else ""
     return verdict(PASS, expected, "%s as desired%s" % (counted(checked, "rail"), note))
+
+
+def _mlx_expected(desired, applies):
+    """What every rail should show: the parameters that apply to at least one of the NICs read, and those that
+    apply to none named apart (a single-port card has no _P2 parameter to show)."""
+    said = "on every rail, current and next boot: " + ", ".join("%s=%s" % (name, desired[name]) for name in sorted(applies))
+    others = sorted(set(desired) - set(applies))
+    return said + ("; not %s: no such port on these cards (mlxconfig's Description)" % ", ".join(others) if others else "")
 
 
 def _absent(facts, expect, rail):

@@ -469,6 +469,24 @@ DATA = [
      "facts": node(kernel_modules=NO_PEERMEM, nvidia_module=failed(
          "modinfo nvidia", "cat /proc/driver/nvidia/version: does not exist; modinfo nvidia: exited 1: modinfo: ERROR: Module nvidia not found.")),
      "status": "FAIL", "contains": ["nvidia_peermem not loaded; DMA-BUF unknown"]},
+    # /sys/module/nvidia_peermem (peermem_sysfs) checks a list that lacks it: a list cut short is not "not loaded"
+    {"check": "gpudirect", "name": "lsmod cut before nvidia_peermem, /sys/module says live",
+     "facts": node(osrelease=kernel("6.8.0-1015-nvidia"), nvidia_module=nvidia(open_module=False)),
+     "raw": {"kernel_modules": LSMOD_CUT_TO_NVIDIA, "peermem_sysfs": fixture("linux_sysfs_module_initstate", "live")}, "status": "ERROR",
+     "contains": ["the module list does not show nvidia_peermem, yet /sys/module/nvidia_peermem/initstate says live",
+                  "The module list (`lsmod` or /proc/modules) is incomplete"]},
+    {"check": "gpudirect", "name": "no peermem in the list nor in /sys/module, proprietary module",
+     "facts": node(kernel_modules=NO_PEERMEM, nvidia_module=nvidia(open_module=False), peermem_sysfs=NO_SYS_MODULE("nvidia_peermem")),
+     "status": "FAIL", "contains": ["nvidia_peermem not loaded; no DMA-BUF: proprietary kernel module"]},
+    {"check": "gpudirect", "name": "no peermem in the list, /sys/module unreadable, proprietary module",
+     "facts": node(kernel_modules=NO_PEERMEM, nvidia_module=nvidia(open_module=False), peermem_sysfs=failed(
+         "cat /sys/module/nvidia_peermem/initstate", "cat /sys/module/nvidia_peermem/initstate: Permission denied")),
+     "status": "ERROR", "contains": ["the module list does not show nvidia_peermem, and /sys/module could not tell: "
+                                     "cat /sys/module/nvidia_peermem/initstate: Permission denied", "No data from /sys/module/nvidia_peermem"]},
+    {"check": "gpudirect", "name": "no peermem in the list, /sys/module unreadable, DMA-BUF proven",
+     "facts": node(kernel_modules=NO_PEERMEM, osrelease=kernel("6.8.0-1015-nvidia"), peermem_sysfs=failed(
+         "cat /sys/module/nvidia_peermem/initstate", "cat /sys/module/nvidia_peermem/initstate: Permission denied")),
+     "status": "PASS", "contains": ["path dmabuf"]},
     {"check": "gpudirect", "name": "no module list", "facts": node(kernel_modules=missing("lsmod")), "status": "ERROR",
      "contains": ["lsmod: command not found"]},
     {"check": "gpudirect", "name": "kernel release unreadable", "facts": node(), "raw": {"osrelease": fixture("linux_proc_osrelease", "garbage")},
@@ -512,6 +530,11 @@ DATA = [
     {"check": "mlxconfig", "name": "single-port NICs: no _P2 expected",
      "raw": {"ibstat": IBSTAT, "mlxconfig": {rail: fixture("linux_mlxconfig_query", "single_port_cx7") for rail in RAILS}},
      "status": "PASS", "contains": ["8 rails as desired (single-port by mlxconfig's Description, no port 2 to set: mlx5_0"]},
+    {"check": "mlxconfig", "name": "single-port NICs, DCQCN off on one: the expected names no _P2",
+     "raw": {"ibstat": IBSTAT, "mlxconfig": dict({rail: fixture("linux_mlxconfig_query", "single_port_cx7") for rail in RAILS},
+                                                 mlx5_3=fixture("linux_mlxconfig_query", "roce_cc_prio_mask_zero"))},
+     "status": "FAIL", "contains": ["ROCE_CC_PRIO_MASK_P1=0 (next boot 0) on mlx5_3",
+                                    "current and next boot: ROCE_CC_PRIO_MASK_P1=255; not ROCE_CC_PRIO_MASK_P2: no such port on these cards"]},
     {"check": "mlxconfig", "name": "a dual-port card by its Description without its _P2 rows: not taken for single-port",
      "raw": {"ibstat": IBSTAT, "mlxconfig": {rail: DUAL_PORT_NO_P2 for rail in RAILS}},
      "status": "ERROR", "contains": ["mlx5_0: ROCE_CC_PRIO_MASK_P2 not reported by mlxconfig;"]},
