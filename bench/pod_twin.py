@@ -212,9 +212,14 @@ def run_once(nodes, args, work):
                                                                  since=start, until=start + wall)}
 
 
+def _shortened(text, keep=400):
+    return text if len(text) <= keep else text[:keep // 2] + " ... " + text[-keep // 2:]
+
+
 def not_passing(report):
-    """["host L<n> check STATUS: actual"] of every FAIL and ERROR of the run: a NO-GO pod's figures say why."""
-    return ["%s L%d %s %s: %s" % (name, check["layer"], check["check"], check["status"], (check.get("actual") or "")[:160])
+    """["host L<n> check STATUS: actual"] of every FAIL and ERROR of the run: a NO-GO pod's figures say why (the
+    actual's last part too, where the cause sits in a long one: an incast names its 8 senders before it)."""
+    return ["%s L%d %s %s: %s" % (name, check["layer"], check["check"], check["status"], _shortened(check.get("actual") or ""))
             for name, host in sorted(report["hosts"].items()) for check in host["checks"] if check["status"] in ("FAIL", "ERROR")]
 
 
