@@ -36,7 +36,7 @@ EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen
 class ActionModule(EngineAction):
     """The incast's phases (see the module's documentation)."""
 
-    _VALID_ARGS = frozenset(("phase", "run_dir", "round", "hosts", "switches", "label", "as_host", "device", "until"))
+    _VALID_ARGS = frozenset(("phase", "run_dir", "round", "hosts", "switches", "label", "device", "until"))
     _requires_connection = True  # serve, read, fire and stop talk to the device
 
     def run(self, tmp=None, task_vars=None):
@@ -116,7 +116,7 @@ class ActionModule(EngineAction):
         return plan, int(args.get("round", 0))
 
     def _host(self, args):
-        return args.get("as_host") or self._task_vars["inventory_hostname"]
+        return self._task_vars["inventory_hostname"]
 
     def _workdir(self, args, index, side):
         return "/tmp/pyramid-incast-%s-round%d-%s-%s" % (hashlib.sha1(args["run_dir"].encode()).hexdigest()[:10], index + 1, side,
@@ -209,13 +209,12 @@ class ActionModule(EngineAction):
         return dict(result, msg="%s: NIC counters read (%s)" % (host, args["label"]))
 
     def _read_switch(self, result, args):
-        """A leaf's ECN, PFC and discard counters at `label` (the task runs on the leaf, or is delegated to it)."""
+        """A leaf's ECN, PFC and discard counters at `label` (the task runs on the leaf, a host of the play)."""
         _plan, index = self._load_plan(args)
         switch = self._host(args)
         expect = self._switch_expect(switch)
         planned = _engine.plan(_run.switch_sources(args["label"]), self._catalog, expect)
-        # the task's own vars: a module run on a delegated (ssh) switch takes its connection settings from their
-        # ansible_delegated_vars, which the switch's hostvars do not hold
+        # the task's own vars: the switch's connection settings as this task resolved them
         raw, unreachable = _collector.collect(self, planned, expect["pyramid_command_timeout"], self._task_vars)
         _run.write(_run.read_path(args["run_dir"], index, switch, args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
         return dict(result, msg="%s: ECN, PFC and discard counters read (%s)" % (switch, args["label"]))

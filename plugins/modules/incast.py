@@ -59,13 +59,10 @@ options:
     type: str
     choices: [tail, end]
   device:
-    description: V(switch) - read a leaf's counters (the task runs on the leaf; if delegated to it, O(as_host) names it).
+    description: V(switch) - read a leaf's counters (the task runs on the leaf, a host of the play).
     type: str
     choices: [gpu_node, switch]
     default: gpu_node
-  as_host:
-    description: The leaf a delegated V(read) works for (default C(inventory_hostname)).
-    type: str
 notes:
   - The command settings (duration, rate, limiter type, GID index, port base) are each target's and sender's own
     expectations; keep them in C(group_vars/gpu_nodes).
