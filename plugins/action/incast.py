@@ -103,6 +103,9 @@ class ActionModule(EngineAction):
         _run.write(_run.plan_path(run_dir), plan)
         if plan.get("error"):
             return dict(result, rounds=[], leaves=[], msg="incast not planned: %s" % plan["error"])
+        waves = _run.forks_warning(plan["leaves"], context.CLIARGS.get("forks"))
+        if waves:
+            result.setdefault("warnings", []).append(waves)
         return dict(result, rounds=list(range(len(plan["rounds"]))), leaves=plan["leaves"], members=plan["members"],
                     first_wait=max(plan["duration"] - plan["tail_seconds"], 0), tail_wait=plan["tail_seconds"] + 2,
                     msg="incast: %d targets in %d round(s), %d senders each%s" % (

@@ -473,3 +473,16 @@ def test_the_waits_count_from_when_the_senders_were_started_not_from_when_the_fi
     assert _run.due(FIRED, 30, 10, "end") == 1032.0
     assert _run.due(FIRED, 30, 30, "tail") == 1000.0  # pyramid_incast_tail_percent 100: the whole window
     assert _run.due([], 30, 10, "tail") is None
+
+
+def test_forks_covering_every_round_s_target_leaves_give_no_warning():
+    assert _run.forks_warning([["leaf1-r%d" % r for r in range(8)]], 16) is None
+    assert _run.forks_warning([], 16) is None  # no round planned
+
+
+def test_more_target_leaves_than_forks_are_warned_with_their_waves_and_the_fix():
+    # 512 nodes: 16 targets on every rail, 128 leaves in round 1, read side by side in forks of 16
+    said = _run.forks_warning([["leaf%d-r%d" % (su, r) for su in range(16) for r in range(8)], ["leaf1-r0"]], 16)
+    assert said.startswith("forks 16 < 128 target leaves in an incast round")
+    assert "8 waves" in said and "ERROR" in said
+    assert "--forks 128" in said and "pyramid_incast_tail_percent" in said

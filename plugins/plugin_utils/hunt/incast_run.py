@@ -59,6 +59,20 @@ def due(fired, duration, tail_seconds, until):
     return max(record["running"] for record in fired) + duration
 
 
+def forks_warning(leaves_per_round, forks):
+    """A warning when a round has more target leaves than Ansible's forks: the leaves read their `tail` counters side
+    by side, one per fork, so they come in waves and the last ones may end after the window, which the judge calls an
+    ERROR (tail_entry), never a PASS. Said at the plan, before any load. None when the forks cover every round."""
+    forks = max(1, int(forks or 1))
+    widest = max((len(leaves) for leaves in leaves_per_round), default=0)
+    if widest <= forks:
+        return None
+    waves = -(-widest // forks)
+    return ("forks %d < %d target leaves in an incast round: their tail reads, one per fork, come in %d waves, and a read "
+            "that ends after the window is an ERROR for its target and senders; run with --forks %d or more, or a larger "
+            "pyramid_incast_tail_percent (docs/incast.md)" % (forks, widest, waves, widest))
+
+
 def _natural(name):
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 

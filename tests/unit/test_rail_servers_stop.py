@@ -1,0 +1,50 @@
+"""rail_servers' `stopped`, as Layer 4's and the incast's rounds end on a host: a process that ended keeps its output and
+exit code, one still running after the grace is killed and said so, the work directory is removed. Real processes
+under a temporary directory, the module run as Ansible runs it (a Python process reading its arguments from a file)."""
+
+import json
+import os
+import subprocess
+import sys
+
+MODULE = os.path.join(os.path.dirname(__file__), "..", "..", "plugins", "modules", "rail_servers.py")
+BANNER = "echo 'Waiting for client to connect'; "
+
+
+def _module(tmp_path, **args):
+    path = tmp_path / ("args-%s.json" % args["state"])
+    path.write_text(json.dumps({"ANSIBLE_MODULE_ARGS": args}))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, MODULE, str(path)], capture_output=True, text=True, env=env, timeout=60, check=False)
+    return json.loads(done.stdout)
+
+
+def _started(tmp_path, workdir, processes, wait_for="banner"):
+    answer = _module(tmp_path, state="started", workdir=str(workdir), wait_for=wait_for, lifetime=60, listen_timeout=10,
+                     servers=[{"id": pid, "argv": argv} for pid, argv in processes.items()])
+    assert not answer.get("failed"), answer
+    return answer["servers"]
+
+
+def test_servers_that_ended_keep_their_output_and_one_still_waiting_is_killed(tmp_path):
+    servers = tmp_path / "servers"
+    started = _started(tmp_path, servers, {"a>b@0": ["sh", "-c", BANNER + "sleep 1; echo served"],
+                                           "a>b@1": ["sh", "-c", BANNER + "sleep 60"]})
+    assert {sid: state["status"] for sid, state in started.items()} == {"a>b@0": "listening", "a>b@1": "listening"}
+    stopped = _module(tmp_path, state="stopped", workdir=str(servers), grace=3)["servers"]
+    assert stopped["a>b@0"]["status"] == "ok" and "served" in stopped["a>b@0"]["stdout"]
+    assert stopped["a>b@1"]["status"] == "killed" and "still running 3.0s" in stopped["a>b@1"]["msg"]
+    assert not servers.exists()
+
+
+def test_background_clients_keep_their_exit_code_and_words(tmp_path):
+    clients = tmp_path / "clients"
+    _started(tmp_path, clients, {"b>a@0": ["sh", "-c", "sleep 0.5; echo 'BW 390.1'"],
+                                 "b>a@1": ["sh", "-c", "sleep 0.5; echo 'no route' >&2; exit 3"]}, wait_for="running")
+    ended = _module(tmp_path, state="stopped", workdir=str(clients), grace=20)["servers"]
+    assert ended["b>a@0"]["status"] == "ok" and ended["b>a@0"]["stdout"].strip() == "BW 390.1"
+    assert ended["b>a@1"]["status"] == "failed" and ended["b>a@1"]["rc"] == 3 and "no route" in ended["b>a@1"]["msg"]
+
+
+def test_a_host_that_started_nothing_stops_nothing(tmp_path):
+    assert _module(tmp_path, state="stopped", workdir=str(tmp_path / "never-made"))["servers"] == {}
