@@ -67,10 +67,9 @@ def forks_warning(leaves_per_round, forks):
     widest = max((len(leaves) for leaves in leaves_per_round), default=0)
     if widest <= forks:
         return None
-    waves = -(-widest // forks)
     return ("forks %d < %d target leaves in an incast round: their tail reads, one per fork, come in %d waves, and a read "
             "that ends after the window is an ERROR for its target and senders; run with --forks %d or more, or a larger "
-            "pyramid_incast_tail_percent (docs/incast.md)" % (forks, widest, waves, widest))
+            "pyramid_incast_tail_percent (docs/incast.md)" % (forks, widest, _mesh.waves(widest, forks), widest))
 
 
 def _natural(name):
