@@ -276,6 +276,23 @@ def test_the_host_is_untouched(ssh):
     assert os.listdir("/sys/class/iommu") != sorted(state(DEFAULT, "node-001")["iommu_units"])
 
 
+def test_a_second_checkouts_twin_up_refuses_the_port_ours_holds(ssh, tmp_path):
+    """Two checkouts, one port: the second twin/up used to exit 0 while its sshd could not bind, and our
+    sshd answered its nodes with our keys ("Failed to authenticate public key" on every node)."""
+    other = tmp_path / "other"
+    shutil.copytree(os.path.join(ROOT, "twin"), str(other / "twin"), symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    run = subprocess.run([str(other / "twin" / "up")], capture_output=True, text=True, timeout=60, check=False)
+    try:
+        assert run.returncode != 0, run.stdout + run.stderr
+        assert "127.1.0.1:2222 is taken by sshd" in run.stderr
+        assert os.path.join(STATE, "sshd_config") in run.stderr  # names the twin that holds it
+        assert "its twin/down" in run.stderr
+        assert ssh(1, "hostname").stdout.strip() == "node-001"  # ours is untouched
+    finally:
+        subprocess.run([str(other / "twin" / "down")], capture_output=True, timeout=60, check=False)
+
+
 # --- the inventory plugin and Ansible ---------------------------------------------------------
 
 def test_inventory_plugin(ansible, scenario):
