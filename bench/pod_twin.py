@@ -37,6 +37,7 @@ Prints figures only; nothing passes or fails.
 
 import argparse
 import configparser
+import contextlib
 import datetime
 import glob
 import json
@@ -162,10 +163,30 @@ class MemorySampler(threading.Thread):
 
 # --- one run ---------------------------------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def telemetry_of(scenario):
+    """The twin's demo Prometheus scrapes this pod's devices during the run (its exporter serves the twin's own
+    scenarios and pods up to 64 nodes: Layer 7 of a larger pod would FAIL "no series" on the rest), and the
+    twin's own set again after it."""
+    with open(os.path.join(ROOT, ".twin", "python.path"), encoding="utf-8") as handle:  # written by twin/up
+        python = handle.read().strip()
+    script = os.path.join(ROOT, "twin", "prometheus")
+    subprocess.run([script, "up", python, scenario], cwd=ROOT, check=True)
+    try:
+        yield
+    finally:
+        subprocess.run([script, "up", python], cwd=ROOT, check=False)
+
+
 def run_once(nodes, args, work):
     scenario = os.path.join(work, "pod-%d.yml" % nodes)
     with open(scenario, "w", encoding="utf-8") as handle:
         handle.write(scenario_text(nodes, args.spines, args.timing))
+    with telemetry_of(scenario):
+        return _run(scenario, args, work)
+
+
+def _run(scenario, args, work):
     reports = tempfile.mkdtemp(dir=work)
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_FORCE_COLOR="0")
     playbook = os.path.join(os.path.dirname(sys.executable), "ansible-playbook")  # the venv's, beside this Python

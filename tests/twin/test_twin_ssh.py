@@ -10,6 +10,8 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
+import urllib.request
 
 import pytest
 import yaml
@@ -400,3 +402,34 @@ def test_placing_paths_the_host_lacks(twin, tmp_path):
         "True True",  # the rest of /proc still works
     ]
     assert [os.path.exists(path) for path in paths] == host_before  # the host is untouched
+
+
+# --- the demo Prometheus (twin/prometheus) ---------------------------------------------------------
+
+def _series_of(url, node):
+    query = urllib.parse.urlencode({"query": 'count(DCGM_FI_PROF_GR_ENGINE_ACTIVE{Hostname="%s"})' % node})
+    with urllib.request.urlopen("%s/api/v1/query?%s" % (url, query), timeout=10) as answer:
+        result = json.load(answer)["data"]["result"]
+    return int(result[0]["value"][1]) if result else 0
+
+
+def test_demo_prometheus_serves_a_larger_pod_then_the_twins_own_again(twin, tmp_path):
+    """A bench pod beyond the exporter's 64 nodes: `up PYTHON SCENARIO` restarts the exporter with it and returns
+    once Prometheus scraped it; `up PYTHON` puts the twin's own set back (bench/pod_twin.py does both)."""
+    if not shutil.which("prometheus"):
+        pytest.skip("no prometheus binary (make setup installs it)")
+    pod = tmp_path / "pod-70.yml"
+    pod.write_text("pod: {nodes: 70, gpus_per_node: 8, rails: 8}\nswitches: {spines: 4, nodes_per_leaf: 32}\n"
+                   "faults: []\n")
+    script, python = os.path.join(ROOT, "twin", "prometheus"), sys.executable
+    with open(os.path.join(STATE, "prometheus.url"), encoding="utf-8") as handle:
+        url = handle.read().strip()
+    assert _series_of(url, "node-070") == 0  # the twin's own set: pods up to 64 nodes
+    try:
+        subprocess.run([script, "up", python, str(pod)], check=True, timeout=120)
+        assert _series_of(url, "node-070") == 8  # scraped before `up` returned: one series per GPU
+        assert _series_of(url, "node-001") == 8
+    finally:
+        subprocess.run([script, "up", python], check=True, timeout=120)
+    assert _series_of(url, "node-070") == 0  # gone from the next scrape on
+    assert _series_of(url, "node-001") == 8
