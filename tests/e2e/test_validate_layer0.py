@@ -59,6 +59,11 @@ FAULTS = {
     # DCGM's diagnostic fails GPU 6; a node without DCGM is not applicable there, and GO
     "node-033": ([{"kind": "dcgm_diag_fail", "gpu": 6}], {"gpu_dcgm_diag": "FAIL"}, "DCGM's diagnostic failed"),
     "node-034": ([{"kind": "tool_missing", "tool": "dcgmi"}], {}, None),
+    # util-linux before 2.38 (no dmesg --json): the kernel log comes from journalctl, closed by its cursor line: GO.
+    "node-035": ([{"kind": "dmesg_no_json"}], {}, None),
+    # ... and without journald either: plain dmesg cannot prove it is whole, so no Xid in it is an ERROR, never a PASS.
+    "node-036": ([{"kind": "dmesg_no_json"}, {"kind": "tool_missing", "tool": "journalctl"}], {"gpu_xid": "ERROR"},
+                 "cannot prove it was read whole"),
 }
 
 # fault node -> (check, what its actual must say): the GPU by nvidia-smi index and bus id
@@ -80,7 +85,7 @@ GPU_NAMED = {
 @pytest.fixture(scope="module")
 def faulty_pod(validate):
     faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
-    return validate({"pod": {"nodes": 34}, "faults": faults})
+    return validate({"pod": {"nodes": 36}, "faults": faults})
 
 
 def test_a_healthy_pod_is_go(validate):
@@ -135,6 +140,15 @@ def test_gpu_faults_name_the_gpu(faulty_pod, node):
 def test_a_reported_xid_is_said_in_a_pass(faulty_pod):
     record = next(r for r in faulty_pod.host("node-028")["checks"] if r["check"] == "gpu_xid")
     assert record["status"] == "PASS" and "GPU 1 (0000:2a:00.0): Xid 13" in record["actual"]
+
+
+def test_the_kernel_log_is_read_in_a_form_whose_end_shows(faulty_pod):
+    """dmesg --json where util-linux has it, else journalctl --show-cursor; plain dmesg's silence is no PASS."""
+    xid = {node: next(r for r in faulty_pod.host(node)["checks"] if r["check"] == "gpu_xid")
+           for node in ("node-001", "node-035", "node-036")}
+    assert xid["node-001"]["status"] == "PASS" and xid["node-001"]["command"].startswith("dmesg --json")
+    assert xid["node-035"]["status"] == "PASS" and "journalctl -k -b --no-pager --show-cursor" in xid["node-035"]["command"]
+    assert xid["node-036"]["status"] == "ERROR" and "no end marker" in xid["node-036"]["actual"], xid["node-036"]
 
 
 def test_healthy_hosts_beside_faults_raise_no_alarm(faulty_pod):

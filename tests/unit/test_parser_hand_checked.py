@@ -397,6 +397,14 @@ HAND_CHECKED = {
         (("xids",), [{"pci": "0000:91:00", "code": 79,
                       "message": "pid='<unknown>', name=<unknown>, GPU has fallen off the bus."}]),   # raw line 3
     ],
+    ("linux_dmesg_json", "h100_580_no_xid_real"): [
+        (("lines",), 8),                                         # 8 "msg" keys, one per record
+        (("xids",), []),                                         # no record says "NVRM: Xid"
+    ],
+    ("linux_journalctl_kernel_xid", "xid79_cursor"): [
+        (("lines",), 2),                                         # the cursor line is journalctl's, not an entry
+        (("xids",), [{"pci": "0000:01:00", "code": 79, "message": "pid=1122, GPU has fallen off the bus."}]),   # line 1
+    ],
     ("linux_nvidia_smi_nvlink_e", "a100_535_gpu0_real"): [
         (("gpus", len), 1),
         (("gpus", 0, "name"), "NVIDIA A100-SXM4-40GB"),          # the UUID after it is not the name

@@ -188,7 +188,8 @@ L5_L6_FAULTS = {"slow_node", "nccl_wrong", "nccl_hang", "unstable_step_time", "s
 FABRIC_FAULTS = {"gdr_off"}
 # GPU health faults (nvidia-smi -q / nvlink -s / -e, dmesg, the rails' sysfs PCIe link): tests/unit/test_twin_formats_gpu.py covers them.
 GPU_HEALTH_FAULTS = {"xid", "ecc_uncorrectable", "row_remap_pending", "pcie_degraded", "nvlink_down", "fabric_manager_down",
-                     "clock_throttle", "nvlink_errors", "pcie_replays", "dcgm_diag_fail", "pcie_replays_rising", "nvlink_errors_rising"}
+                     "clock_throttle", "nvlink_errors", "pcie_replays", "dcgm_diag_fail", "pcie_replays_rising", "nvlink_errors_rising",
+                     "dmesg_no_json"}
 # The rail mesh's faults (ib_write_bw, ping): tests/unit/test_twin_perftest.py and tests/e2e/test_validate_rail_mesh.py.
 RAIL_MESH_FAULTS = {"rail_bw", "gid_missing", "stale_server", "perftest_server_stuck", "perftest_missing", "ping_loss",
                     "ping_rtt", "rail_ip_wrong", "gdr_bw"}

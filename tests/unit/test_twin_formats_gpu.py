@@ -5,6 +5,7 @@ fault fails its own check alone, naming the GPU by index and bus id (a NIC by it
 
 import json
 import os
+import re
 
 import pytest
 import yaml
@@ -18,7 +19,8 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers")
 GPU_CHECKS = [check for check in CATALOG["checks"] if check["row"] == "gpu_health"]
 # the fault kinds this file covers (tests/unit/test_twin_formats.py leaves them to it)
 GPU_HEALTH_FAULTS = {"xid", "ecc_uncorrectable", "row_remap_pending", "pcie_degraded", "nvlink_down", "fabric_manager_down",
-                     "clock_throttle", "nvlink_errors", "pcie_replays", "dcgm_diag_fail", "pcie_replays_rising", "nvlink_errors_rising"}
+                     "clock_throttle", "nvlink_errors", "pcie_replays", "dcgm_diag_fail", "pcie_replays_rising", "nvlink_errors_rising",
+                     "dmesg_no_json"}
 SOAK_CHECKS = [check for check in CATALOG["checks"] if check["row"] == "gpu_links_soak"]
 RAIL_FILES = ("current_link_speed", "max_link_speed", "current_link_width", "max_link_width")
 
@@ -41,7 +43,7 @@ def collected(state):
     rendered files)."""
     runs = {"gpu_query": fake_tool.nvidia_smi(state, ["-q"], {}), "gpu_nvlink": fake_tool.nvidia_smi(state, ["nvlink", "-s"], {}),
             "gpu_nvlink_errors": fake_tool.nvidia_smi(state, ["nvlink", "-e"], {}),
-            "kernel_log": fake_tool.dmesg(state, [], {}),
+            "kernel_log": fake_tool.dmesg(state, ["--json"], {}),  # the source's first way
             "rdma_sysfs": (0, "".join(rail["device"] + "\n" for rail in state["rails"]), "")}
     runs.update({"rail_pcie_link[%s]" % rail["device"]: (0, rail_cat(state, rail["device"]), "") for rail in state["rails"]})
     runs["dcgm_diag"] = fake_tool.dcgmi(state, ["diag", "-r", "1", "-j"], {})
@@ -125,15 +127,48 @@ def test_fault_fails_its_check_alone(tmp_path, fault, check, said):
 
 
 def test_every_gpu_fault_kind_is_covered():
-    assert {case[0]["kind"] for case in FAULTS} | {case[0]["kind"] for case in SOAK_FAULTS} == GPU_HEALTH_FAULTS
+    # dmesg_no_json fails nothing alone (journalctl answers): test_old_dmesg_falls_back_... covers it
+    assert {case[0]["kind"] for case in FAULTS} | {case[0]["kind"] for case in SOAK_FAULTS} | {"dmesg_no_json"} == GPU_HEALTH_FAULTS
     assert GPU_HEALTH_FAULTS <= set(model.FAULTS)
 
 
-def test_journalctl_reads_as_dmesg(tmp_path, parsers):
+def test_every_kernel_log_way_reads_the_same_xids(tmp_path, parsers):
     state = node(tmp_path, [{"kind": "xid", "gpu": 3, "code": 79}])
+    want = parsers.parse("linux_dmesg_xid", formats.dmesg(state))["xids"]
+    assert [xid["code"] for xid in want] == [79]
+    rc, out, _err = fake_tool.dmesg(state, ["--json"], {})
+    assert rc == 0 and parsers.parse("linux_dmesg_json", out)["xids"] == want
+    rc, out, _err = fake_tool.journalctl(state, ["-k", "-b", "--no-pager", "--show-cursor"], {})
+    assert rc == 0 and out.splitlines()[-1].startswith("-- cursor: s=")
+    assert parsers.parse("linux_journalctl_kernel_xid", out)["xids"] == want
     rc, out, _err = fake_tool.journalctl(state, ["-k", "-b", "--no-pager"], {})
-    assert rc == 0
-    assert parsers.parse("linux_dmesg_xid", out)["xids"] == parsers.parse("linux_dmesg_xid", formats.dmesg(state))["xids"]
+    assert rc == 0 and parsers.parse("linux_dmesg_xid", out)["xids"] == want
+
+
+def test_dmesg_json_renders_the_real_util_linux_layout(tmp_path):
+    """The real util-linux 2.39.3 capture's layout line for line: indents, "},{" between records, the time column."""
+    _rc, out, _err = fake_tool.dmesg(node(tmp_path), ["--json"], {})
+    with open(os.path.join(FIXTURES, "linux_dmesg_json", "h100_580_no_xid_real.raw"), encoding="utf-8") as handle:
+        real = handle.read()
+    shape = re.compile(r'"msg": ".*"|"pri": \d+|"time": +\d+\.\d{6}')
+    assert [shape.sub("X", line) for line in out.splitlines()[:12]] == [shape.sub("X", line) for line in real.splitlines()[:12]]
+    assert out.splitlines()[-3:] == real.splitlines()[-3:]
+
+
+def test_old_dmesg_falls_back_to_plain_dmesg_whose_silence_proves_nothing(tmp_path):
+    """util-linux before 2.38 refuses --json as getopt does; with no journald either, the plain dmesg answers,
+    and no Xid in it is an ERROR (it cannot prove it is whole), while an Xid in it still FAILs."""
+    state = node(tmp_path, [{"kind": "dmesg_no_json"}])
+    rc, out, err = fake_tool.dmesg(state, ["--json"], {})
+    assert (rc, out) == (1, "") and err.startswith("dmesg: unrecognized option '--json'\nTry 'dmesg --help'")
+    raw = collected(state)
+    raw["kernel_log"] = {"status": "ok", "rc": 0, "stdout": formats.dmesg(state), "stderr": "", "command": "dmesg", "way": 2}
+    result = verdicts(state, raw)["gpu_xid"]
+    assert result["status"] == "ERROR" and "no end marker" in result["actual"], result
+    state = node(tmp_path, [{"kind": "dmesg_no_json"}, {"kind": "xid", "gpu": 1, "code": 48}])
+    raw = collected(state)
+    raw["kernel_log"] = {"status": "ok", "rc": 0, "stdout": formats.dmesg(state), "stderr": "", "command": "dmesg", "way": 2}
+    assert verdicts(state, raw)["gpu_xid"]["status"] == "FAIL"
 
 
 # checks that read no nvidia-smi: the kernel log (Xid by bus id), the NICs' sysfs, dcgmi

@@ -243,15 +243,21 @@ def dcgmi(state, args, env):
 # --- the kernel log (util-linux dmesg, systemd journalctl) -----------------------------------
 
 def dmesg(state, args, env):
+    if list(args) in (["--json"], ["-J"]):
+        if not state.get("dmesg_json", True):  # util-linux 2.37's getopt_long, then its usage hint
+            said = "unrecognized option '--json'" if args[0] == "--json" else "invalid option -- 'J'"
+            return 1, "", "dmesg: %s\nTry 'dmesg --help' for more information.\n" % said
+        return 0, formats.dmesg_json(state), ""
     if args:
         return not_simulated("dmesg", args)
     return 0, formats.dmesg(state), ""
 
 
 def journalctl(state, args, env):
-    if sorted(args) != sorted(["-k", "-b", "--no-pager"]):
+    cursor = "--show-cursor" in args
+    if sorted(arg for arg in args if arg != "--show-cursor") != sorted(["-k", "-b", "--no-pager"]):
         return not_simulated("journalctl", args)
-    return 0, formats.journalctl_kernel(state), ""
+    return 0, formats.journalctl_kernel(state, cursor=cursor), ""
 
 
 # --- modinfo (kmod) --------------------------------------------------------------------------

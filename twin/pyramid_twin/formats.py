@@ -5,6 +5,7 @@ kmod lsmod/modinfo, the kernel's /proc/modules and /proc/meminfo, mstflint
 mlxconfig (mlxcfg_ui.cpp) and nvidia-smi topo -m from DGX H100 hosts.
 """
 
+import hashlib
 import json
 import os
 
@@ -436,32 +437,51 @@ XID_TEXT = {
 
 
 def _kernel_lines(state):
-    """(seconds since boot, message) of the node's kernel log: boot, the NVIDIA driver loading, each Xid."""
+    """(seconds since boot, syslog priority, message) of the node's kernel log: boot, the NVIDIA driver loading,
+    each Xid. The priorities are the ones a real H100 host's dmesg --json showed for such lines (5 the banner,
+    4 the taint warning, 3 NVRM's load line, 6 the rest); an Xid line is printed at the kernel's default level, 4
+    (open-gpu-kernel-modules: portDbgPrintf, vprintk without a level)."""
     release = state["kernel_release"]
-    lines = [(0.0, "Linux version %s (buildd@lcy02-amd64-075) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0, GNU ld (GNU Binutils "
-                   "for Ubuntu) 2.38) #129-Ubuntu SMP Fri Aug 2 19:25:20 UTC 2024" % release),
-             (0.0, "Command line: %s" % state["cmdline"]),
-             (11.874215, "nvidia: module license 'NVIDIA' taints kernel."),
-             (12.301442, proc_driver_nvidia_version(state).splitlines()[0].replace("NVRM version: ", "NVRM: loading "))]
+    lines = [(0.0, 5, "Linux version %s (buildd@lcy02-amd64-075) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0, GNU ld (GNU "
+                      "Binutils for Ubuntu) 2.38) #129-Ubuntu SMP Fri Aug 2 19:25:20 UTC 2024" % release),
+             (0.0, 6, "Command line: %s" % state["cmdline"]),
+             (11.874215, 4, "nvidia: module license 'NVIDIA' taints kernel."),
+             (12.301442, 3, proc_driver_nvidia_version(state).splitlines()[0].replace("NVRM version: ", "NVRM: loading "))]
     when = 8123.456789
     for gpu in state["gpus"]:
         domain, bus, rest = gpu["pci"].split(":")
         for code in gpu["health"]["xids"]:
             text = XID_TEXT.get(code, "pid='<unknown>', name=<unknown>, Xid %d" % code)
-            lines.append((when, "NVRM: Xid (PCI:%s:%s:%s): %d, %s" % (domain, bus, rest.split(".")[0], code, text)))
+            lines.append((when, 4, "NVRM: Xid (PCI:%s:%s:%s): %d, %s" % (domain, bus, rest.split(".")[0], code, text)))
             when += 0.000011
     return lines
 
 
 def dmesg(state):
     """dmesg: "[seconds.micro] message", as the kernel ring buffer prints it."""
-    return "".join("[%12.6f] %s\n" % (when, text) for when, text in _kernel_lines(state))
+    return "".join("[%12.6f] %s\n" % (when, text) for when, _pri, text in _kernel_lines(state))
 
 
-def journalctl_kernel(state):
-    """journalctl -k -b (short format): "Mon DD HH:MM:SS host kernel: message"."""
-    return "".join("Nov 23 %02d:%02d:%02d %s kernel: %s\n" % (
-        8 + int(when) // 3600, int(when) // 60 % 60, int(when) % 60, state["hostname"], text) for when, text in _kernel_lines(state))
+def dmesg_json(state):
+    """dmesg --json (util-linux 2.38+): the layout util-linux 2.39.3 printed on a real H100 host (3-space indent,
+    records joined by "},{", the time as a number right-aligned in 12 columns; tests/unit/parsers/linux_dmesg_json)."""
+    records = ["         \"pri\": %d,\n         \"time\": %12.6f,\n         \"msg\": %s\n" % (pri, when, json.dumps(text))
+               for when, pri, text in _kernel_lines(state)]
+    return "{\n   \"dmesg\": [\n      {\n" + "      },{\n".join(records) + "      }\n   ]\n}\n"
+
+
+def journalctl_kernel(state, cursor=False):
+    """journalctl -k -b (short format): "Mon DD HH:MM:SS host kernel: message"; with --show-cursor, systemd's
+    "-- cursor: " line after the last entry (the cursor of that entry: seqnum i=, boot id b=, clocks m= and t=)."""
+    lines = _kernel_lines(state)
+    out = "".join("Nov 23 %02d:%02d:%02d %s kernel: %s\n" % (
+        8 + int(when) // 3600, int(when) // 60 % 60, int(when) % 60, state["hostname"], text) for when, _pri, text in lines)
+    if cursor:
+        boot = hashlib.sha256(state["hostname"].encode()).hexdigest()[:32]
+        last = int(lines[-1][0] * 1e6)
+        out += "-- cursor: s=%s;i=%x;b=%s;m=%x;t=%x;x=%s\n" % (
+            boot[::-1], len(lines), boot, last, 1763884800000000 + last, boot[:16])
+    return out
 
 
 # --- DCGM: dcgmi diag -r 1 -j ----------------------------------------------------------------

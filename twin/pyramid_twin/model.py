@@ -208,6 +208,8 @@ def node_state(scenario, name):
         "rails": rails,
         "mlxconfig": mlxconfig,
         "tools": {"missing": [], "hang": [], "garbage": []},
+        # util-linux's dmesg prints --json from 2.38 on (dmesg_no_json: an older one refuses the option)
+        "dmesg_json": True,
         # the rail mesh: what ib_write_bw measures per rail (formats_perftest.rail_gbps: ~98% of the rate
         # unless a fault says), its servers' faults, and what rail pings see (formats_ping)
         "rdma": {"gbps": {}, "gid_missing": [], "stale_ports": [], "server_stuck": False},
@@ -364,6 +366,11 @@ def _xid(state, fault):
     _gpu(state, fault)["xids"].append(int(fault.get("code", 79)))
 
 
+def _dmesg_no_json(state, fault):
+    # util-linux before 2.38 (Ubuntu 22.04's 2.37.2, RHEL 8's 2.32): dmesg has no --json
+    state["dmesg_json"] = False
+
+
 def _ecc_uncorrectable(state, fault):
     health = _gpu(state, fault)
     health["ecc_volatile"] += fault.get("count", 1)
@@ -510,6 +517,7 @@ FAULTS = {
     "slow_rank": _slow_rank,
     "training_timeout": _training_timeout,
     "xid": _xid,
+    "dmesg_no_json": _dmesg_no_json,
     "ecc_uncorrectable": _ecc_uncorrectable,
     "row_remap_pending": _row_remap_pending,
     "pcie_degraded": _pcie_degraded,

@@ -11,7 +11,7 @@ standard library.
 from __future__ import annotations
 
 from . import cumulus, eos, linux, nccl, nxos, sonic, training  # noqa: F401  registers their parsers
-from . import nvidia_smi  # noqa: F401  registers the GPU health parsers
+from . import kernel_log, nvidia_smi  # noqa: F401  registers the GPU health parsers
 from . import iputils, perftest  # noqa: F401  registers the rail mesh parsers (ping, ib_write_bw)
 from . import roce  # noqa: F401  registers the host RoCE parsers (mlnx_qos, ethtool -S, rail sysfs)
 from . import prometheus  # noqa: F401  registers the telemetry parser (Prometheus' HTTP API)

@@ -2,7 +2,8 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """GPU health parsers: nvidia-smi -q (every GPU's PCIe link, clocks, ECC, remapped rows, fabric),
-nvidia-smi nvlink -s and -e, a PCIe device's link in sysfs, dcgmi diag -j, and the kernel log's NVRM Xid lines (dmesg / journalctl -k).
+nvidia-smi nvlink -s and -e, a PCIe device's link in sysfs, and dcgmi diag -j
+(the kernel log's NVRM Xid lines: kernel_log.py).
 
 nvidia-smi -q is an indented key/value report whose fields move between driver branches (535 prints
 "SRAM Uncorrectable", 550+ splits it into Parity and SEC-DED; "Clocks Throttle Reasons" became
@@ -246,29 +247,6 @@ def _nvlink_errors(text):
         else:
             fail("unexpected line %r (not nvidia-smi nvlink -e output?)", line.strip()[:120])
     return {"gpus": gpus}
-
-
-# dmesg: "[  123.456789] NVRM: ..."; journalctl -k: "Nov 24 00:20:38 host kernel: NVRM: ..."
-_KERNEL_LINE = re.compile(r"^(?:\[\s*\d+\.\d+\]|\w{3} [ \d]\d \d\d:\d\d:\d\d \S+ kernel: )")
-_XID = re.compile(r"NVRM: Xid \(PCI:([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2})(?:\.[0-7])?\): (\d+),\s*(.*)$")
-
-
-@parser("linux_dmesg_xid",
-        "dmesg / journalctl -k: the NVRM Xid events since boot (GPU bus id, Xid code, message)",
-        kind="text")
-def _kernel_log_xid(text):
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not any(_KERNEL_LINE.match(line) for line in lines):
-        fail("no kernel log line (not dmesg output?): %r", lines[0][:120])
-    xids, seen = [], set()
-    for line in lines:
-        match = _XID.search(line)
-        if not match and "NVRM: Xid" in line:  # an Xid the driver announced but we cannot read is never "no Xid"
-            fail("an Xid line that is not NVRM's format (damaged?): %r", line.strip()[:160])
-        if match and line not in seen:  # the same line, timestamp and all, is one event read twice
-            xids.append({"pci": bus_key(match.group(1)), "code": int(match.group(2)), "message": match.group(3).strip()})
-            seen.add(line)
-    return {"lines": len(lines), "xids": xids}
 
 
 # The kernel's pci_speed_string(): "2.5 GT/s PCIe" ... "64.0 GT/s PCIe" (kernels before 5.x: "8 GT/s",

@@ -9,9 +9,12 @@ from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import C
 
 H100 = fixture("linux_nvidia_smi_q", "h100_580_real")
 A100 = fixture("linux_nvidia_smi_q", "a100_sxm4_8gpu_535_real")
-NO_XID = fixture("linux_dmesg_xid", "h100_580_no_xid_real")
+NO_XID = fixture("linux_dmesg_json", "h100_580_no_xid_real")  # dmesg --json: whole when it decodes
+NO_XID_PLAIN = fixture("linux_dmesg_xid", "h100_580_no_xid_real")  # plain dmesg: no end marker
 XID79_H100 = fixture("linux_dmesg_xid", "h100_xid79_real")
-XID79_JOURNAL = fixture("linux_dmesg_xid", "journalctl_xid79")
+XID79_H100_JSON = fixture("linux_dmesg_json", "h100_xid79")
+XID79_JOURNAL = fixture("linux_dmesg_xid", "journalctl_xid79")  # journalctl without --show-cursor: no end either
+XID79_CURSOR = fixture("linux_journalctl_kernel_xid", "xid79_cursor")
 NOT_SMI = fixture("linux_nvidia_smi_q", "driver_not_loaded")
 NO_NVLINK = fixture("linux_nvidia_smi_nvlink_s", "h100_pcie_no_nvlink_real")
 TOPO_A100 = fixture("linux_nvidia_smi_topo_m", "a100_p4d_8gpu_real")  # 8 x A100-SXM4: NV12 between every pair
@@ -65,19 +68,35 @@ GOOD = {"gpu_query": A100}
 DATA = [
     # --- gpu_xid -------------------------------------------------------------------------------
     {"check": "gpu_xid", "name": "real H100: no Xid since boot", "raw": {"kernel_log": NO_XID, "gpu_query": H100},
-     "status": "PASS", "contains": ["no Xid in 3 kernel log lines since boot"]},
-    {"check": "gpu_xid", "name": "real Xid 79 on a GPU nvidia-smi no longer lists: named by bus id",
+     "status": "PASS", "contains": ["no Xid in 8 kernel log lines since boot"]},
+    {"check": "gpu_xid", "name": "real H100, plain dmesg: no Xid proves nothing, the log has no end",
+     "raw": {"kernel_log": NO_XID_PLAIN, "gpu_query": H100},
+     "status": "ERROR", "contains": ["no drain-class Xid in 3 kernel log lines", "no end marker", "util-linux before 2.38"]},
+    {"check": "gpu_xid", "name": "Xid 79 in dmesg --json on a GPU nvidia-smi no longer lists",
+     "raw": {"kernel_log": XID79_H100_JSON, "gpu_query": H100}, "status": "FAIL",
+     "contains": ["GPU at 0000:91:00: Xid 79", CAUSE]},
+    {"check": "gpu_xid", "name": "real Xid 79 in plain dmesg: what it lists stands, end marker or not",
      "raw": {"kernel_log": XID79_H100, "gpu_query": H100}, "status": "FAIL",
      "contains": ["GPU at 0000:91:00: Xid 79", CAUSE]},
     {"check": "gpu_xid", "name": "Xid 79 on GPU 2 of 8: named by index and bus id",
-     "raw": {"kernel_log": on_a100_gpu2(XID79_JOURNAL), "gpu_query": A100}, "status": "FAIL",
+     "raw": {"kernel_log": on_a100_gpu2(XID79_CURSOR), "gpu_query": A100}, "status": "FAIL",
      "contains": ["GPU 2 (0000:62:00.0): Xid 79"]},
     {"check": "gpu_xid", "name": "Xid 13 (application) is reported, not failed",
-     "raw": {"kernel_log": on_a100_gpu2(("linux_dmesg_xid", XID79_JOURNAL[1].replace("): 79,", "): 13,"))), "gpu_query": A100},
+     "raw": {"kernel_log": on_a100_gpu2(("linux_journalctl_kernel_xid", XID79_CURSOR[1].replace("): 79,", "): 13,"))),
+             "gpu_query": A100},
      "status": "PASS", "contains": ["reported (not drain codes): GPU 2 (0000:62:00.0): Xid 13"]},
     {"check": "gpu_xid", "name": "Xid 79 not in an overridden drain list: reported",
-     "raw": {"kernel_log": on_a100_gpu2(XID79_JOURNAL), "gpu_query": A100}, "expect": {"pyramid_gpu_xid_drain_codes": [48]},
+     "raw": {"kernel_log": on_a100_gpu2(XID79_CURSOR), "gpu_query": A100}, "expect": {"pyramid_gpu_xid_drain_codes": [48]},
      "status": "PASS", "contains": ["no drain-class Xid", "Xid 79"]},
+    {"check": "gpu_xid", "name": "Xid 13 in journalctl without its cursor line: ERROR, not a PASS on a cut log",
+     "raw": {"kernel_log": on_a100_gpu2(("linux_dmesg_xid", XID79_JOURNAL[1].replace("): 79,", "): 13,"))), "gpu_query": A100},
+     "status": "ERROR", "contains": ["(reported, not drain codes: GPU 2 (0000:62:00.0): Xid 13)", "no end marker"]},
+    {"check": "gpu_xid", "name": "journalctl cut before its cursor line: ERROR about the read",
+     "raw": {"kernel_log": fixture("linux_journalctl_kernel_xid", "cut_before_cursor"), "gpu_query": A100},
+     "status": "ERROR", "contains": ["not journalctl's '-- cursor: ' line", "No data from `kernel_log`"]},
+    {"check": "gpu_xid", "name": "dmesg --json cut: ERROR about the read",
+     "raw": {"kernel_log": fixture("linux_dmesg_json", "cut_after_a_record"), "gpu_query": H100},
+     "status": "ERROR", "contains": ["not a JSON document", "No data from `kernel_log`"]},
     {"check": "gpu_xid", "name": "nvidia-smi failed: the Xid still fails, by bus id",
      "raw": {"kernel_log": on_a100_gpu2(XID79_JOURNAL)}, "facts": {"gpu_query": failed("nvidia-smi -q", "did not finish within 60s (hung?)", "timeout")},
      "status": "FAIL", "contains": ["GPU at 0000:62:00: Xid 79"]},
