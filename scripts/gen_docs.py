@@ -103,8 +103,9 @@ def render(catalog):
         kind = spec["type"] + ("[%s]" % spec["elements"] if spec.get("elements") else "")
         if spec.get("choices"):
             kind += ", one of %s" % "/".join(str(c) for c in spec["choices"])
-        if "min" in spec:
-            kind += ", >= %s" % spec["min"]
+        for key, sign in (("min", ">="), ("above", ">"), ("max", "<="), ("below", "<")):
+            if key in spec:
+                kind += ", %s %s" % (sign, spec[key])
         out.append("| `%s` | %s | `%s` | %s |" % (name, kind, spec.get("default"), spec["description"].replace("\n", " ")))
     out += ["", "## Platforms (expected multi-node all-reduce busbw, GB/s)", "",
             "algbw is judged against the same figure converted for the run's rank count N: busbw x N / (2(N-1)).", "",

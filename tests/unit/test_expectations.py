@@ -74,6 +74,13 @@ def test_switch_expectations_are_required_typed_and_cross_checked():
     ({"pyramid_nccl_tolerance": float("nan")}, "pyramid_nccl_tolerance must be a finite number, got nan"),
     ({"pyramid_straggler_ratio": float("inf")}, "pyramid_straggler_ratio must be a finite number, got inf"),
     ({"pyramid_gpus_per_node": True}, "pyramid_gpus_per_node must be a number, got True"),
+    # out of range: each would leave its check unable to FAIL (busbw under 0% of the figure, no rank under 0x the median)
+    ({"pyramid_nccl_tolerance": 1.0}, "pyramid_nccl_tolerance must be below 1.0, got 1.0"),
+    ({"pyramid_nccl_tolerance": -0.5}, "pyramid_nccl_tolerance must be at least 0.0, got -0.5"),
+    ({"pyramid_straggler_ratio": 0}, "pyramid_straggler_ratio must be above 0.0, got 0"),
+    ({"pyramid_straggler_ratio": -1}, "pyramid_straggler_ratio must be above 0.0, got -1"),
+    ({"pyramid_straggler_ratio": 1.5}, "pyramid_straggler_ratio must be at most 1.0, got 1.5"),
+    ({"pyramid_train_baseline_tolerance": -1}, "pyramid_train_baseline_tolerance must be at least 0.0, got -1"),
     ({"pyramid_nccl_node_busbw": {"8589934592": "nan"}}, "pyramid_nccl_node_busbw.8589934592 must be a positive figure in GB/s"),
     ({"pyramid_rails": ["mlx5_0\nshow running-config"]}, "pyramid_rails must not contain a line break"),
     ({"pyramid_nccl_env": {"NCCL_DEBUG": "INFO\r\nreboot"}}, "pyramid_nccl_env must not contain a line break"),

@@ -250,6 +250,21 @@ def test_optics_read_cut_after_one_lane_is_an_error_not_a_pass():
     assert record["status"] == "FAIL" and "1 of 4 lanes read" in record["actual"]
 
 
+def test_a_per_port_optics_read_of_another_port_is_no_data_not_a_missing_optic():
+    """NX-OS reads each port alone; a read cut before its own stanza shows only what the switch printed first (another
+    port's stanza): an ERROR about that read. An empty read stays the port's own answer (no diagnostics: FAIL)."""
+    lanes = {"rx_dbm": [-4.1, -4.3, -3.9, -4.2], "tx_dbm": [0.8] * 4}
+    reads = {port: {"ports": {port: dict(lanes)}} for port in PORTS}
+    assert _judge("optics_rx", {"sw_optics": reads})["status"] == "PASS"
+    reads[PORTS[1]] = {"ports": {PORTS[0]: dict(lanes)}}
+    record = _judge("optics_rx", {"sw_optics": reads})
+    assert record["status"] == "ERROR", record
+    assert "%s: its read lists %s, not %s" % (PORTS[1], PORTS[0], PORTS[1]) in record["actual"]
+    reads[PORTS[1]] = {"ports": {}}
+    record = _judge("optics_rx", {"sw_optics": reads})
+    assert record["status"] == "FAIL" and "%s: no optic or no RX power reading" % PORTS[1] in record["actual"]
+
+
 def test_a_queue_missing_from_one_ecn_read_is_not_read_twice():
     before = {"ports": {p: {"0": 0, "3": 9} for p in PORTS}}
     after = {"ports": {p: {"0": 0, "3": 9} for p in PORTS}}

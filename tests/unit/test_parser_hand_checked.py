@@ -402,7 +402,7 @@ HAND_CHECKED = {
         (("xids",), []),                                         # no record says "NVRM: Xid"
     ],
     ("linux_journalctl_kernel_xid", "xid79_cursor"): [
-        (("lines",), 2),                                         # the cursor line is journalctl's, not an entry
+        (("lines",), 3),                                         # banner + 2 entries; the cursor line is journalctl's
         (("xids",), [{"pci": "0000:01:00", "code": 79, "message": "pid=1122, GPU has fallen off the bus."}]),   # line 1
     ],
     ("linux_nvidia_smi_nvlink_e", "a100_535_gpu0_real"): [

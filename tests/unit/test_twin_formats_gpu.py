@@ -138,7 +138,7 @@ def test_every_kernel_log_way_reads_the_same_xids(tmp_path, parsers):
     assert [xid["code"] for xid in want] == [79]
     rc, out, _err = fake_tool.dmesg(state, ["--json"], {})
     assert rc == 0 and parsers.parse("linux_dmesg_json", out)["xids"] == want
-    rc, out, _err = fake_tool.journalctl(state, ["-k", "-b", "--no-pager", "--show-cursor"], {})
+    rc, out, _err = fake_tool.journalctl(state, ["-k", "-b", "--no-pager", "--all", "--show-cursor"], {})
     assert rc == 0 and out.splitlines()[-1].startswith("-- cursor: s=")
     assert parsers.parse("linux_journalctl_kernel_xid", out)["xids"] == want
     rc, out, _err = fake_tool.journalctl(state, ["-k", "-b", "--no-pager"], {})

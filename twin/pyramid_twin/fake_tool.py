@@ -254,8 +254,8 @@ def dmesg(state, args, env):
 
 
 def journalctl(state, args, env):
-    cursor = "--show-cursor" in args
-    if sorted(arg for arg in args if arg != "--show-cursor") != sorted(["-k", "-b", "--no-pager"]):
+    cursor = "--show-cursor" in args  # --all / -a changes nothing: the twin's kernel messages are printable text
+    if sorted(arg for arg in args if arg not in ("--show-cursor", "--all", "-a")) != sorted(["-k", "-b", "--no-pager"]):
         return not_simulated("journalctl", args)
     return 0, formats.journalctl_kernel(state, cursor=cursor), ""
 

@@ -465,8 +465,9 @@ def dmesg(state):
 def dmesg_json(state):
     """dmesg --json (util-linux 2.38+): the layout util-linux 2.39.3 printed on a real H100 host (3-space indent,
     records joined by "},{", the time as a number right-aligned in 12 columns; tests/unit/parsers/linux_dmesg_json)."""
-    records = ["         \"pri\": %d,\n         \"time\": %12.6f,\n         \"msg\": %s\n" % (pri, when, json.dumps(text))
-               for when, pri, text in _kernel_lines(state)]
+    # util-linux writes a message's UTF-8 as it is, escaping only what JSON must
+    records = ["         \"pri\": %d,\n         \"time\": %12.6f,\n         \"msg\": %s\n" % (
+        pri, when, json.dumps(text, ensure_ascii=False)) for when, pri, text in _kernel_lines(state)]
     return "{\n   \"dmesg\": [\n      {\n" + "      },{\n".join(records) + "      }\n   ]\n}\n"
 
 

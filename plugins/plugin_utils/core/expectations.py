@@ -15,7 +15,8 @@ _SPEC_KEYS = ("type", "elements", "choices", "default", "options")
 _NUMBER_TYPES = ("int", "float")
 
 
-_GRAMMAR_KEYS = ("pattern", "pattern_name", "key_pattern", "key_pattern_name", "min", "max")  # ours: the argument validator does not know them
+# ours: the argument validator does not know them
+_GRAMMAR_KEYS = ("pattern", "pattern_name", "key_pattern", "key_pattern_name", "min", "max", "above", "below")
 
 
 def argument_spec(catalog, names=None):
@@ -104,8 +105,13 @@ def _range_errors(name, definition, value):
             errors.append("%s must be at least %s, got %s" % (name, definition["min"], value))
         if "max" in definition and value > definition["max"]:
             errors.append("%s must be at most %s, got %s" % (name, definition["max"], value))
+        # exclusive bounds: a tolerance of 1 (100%) or a straggler ratio of 0 would make their check unable to fail
+        if "above" in definition and value <= definition["above"]:
+            errors.append("%s must be above %s, got %s" % (name, definition["above"], value))
+        if "below" in definition and value >= definition["below"]:
+            errors.append("%s must be below %s, got %s" % (name, definition["below"], value))
     if isinstance(value, list) and definition.get("elements") in ("int", "float"):  # min/max bound each element
-        bounds = {key: definition[key] for key in ("min", "max") if key in definition}
+        bounds = {key: definition[key] for key in ("min", "max", "above", "below") if key in definition}
         for item in value:
             errors.extend(_range_errors(name, bounds, item))
     if definition.get("pattern"):

@@ -41,18 +41,18 @@ def gpu_xid(facts, expect):
         found[key] = found.get(key, 0) + 1
     fatal = ["%s: Xid %d%s" % (gpu, code, " x%d" % n if n > 1 else "") for (gpu, code), n in found.items() if code in drain]
     other = ["%s: Xid %d%s" % (gpu, code, " x%d" % n if n > 1 else "") for (gpu, code), n in found.items() if code not in drain]
-    reported = "; also reported (not drain codes): %s" % _summary(other) if other else ""
+    reported = "reported (not drain codes): %s" % _summary(other) if other else ""
     if fatal:
-        return verdict(FAIL, expected, _summary(fatal) + reported)
+        return verdict(FAIL, expected, _summary(fatal) + ("; also " + reported if other else ""))
     unproven = log.get("unverified")
-    if unproven:  # "no drain-class Xid" rests on what the log does not hold: only a log that ends provably says it
+    if unproven:  # "no drain-class Xid" rests on what the log does not hold: only a log proven whole since boot says it
         return verdict(ERROR, expected, "no drain-class Xid in %s%s, but %s" % (
-            counted(log["lines"], "kernel log line"), " (reported, not drain codes: %s)" % _summary(other) if other else "",
-            unproven),
-            cause="The kernel log cannot prove it was read whole, so no Xid in it proves nothing: this host's dmesg "
-                  "has no --json (util-linux before 2.38) and journalctl -k did not answer")
+            counted(log["lines"], "kernel log line"), "; " + reported if other else "", unproven),
+            cause="The kernel log cannot prove it holds every line since boot, so no Xid in it proves nothing: "
+                  "read the host's journal (journalctl -k -b) for Xids; dmesg --json (util-linux 2.38+) or "
+                  "journalctl let the check prove it, a reboot starts a log that reaches back to boot")
     if other:
-        return verdict(PASS, expected, "no drain-class Xid; reported (not drain codes): %s" % _summary(other))
+        return verdict(PASS, expected, "no drain-class Xid; " + reported)
     return verdict(PASS, expected, "no Xid in %s since boot" % counted(log["lines"], "kernel log line"))
 
 

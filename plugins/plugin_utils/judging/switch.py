@@ -36,6 +36,17 @@ def _table(value, key="ports"):
     return table, failures
 
 
+def _stray_reads(value, key="ports"):
+    """{port: why} of per-port reads that list other ports but not the one they were asked about: cut or garbled
+    before that port's own stanza, so no data about it, never "no optic" (an empty read is the port's own answer:
+    NX-OS lists nothing for a copper cable without diagnostics)."""
+    if not isinstance(value, dict) or key in value:  # one command's facts for every port
+        return {}
+    return {item: "%s: its read lists %s, not %s" % (item, ", ".join(sorted(facts[key])[:3]), item)
+            for item, facts in value.items()
+            if isinstance(facts, dict) and isinstance(facts.get(key), dict) and item not in facts[key] and facts[key]}
+
+
 def _planned(expect):
     return [entry["port"] for entry in expect["pyramid_switch_ports"]]
 
@@ -213,7 +224,9 @@ def optics_rx(facts, expect):
     low, high = expect["pyramid_optics_rx_min_dbm"], expect["pyramid_optics_rx_max_dbm"]
     expected = "every lane's RX power %.1f to %.1f dBm" % (low, high)
     problems, ports, absent = [], [], []
-    unread = {item for item, value in facts["sw_optics"].items() if isinstance(value, SourceFailure)}  # per-port reads
+    stray = _stray_reads(facts["sw_optics"])
+    failures = failures + sorted(stray.values())
+    unread = {item for item, value in facts["sw_optics"].items() if isinstance(value, SourceFailure)} | set(stray)  # per-port reads
     for port in _planned(expect):
         optic = table.get(port)
         if optic is None and port in unread:
@@ -230,6 +243,10 @@ def optics_rx(facts, expect):
             ports.append(port)
     short = _short_lanes(table, _planned(expect))
     if failures and not problems:
+        if stray and len(stray) == len(failures):  # every read answered, some about another port than asked
+            return verdict(ERROR, expected, "no optics readings: %s" % _summary(failures, 3),
+                           cause="A per-port read answered about another port (cut or garbled before its own): "
+                                 "no data about the port it was asked for")
         return _no_data(expected, failures, "optics readings")
     unverified = _unproven(facts["sw_optics"], absent if absent == ports and not failures else [])
     if unverified:  # every finding is a port the read does not list, and the read cannot prove it complete

@@ -3,13 +3,16 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kernel log's NVRM Xid events, from whichever tool printed it.
 
-"No Xid since boot" rests on what the log does not hold, so the log must prove it is whole:
+"No Xid since boot" rests on what the log does not hold, so the log must prove both of its ends:
 
-- ``dmesg --json`` (util-linux 2.38 and later) prints one JSON document: it is whole when it decodes.
-- ``journalctl -k -b --show-cursor`` ends with its ``-- cursor: ...`` line (systemd prints it after the
-  last entry): no such line, the output was cut.
-- Plain ``dmesg``, and journalctl without the cursor, end nowhere: a log cut after a line reads as a
-  shorter log. Their facts say so (``unverified``): an Xid they list stands, no Xid proves nothing.
+- Its end. ``dmesg --json`` (util-linux 2.38 and later) prints one JSON document: a cut one does not
+  decode. ``journalctl -k -b --show-cursor`` ends with its ``-- cursor: ...`` line (systemd prints it
+  after the last entry): no such line, the output was cut. Plain ``dmesg`` ends nowhere: a log cut after
+  a line reads as a shorter log.
+- Its start. The kernel prints its banner (``Linux version ...``) once, at boot; a log without it no
+  longer reaches back to boot (the ring buffer wrapped, or ``dmesg -C`` cleared it).
+
+A log that cannot prove an end says why in ``unverified``: an Xid it lists stands, no Xid proves nothing.
 """
 
 from __future__ import annotations
@@ -29,41 +32,51 @@ _XID = re.compile(r"NVRM: Xid \(PCI:([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]
 _CURSOR = re.compile(r"^-- cursor: \S+$")
 # journalctl's own lines between entries: "-- Logs begin at ... --" (before systemd 246), "-- Boot <id> --"
 _JOURNAL_MARKER = re.compile(r"^-- .* --$")
+# journalctl without --all shows a message that is not printable text as "[163B blob data]": an Xid may hide there
+_BLOB = re.compile(r"\[[\d.]+[KMG]?B blob data\]$")
+# The boot banner (init/version.c linux_banner): the first line on x86, after "Booting Linux on physical CPU" on arm64
+_BANNER = "Linux version "
 
-NO_END = "the log has no end marker (plain dmesg): a log cut after a line reads as a shorter one"
+NO_END = "plain dmesg has no end marker: a log cut after a line reads as a shorter one"
+NO_START = "the log does not reach back to boot (no 'Linux version' banner: the ring buffer wrapped or was cleared)"
 
 
-def _xid_facts(entries):
-    """{"lines", "xids"} of (key, message) pairs: key tells one event from another (its timestamp and text)."""
+def _xid_facts(messages, why_unverified=None):
+    """{"lines", "xids"[, "unverified"]} of the log's lines; a log without the boot banner is unverified too."""
     xids, seen = [], set()
-    for key, message in entries:
+    for message in messages:
         match = _XID.search(message)
         if not match and "NVRM: Xid" in message:  # an Xid the driver announced but we cannot read is never "no Xid"
             fail("an Xid line that is not NVRM's format (damaged?): %r", message.strip()[:160])
-        if match and key not in seen:  # the same line, timestamp and all, is one event read twice
+        if match and message not in seen:  # the same line, timestamp and all, is one event read twice
             xids.append({"pci": bus_key(match.group(1)), "code": int(match.group(2)), "message": match.group(3).strip()})
-            seen.add(key)
-    return {"lines": len(entries), "xids": xids}
-
-
-def _kernel_lines(lines, what):
-    if not any(_KERNEL_LINE.match(line) for line in lines):
-        fail("no kernel log line (not %s output?): %r", what, lines[0][:120] if lines else "")
-    return _xid_facts([(line, line) for line in lines])
-
-
-@parser("linux_dmesg_xid",
-        "dmesg / journalctl -k without an end marker: the NVRM Xid events since boot (GPU bus id, Xid code, message); "
-        "marked unverified, since nothing shows where such a log ends",
-        kind="text")
-def _kernel_log_text(text):
-    facts = _kernel_lines([line for line in text.splitlines() if line.strip()], "dmesg")
-    facts["unverified"] = NO_END
+            seen.add(message)
+    why = [why_unverified] if why_unverified else []
+    if not any(_BANNER in message for message in messages):
+        why.append(NO_START)
+    facts = {"lines": len(messages), "xids": xids}
+    if why:
+        facts["unverified"] = "; ".join(why)
     return facts
 
 
+def _kernel_lines(lines, what, why_unverified=None):
+    if not any(_KERNEL_LINE.match(line) for line in lines):
+        fail("no kernel log line (not %s output?): %r", what, lines[0][:120] if lines else "")
+    return _xid_facts(lines, why_unverified)
+
+
+@parser("linux_dmesg_xid",
+        "plain dmesg: the NVRM Xid events since boot (GPU bus id, Xid code, message); marked unverified, since "
+        "nothing shows where its log ends",
+        kind="text")
+def _kernel_log_text(text):
+    return _kernel_lines([line for line in text.splitlines() if line.strip()], "dmesg", NO_END)
+
+
 @parser("linux_journalctl_kernel_xid",
-        "journalctl -k -b --show-cursor: the NVRM Xid events of this boot, whole only when its '-- cursor:' line ends it",
+        "journalctl -k -b --all --show-cursor: the NVRM Xid events of this boot, whole only when its '-- cursor:' "
+        "line ends it",
         kind="text")
 def _journal_xid(text):
     lines = [line for line in text.splitlines() if line.strip()]
@@ -75,20 +88,30 @@ def _journal_xid(text):
     entries = [line for line in lines[:-1] if not _JOURNAL_MARKER.match(line)]
     if any(_CURSOR.match(line) for line in entries):
         fail("a '-- cursor: ' line before the end: not one journalctl output")
+    blob = next((line for line in entries if _BLOB.search(line)), None)
+    if blob:
+        fail("a message shown as blob data (%r): journalctl without --all hides its text", blob[:120])
     return _kernel_lines(entries, "journalctl -k")
 
 
 @parser("linux_dmesg_json",
         "dmesg --json (util-linux 2.38+): the NVRM Xid events since boot; one JSON document, whole when it decodes",
-        kind="json")
+        kind="json", foreign_text=True)
 def _kernel_log_json(document):
     records = document["dmesg"]
-    if not isinstance(records, list) or not records:
-        fail("'dmesg' is %r, not the kernel log's records", type(records).__name__ if records else records)
-    entries = []
+    if not isinstance(records, list):
+        fail("'dmesg' is a %s, not the list of the kernel log's records", type(records).__name__)
+    if not records:
+        fail("no record in the kernel log (a booted kernel always has its banner)")
+    messages = []
     for index, record in enumerate(records):
-        message, when = record["msg"], record.get("time")
+        message = record["msg"]
         if not isinstance(message, str):
             fail("record %d: msg is %r, not the kernel's message", index, message)
-        entries.append(((when, message), message))
-    return _xid_facts(entries)
+        # util-linux writes a message's bytes as they are (plain dmesg escapes them): a byte that is not text
+        # (a cut process name) is the kernel's, not damage, except where it could hide an Xid
+        if "\ufffd" in message and "NVRM" in message:
+            fail("record %d: an NVRM message with bytes that are not text: %r", index, message[:120])
+        # a record may hold several lines (printk keeps embedded newlines): each is read as the line dmesg prints
+        messages += ["[%s] %s" % (record.get("time"), line) for line in message.splitlines() or [""]]
+    return _xid_facts(messages)
