@@ -109,3 +109,14 @@ def test_an_area_file_beside_the_catalog_is_merged_and_may_not_redefine(tmp_path
     _catalog.load_catalog.cache_clear()  # same path, new content
     with pytest.raises(_catalog.CatalogError, match="sources already defined: cmdline"):
         _catalog.load_catalog(str(tmp_path / "checks.yml"))
+
+
+def test_the_c_and_the_python_loader_read_every_catalog_file_alike():
+    """The catalog is parsed with libyaml where PyYAML has it (every worker process parses it once per task): the pure
+    Python loader, its fallback, must read the same catalog."""
+    folder = os.path.dirname(os.path.abspath(_catalog.CATALOG_PATH))
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".yml"):
+            with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                text = handle.read()
+            assert yaml.load(text, Loader=_catalog.SAFE_LOADER) == yaml.load(text, Loader=yaml.SafeLoader), name  # nosec B506

@@ -23,6 +23,10 @@ LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli", "query")  # query: PromQL, asked of Prometheus by the controller (Layer 7)
 DEVICES = ("gpu_node", "switch")
 SWITCH_OSES = ("eos", "nxos", "sonic", "cumulus")
+# Every task that judges reads the catalog in a fresh worker process (Ansible forks one per host and task), so its
+# parse is paid per host per task: libyaml's loader is ten times faster than the pure-Python one (bench/README.md,
+# "Where the controller's CPU went"). PyYAML's wheels carry libyaml; a build without it falls back.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class CatalogError(ValueError):
@@ -32,10 +36,10 @@ class CatalogError(ValueError):
 @functools.lru_cache(maxsize=4)
 def load_catalog(path=CATALOG_PATH):
     with open(path, encoding="utf-8") as handle:
-        catalog = yaml.safe_load(handle)
+        catalog = yaml.load(handle, Loader=SAFE_LOADER)  # nosec B506: a safe loader, C or Python
     for extra in _area_files(path):
         with open(extra, encoding="utf-8") as handle:
-            _merge(catalog, yaml.safe_load(handle) or {}, extra)
+            _merge(catalog, yaml.load(handle, Loader=SAFE_LOADER) or {}, extra)  # nosec B506
     _check(catalog)
     # the platform tables are the choices of pyramid_nccl_platform
     catalog["expectations"]["pyramid_nccl_platform"]["choices"] = sorted(catalog["platforms"])
