@@ -114,6 +114,7 @@ def test_an_area_file_beside_the_catalog_is_merged_and_may_not_redefine(tmp_path
 def test_the_c_and_the_python_loader_read_every_catalog_file_alike():
     """The catalog is parsed with libyaml where PyYAML has it (every worker process parses it once per task): the pure
     Python loader, its fallback, must read the same catalog."""
+    assert _catalog.SAFE_LOADER is (yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader)
     folder = os.path.dirname(os.path.abspath(_catalog.CATALOG_PATH))
     for name in sorted(os.listdir(folder)):
         if name.endswith(".yml"):

@@ -25,7 +25,7 @@ DEVICES = ("gpu_node", "switch")
 SWITCH_OSES = ("eos", "nxos", "sonic", "cumulus")
 # Every task that judges reads the catalog in a fresh worker process (Ansible forks one per host and task), so its
 # parse is paid per host per task: libyaml's loader is ten times faster than the pure-Python one (bench/README.md,
-# "Where the controller's CPU went"). PyYAML's wheels carry libyaml; a build without it falls back.
+# "Where the CPU goes"). PyYAML's wheels carry libyaml; a build without it falls back.
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
