@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync prometheus
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 
-.PHONY: setup apt venv link twin demo test unit e2e sanity lint docs clean
+.PHONY: setup apt venv link twin demo test check unit e2e sanity lint docs clean
 
 setup: apt venv link
 
@@ -37,6 +37,10 @@ demo: twin
 
 test: twin
 	@bash scripts/test
+
+# The inner loop: unit, property and static tests (no twin), on both cores, in a few minutes.
+check: setup
+	@bash scripts/test tests/unit tests/property tests/static
 
 unit: setup
 	$(PY) -m pytest -q tests/unit

@@ -1,7 +1,11 @@
 """Import the collection as ansible_collections.gpufabric.pyramid and the twin as pyramid_twin."""
 
+import json
 import os
 import sys
+import tempfile
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINK = os.path.join(ROOT, ".collections", "ansible_collections", "gpufabric", "pyramid")
@@ -11,3 +15,47 @@ if not os.path.islink(LINK):
 for path in (os.path.join(ROOT, ".collections"), os.path.join(ROOT, "twin")):
     if path not in sys.path:
         sys.path.insert(0, path)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups off the items
+def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
+    """Under pytest-xdist (`make test`, `make check`: -n 2 --dist loadgroup) every test that talks to the twin runs on
+    one worker, one after another, as it always did: the twin's sshd, its ports and the rail addresses' listeners
+    are one pod and cannot be shared by two runs. The unit, property and static tests spread over the workers."""
+    for item in items:
+        if item.get_closest_marker("twin") or item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.xdist_group("twin"))
+    # The incast's runs judge counters read within a window (docs/incast.md): they come last, once the other worker's
+    # unit and property tests (the first minutes) no longer share the cores with them.
+    items.sort(key=lambda item: LAST_OF_THE_TWIN in item.nodeid)  # a stable sort: the rest keep their order
+
+
+LAST_OF_THE_TWIN = "tests/e2e/test_validate_incast.py"
+
+
+# Every twin run of the session (tests/e2e/conftest.py appends one JSON line per run: seconds, test, what), written by
+# whichever worker ran it and summed up by the process that prints the summary, so growth is seen when it happens.
+TWIN_RUNS_LOG = "PYRAMID_TWIN_RUNS_LOG"
+_OWN_LOG = []
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput") and not os.environ.get(TWIN_RUNS_LOG):
+        handle, path = tempfile.mkstemp(prefix="pyramid-twin-runs-", suffix=".jsonl")
+        os.close(handle)
+        os.environ[TWIN_RUNS_LOG] = path  # before pytest-xdist starts its workers: they inherit it
+        _OWN_LOG.append(path)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _OWN_LOG:
+        return
+    with open(_OWN_LOG[0], encoding="utf-8") as handle:
+        runs = [json.loads(line) for line in handle if line.strip()]
+    os.unlink(_OWN_LOG[0])
+    if not runs:
+        return
+    terminalreporter.section("twin runs (ansible-playbook end to end)")
+    terminalreporter.write_line("%d runs, %.0f s in all; the slowest:" % (len(runs), sum(run["seconds"] for run in runs)))
+    for run in sorted(runs, key=lambda run: -run["seconds"])[:15]:
+        terminalreporter.write_line("%7.1f s  %s  (%s)" % (run["seconds"], run["test"], run["what"]))

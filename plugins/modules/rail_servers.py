@@ -134,13 +134,21 @@ def _read(path):
 
 
 def _alive(pid):
+    """Whether the process still runs. A zombie has ended: a server outlives the module run that started it, so its
+    parent is whatever adopts orphans, and where that does not reap them (a container whose PID 1 is no init) the
+    ended server stays a zombie that answers signal 0; waiting for it to die would wait out every deadline."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return True  # no /proc to ask: it answered signal 0
+    return stat[stat.rfind(b")") + 2:][:1] != b"Z"  # the state follows the command's closing parenthesis
 
 
 def _kill_group(pid, alive=None):

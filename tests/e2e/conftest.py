@@ -1,15 +1,41 @@
-"""Run playbooks/validate.yml on twin scenarios through ansible-runner, the way AWX runs it."""
+"""Run playbooks/validate.yml on twin scenarios through ansible-runner, the way AWX runs it.
+
+The suite's budget (issue 33): every run uses the shortest windows the twin allows (WINDOWS) unless a test asks for
+longer, the pods every file reads (the healthy pod, the demo scenario) are run once per session and shared, and the
+run's end prints how many twin runs there were and which were slowest, so growth is seen when it happens.
+"""
 
 import glob
 import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# The twin's counters follow its own clock and its ib_write_bw runs its -D for real: one second of soak and of
+# ib_write_bw proves what ten did (a test that needs a longer window asks for it). A real pod keeps the catalog's
+# defaults (300 s soak, 5 s runs).
+WINDOWS = {"pyramid_rdma_duration": 1, "pyramid_soak_seconds": 1}
+
+
+def _record_run(seconds, what):
+    """One line for the closing summary of the session's twin runs (tests/conftest.py prints it)."""
+    path = os.environ.get("PYRAMID_TWIN_RUNS_LOG")
+    if path:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?").split(" ")[0]
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"seconds": round(seconds, 1), "test": test, "what": what}) + "\n")
+
+
+def _describe(scenario, playbook, limit, cmdline, extravars):
+    where = os.path.basename(scenario) if isinstance(scenario, str) else "%s nodes" % scenario.get("pod", {}).get("nodes")
+    said = [where, os.path.basename(playbook)] + (["--limit " + limit] if limit else []) + ([cmdline] if cmdline else [])
+    return " ".join(said + ["%s=%s" % item for item in sorted(extravars.items()) if item[0] not in WINDOWS])
 
 
 @pytest.fixture(scope="session")
@@ -48,13 +74,15 @@ def validate(twin, tmp_path_factory):
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
     def run(scenario, playbook="playbooks/validate.yml", limit=None, cmdline=None, **extravars):
+        what = _describe(scenario, playbook, limit, cmdline, extravars)
+        started = time.monotonic()
         base = tmp_path_factory.mktemp("run")
         if isinstance(scenario, dict):
             path = base / "scenario.yml"
             path.write_text(yaml.safe_dump(scenario))
             scenario = str(path)
         report_root = str(base / "reports")
-        variables = {"twin_scenario": scenario, "pyramid_report_dir": report_root, "pyramid_command_timeout": 5}
+        variables = dict(WINDOWS, twin_scenario=scenario, pyramid_report_dir=report_root, pyramid_command_timeout=5)
         variables.update(extravars)
         (base / "runner").mkdir()
         runner = ansible_runner.run(
@@ -70,6 +98,37 @@ def validate(twin, tmp_path_factory):
             cmdline=cmdline,
             quiet=True,
         )
-        return Run(runner, report_root, str(base / "pc"))
+        done = Run(runner, report_root, str(base / "pc"))
+        _record_run(time.monotonic() - started, what)
+        return done
 
     return run
+
+
+# The pods that several files read, run once per session. A test reads a shared run and never changes the twin's
+# state for the runs after it (remediate.yml runs on their own scenarios).
+HEALTHY = {"pod": {"nodes": 8}, "faults": []}
+DEMO = os.path.join(ROOT, "twin", "scenarios", "default.yml")
+MIXED_FABRIC = {"spines": 4, "nodes_per_leaf": 4, "leaf_os": ["eos", "nxos", "sonic", "cumulus"],
+                "spine_os": ["eos", "nxos", "sonic", "cumulus"]}
+
+
+@pytest.fixture(scope="session")
+def healthy_pod(validate):
+    """8 healthy nodes, every layer, no switch: GO with no false alarm (Layer 0's, the meshes' and the L5 baseline's)."""
+    return validate(HEALTHY)
+
+
+@pytest.fixture(scope="session")
+def healthy_fabric(validate):
+    """4 healthy nodes behind a healthy mixed-vendor fabric (tests/e2e/test_validate_switches.py's: one leaf per rail,
+    EOS, NX-OS, SONiC and Cumulus twice, 4 spines of each), a 3 s soak, the incast not asked for: GO, and the incast's
+    row "not checked" (tests/e2e/test_validate_incast.py)."""
+    return validate({"pod": {"nodes": 4}, "switches": dict(MIXED_FABRIC, faults=[]), "faults": []}, pyramid_soak_seconds=3)
+
+
+@pytest.fixture(scope="session")
+def demo_pod(validate):
+    """The demo's scenario (`make demo`): 32 nodes, 12 switches, six node and three switch faults. The soak is the
+    switch files' 3 s: long enough for the twin's rising CRC and PFC counters to show, short enough to share."""
+    return validate(DEMO, pyramid_soak_seconds=3)

@@ -31,7 +31,7 @@ def _awx_job(tmp_path, scenario, playbook="playbooks/validate.yml", limit=None, 
     # The survey's answers and the job's extra vars; the reports go where the job can keep them.
     (data / "env" / "extravars").write_text(yaml.safe_dump({
         "twin_scenario": str(tmp_path / "scenario.yml"), "pyramid_report_dir": str(tmp_path / "reports"),
-        "pyramid_command_timeout": 5}))
+        "pyramid_command_timeout": 5, "pyramid_rdma_duration": 1, "pyramid_soak_seconds": 1}))  # the suite's windows
     (data / "env" / "envvars").write_text(yaml.safe_dump({"ANSIBLE_PERSISTENT_CONTROL_PATH_DIR": str(tmp_path / "pc")}))
     # AWX writes the job's inventory into inventory/; here the twin's inventory source and its group_vars.
     shutil.copytree(os.path.join(ROOT, "inventories", "twin"), data / "inventory")

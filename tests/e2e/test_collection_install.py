@@ -119,7 +119,8 @@ def test_built_collection_runs_validate_by_fqcn(twin, tmp_path):
                ANSIBLE_INVENTORY_PLUGINS=os.path.join(ROOT, "twin", "inventory_plugins"), ANSIBLE_INVENTORY_ENABLED="pyramid_twin")
     result = subprocess.run([os.path.join(BIN, "ansible-playbook"), "gpufabric.pyramid.validate",
                              "-i", os.path.join(ROOT, "inventories", "twin"), "-e", "twin_scenario=%s" % scenario,
-                             "-e", "pyramid_report_dir=%s" % (tmp_path / "reports")],
+                             "-e", "pyramid_report_dir=%s" % (tmp_path / "reports"),
+                             "-e", "pyramid_rdma_duration=1", "-e", "pyramid_soak_seconds=1"],  # the suite's windows
                             cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     # Only the installed copy can have answered: the checkout is on no collection path here.

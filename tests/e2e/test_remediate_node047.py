@@ -33,8 +33,11 @@ def test_node047_goes_no_go_then_remediated_then_go(validate):
     assert "node-047" in failing["mlxconfig"]["cause"] and "nvidia_peermem" in failing["gpudirect"]["cause"]
     for node in ("node-046", "node-048"):
         assert before.host(node)["verdict"] == "GO", before.not_passing(node)
+    # As the report tells an operator: the GO nodes' baseline goes into the inventory, so a node validated alone later
+    # (--limit) is judged against the pod's figures, not against nothing (a lone node has no median).
     with open(before.run_dirs[-1] + "/baseline.yml", encoding="utf-8") as handle:
         baseline = yaml.safe_load(handle)
+    assert set(baseline) == {"pyramid_nccl_node_busbw", "pyramid_train_step_ms_baseline"}
 
     # Layer 3 alone (the gate off for this look): the sysfs DCQCN switches and the trust state, caught with the RCA's cause
     layer3 = validate(SCENARIO, limit="node-047", cmdline="--tags layer3", pyramid_enforce_gate=False, **FAST)
@@ -49,6 +52,8 @@ def test_node047_goes_no_go_then_remediated_then_go(validate):
 
     fixed = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", **dict(FAST, **baseline))
     assert fixed.rc == 0 and fixed.status == "successful", fixed.stdout[-3000:]
+    assert len(fixed.run_dirs) == 1  # pre-flight before remediating opened the run directory the validation used
+    assert list(fixed.report["hosts"]) == ["node-047"]  # --limit scopes the report too
     assert fixed.changed.get("node-047", 0) >= 4  # mlxconfig set + mlxfwreset, modprobe, modules-load.d, RoCE QoS
     assert fixed.host("node-047")["verdict"] == "GO", fixed.not_passing("node-047")
     seen = _layer3_roce(fixed, "node-047")

@@ -6,8 +6,6 @@ import pytest
 
 pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 # The checks that read nvidia-smi (topo -m, -q, nvlink -s / -e): a hung or damaged nvidia-smi is an ERROR in each, never a PASS.
 NVIDIA_SMI_CHECKS = ("gpus_present", "gpu_nic_affinity", "gpu_ecc", "gpu_row_remap", "gpu_pcie_link", "gpu_nvlink", "gpu_fabric",
                      "gpu_clocks", "gpu_nvlink_errors")
@@ -88,8 +86,8 @@ def faulty_pod(validate):
     return validate({"pod": {"nodes": 36}, "faults": faults})
 
 
-def test_a_healthy_pod_is_go(validate):
-    run = validate({"pod": {"nodes": 4}, "faults": []})
+def test_a_healthy_pod_is_go(healthy_pod):
+    run = healthy_pod
     assert run.report["verdict"] == "GO", run.stdout[-3000:]
     assert run.rc == 0 and run.status == "successful"
     for name, info in run.report["hosts"].items():
@@ -184,8 +182,8 @@ def test_bad_expectations_stop_the_run_before_any_host_is_touched(validate):
     assert not any(os.path.exists(os.path.join(d, "devices", "node-001.json")) for d in run.run_dirs)
 
 
-def test_the_default_demo_scenario(validate):
-    run = validate(os.path.join(ROOT, "twin", "scenarios", "default.yml"))
+def test_the_default_demo_scenario(demo_pod):
+    run = demo_pod
     hosts = run.report["hosts"]
     assert len(hosts) == 32 + 12  # and the fabric: 8 rail leaves, 4 spines
     no_go = sorted(name for name, info in hosts.items() if info["verdict"] == "NO-GO")

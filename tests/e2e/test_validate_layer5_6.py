@@ -72,9 +72,9 @@ def test_a_user_training_command_is_run_and_its_megatron_log_judged(validate):
     assert bad["status"] == "FAIL" and "CV" in bad["actual"]
 
 
-def test_a_run_keeps_its_baseline_and_a_later_run_is_judged_against_it(validate):
+def test_a_run_keeps_its_baseline_and_a_later_run_is_judged_against_it(validate, healthy_pod):
     import yaml
-    first = validate({"pod": {"nodes": 2}, "faults": []})
+    first = healthy_pod  # the session's healthy 8-node pod: its baseline is per node, so a 2-node pod is judged by it
     with open(first.run_dirs[-1] + "/baseline.yml", encoding="utf-8") as handle:
         baseline = yaml.safe_load(handle)
     assert 800 < baseline["pyramid_train_step_ms_baseline"] < 1000  # the twin's ~850 ms step

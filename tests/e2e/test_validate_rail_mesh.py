@@ -44,8 +44,9 @@ def _gdr_rounds(run):
 
 
 @pytest.fixture(scope="module")
-def healthy(validate):
-    return validate(_pod(8), **FAST)
+def healthy(healthy_pod):
+    """The session's healthy 8-node pod (tests/e2e/conftest.py), shared with Layer 0's and Layer 5's tests."""
+    return healthy_pod
 
 
 def test_a_healthy_pod_passes_both_meshes_on_every_rail(healthy):
@@ -72,6 +73,7 @@ FAULTS = [
     {"node": "node-002", "kind": "ping_rtt", "rail": "mlx5_0", "ms": 4.0},
     {"node": "node-004", "kind": "ping_rtt", "rail": "mlx5_3", "ms": 0.5},  # under the 1 ms limit, far over the pod's median
     {"node": "node-010", "kind": "gdr_bw", "factor": 0.5},  # GPUDirect at half its host-memory runs: only rdma_gpudirect_bw
+    {"node": "node-012", "kind": "tool_missing", "tool": "fping"},  # not a fault: its pings go through ping -I, and pass
 ]
 
 
@@ -128,10 +130,19 @@ def test_a_node_stopped_below_is_left_out_of_the_mesh(faulty):
     assert record["status"] == "SKIP" and record["actual"] == "not run: blocked at layer 0 (rails_rate)", record
 
 
-def test_the_rounds_stay_two_whatever_the_pod_size(healthy, validate):
-    bigger = validate(_pod(32), **FAST)
+def test_the_rounds_stay_two_whatever_the_pod_size(healthy, demo_pod):
+    # the demo's 32-node pod (shared with Layer 0's test of it): 26 nodes climb to Layer 4, in as many rounds as 8
+    bigger = demo_pod
+    assert len(_plan(bigger, 4)["nodes"]) >= 3 * len(_plan(healthy, 4)["nodes"]) > 0
     assert len(_rounds(bigger, 4)) == len(_rounds(healthy, 4)) == 2
-    assert bigger.report["verdict"] == "GO", bigger.stdout[-3000:]
+    assert len(_rounds(bigger, 2)) == len(_rounds(healthy, 2)) == 2
+    # and every node of the big mesh that no fault touches passes both meshes: no false alarm at scale
+    faulty = {"node-007", "node-009", "node-012", "node-019", "node-023", "node-026", "node-028", "node-030", "node-031"}
+    clean = [node for node in _plan(bigger, 4)["nodes"] if node not in faulty]
+    assert len(clean) >= 20
+    for node in clean:
+        for check in ("rail_ping", "rdma_write_bw", "rdma_gpudirect_bw"):
+            assert _record(bigger, node, check)["status"] == "PASS", (node, _record(bigger, node, check))
 
 
 @pytest.mark.parametrize("fault, words", [
@@ -140,7 +151,8 @@ def test_the_rounds_stay_two_whatever_the_pod_size(healthy, validate):
     ({"kind": "stale_server", "port": 18515}, "is held by another process (a stale server?)"),
 ])
 def test_a_server_that_cannot_serve_is_an_error_in_perftests_words(validate, fault, words):
-    run = validate(_pod(4, dict(fault, node="node-002")), pyramid_command_timeout=3, **FAST)
+    # a 3 s listen wait (the default is 30 s) proves the same as the default and is waited out in each of four rounds
+    run = validate(_pod(4, dict(fault, node="node-002")), pyramid_command_timeout=3, pyramid_rdma_listen_timeout=3, **FAST)
     record = _record(run, "node-002", "rdma_write_bw")
     assert record["status"] in ("ERROR", "FAIL") and words in json.dumps(run.report), (record, run.stdout[-2000:])
 
@@ -151,11 +163,13 @@ def _clients(run, layer, node, round_number=1):
         return json.load(handle)
 
 
-def test_rail_pings_use_fping_where_present_and_ping_where_not(validate):
-    run = validate(_pod(4, {"node": "node-002", "kind": "tool_missing", "tool": "fping"}), **FAST)
-    for node in ("node-%03d" % i for i in range(1, 5)):
+def test_rail_pings_use_fping_where_present_and_ping_where_not(faulty):
+    # node-012 has no fping (the faulty pod's, whose other faults are on other nodes): ping -I on every rail, and it
+    # passes, as do its partners (test_partners_of_a_faulty_rail_are_not_blamed)
+    run = faulty
+    for node in ("node-001", "node-012"):
         assert _record(run, node, "rail_ping")["status"] == "PASS", (node, _record(run, node, "rail_ping"))
-    assert {raw["command"].split()[0] for raw in _clients(run, 2, "node-002").values()} == {"ping"}
+    assert {raw["command"].split()[0] for raw in _clients(run, 2, "node-012").values()} == {"ping"}
     assert {raw["command"].split()[0] for raw in _clients(run, 2, "node-001").values()} == {"fping"}
 
 

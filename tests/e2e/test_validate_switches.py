@@ -28,8 +28,9 @@ def _judged(run, device):
 
 
 @pytest.fixture(scope="module")
-def healthy(validate):
-    return validate(_pod(), pyramid_soak_seconds=SOAK)
+def healthy(healthy_fabric):
+    """The session's healthy fabric (tests/e2e/conftest.py: this FABRIC, this SOAK), shared with the incast's file."""
+    return healthy_fabric
 
 
 def test_a_healthy_mixed_vendor_fabric_raises_no_alarm(healthy):
@@ -172,7 +173,9 @@ def test_unreachable_refused_and_wedged_switches_are_errors_and_the_run_goes_on(
                         # NX-OS: a pause after "QoS-Group#" cuts the answer there; once is recovered, always is an ERROR
                         {"switch": "leaf1-r5", "kind": "cli_stall", "times": 1, "seconds": 0.3},
                         {"switch": "spine-02", "kind": "cli_stall", "times": 99, "seconds": 0.3}),
-                   pyramid_soak_seconds=SOAK)
+                   # network_cli's wait for a prompt that never comes: 8 s, not the twin inventory's 15, waited out
+                   # three times by the wedged leaf (a healthy switch answers in well under a second)
+                   pyramid_soak_seconds=SOAK, ansible_command_timeout=8)
     for switch, words in (("leaf1-r0", "leaf1-r0"), ("leaf1-r1", "leaf1-r1"), ("leaf1-r2", "leaf1-r2"),
                           ("leaf1-r4", "timeout")):
         layer1 = [r for r in run.host(switch)["checks"] if r["layer"] == 1 and not r.get("not_applicable")]

@@ -122,3 +122,44 @@ def test_misses_with_partners_that_miss_everywhere_are_retested_not_blamed():
     verdicts = _rounds.blame(runs + extra)
     assert verdicts[("n2", 0)]["status"] == "PASS"
     assert all(verdicts[(partner, 0)]["status"] == "FAIL" for partner in partners)
+
+
+def _one_way(rounds, sends=(), receives=(), paths=(), rails=(0,)):
+    """Runs of the rounds that miss in one direction only: a (node, rail) in ``sends`` when it is the client (ib_write_bw's
+    client writes to its server: it sends), one in ``receives`` when it is the server, a (client, server) pair in ``paths``
+    from that client to that server alone. The other direction of each pair passes."""
+    runs = []
+    for pairs in rounds:
+        for run in _rounds.runs_of(pairs, list(rails)):
+            bad = ((run["client"], run["rail"]) in set(sends) or (run["server"], run["rail"]) in set(receives)
+                   or (run["client"], run["server"]) in set(paths))
+            runs.append(dict(run, status="FAIL" if bad else "PASS", gbps=180.0 if bad else 391.5, actual=None))
+    return runs
+
+
+@pytest.mark.parametrize("fault", ["sends", "receives"])
+def test_a_rail_slow_in_one_direction_only_is_that_nodes_rail(fault):
+    # issue 33, class 1: a rail slow when it sends and fine when it receives (or the reverse) misses with both its
+    # partners in that direction alone; a blame that read one direction of each pair would pass it, or blame the partners
+    runs = _one_way(ROUNDS, **{fault: [("n3", 0)]})
+    verdicts = _rounds.blame(runs)
+    found = {key: (v["status"], v["cause_key"]) for key, v in verdicts.items() if v["status"] != "PASS"}
+    assert found == {("n3", 0): ("FAIL", "rail")}
+    assert _rounds.plan_retests(runs) == []
+    slow, fine = ("n3 -> ", "n3 <- ") if fault == "sends" else ("n3 <- ", "n3 -> ")
+    said = verdicts[("n3", 0)]["actual"].split("; ")
+    assert len(said) == 4  # two partners, both directions each
+    assert all(part.endswith(": 180.0 Gb/s") for part in said if part.startswith(slow))
+    assert all(part.endswith(": 391.5 Gb/s") for part in said if part.startswith(fine))
+    partners = {partner for pairs in ROUNDS for pair in pairs if "n3" in pair for partner in pair if partner != "n3"}
+    assert len(partners) == 2
+    for partner in partners:
+        assert verdicts[(partner, 0)]["status"] == "PASS" and "that miss is n3's" in verdicts[(partner, 0)]["actual"]
+
+
+def test_a_path_slow_in_one_direction_only_is_the_path():
+    # issue 33, class 1: the path between two nodes slow one way only: each of the two misses with that partner alone
+    pair = ROUNDS[0][0]
+    verdicts = _rounds.blame(_one_way(ROUNDS, paths=[pair]))
+    found = {key: (v["status"], v["cause_key"]) for key, v in verdicts.items() if v["status"] != "PASS"}
+    assert found == {(pair[0], 0): ("FAIL", "path"), (pair[1], 0): ("FAIL", "path")}

@@ -48,3 +48,25 @@ def test_background_clients_keep_their_exit_code_and_words(tmp_path):
 
 def test_a_host_that_started_nothing_stops_nothing(tmp_path):
     assert _module(tmp_path, state="stopped", workdir=str(tmp_path / "never-made"))["servers"] == {}
+
+
+def test_a_zombie_is_not_alive():
+    # an ended server nobody reaped (its adopter is a container's PID 1 that reaps nothing) is dead: killing its group
+    # must not wait out two seconds per signal for it (it did, per server, on the twin: 21 s to end one round)
+    import time  # pylint: disable=import-outside-toplevel
+
+    from ansible_collections.gpufabric.pyramid.plugins.modules import rail_servers  # pylint: disable=import-outside-toplevel
+
+    alive = rail_servers._alive  # pylint: disable=protected-access
+    child = subprocess.Popen(["true"])  # pylint: disable=consider-using-with  # reaped at the end, on purpose
+    try:
+        for _ in range(3000):  # until it has exited (at most 30 s: a bound on the work, not a timing)
+            with open("/proc/%d/stat" % child.pid, "rb") as handle:
+                if handle.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    break
+            time.sleep(0.01)
+        assert not alive(child.pid)  # a zombie: ended, not reaped yet
+        assert os.path.exists("/proc/%d" % child.pid)
+    finally:
+        child.wait()
+    assert not alive(child.pid) and alive(os.getpid())

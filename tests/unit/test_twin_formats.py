@@ -282,7 +282,9 @@ def test_tool_hang_runs_until_the_timeout_and_is_an_error_naming_the_command(tmp
     started = time.monotonic()
     raw = collect(twin, ["mlxconfig"], expect, timeout=1)["mlxconfig[mlx5_0]"]
     took = time.monotonic() - started
-    assert 1.0 <= took < 5.0  # it did not answer, and coreutils timeout's SIGTERM ended it
+    # it did not answer, and coreutils timeout's SIGTERM ended it: at its 1 s, and long before the hang's own hour
+    # (a generous bound that a loaded machine meets too: issue 33)
+    assert 1.0 <= took < 60.0
     assert (raw["status"], raw["rc"], raw["stdout"], raw["msg"]) == ("timeout", 124, "", "did not finish within 1s (hung?)")
     collected = dict(collect(twin, ["ibstat"], expect), **{"mlxconfig[mlx5_0]": raw})
     assert collected["ibstat"]["status"] == "ok"  # only the hung tool is hung
