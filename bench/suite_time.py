@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Where the test suite's minutes go, from a pytest JUnit XML file (issue 33).
 
     bash scripts/test --junitxml=/tmp/suite.xml     # or make test, then run pytest again with --junitxml
@@ -12,7 +11,7 @@ their sum is more than the run's wall time; the wall time is pytest's last line.
 
 import argparse
 import collections
-import xml.etree.ElementTree as ElementTree
+from xml.etree import ElementTree
 
 
 def test_file(classname):

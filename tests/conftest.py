@@ -17,16 +17,30 @@ for path in (os.path.join(ROOT, ".collections"), os.path.join(ROOT, "twin")):
         sys.path.insert(0, path)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups off the items
+# Under pytest-xdist (`make test`, `make check`: -n 2) every test that talks to the twin runs on one worker, one after
+# another, as it always did: the twin's sshd, its ports and the rail addresses' listeners are one pod and cannot be
+# shared by two runs. The unit, property and static tests spread over the workers. (pytest-xdist's own loadgroup
+# reads xdist_group marks by renaming node ids, which pytest 9.2 no longer lets it do: the scheduler is chosen here.)
+ON_THE_TWIN_WORKER = ("tests/e2e/", "tests/twin/")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling  # pylint: disable=import-outside-toplevel
+
+    class TwinOnOneWorker(LoadScopeScheduling):
+        """pytest-xdist's load-by-scope, whose one scope is the twin's tests and every other test its own."""
+
+        def _split_scope(self, nodeid):
+            return "the twin" if nodeid.startswith(ON_THE_TWIN_WORKER) else nodeid
+
+    return TwinOnOneWorker(config, log)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
-    """Under pytest-xdist (`make test`, `make check`: -n 2 --dist loadgroup) every test that talks to the twin runs on
-    one worker, one after another, as it always did: the twin's sshd, its ports and the rail addresses' listeners
-    are one pod and cannot be shared by two runs. The unit, property and static tests spread over the workers."""
-    for item in items:
-        if item.get_closest_marker("twin") or item.get_closest_marker("slow"):
-            item.add_marker(pytest.mark.xdist_group("twin"))
-    # The incast's runs judge counters read within a window (docs/incast.md): they come last, once the other worker's
-    # unit and property tests (the first minutes) no longer share the cores with them.
+    """The incast's runs judge counters read within a window (docs/incast.md): they come last, once the other worker's
+    unit and property tests (the first minutes) no longer share the cores with them."""
     items.sort(key=lambda item: LAST_OF_THE_TWIN in item.nodeid)  # a stable sort: the rest keep their order
 
 

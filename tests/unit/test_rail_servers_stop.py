@@ -60,7 +60,7 @@ def test_a_zombie_is_not_alive():
     alive = rail_servers._alive  # pylint: disable=protected-access
     child = subprocess.Popen(["true"])  # pylint: disable=consider-using-with  # reaped at the end, on purpose
     try:
-        for _ in range(3000):  # until it has exited (at most 30 s: a bound on the work, not a timing)
+        for _attempt in range(3000):  # until it has exited (at most 30 s: a bound on the work, not a timing)
             with open("/proc/%d/stat" % child.pid, "rb") as handle:
                 if handle.read().rsplit(b")", 1)[1].split()[0] == b"Z":
                     break

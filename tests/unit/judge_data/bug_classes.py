@@ -129,7 +129,7 @@ DATA += [
     {"check": "incast_ecn", "name": "[1] no mark, PFC received only (RX, no TX): min_th, not an idle port", "group": incast.GROUP,
      "facts": {"switch": {"leaf1-r0": {"before": incast.snap(), "after": dict(incast.snap(), pfc={"ports": {
          "Ethernet1/1": {"3": {"rx": 90000, "tx": 0}}, "Ethernet33/1": {"3": {"rx": 0, "tx": 0}}}})}},
-               "nic": incast.case(*incast.HEALTHY)["nic"], "seconds": 30},
+         "nic": incast.case(*incast.HEALTHY)["nic"], "seconds": 30},
      "status": "FAIL", "contains": ["PFC TX 0", "PFC RX 90000", "min_th of the RoCE queue is too high"]},
     # class 1: of a pair, the second node used seven rails (the table had the first): a judge that reads the
     # first host's NET/IB line alone passes it
