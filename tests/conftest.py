@@ -37,6 +37,18 @@ def pytest_xdist_make_scheduler(config, log):
     return TwinOnOneWorker(config, log)
 
 
+_WORKER_STARTED = []
+
+
+def pytest_runtest_setup(item):
+    """A worker whose first test is not the twin's runs at a lower priority: the twin's worker is the suite's critical
+    path, and the other fills the cores it leaves idle rather than taking them from its runs (bench/README.md)."""
+    if not _WORKER_STARTED and os.environ.get("PYTEST_XDIST_WORKER"):
+        _WORKER_STARTED.append(item.nodeid)
+        if not item.nodeid.startswith(ON_THE_TWIN_WORKER):
+            os.nice(10)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
     """The incast's runs judge counters read within a window (docs/incast.md): they come last, once the other worker's
