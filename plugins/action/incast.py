@@ -180,7 +180,7 @@ class ActionModule(EngineAction):
     def _stop(self, result, args):
         plan, index = self._load_plan(args)
         host = self._host(args)
-        said = []
+        sides, steps = [], []
         for side in ("clients", "servers"):  # the clients first: a server ends when its client is done
             started = _run.load(_run.read_path(args["run_dir"], index, host, side + "_start"))
             if not started:
@@ -189,15 +189,21 @@ class ActionModule(EngineAction):
             # a sender may still be ending its window (it started a little after the controller's wait began, or the
             # twin commits its counters): the clients get the window on top of the command timeout, bounded
             grace = expect["pyramid_command_timeout"] + (plan["duration"] if side == "clients" else 0)
-            answer = self._execute_module(module_name=SERVERS, module_args={
-                "state": "stopped", "workdir": self._workdir(args, index, side), "grace": grace}, task_vars=self._task_vars)
-            ended = answer.get("servers") or {}
+            sides.append((side, started))
+            steps.append({"workdir": self._workdir(args, index, side), "grace": grace})
+        if not steps:
+            return dict(result, msg="%s: nothing to stop" % host)
+        answer = self._execute_module(module_name=SERVERS, module_args=dict(steps[0], state="stopped", and_then=steps[1:]),
+                                      task_vars=self._task_vars)  # one module run for both sides
+        ended_sides = [answer.get("servers") or {}] + list(answer.get("and_then") or [])
+        said = []
+        for (side, started), ended in zip(sides, ended_sides + [{}] * len(sides)):
             raw = {run_id: state if state.get("status") != "listening" else ended.get(run_id, {
                 "status": "failed", "command": state.get("command"), "msg": answer.get("msg") or "output lost"})
                 for run_id, state in started.items()}
             _run.write(_run.read_path(args["run_dir"], index, host, side), raw)
             said.append("%d %s" % (len(raw), side))
-        return dict(result, msg="%s: %s" % (host, ", ".join(said) or "nothing to stop"))
+        return dict(result, msg="%s: %s" % (host, ", ".join(said)))
 
     def _read(self, result, args):
         """A node's NIC counters (hw_counters, ethtool -S) at `label`."""

@@ -172,39 +172,42 @@ class ActionModule(EngineAction):
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "client_start", states)
         return dict(result, msg="%s: %d clients started in round %d" % (host, len(states), index + 1))
 
-    def _stop_clients(self, args, plan, index, host):
-        """Wait for the node's background clients to end (their -D and the command timeout at most), keep their
-        output as the round's client reads; a client still running then is killed and reported as hung."""
-        started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "client_start")
-        if not started:
-            return 0
-        expect = self._expect(host)
-        duration = plan["expect"].get("pyramid_rdma_duration", 0)
-        answer = self._execute_module(module_name=SERVERS, module_args={
-            "state": "stopped", "workdir": self._workdir(args, index, "clients"),
-            "grace": duration + expect["pyramid_command_timeout"]}, task_vars=self._task_vars)
-        raw = _mesh.client_reads(started, answer.get("servers") or {}, answer.get("msg") or "client output lost",
-                                 duration, duration + expect["pyramid_command_timeout"])
-        _mesh.save_raw(args["run_dir"], self._layer, index, host, "client", raw)
-        return len(raw)
-
     def _stop(self, result, args):
+        """Wait for the node's background clients to end (their -D and the command timeout at most) and keep their
+        output as the round's client reads (a client still running then is killed and reported as hung); then stop
+        the node's servers (a server ends when its client is done) and keep theirs. One module run for both."""
         plan, index = self._round(args)
         host = self._host(args)
-        clients = self._stop_clients(args, plan, index, host)  # first: a server ends when its client is done
-        started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "server_start")
-        if not started:
-            return dict(result, msg="%s had no server in round %d; %d clients ended" % (host, index + 1, clients))
-        answer = self._execute_module(module_name=SERVERS, module_args={
-            "state": "stopped", "workdir": self._workdir(args, index)}, task_vars=self._task_vars)
-        ended = answer.get("servers") or {}
-        lost = answer.get("msg") or "server output lost"
+        clients_started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "client_start")
+        servers_started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "server_start")
+        duration = plan["expect"].get("pyramid_rdma_duration", 0)
+        steps = []
+        if clients_started:
+            steps.append({"workdir": self._workdir(args, index, "clients"),
+                          "grace": duration + self._expect(host)["pyramid_command_timeout"]})
+        if servers_started:
+            steps.append({"workdir": self._workdir(args, index), "grace": 5})
+        if not steps:
+            return dict(result, msg="%s had no server and no client in round %d" % (host, index + 1))
+        answer = self._execute_module(module_name=SERVERS, module_args=dict(
+            steps[0], state="stopped", and_then=steps[1:]), task_vars=self._task_vars)
+        lost = answer.get("msg")
+        ended = [answer.get("servers") or {}] + list(answer.get("and_then") or [])
+        ended += [{}] * (len(steps) - len(ended))  # a module run that failed returns neither
+        if clients_started:
+            raw = _mesh.client_reads(clients_started, ended.pop(0), lost or "client output lost",
+                                     duration, duration + self._expect(host)["pyramid_command_timeout"])
+            _mesh.save_raw(args["run_dir"], self._layer, index, host, "client", raw)
+        if not servers_started:
+            return dict(result, msg="%s had no server in round %d; %d clients ended" % (
+                host, index + 1, len(clients_started)))
+        ended_servers = ended.pop(0)
         raw = {}
-        for sid, state in started.items():  # a server that never listened keeps what its start said
-            raw[sid] = state if state.get("status") != "listening" else ended.get(
-                sid, {"status": "failed", "command": state.get("command"), "msg": lost})
+        for sid, state in servers_started.items():  # a server that never listened keeps what its start said
+            raw[sid] = state if state.get("status") != "listening" else ended_servers.get(
+                sid, {"status": "failed", "command": state.get("command"), "msg": lost or "server output lost"})
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "server", raw)
-        return dict(result, msg="%s: %d clients ended, %d servers stopped" % (host, clients, len(raw)))
+        return dict(result, msg="%s: %d clients ended, %d servers stopped" % (host, len(clients_started or {}), len(raw)))
 
     def _measured(self, plan, args):
         return _mesh.measured(args["run_dir"], plan, self._check, self._catalog, MESH_JUDGES[self._check["judge"]], self._expect)

@@ -66,6 +66,23 @@ options:
     description: Seconds V(stopped) waits for servers to end by themselves before killing them.
     type: float
     default: 5
+  and_then:
+    description:
+      - With V(stopped), more work directories to stop after O(workdir), in order, each as O(workdir) is, with its own
+        grace. A round's background clients come first, then the servers they ran against (a perftest server ends when
+        its client is done). One module run for both, one round trip fewer per host and round.
+    type: list
+    elements: dict
+    default: []
+    suboptions:
+      workdir:
+        description: A work directory given to V(started).
+        type: path
+        required: true
+      grace:
+        description: Seconds to wait for its processes to end by themselves before killing them.
+        type: float
+        default: 5
 extends_documentation_fragment:
   - gpufabric.pyramid.attributes
 """
@@ -87,6 +104,15 @@ EXAMPLES = r"""
     state: stopped
     workdir: /tmp/pyramid-l4-round1
   register: servers
+
+- name: Wait for background clients (up to 20 s), then stop the servers they ran against, in one run
+  gpufabric.pyramid.rail_servers:
+    state: stopped
+    workdir: /tmp/pyramid-l4-round1-clients
+    grace: 20
+    and_then:
+      - workdir: /tmp/pyramid-l4-round1
+  register: ended
 """
 
 RETURN = r"""
@@ -99,6 +125,12 @@ servers:
   sample:
     mlx5_0: {status: ok, rc: 0, command: "ib_write_bw -d mlx5_0 -F --report_gbits -p 18515",
              stdout: " #bytes #iterations BW peak[Gb/sec] ...", stderr: ""}
+and_then:
+  description: With O(and_then), one dict like RV(servers) per work directory of O(and_then), in its order.
+  returned: when O(state=stopped)
+  type: list
+  elements: dict
+  sample: [{mlx5_0: {status: ok, rc: 0, command: "ib_write_bw -d mlx5_0 -F --report_gbits -p 18515", stdout: "", stderr: ""}}]
 """
 
 import json
@@ -263,13 +295,13 @@ def _port_of(argv):
     return None
 
 
-def stopped(module):
-    params = module.params
-    workdir = params["workdir"]
+def _stop_dir(workdir, grace):
+    """Wait up to ``grace`` seconds for the processes started in ``workdir`` to end, kill those still running, and
+    return each one's output and exit code; the directory is removed."""
     if not os.path.isdir(workdir):
-        module.exit_json(changed=False, servers={})
+        return {}
     ids = sorted(name[:-len(".pid")] for name in os.listdir(workdir) if name.endswith(".pid"))
-    deadline = time.time() + params["grace"]
+    deadline = time.time() + grace
     pids = {}
     for server_id in ids:
         try:
@@ -301,9 +333,16 @@ def stopped(module):
         else:
             servers[server_id] = {"status": "killed", "rc": None, "command": command, "stdout": out, "stderr": err,
                                   "msg": "%s: still running %ss after its client was done (killed): %s" % (
-                                      command, params["grace"], why_failed(err, out) or "no output")}
+                                      command, grace, why_failed(err, out) or "no output")}
     shutil.rmtree(workdir, ignore_errors=True)
-    module.exit_json(changed=False, servers=servers)
+    return servers
+
+
+def stopped(module):
+    params = module.params
+    servers = _stop_dir(params["workdir"], params["grace"])
+    module.exit_json(changed=False, servers=servers,
+                     and_then=[_stop_dir(step["workdir"], step["grace"]) for step in params["and_then"]])
 
 
 def main():
@@ -317,6 +356,8 @@ def main():
             lifetime=dict(type="int", default=120),
             grace=dict(type="float", default=5),
             wait_for=dict(type="str", default="banner", choices=["banner", "running"]),
+            and_then=dict(type="list", elements="dict", default=[], options=dict(
+                workdir=dict(type="path", required=True), grace=dict(type="float", default=5))),
         ),
         supports_check_mode=True,
     )

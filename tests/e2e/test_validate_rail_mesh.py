@@ -145,16 +145,27 @@ def test_the_rounds_stay_two_whatever_the_pod_size(healthy, demo_pod):
             assert _record(bigger, node, check)["status"] == "PASS", (node, _record(bigger, node, check))
 
 
-@pytest.mark.parametrize("fault, words", [
-    ({"kind": "perftest_missing"}, "command not found"),
-    ({"kind": "perftest_server_stuck"}, "not listening after"),
-    ({"kind": "stale_server", "port": 18515}, "is held by another process (a stale server?)"),
-])
-def test_a_server_that_cannot_serve_is_an_error_in_perftests_words(validate, fault, words):
-    # a 3 s listen wait (the default is 30 s) proves the same as the default and is waited out in each of four rounds
-    run = validate(_pod(4, dict(fault, node="node-002")), pyramid_command_timeout=3, pyramid_rdma_listen_timeout=3, **FAST)
-    record = _record(run, "node-002", "rdma_write_bw")
-    assert record["status"] in ("ERROR", "FAIL") and words in json.dumps(run.report), (record, run.stdout[-2000:])
+# Three servers that cannot serve, one per node, their partners healthy: each node's own fault names it in
+# perftest's words. A 3 s listen wait (the default is 30 s) proves the same as the default and is waited out in
+# each of four rounds; the three share one run (the suite's budget, issue 33): each fault is on its own node.
+CANNOT_SERVE = {
+    "node-002": ({"kind": "perftest_missing"}, "command not found"),
+    "node-004": ({"kind": "perftest_server_stuck"}, "not listening after"),
+    "node-006": ({"kind": "stale_server", "port": 18515}, "is held by another process (a stale server?)"),
+}
+
+
+@pytest.fixture(scope="module")
+def cannot_serve(validate):
+    faults = [dict(spec[0], node=node) for node, spec in CANNOT_SERVE.items()]
+    return validate(_pod(6, *faults), pyramid_command_timeout=3, pyramid_rdma_listen_timeout=3, **FAST)
+
+
+@pytest.mark.parametrize("node", sorted(CANNOT_SERVE))
+def test_a_server_that_cannot_serve_is_an_error_in_perftests_words(cannot_serve, node):
+    words = CANNOT_SERVE[node][1]
+    record = _record(cannot_serve, node, "rdma_write_bw")
+    assert record["status"] in ("ERROR", "FAIL") and words in json.dumps(record), (record, cannot_serve.stdout[-2000:])
 
 
 def _clients(run, layer, node):

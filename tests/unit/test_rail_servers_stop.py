@@ -46,6 +46,21 @@ def test_background_clients_keep_their_exit_code_and_words(tmp_path):
     assert ended["b>a@1"]["status"] == "failed" and ended["b>a@1"]["rc"] == 3 and "no route" in ended["b>a@1"]["msg"]
 
 
+def test_clients_then_their_servers_stop_in_one_run_each_with_its_grace(tmp_path):
+    # a round's end on a host (Layer 4's and the incast's stop): its background clients are waited for first, then the
+    # servers they ran against, in one module run; each directory keeps its own grace and its own answer
+    clients, servers = tmp_path / "clients", tmp_path / "servers"
+    _started(tmp_path, servers, {"a>b@0": ["sh", "-c", BANNER + "sleep 60"]})
+    _started(tmp_path, clients, {"b>a@0": ["sh", "-c", "sleep 0.5; echo 'BW 390.1'"]}, wait_for="running")
+    answer = _module(tmp_path, state="stopped", workdir=str(clients), grace=20,
+                     and_then=[{"workdir": str(servers), "grace": 0.5}, {"workdir": str(tmp_path / "never-made")}])
+    assert answer["servers"]["b>a@0"]["status"] == "ok" and answer["servers"]["b>a@0"]["stdout"].strip() == "BW 390.1"
+    ended = answer["and_then"]
+    assert len(ended) == 2 and ended[1] == {}
+    assert ended[0]["a>b@0"]["status"] == "killed" and "still running 0.5s" in ended[0]["a>b@0"]["msg"]
+    assert not clients.exists() and not servers.exists()
+
+
 def test_a_host_that_started_nothing_stops_nothing(tmp_path):
     assert _module(tmp_path, state="stopped", workdir=str(tmp_path / "never-made"))["servers"] == {}
 
