@@ -12,6 +12,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action impo
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, inventory as _inventory
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh
 
 
 class ActionModule(EngineAction):
@@ -29,8 +30,16 @@ class ActionModule(EngineAction):
         if not hosts:
             return dict(result, failed=True, msg="no devices to validate: the inventory has no hosts in the pyramid groups")
         devices = _inventory.device_types(hosts, task_vars["groups"])
-        problems = _inventory.problems(hosts, devices, catalog, lambda host, checks: host_expectations(
-            self._templar, task_vars["hostvars"][host], catalog, checks)[1])
+        typed = {}
+
+        def errors_of(host, checks):
+            typed[host], errors = host_expectations(self._templar, task_vars["hostvars"][host], catalog, checks)
+            return errors
+
+        problems = _inventory.problems(hosts, devices, catalog, errors_of)
+        if not problems:  # the rail addresses now, not when Layer 2 plans its mesh after the soak
+            nodes = devices.get("gpu_node", [])
+            problems = _mesh.address_plan_problems(nodes, task_vars["groups"].get("gpu_nodes") or nodes, typed.get)
         if problems:
             return dict(result, failed=True, problems=problems, msg=_inventory.problems_message(problems))
         run_dir = _inventory.new_run_dir(self._task.args["report_dir"])

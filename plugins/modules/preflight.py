@@ -14,6 +14,9 @@ description:
   - Loads the check catalog and validates it (sources, parsers, judges and expectations exist).
   - Validates every expectation variable (type, choices, minimum) of every device given, using the
     documented defaults for those not set, and fails with one line per bad value.
+  - Plans every GPU node's rail addresses (C(pyramid_rail_address_plan), or the node's own
+    C(pyramid_rail_addresses)) by its position in C(gpu_nodes) and refuses one that is not an IP address, or
+    one address given to two rails, before any host is touched (not when Layer 2 plans its mesh).
   - Opens a new run directory under O(report_dir) and sets the facts C(pyramid_run_dir) and
     C(pyramid_devices) (device type to the hosts this run covers, for M(gpufabric.pyramid.go_no_go)).
 options:

@@ -182,6 +182,14 @@ def test_bad_expectations_stop_the_run_before_any_host_is_touched(validate):
     assert not any(os.path.exists(os.path.join(d, "devices", "node-001.json")) for d in run.run_dirs)
 
 
+def test_a_rail_address_plan_that_gives_no_address_stops_the_run_before_any_host_is_touched(validate):
+    # issue 40: refused at pre-flight, not when Layer 2 plans its mesh after Layers 0 and 1 and the soak
+    run = validate({"pod": {"nodes": 2}, "faults": []}, pyramid_rail_address_plan="10.5{rail}.0.{node}000")
+    assert run.rc != 0 and run.report is None
+    assert "node-001: rail address '10.50.0.1000' is not an IP address" in run.stdout, run.stdout[-2000:]
+    assert not any(os.path.exists(os.path.join(d, "devices", "node-001.json")) for d in run.run_dirs)
+
+
 def test_the_default_demo_scenario(demo_pod):
     run = demo_pod
     hosts = run.report["hosts"]

@@ -84,6 +84,10 @@ def test_switch_expectations_are_required_typed_and_cross_checked():
     ({"pyramid_nccl_node_busbw": {"8589934592": "nan"}}, "pyramid_nccl_node_busbw.8589934592 must be a positive figure in GB/s"),
     ({"pyramid_rails": ["mlx5_0\nshow running-config"]}, "pyramid_rails must not contain a line break"),
     ({"pyramid_nccl_env": {"NCCL_DEBUG": "INFO\r\nreboot"}}, "pyramid_nccl_env must not contain a line break"),
+    # issue 40: an optics threshold the validator refused was compared again in the cross-check (TypeError)
+    ({"pyramid_optics_rx_min_dbm": "low", "pyramid_optics_rx_max_dbm": 4}, "argument 'pyramid_optics_rx_min_dbm' is of type str"),
+    ({"pyramid_optics_rx_min_dbm": -10, "pyramid_optics_rx_max_dbm": [4]}, "argument 'pyramid_optics_rx_max_dbm' is of type list"),
+    ({"pyramid_optics_rx_min_dbm": {"dbm": -10}, "pyramid_optics_rx_max_dbm": "4"}, "argument 'pyramid_optics_rx_min_dbm' is of type dict"),
 ])
 def test_hostile_values_are_refused_by_name_never_a_crash(raw, message):
     _values, errors = _expectations.resolve(CATALOG, raw)

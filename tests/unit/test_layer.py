@@ -226,6 +226,10 @@ def test_gpu_soak_snapshot_survives_the_results_file_and_compares_links_by_numbe
     fixture = os.path.join(FIXTURES, "linux_nvidia_smi_nvlink_e", "a100_535_gpu0_real.raw")
     query = os.path.join(FIXTURES, "linux_nvidia_smi_q", "a100_sxm4_8gpu_535_real.raw")
     clean, smi = open(fixture, encoding="utf-8").read(), open(query, encoding="utf-8").read()
+    # the nvlink -e capture lists GPU 0 alone: the node it judges is the 8-GPU capture's GPU 0 (every GPU nvidia-smi -q
+    # lists must have its links read)
+    head, gpu0 = smi.split("\nGPU 0000")[:2]
+    smi = head.replace("Attached GPUs                             : 8", "Attached GPUs                             : 1") + "\nGPU 0000" + gpu0
     checks = [c for c in _catalog.checks_at(CATALOG, 1, "gpu_node") if c["row"] == "gpu_links_soak"]
     assert {c["id"] for c in checks} == {"gpu_pcie_replays_soak", "gpu_nvlink_errors_soak"}
 

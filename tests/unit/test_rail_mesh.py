@@ -32,6 +32,32 @@ def test_a_plan_that_gives_no_address_is_refused_by_name(overrides, words):
     assert addresses is None and words in problem
 
 
+NODES = ["node-001", "node-002", "node-003"]
+
+
+@pytest.mark.parametrize("own, words", [
+    # issue 40: refused in pre-flight (address_plan_problems), not when Layer 2 plans its mesh after the soak
+    (["10.50.0.2; reboot"] + ["10.5%d.0.2" % rail for rail in range(1, 8)], "node-002: rail address '10.50.0.2; reboot' is not an IP address"),
+    (["-x"] + ["10.5%d.0.2" % rail for rail in range(1, 8)], "node-002: rail address '-x' is not an IP address"),
+    ([""] + ["10.5%d.0.2" % rail for rail in range(1, 8)], "node-002: rail address '' is not an IP address"),
+    (["10.5%d.0.1" % rail for rail in range(8)], "node-002: rail mlx5_0 address 10.50.0.1 is also node-001's rail mlx5_0"),
+    (["10.50.0.2"] * 8, "node-002: rail mlx5_1 address 10.50.0.2 is also node-002's rail mlx5_0"),
+])
+def test_preflight_refuses_a_rail_address_plan_that_gives_no_address_or_one_twice(own, words):
+    expects = {node: _expect() for node in NODES}
+    expects["node-002"]["pyramid_rail_addresses"] = own
+    assert words in " | ".join(_mesh.address_plan_problems(NODES, NODES, expects.get))
+
+
+def test_preflight_passes_the_seed_plan_and_skips_a_node_without_a_mesh():
+    expects = {node: _expect() for node in NODES}
+    assert _mesh.address_plan_problems(NODES, NODES, expects.get) == []
+    assert _mesh.address_plan_problems(NODES, NODES, lambda node: {}) == []
+    # a plan with no {node}: every node would get the same addresses
+    same = {node: _expect(pyramid_rail_address_plan="10.5{rail}.0.9") for node in NODES}
+    assert len(_mesh.address_plan_problems(NODES, NODES, same.get)) == 16
+
+
 def test_a_node_may_give_its_own_addresses():
     own = ["192.0.2.%d" % rail for rail in range(8)]
     assert _mesh.rail_addresses(3, _expect(pyramid_rail_addresses=own)) == (own, None)

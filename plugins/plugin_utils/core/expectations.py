@@ -63,7 +63,9 @@ def resolve(catalog, raw_values, names=None):
                     value[key] = str(item)
             if definition.get("table"):
                 errors.extend(_table_errors(name, value))
-    errors.extend(_cross_errors(values))
+    # a value already refused is not compared again: its refusal is the message, never a TypeError in a cross-check
+    refused = {name for name in values if any(("'%s'" % name) in error or error.startswith(name) for error in errors)}
+    errors.extend(_cross_errors({name: value for name, value in values.items() if name not in refused}))
     return values, errors
 
 
@@ -134,7 +136,7 @@ def _cross_errors(values):
     """What no single variable's type says: addresses, prefixes, ranges."""
     errors = []
     low, high = values.get("pyramid_optics_rx_min_dbm"), values.get("pyramid_optics_rx_max_dbm")
-    if low is not None and high is not None and low >= high:
+    if _number(low) and _number(high) and low >= high:
         errors.append("pyramid_optics_rx_min_dbm (%s) must be below pyramid_optics_rx_max_dbm (%s)" % (low, high))
     if values.get("pyramid_train_command_steps") and "pyramid_train_command" in values and not values["pyramid_train_command"]:
         # a count for a command that is not set would be silently unused: the built-in run's is pyramid_train_steps
@@ -155,6 +157,10 @@ def _cross_errors(values):
     if twice:
         errors.append("pyramid_switch_ports: ports listed twice: %s" % ", ".join(twice))
     return errors
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _is_ip(text):

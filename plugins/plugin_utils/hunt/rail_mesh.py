@@ -132,6 +132,28 @@ def rail_addresses(position, expect):
     return addresses, None
 
 
+def address_plan_problems(nodes, order, expect_of):
+    """Pre-flight's check of the rail address plan, before any host is touched: every node's address on every
+    rail (rail_addresses, by its position in ``order``, the gpu_nodes group), each an IP address and none given
+    to two rails. ``expect_of(node)`` is the node's typed expectations; a node without the plan's expectations
+    (no rail mesh among its checks) has none to check. One "node: problem" per fault."""
+    problems, owner = [], {}
+    for node in nodes:
+        expect = expect_of(node)
+        if "pyramid_rail_address_plan" not in expect or "pyramid_rails" not in expect:
+            continue
+        found, problem = rail_addresses(order.index(node) + 1 if node in order else 0, expect)
+        if problem:
+            problems.append("%s: %s" % (node, problem))
+            continue
+        for rail, address in zip(expect["pyramid_rails"], found):
+            first = owner.setdefault(address, (node, rail))
+            if first != (node, rail):
+                problems.append("%s: rail %s address %s is also %s's rail %s (pyramid_rail_address_plan / "
+                                "pyramid_rail_addresses)" % (node, rail, address, first[0], first[1]))
+    return problems
+
+
 # The settings every run of a round shares (client and server must agree): the first planned node's.
 SHARED = ("pyramid_rdma_message_size", "pyramid_rdma_duration", "pyramid_rdma_gid_index", "pyramid_rdma_link_layer",
           "pyramid_rdma_port_base", "pyramid_ping_count", "pyramid_rails", "pyramid_rdma_gpudirect_dmabuf")

@@ -86,6 +86,14 @@ def gpu_ecc(facts, expect):
     return verdict(PASS, expected, "%s: ECC on, no uncorrectable errors" % counted(len(gpus), "GPU"))
 
 
+def _unreporting(gpus, reporting, what):
+    """The GPUs of a node that do not report ``what`` where others of the same node do: one node's GPUs are one
+    model on one driver, so a GPU without the field its neighbours print is a damaged read, never a pass."""
+    indices = {gpu["index"] for gpu in reporting}
+    return ["%s: no %s reported, where %s of %d do" % (gpu_name(gpu), what, len(reporting), len(gpus))
+            for gpu in gpus if gpu["index"] not in indices]
+
+
 @judge("gpu_row_remap")
 def gpu_row_remap(facts, expect):
     expected = "no row remapping pending or failed on any GPU"
@@ -97,12 +105,15 @@ def gpu_row_remap(facts, expect):
     pending = ["%s: remapping pending (%d uncorrectable, %d correctable rows remapped)" % (
         gpu_name(gpu), gpu["remapped_rows"]["uncorrectable"] or 0, gpu["remapped_rows"]["correctable"] or 0)
         for gpu in with_remapper if gpu["remapped_rows"]["pending"]]
+    unread = _unreporting(gpus, with_remapper, "remapped rows")
     if failed:
-        return verdict(FAIL, expected, _summary(failed + pending),
+        return verdict(FAIL, expected, _summary(failed + pending + unread),
                        cause="Row remapping failed: the GPU has no spare rows left for a failing HBM row (RMA criterion once "
                              "NVIDIA's field diagnostic confirms it)")
     if pending:
-        return verdict(FAIL, expected, _summary(pending))
+        return verdict(FAIL, expected, _summary(pending + unread))
+    if unread:
+        return verdict(ERROR, expected, "remapped rows unread: " + _summary(unread))
     return verdict(PASS, expected, "%s: no remap pending or failed" % counted(len(with_remapper), "GPU"))
 
 
@@ -241,8 +252,11 @@ def gpu_fabric(facts, expect):
         return _not_applicable(expected, "no GPU reports a fabric state (no NVSwitch fabric, or a GPU before Hopper)")
     bad = ["%s: State %s, Status %s" % (gpu_name(gpu), gpu["fabric"]["state"], gpu["fabric"]["status"] or "N/A")
            for gpu in reporting if gpu["fabric"]["state"] != "Completed" or gpu["fabric"]["status"] != "Success"]
+    unread = _unreporting(gpus, reporting, "fabric state")
     if bad:
-        return verdict(FAIL, expected, _summary(bad))
+        return verdict(FAIL, expected, _summary(bad + unread))
+    if unread:
+        return verdict(ERROR, expected, "fabric state unread: " + _summary(unread))
     return verdict(PASS, expected, "%s: fabric Completed/Success" % counted(len(reporting), "GPU"))
 
 
@@ -253,16 +267,18 @@ def gpu_clocks(facts, expect):
     bad, unknown, gpus = [], [], _each_gpu(facts)
     for gpu in gpus:
         events = gpu["clock_events"]
-        if not events:
-            unknown.append(gpu_name(gpu))
-            continue
         active = [reason for reason in failing if events.get(reason)]
         if active:
             bad.append("%s: %s active" % (gpu_name(gpu), ", ".join(active)))
+        # proof, not absence: every reason judged must be read (nvidia-smi -q prints them all since the 400s); a
+        # damaged "HW Slowdown" line loses the thermal slowdown nested under it, and its absence is no "Not Active"
+        missing = [reason for reason in failing if reason not in events]
+        if missing:
+            unknown.append("%s: %s not reported" % (gpu_name(gpu), ", ".join(missing)))
     if bad:
-        return verdict(FAIL, expected, _summary(bad))
+        return verdict(FAIL, expected, _summary(bad) + ("; unread: " + _summary(unknown) if unknown else ""))
     if unknown:
-        return verdict(ERROR, expected, "no clock event reasons reported for " + _summary(unknown))
+        return verdict(ERROR, expected, "clock event reasons unread: " + _summary(unknown))
     return verdict(PASS, expected, "%s: no slowdown active" % counted(len(gpus), "GPU"))
 
 

@@ -109,13 +109,25 @@ def gpu_nvlink_errors_soak(facts, expect):
                 bad.append("%s: %s in %ds" % (where, problem, seconds))
             if missing:
                 unread.append("%s: %s" % (where, missing))
+    # proof, not absence: every GPU nvidia-smi -q lists has its links in both reads (a read that lists GPU 0 alone
+    # says nothing of the other seven)
+    uncovered = []
+    for index, name in sorted(names.items(), key=lambda item: int(item[0])):
+        compared = len(set(before.get(index, {})) & set(after.get(index, {})))
+        if index not in before and index not in after:
+            uncovered.append("%s: not listed at either read" % name)
+        elif compared < expect["pyramid_gpu_nvlinks"] and not any(said.startswith(name + " link") for said in unread):
+            uncovered.append("%s: counters of %d of %d links at both reads" % (name, compared, expect["pyramid_gpu_nvlinks"]))
     if bad:
-        return verdict(FAIL, expected, _summary(bad + unread))
+        return verdict(FAIL, expected, _summary(bad + unread + uncovered))
     if unread:
-        return verdict(ERROR, expected, "NVLink error counters not compared across the soak: " + _summary(unread),
+        return verdict(ERROR, expected, "NVLink error counters not compared across the soak: " + _summary(unread + uncovered),
                        cause="NVLink error counters could not be compared across the soak (a link missing from a read, "
                              "or counters reset with nvidia-smi nvlink -r)")
     if not links:
         return verdict(ERROR, expected, "nvidia-smi nvlink -e listed no link at either read, where %s per GPU are "
                                         "expected" % counted(expect["pyramid_gpu_nvlinks"], "NVLink"))
+    if uncovered:
+        return verdict(ERROR, expected, "NVLink error counters not read for every GPU: " + _summary(uncovered),
+                       cause="nvidia-smi nvlink -e did not list every GPU's links (a read cut short): no GPU passes unread")
     return verdict(PASS, expected, "%s over %ds: no recovery, CRC under the allowance" % (counted(links, "link"), seconds))

@@ -13,9 +13,10 @@ them can be blocked at that layer (_blocking.py).
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from .registry import summary as _summary, judge
-from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
+from ..core.model import ERROR, FAIL, PASS, SKIP, SourceFailure, verdict
 
 
 def _table(value, key="ports"):
@@ -304,13 +305,30 @@ def cabling(facts, expect):
     if expect["pyramid_lldp_required"] and silent:
         problems.append("no LLDP neighbor on %s" % ", ".join(silent[:8]))
         ports.extend(silent)
-    if unlisted and not problems:
-        return _not_listed(expected, unlisted, unverified, "planned ports")
+    # a row whose local port is garbled (a NUL in its padding, the number replaced by a dash) belongs to a port the
+    # table then seems not to list: that port reads silent, and a silent port passes where LLDP is not required
+    garbled = sorted(repr(port) for port in table if not _INTERFACE_NAME.match(str(port)))
     if problems:
-        return _failed(expected, problems + (["not listed: " + ", ".join(unlisted[:8])] if unlisted else []), ports)
-    proven = sum(1 for entry in expect["pyramid_switch_ports"] if entry.get("peer")) - len(silent)
+        return _failed(expected, problems + (["not listed: " + ", ".join(unlisted[:8])] if unlisted else [])
+                       + (["rows with a garbled local port: " + ", ".join(garbled[:8])] if garbled else []), ports)
+    if garbled:
+        return verdict(ERROR, expected, "LLDP rows with a local port that is no interface name: %s" % ", ".join(garbled[:8]),
+                       cause="The LLDP read is damaged (a row's local port garbled): the port that row belongs to is "
+                             "proven neither cabled nor silent; read the neighbor table on the switch")
+    if unlisted:
+        return _not_listed(expected, unlisted, unverified, "planned ports")
+    planned = sum(1 for entry in expect["pyramid_switch_ports"] if entry.get("peer"))
+    proven = planned - len(silent)
+    if planned and not proven:  # nothing measured is never a PASS (hosts without lldpd: pyramid_lldp_required false)
+        return verdict(SKIP, expected, "not checked: no planned port has an LLDP neighbor (%s silent; pyramid_lldp_required "
+                                       "is false)" % ", ".join(silent[:8]), not_applicable=True)
     return verdict(PASS, expected, "%d ports proven by LLDP%s" % (
         proven, "; no LLDP neighbor (not proven) on %s" % ", ".join(silent[:8]) if silent else ""))
+
+
+# An interface name as the switches print one (EOS Ethernet1/1, NX-OS Eth1/1 or mgmt0, SONiC Ethernet0, NVUE swp1s0,
+# eth0, peerlink): a letter first, a letter or digit last
+_INTERFACE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_./:-]*[A-Za-z0-9]$")
 
 
 def _same_name(seen, planned):

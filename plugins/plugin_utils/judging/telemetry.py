@@ -24,35 +24,51 @@ SIGNALS = {
     "telemetry_switch_congestion": "congestion",
     "telemetry_switch_link_errors": "link errors",
 }
-PER_RAIL = ("telemetry_rdma_throughput",)  # signals whose series carry the RDMA device (label `device`)
-RAIL_LABEL = "device"  # node_exporter's infiniband collector: device="mlx5_0", port="1"
+# Signals whose series carry one item each: every item the node has must have its own fresh series (issue 40: a
+# signal answered for some rails or GPUs only is not "fresh"). node_exporter's infiniband collector labels the RDMA
+# device (device="mlx5_0", port="1"); dcgm-exporter labels the GPU by index (gpu="0").
+PER_ITEM = {"telemetry_rdma_throughput": "device", "telemetry_link_errors": "device",
+            "telemetry_gpu_activity": "gpu", "telemetry_gpu_health": "gpu"}
+RAIL_LABEL = "device"
 
 
-def _newest(series, rail=None):
-    """Time of the newest sample among the series (of one rail), or None when there is none."""
-    times = [item["value"] for item in series if rail is None or item["labels"].get(RAIL_LABEL) == rail]
+def _newest(series, label=None, item=None):
+    """Time of the newest sample among the series (of one item, by its label), or None when there is none."""
+    times = [entry["value"] for entry in series if label is None or entry["labels"].get(label) == item]
     return max(times) if times else None
 
 
-def _problems(selector, read, max_age, rails):
-    """What is wrong with one selector's series for this device: [] when fresh."""
+def _problems(selector, read, max_age, label=None, items=()):
+    """What is wrong with one selector's series for this device: [] when fresh. With ``label``, each of ``items``
+    needs its own series (when the series carry that label at all: a relabelled exporter is judged as a whole)."""
     series = read["series"]
     if not series:
         return ["missing %s" % selector]
-    if rails and any(RAIL_LABEL in item["labels"] for item in series):
-        lacking = [rail for rail in rails if _newest(series, rail) is None]
-        old = ["%s %ds old" % (rail, read["evaluated_at"] - _newest(series, rail)) for rail in rails
-               if rail not in lacking and read["evaluated_at"] - _newest(series, rail) > max_age]
+    if label and items and any(label in entry["labels"] for entry in series):
+        lacking = [item for item in items if _newest(series, label, item) is None]
+        old = ["%s %ds old" % (item, read["evaluated_at"] - _newest(series, label, item)) for item in items
+               if item not in lacking and read["evaluated_at"] - _newest(series, label, item) > max_age]
+        if not lacking and len(old) == len(items):  # the exporter stopped as a whole: one age says it
+            return ["stale %s (newest sample %ds old)" % (selector, read["evaluated_at"] - _newest(series))]
         return (["missing %s for %s" % (selector, ", ".join(lacking))] if lacking else []) + \
             (["stale %s (newest sample: %s)" % (selector, ", ".join(old))] if old else [])
     age = read["evaluated_at"] - _newest(series)
     return ["stale %s (newest sample %ds old)" % (selector, age)] if age > max_age else []
 
 
+def _items(source, expect):
+    """(label, the items a device must have a series of) for one signal."""
+    label = PER_ITEM.get(source)
+    if label == RAIL_LABEL:
+        return label, list(expect.get("pyramid_rails") or [])
+    if label == "gpu":
+        return label, [str(gpu) for gpu in range(expect.get("pyramid_gpus_per_node") or 0)]
+    return None, []
+
+
 @judge("telemetry_signals")
 def telemetry_signals(facts, expect):
     device, max_age = expect["pyramid_telemetry_device"], expect["pyramid_telemetry_max_age_seconds"]
-    rails = expect.get("pyramid_rails") or []
     failed, unread, fresh, oldest, answered = [], [], 0, 0, 0
     for source, reads in facts.items():
         signal = SIGNALS.get(source, source)
@@ -61,7 +77,7 @@ def telemetry_signals(facts, expect):
                 unread.append("%s (%s): %s" % (signal, selector, read.reason if read else "not queried"))
                 continue
             answered += 1
-            problems = _problems(selector, read, max_age, rails if source in PER_RAIL else [])
+            problems = _problems(selector, read, max_age, *_items(source, expect))
             failed.extend("%s: %s" % (signal, problem) for problem in problems)
             if not problems:
                 fresh += 1

@@ -133,8 +133,14 @@ def parse(name, text):
         raise ParseError("%s: %s" % (name, too_big))
     try:
         return _plausible(_facts(entry, name, text))
+    except ParseError:
+        raise
     except ValueError as exc:
         raise ParseError("%s: %s" % (name, exc))
+    except Exception as exc:  # pylint: disable=broad-exception-caught
+        # a line no parser rule foresaw (damage) must not escape as a traceback that loses the host's whole layer:
+        # it is an ERROR about this read, naming the parser and what it met
+        raise ParseError("%s: output the parser could not read (%s: %s)" % (name, type(exc).__name__, exc))
 
 
 def _facts(entry, name, text):
@@ -186,11 +192,19 @@ def _not_text(text):
     A vendor tool prints text: such bytes mean a damaged read, and the line they fall in may no longer
     match its rule, so the facts around them cannot be trusted to be complete."""
     at = text.find("\ufffd")
+    what = "bytes that are not UTF-8 text"
+    control = _CONTROL.search(text)
+    if control and (at < 0 or control.start() < at):
+        # a NUL or another control character: no tool prints one in its report (a NUL in an LLDP port id read as
+        # another port, a miscabling that is only damage)
+        at, what = control.start(), "a control character (%r)" % control.group(0)
     if at < 0:
         return None
     line = text.count("\n", 0, at) + 1
-    return "bytes that are not UTF-8 text in line %d (%r): a damaged output, not this command's report" % (
-        line, text.splitlines()[line - 1][:60])
+    return "%s in line %d (%r): a damaged output, not this command's report" % (what, line, text.splitlines()[line - 1][:60])
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # C0 controls but tab, line feed and carriage return; DEL
 
 
 def partial(name, text):

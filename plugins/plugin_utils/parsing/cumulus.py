@@ -215,6 +215,9 @@ def _counters_errors(rows):
     return facts
 
 
+# Lanes per module type, as NVUE names the SFF-8024 identifier (its per-channel lines, ch-1 ... ch-N, cover the module)
+_MODULE_LANES = {"SFP": 1, "SFP+": 1, "SFP28": 1, "QSFP": 4, "QSFP+": 4, "QSFP28": 4, "QSFP56": 4, "QSFP112": 4,
+                 "QSFP-DD": 8, "OSFP": 8}
 _NO_LIGHT_DBM = -40.0  # NVUE prints "0.0000 mW / -inf dBm" for a dark lane
 
 
@@ -227,7 +230,9 @@ def _dbm(text, where):
     dbm = float(match.group(1))
     if not -100 < dbm < 100:  # beyond any optic's power by orders of magnitude (and 10**(dbm/10) overflows)
         raise ValueError("%s: %r dBm is no optical power" % (where, match.group(1)))
-    milliwatts = re.match(r"^\s*(\d+(?:\.\d+)?)\s*mW\s*/", text)
+    milliwatts = re.match(r"^\s*(-?\d+(?:\.\d+)?)\s*mW\s*/", text)
+    if "mW" in text and (not milliwatts or milliwatts.group(1).startswith("-")):  # power is never below 0 mW
+        raise ValueError("%s: %r is not 'N mW / N dBm' with a power of 0 mW or more (damaged?)" % (where, text.strip()))
     # NVUE prints each power twice, "0.6166 mW / -2.10 dBm": the two must be one figure (within their rounding)
     if milliwatts and abs(10 ** (dbm / 10) - float(milliwatts.group(1))) > 0.00006 + 0.003 * float(milliwatts.group(1)):
         raise ValueError("%s: %r: the mW and dBm figures disagree (damaged?)" % (where, text.strip()))
@@ -259,6 +264,11 @@ def _transceiver(rows):
             raise ValueError("%s power lanes %s are not 1..N (truncated?)" % (side, sorted(found)))
     if lanes["tx"] and len(lanes["tx"]) != len(lanes["rx"]):
         raise ValueError("%d rx lanes but %d tx lanes (truncated?)" % (len(lanes["rx"]), len(lanes["tx"])))
+    # the module says how many lanes it has: a read cut after its first lanes reads like a smaller module
+    identifier = fields.get("identifier", "").strip()
+    has = _MODULE_LANES.get(identifier.split(" ")[0].upper()) if identifier else None
+    if has and len(lanes["rx"]) != has:
+        raise ValueError("rx power of %d lanes from a %s module, which has %d (truncated?)" % (len(lanes["rx"]), identifier, has))
     return {"rx_dbm": [lanes["rx"][lane] for lane in sorted(lanes["rx"])],
             "tx_dbm": [lanes["tx"][lane] for lane in sorted(lanes["tx"])]}
 

@@ -28,6 +28,10 @@ _KERNEL_LINE = re.compile(r"^(?:\[\s*\d+\.\d+\]|\w{3} [ \d]\d \d\d:\d\d:\d\d \S+
 # A MIG instance's Xid adds " GPU-I:nn" (and " GPU-CI:nn") after the bus id (open-gpu-kernel-modules kernel_rc.c)
 _XID = re.compile(r"NVRM: Xid \(PCI:([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2})(?:\.[0-7])?(?: GPU-I:\d+(?: GPU-CI:\d+)?)?\): "
                   r"(\d+),\s*(.*)$")
+# Any line that names an Xid (an NVSwitch's "SXid" is another event): one that _XID cannot read is damage, never "no Xid"
+_XID_NAMED = re.compile(r"\bXid\b")
+# NVRM prints the code with "%d, ": a code followed by digits and a comma ("1,234, pid=...") was garbled on the way
+_CODE_SPLIT = re.compile(r"^\d+,")
 # systemd's journalctl: printf("-- cursor: %s\n", cursor) after the last entry (src/journal/journalctl*.c)
 _CURSOR = re.compile(r"^-- cursor: \S+$")
 # journalctl's own lines between entries: "-- Logs begin at ... --" (before systemd 246), "-- Boot <id> --"
@@ -46,8 +50,10 @@ def _xid_facts(messages, why_unverified=None):
     xids, seen = [], set()
     for message in messages:
         match = _XID.search(message)
-        if not match and "NVRM: Xid" in message:  # an Xid the driver announced but we cannot read is never "no Xid"
+        if not match and _XID_NAMED.search(message):  # an Xid the driver announced but we cannot read is never "no Xid"
             fail("an Xid line that is not NVRM's format (damaged?): %r", message.strip()[:160])
+        if match and _CODE_SPLIT.match(match.group(3)):
+            fail("an Xid line whose code does not read as one number (damaged?): %r", message.strip()[:160])
         if match and message not in seen:  # the same line, timestamp and all, is one event read twice
             xids.append({"pci": bus_key(match.group(1)), "code": int(match.group(2)), "message": match.group(3).strip()})
             seen.add(message)

@@ -36,6 +36,8 @@ def _ibstat(rows):
     if not devices and not unreadable:
         fail("no CA found")
     for name, device in devices.items():
+        if not device["firmware"]:  # ibstat prints it for every CA: a lost line would read as firmware drift to ""
+            fail("CA %s has no 'Firmware version:' line (damaged?)", name)
         expected = device.pop("_expected")
         if expected and len(device["ports"]) < int(expected):
             fail("CA %s lists %d of its %s ports", name, len(device["ports"]), expected)
@@ -204,9 +206,18 @@ def _in_print_order(columns):
             fail("the header's %s columns are not %s0..%s%d in order: %s", prefix, prefix, prefix, len(numbered) - 1, " ".join(numbered))
 
 
+_LEGEND_LINE = re.compile(r"^\s+NIC\d+:\s")
+
+
 @parser("linux_nvidia_smi_topo_m",
-        "nvidia-smi topo -m: GPU<->GPU/NIC link matrix, CPU/NUMA affinity, NIC legend")
-def _topo(rows):
+        "nvidia-smi topo -m: GPU<->GPU/NIC link matrix, CPU/NUMA affinity, NIC legend",
+        with_text=True)
+def _topo(rows, text):
+    # the NIC legend ends the output: a read cut inside its last line ("NIC7: mlx5_") names a NIC that is not there,
+    # and the rail it is would read as missing from the topology (a FAIL on a damaged read)
+    last = text.rstrip("\n").rsplit("\n", 1)[-1]
+    if _LEGEND_LINE.match(last) and not text.endswith("\n"):
+        fail("the NIC legend's last line %r has no line end: cut short", last.strip())
     if not rows or not rows[0]["columns"]:
         fail("no GPU0 header row")
     header = rows[0]["columns"]

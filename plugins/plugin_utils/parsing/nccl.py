@@ -65,7 +65,7 @@ _MAX_SIZES = 100000  # a table longer than this was not asked for by a validatio
 
 def _sizes_asked(text):
     """What the command asked for, from the run's header: -b, -e, -f or -i (by factor or bytes), how many sizes
-    that makes and the largest (the one busbw is judged at); None for a table without that header."""
+    that makes and the largest (the one busbw is judged at); None for a table without that header (damage)."""
     match = _HEADER.search(_drop_launcher_labels(text))
     if not match:
         return None
@@ -135,6 +135,38 @@ def _no_size_twice(results):
         seen.add(row["size"])
 
 
+_THREADS_GPUS = re.compile(r"^#\s+nThread\s+(\d+)\s+nGpus\s+(\d+)\b", re.M)
+
+
+def _every_rank_listed(ranks, text):
+    """The '#  Rank' lines are whole: numbered 0..N-1 without a gap, and each process lists nThread x nGpus of them (the
+    header's own count). A lost line would otherwise read as a rank that never ran ("7 ranks ran"): a device verdict
+    on a damaged read."""
+    if not ranks:
+        return
+    numbers = sorted({rank["rank"] for rank in ranks})
+    if numbers[-1] >= len(numbers):  # not 0..N-1: the first numbers missing, found without listing a damaged huge range
+        gaps, expected = [], 0
+        for number in numbers:
+            while expected < number and len(gaps) < 4:
+                gaps.append(expected)
+                expected += 1
+            expected = number + 1
+        fail("no '# Rank' line for rank %s of 0..%d (a lost line?)", ", ".join(str(rank) for rank in gaps), numbers[-1])
+    header = _THREADS_GPUS.search(_drop_launcher_labels(text))
+    if not header:
+        return  # no header: _nccl_tests says so
+    each = int(header.group(1)) * int(header.group(2))
+    listed = {}
+    for rank in ranks:
+        listed[(rank["host"], rank["pid"])] = listed.get((rank["host"], rank["pid"]), 0) + 1
+    short = sorted((host, pid, count) for (host, pid), count in listed.items() if count != each)
+    if short:
+        host, pid, count = short[0]
+        fail("process %d on %s lists %d ranks where the header's nThread x nGpus make %d (a lost '# Rank' line?)",
+             pid, host, count, each)
+
+
 def _wrong(text):
     """#wrong as nccl-tests prints it ("%6g": 1e+06 wrong elements); N/A when results were not checked."""
     if text == "N/A":
@@ -172,6 +204,7 @@ def _nccl_tests(rows, text):
                 fail("rank %d is listed twice: several independent runs in one output", rank)
             ranks.append({"rank": rank, "host": row["host"], "pid": int(row["pid"]), "device": int(row["device"]),
                           "bus_id": row["bus_id"], "gpu": row["gpu"]})
+    _every_rank_listed(ranks, text)
     results = []
     for row in rows:
         if row["size"]:
@@ -190,8 +223,10 @@ def _nccl_tests(rows, text):
         fail("no '# Avg bus bandwidth' line after %d rows: the run died or hung%s", len(results), why)
     _known_lines_whole(text)
     asked = _sizes_asked(text)
-    if asked:
-        _every_size_asked(asked, results)
+    if asked is None:  # nccl-tests (and the built-in benchmark) print it first: without it no size is proven asked
+        fail("no run header (# nThread ... minBytes ... maxBytes ... step: ...) before %d rows: the sizes asked cannot be "
+             "held to the rows printed (the header damaged or cut?)", len(results))
+    _every_size_asked(asked, results)
     ngpus = [row["ngpus"] for row in rows if row["ngpus"]]
     bounds = [row["out_of_bounds"] for row in rows if row["out_of_bounds"]]
     return {"ranks": ranks, "n_gpus": int(ngpus[0]) if ngpus else None, "rows": results, "asked": asked,

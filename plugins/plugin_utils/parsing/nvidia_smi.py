@@ -67,6 +67,8 @@ def _tree(lines):
         if not line.strip():
             continue
         match = _KEY.match(line.rstrip())
+        if match is None or not match.group(2).strip():  # no key before its colon: damage, the tree under it unplaced
+            fail("a line with no key: %r", line.strip()[:120])
         indent, key, value = len(match.group(1)), match.group(2).strip(), match.group(3)
         while stack and stack[-1][0] >= indent:
             stack.pop()

@@ -169,6 +169,8 @@ def _optics(rows):
             raise ValueError("output does not start with an interface name")
         if row["present"]:
             block["present"] = row["present"] == "present"
+        elif row["media_lanes"]:
+            block["media_lanes"] = int(row["media_lanes"])
         elif row["nodom"]:
             block["nodom"] = True
         elif row["tx"] or row["rx"]:
@@ -199,6 +201,9 @@ def _optics(rows):
             if last:
                 raise ValueError("%s: output ends before its diagnostics (truncated?)" % block["name"])
             continue
+        if block.get("media_lanes") and len(block["lanes"]) != block["media_lanes"]:  # a read cut between two lanes
+            raise ValueError("%s: diagnostics of %d lanes for a module with %d media lanes (truncated?)" % (
+                block["name"], len(block["lanes"]), block["media_lanes"]))
         ports[block["name"]] = {"rx_dbm": [lane["rx"] for lane in block["lanes"]],
                                 "tx_dbm": [lane["tx"] for lane in block["lanes"]]}
     return {"ports": ports}

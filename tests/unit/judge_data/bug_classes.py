@@ -276,7 +276,8 @@ DATA += [
     # class 3: GPU 2's clock event reasons cut out of its block
     {"check": "gpu_clocks", "name": "[3] GPU 2 reports no clock event reason: ERROR naming it",
      "raw": {"gpu_query": gpu.edited(gpu.A100, "    Clocks Event Reasons\n", "    Clocks Event Reasons Removed\n", gpu=2)},
-     "status": "ERROR", "contains": ["no clock event reasons reported for GPU 2 (0000:62:00.0)"]},
+     "status": "ERROR", "contains": ["clock event reasons unread: GPU 2 (0000:62:00.0): hw_slowdown, hw_thermal_slowdown, "
+                                     "hw_power_brake_slowdown, sw_thermal_slowdown not reported"]},
     # class 3: nvidia-smi nvlink -s lists GPUs 0-6 of 8: GPU 7's links are not "fine"
     {"check": "gpu_nvlink", "name": "[3] nvlink -s lists 7 of the 8 GPUs: ERROR naming GPU 7",
      "raw": {"gpu_nvlink": gpu.nvlink_status(gpus=7, links=12), "gpu_query": gpu.A100, "gpu_topology": gpu.TOPO_A100},
@@ -329,6 +330,14 @@ DATA += [
     # class 4: optics_rx: every lane -7.0 to 4.0 dBm (the defaults, inclusive), on a real NVUE capture
     {"check": "optics_rx", "name": "[4] Cumulus: a lane at exactly -7.00 dBm passes", "raw": {"sw_optics": {"swp1": optic("0.1995 mW / -7.00 dBm")}},
      "expect": CUMULUS_ONE, "status": "PASS", "contains": ["1 ports, every lane in range", "every lane's RX power -7.0 to 4.0 dBm"]},
+    # issue 40: one planned port cut after its first lane: no other port to compare with, the module's type says 4 lanes
+    {"check": "optics_rx", "name": "[3] Cumulus: a QSFP28 read cut after lane 1, lane 2 dark: ERROR about the read",
+     "raw": {"sw_optics": {"swp1": (NVUE_OPTIC[0], NVUE_OPTIC[1].split("ch-1-tx-power")[0])}},
+     "expect": CUMULUS_ONE, "status": "ERROR", "contains": ["rx power of 1 lanes from a QSFP28 module, which has 4 (truncated?)"]},
+    # issue 40: a lane whose mW and dBm figures are swapped (a negative mW) is damage, not a reading
+    {"check": "optics_rx", "name": "[3] Cumulus: lane 2's mW and dBm swapped: ERROR about the read",
+     "raw": {"sw_optics": {"swp1": optic("-0.76 mW / 0.8385 dBm")}},
+     "expect": CUMULUS_ONE, "status": "ERROR", "contains": ["ch-2-rx-power: '-0.76 mW / 0.8385 dBm' is not 'N mW / N dBm'"]},
     {"check": "optics_rx", "name": "[4] Cumulus: a lane at -7.01 dBm fails", "raw": {"sw_optics": {"swp1": optic("0.1991 mW / -7.01 dBm")}},
      "expect": CUMULUS_ONE, "status": "FAIL", "contains": ["swp1: lane 2 -7.01 dBm", CAUSE]},
     {"check": "optics_rx", "name": "[4] Cumulus: a lane at exactly 4.00 dBm passes", "raw": {"sw_optics": {"swp1": optic("2.5119 mW / 4.00 dBm")}},
@@ -365,16 +374,16 @@ DATA += [
      "contains": ["GPU 5 (0000:a5:00.0): +41 PCIe replays in 300s (8.2 a minute)"]},
     # class 4: NVLink CRC over the soak: at most 100 a second (inclusive): +30000 in 300 s is 100, +30001 over
     {"check": "gpu_nvlink_errors_soak", "name": "[4] CRC +30000 in 300 s (exactly 100 a second) passes",
-     "raw": {"gpu_nvlink_errors_soak": soak.window(gpu.NVLINK_E_A100, soak.nvlink_e((0, 30000))), "gpu_query_soak": soak.QUERY},
+     "raw": {"gpu_nvlink_errors_soak": soak.window(gpu.NVLINK_E_A100, soak.nvlink_e((0, 30000))), "gpu_query_soak": soak.QUERY_GPU0},
      "expect": gpu.A100_LINKS, "status": "PASS"},
     {"check": "gpu_nvlink_errors_soak", "name": "[4] CRC +30001 in 300 s fails",
-     "raw": {"gpu_nvlink_errors_soak": soak.window(gpu.NVLINK_E_A100, soak.nvlink_e((0, 30001))), "gpu_query_soak": soak.QUERY},
+     "raw": {"gpu_nvlink_errors_soak": soak.window(gpu.NVLINK_E_A100, soak.nvlink_e((0, 30001))), "gpu_query_soak": soak.QUERY_GPU0},
      "expect": gpu.A100_LINKS, "status": "FAIL", "contains": ["GPU 0 (0000:2f:00.0) link 5: +30001 CRC in 300s"]},
     {"check": "gpu_nvlink_errors_soak", "name": "[4] one recovery within an allowance of 1 passes",
-     "raw": {"gpu_nvlink_errors_soak": soak.window(gpu.NVLINK_E_A100, soak.nvlink_e((1, 0))), "gpu_query_soak": soak.QUERY},
+     "raw": {"gpu_nvlink_errors_soak": soak.window(gpu.NVLINK_E_A100, soak.nvlink_e((1, 0))), "gpu_query_soak": soak.QUERY_GPU0},
      "expect": dict(gpu.A100_LINKS, pyramid_gpu_nvlink_recoveries_soak_max=1), "status": "PASS"},
     {"check": "gpu_nvlink_errors_soak", "name": "[4] two recoveries against an allowance of 1 fail",
-     "raw": {"gpu_nvlink_errors_soak": soak.window(gpu.NVLINK_E_A100, soak.nvlink_e((2, 0))), "gpu_query_soak": soak.QUERY},
+     "raw": {"gpu_nvlink_errors_soak": soak.window(gpu.NVLINK_E_A100, soak.nvlink_e((2, 0))), "gpu_query_soak": soak.QUERY_GPU0},
      "expect": dict(gpu.A100_LINKS, pyramid_gpu_nvlink_recoveries_soak_max=1), "status": "FAIL",
      "contains": ["GPU 0 (0000:2f:00.0) link 5: +2 recovery in 300s"]},
     # class 4: roce_pfc: the RoCE TC's ETS share >= pyramid_roce_ets_min_percent (inclusive), on the real 50% TC

@@ -9,6 +9,7 @@ from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import C
 
 H100 = fixture("linux_nvidia_smi_q", "h100_580_real")
 A100 = fixture("linux_nvidia_smi_q", "a100_sxm4_8gpu_535_real")
+NVL2 = fixture("linux_nvidia_smi_q", "h100_nvl_2gpu_550_real")
 NO_XID = fixture("linux_dmesg_json", "h100_580_no_xid_real")  # dmesg --json: whole when it decodes
 NO_XID_PLAIN = fixture("linux_dmesg_xid", "h100_580_no_xid_real")  # plain dmesg: no end marker
 XID79_H100 = fixture("linux_dmesg_xid", "h100_xid79_real")
@@ -81,6 +82,15 @@ DATA = [
     {"check": "gpu_xid", "name": "Xid 79 on GPU 2 of 8: named by index and bus id",
      "raw": {"kernel_log": on_a100_gpu2(XID79_CURSOR), "gpu_query": A100}, "status": "FAIL",
      "contains": ["GPU 2 (0000:62:00.0): Xid 79"]},
+    # issue 40: a damaged Xid line is an ERROR about the read, never "no Xid" (and never another code)
+    {"check": "gpu_xid", "name": "an Xid 79 line whose NVRM tag is displaced: ERROR about the read, not a PASS",
+     "raw": {"kernel_log": on_a100_gpu2(("linux_journalctl_kernel_xid", XID79_CURSOR[1].replace(
+         "kernel: NVRM: Xid (PCI:0000:01:00): 79, pid=1122,", "kernel: Xid (PCI:0000:01:00): 79, NVRM: pid=1122,"))), "gpu_query": A100},
+     "status": "ERROR", "contains": ["an Xid line that is not NVRM's format (damaged?)"]},
+    {"check": "gpu_xid", "name": "an Xid line whose code reads 1,234: ERROR about the read, not Xid 1 reported",
+     "raw": {"kernel_log": on_a100_gpu2(("linux_journalctl_kernel_xid", XID79_CURSOR[1].replace("): 79,", "): 1,234,"))),
+             "gpu_query": A100},
+     "status": "ERROR", "contains": ["an Xid line whose code does not read as one number (damaged?)"]},
     {"check": "gpu_xid", "name": "Xid 13 (application) is reported, not failed",
      "raw": {"kernel_log": on_a100_gpu2(("linux_journalctl_kernel_xid", XID79_CURSOR[1].replace("): 79,", "): 13,"))),
              "gpu_query": A100},
@@ -152,6 +162,9 @@ DATA = [
      "status": "SKIP", "contains": ["not applicable: no GPU reports remapped rows"]},
     {"check": "gpu_row_remap", "name": "nvidia-smi cannot reach the driver: ERROR", "raw": {"gpu_query": NOT_SMI},
      "status": "ERROR", "contains": ["no NVSMI LOG header"]},
+    {"check": "gpu_row_remap", "name": "GPU 3's remapped rows N/A beside seven that report: ERROR naming it, never PASS",
+     "raw": {"gpu_query": edited(A100, "Pending                           : No", "Pending                           : N/A", gpu=3)},
+     "status": "ERROR", "contains": ["remapped rows unread: GPU 3 (0000:67:00.0): no remapped rows reported, where 7 of 8 do"]},
     # --- gpu_pcie_link -------------------------------------------------------------------------
     {"check": "gpu_pcie_link", "name": "real H100 at Gen5 x16", "raw": {"gpu_query": H100}, "status": "PASS",
      "contains": ["1 GPU at Gen5 x16; 0 PCIe replays"]},
@@ -224,6 +237,11 @@ DATA = [
      "status": "FAIL", "contains": ["GPU 0 (0000:00:06.0): State In Progress, Status N/A", CAUSE]},
     {"check": "gpu_fabric", "name": "a report cut short: ERROR", "raw": {"gpu_query": fixture("linux_nvidia_smi_q", "a100_535_cut_short")},
      "status": "ERROR", "contains": ["cut short"]},
+    # issue 40: one node's GPUs are one model on one driver: one GPU without the fabric state its neighbour prints is unread
+    {"check": "gpu_fabric", "name": "2 x H100 NVL, GPU 1's fabric state N/A beside GPU 0's Completed: ERROR naming GPU 1",
+     "raw": {"gpu_query": edited(edited(NVL2, "State                             : N/A", "State                             : Completed"),
+                                 "Status                            : N/A", "Status                            : Success")},
+     "status": "ERROR", "contains": ["fabric state unread: GPU 1 (0000:ae:00.0): no fabric state reported, where 1 of 2 do"]},
     # --- gpu_clocks ----------------------------------------------------------------------------
     {"check": "gpu_clocks", "name": "real H100 idle", "raw": {"gpu_query": H100}, "status": "PASS", "contains": ["1 GPU: no slowdown active"]},
     {"check": "gpu_clocks", "name": "HW thermal slowdown at idle on GPU 7",
@@ -236,6 +254,26 @@ DATA = [
     {"check": "gpu_clocks", "name": "SW power cap listed by the inventory",
      "raw": {"gpu_query": edited(A100, "SW Power Cap                      : Not Active", "SW Power Cap                      : Active", gpu=1)},
      "expect": {"pyramid_gpu_clock_events_fail": ["sw_power_cap"]}, "status": "FAIL", "contains": ["GPU 1 (0000:35:00.0): sw_power_cap active"]},
+    # issue 40: a garbled "HW Slowdown" line puts the thermal slowdown nested under it under another name: its absence
+    # is no "Not Active" (the thermal slowdown is active here, and must not pass)
+    {"check": "gpu_clocks", "name": "a garbled HW Slowdown line hides the slowdown nested under it: ERROR naming what was not read",
+     "raw": {"gpu_query": edited(edited(A100, "HW Slowdown                       : Not Active", "HW Sl#wdown                       : Active", gpu=7),
+                                 "HW Thermal Slowdown           : Not Active", "HW Thermal Slowdown           : Active", gpu=7)},
+     "status": "ERROR", "contains": ["GPU 7 (0000:cd:00.0): hw_slowdown, hw_thermal_slowdown, hw_power_brake_slowdown not reported"]},
+    {"check": "gpu_clocks", "name": "one reason N/A on one GPU: not read, so ERROR, never PASS",
+     "raw": {"gpu_query": edited(A100, "SW Thermal Slowdown               : Not Active", "SW Thermal Slowdown               : N/A", gpu=3)},
+     "status": "ERROR", "contains": ["GPU 3 (0000:67:00.0): sw_thermal_slowdown not reported"]},
+    {"check": "gpu_clocks", "name": "one GPU slowed, another's reason unread: FAIL naming both",
+     "raw": {"gpu_query": edited(edited(A100, "SW Thermal Slowdown               : Not Active", "SW Thermal Slowdown               : N/A", gpu=3),
+                                 "SW Thermal Slowdown               : Not Active", "SW Thermal Slowdown               : Active", gpu=5)},
+     "status": "FAIL", "contains": ["GPU 5 (0000:a5:00.0): sw_thermal_slowdown active", "unread: GPU 3 (0000:67:00.0): sw_thermal_slowdown not reported"]},
+    # issue 40: a header line with no key before its colon raised AttributeError in the parser and lost the host's layer
+    {"check": "gpu_clocks", "name": "a line with no key: ERROR about the read, never a traceback",
+     "raw": {"gpu_query": (A100[0], A100[1].replace("Driver Version                            :", ":", 1))},
+     "status": "ERROR", "contains": ["a line with no key: ': 535.129.03'"]},
+    {"check": "gpu_clocks", "name": "a GPU's line with no key: ERROR about the read",
+     "raw": {"gpu_query": edited(A100, "    Product Name                          : NVIDIA A100-SXM4-40GB", "    : NVIDIA A100-SXM4-40GB", gpu=1)},
+     "status": "ERROR", "contains": ["a line with no key: ': NVIDIA A100-SXM4-40GB'"]},
     {"check": "gpu_clocks", "name": "nvidia-smi hung: ERROR naming it",
      "facts": {"gpu_query": failed("nvidia-smi -q", "did not finish within 60s (hung?)", "timeout")},
      "status": "ERROR", "contains": ["nvidia-smi -q", "hung"]},

@@ -84,6 +84,19 @@ def per_port(parser, case, ports, **others):
     return {port: fixture(parser, name) for port, name in cases.items()}
 
 
+def _cut_before_lane(source, lane):
+    """An NX-OS transceiver read that ends just before its "Lane Number:<lane>" block (a cut between two lanes)."""
+    parser, text = source
+    return parser, text[:text.index("Lane Number:%d " % lane)]
+
+
+def _edited_raw(source, old, new):
+    """A real output with one stretch of its text changed by hand."""
+    parser, text = source
+    assert old in text, old
+    return parser, text.replace(old, new, 1)
+
+
 def per_port_window(parser, healthy, ports, after=None, seconds=300):
     return {"before": per_port(parser, healthy, ports), "after": per_port(parser, healthy, ports, **(after or {})), "seconds": seconds}
 
@@ -298,6 +311,11 @@ DATA = [
      "raw": {"sw_optics": per_port("cisco_nxos_show_interface_transceiver_details", "optics_400g_dr4_real", ["Ethernet1/63"])},
      "expect": dict(NXOS, pyramid_switch_ports=plan(("Ethernet1/63", "node-001", "ens1np0"))), "status": "FAIL",
      "contains": ["Ethernet1/63: lane 1 no reading, lane 2 no reading"]},
+    # issue 40: a read cut after lane 2 of a DR4 (4 media lanes) ends cleanly between two lanes: held to the module's count
+    {"check": "optics_rx", "name": "NX-OS: a DR4's details cut after lane 2: ERROR about the read, not two lanes judged",
+     "raw": {"sw_optics": {"Ethernet1/63": _cut_before_lane(fixture("cisco_nxos_show_interface_transceiver_details", "optics_400g_dr4_real"), 3)}},
+     "expect": dict(NXOS, pyramid_switch_ports=plan(("Ethernet1/63", "node-001", "ens1np0"))), "status": "ERROR",
+     "contains": ["Ethernet1/63: diagnostics of 2 lanes for a module with 4 media lanes (truncated?)"]},
     {"check": "optics_rx", "name": "SONiC: OSFP DR4 in range",
      "raw": {"sw_optics": fixture("sonic_show_interfaces_transceiver_eeprom_dom", "healthy_osfp_dr4")},
      "expect": SONIC, "status": "PASS"},
@@ -350,6 +368,10 @@ DATA = [
      "expect": NXOS, "status": "FAIL", "contains": ["Ethernet1/3: plan node-003 ens1np0, LLDP sees a-very-long-spine-hostname-01.example.net Ethernet1/7"]},
     {"check": "cabling", "name": "NX-OS: 4 hosts as planned", "raw": {"sw_lldp": fixture("cisco_nxos_show_lldp_neighbors", "healthy_leaf")},
      "expect": NXOS, "status": "PASS", "contains": ["4 ports proven by LLDP"]},
+    # issue 40: a NUL in a port id read as another port was a miscabling (FAIL); it is damage, an ERROR about the read
+    {"check": "cabling", "name": "NX-OS: a NUL in a neighbor's port id: ERROR about the read, not a miscabling",
+     "raw": {"sw_lldp": _edited_raw(fixture("cisco_nxos_show_lldp_neighbors", "healthy_leaf"), "ens1np0\nnode-003", "ens1\x00p0\nnode-003")},
+     "expect": NXOS, "status": "ERROR", "contains": ["a control character ('\\x00') in line 6"]},
     {"check": "cabling", "name": "SONiC: 5 ports as planned", "raw": {"sw_lldp": fixture("sonic_show_lldp_table", "healthy")}, "expect": SONIC,
      "status": "PASS"},
     {"check": "cabling", "name": "SONiC: a nameless neighbor and missing ports", "raw": {"sw_lldp": fixture("sonic_show_lldp_table", "missing_and_nameless")},
@@ -649,9 +671,27 @@ DATA += [
     {"check": "cabling", "name": "9 silent ports: 8 named", "facts": {"sw_lldp": {"neighbors": {}}},
      "expect": dict(LEAF, pyramid_switch_ports=NINE_PORTS, pyramid_lldp_required=True), "status": "FAIL",
      "contains": ["no LLDP neighbor on Ethernet1/1, Ethernet2/1, Ethernet3/1, Ethernet4/1, Ethernet5/1, Ethernet6/1, Ethernet7/1, Ethernet8/1"]},
-    {"check": "cabling", "name": "9 silent ports, LLDP not required", "facts": {"sw_lldp": {"neighbors": {}}},
-     "expect": dict(LEAF, pyramid_switch_ports=NINE_PORTS), "status": "PASS",
-     "contains": ["0 ports proven by LLDP; no LLDP neighbor (not proven) on Ethernet1/1, Ethernet2/1"]},
+    # issue 40: nothing proven is never a PASS ("0 ports proven"): not checked, saying why
+    {"check": "cabling", "name": "9 silent ports, LLDP not required: not checked, never a PASS", "facts": {"sw_lldp": {"neighbors": {}}},
+     "expect": dict(LEAF, pyramid_switch_ports=NINE_PORTS), "status": "SKIP",
+     "contains": ["not checked: no planned port has an LLDP neighbor (Ethernet1/1, Ethernet2/1"]},
+    # issue 40: a garbled local port moves a miscabled port's row away: that port read silent, and passed
+    {"check": "cabling", "name": "a miscabled port's local port garbled by a NUL: ERROR about the read, not a silent port's PASS",
+     "facts": {"sw_lldp": {"neighbors": {"Ethernet1/1": [{"system": "node-001", "port": "ens1np0"}],
+                                         "Ethernet2/\x00": [{"system": "node-009", "port": "ens1np0"}],
+                                         "Ethernet33/1": [{"system": "spine-01", "port": "Ethernet1/1"}]}}},
+     "expect": LEAF, "status": "ERROR", "contains": ["LLDP rows with a local port that is no interface name: 'Ethernet2/\\x00'"]},
+    {"check": "cabling", "name": "a local port replaced by a dash: ERROR about the read",
+     "facts": {"sw_lldp": {"neighbors": {"Ethernet1/1": [{"system": "node-001", "port": "ens1np0"}],
+                                         "-": [{"system": "node-009", "port": "ens1np0"}],
+                                         "Ethernet33/1": [{"system": "spine-01", "port": "Ethernet1/1"}]}}},
+     "expect": LEAF, "status": "ERROR", "contains": ["no interface name: '-'"]},
+    {"check": "cabling", "name": "a garbled row beside a miscabled port: FAIL naming both",
+     "facts": {"sw_lldp": {"neighbors": {"Ethernet1/1": [{"system": "node-007", "port": "ens1np0"}],
+                                         "Eth-": [{"system": "node-002", "port": "ens1np0"}],
+                                         "Ethernet33/1": [{"system": "spine-01", "port": "Ethernet1/1"}]}}},
+     "expect": LEAF, "status": "FAIL", "contains": ["Ethernet1/1: plan node-001 ens1np0, LLDP sees node-007 ens1np0",
+                                                    "rows with a garbled local port: 'Eth-'"]},
 ]
 DATA += [
     {"check": "link_errors", "name": "a counter not kept, the next one grew",

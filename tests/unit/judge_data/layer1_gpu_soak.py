@@ -28,6 +28,16 @@ def nvlink_e(link5=None, drop=None):
 
 
 QUERY = window(A100, A100)
+
+
+def _gpu0(source):
+    """The 8 x A100 nvidia-smi -q with GPU 0 alone (Attached GPUs 1): the node the one-GPU nvlink -e capture is from."""
+    parser, text = source
+    head, first = text.split("\nGPU 0000")[:2]
+    return parser, head.replace("Attached GPUs                             : 8", "Attached GPUs                             : 1") + "\nGPU 0000" + first
+
+
+QUERY_GPU0 = window(_gpu0(A100), _gpu0(A100))  # beside NVLINK_E_A100, which lists GPU 0's links alone
 DATA = [
     # --- gpu_pcie_replays_soak ----------------------------------------------------------------------
     {"check": "gpu_pcie_replays_soak", "name": "real 8 x A100, no replay in either read",
@@ -56,30 +66,36 @@ DATA = [
      "status": "ERROR", "contains": ["NVIDIA driver"]},
     # --- gpu_nvlink_errors_soak ---------------------------------------------------------------------
     {"check": "gpu_nvlink_errors_soak", "name": "real A100: 12 links, nothing rising",
-     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, NVLINK_E_A100), "gpu_query_soak": QUERY}, "expect": A100_LINKS,
+     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, NVLINK_E_A100), "gpu_query_soak": QUERY_GPU0}, "expect": A100_LINKS,
      "status": "PASS", "contains": ["12 links over 300s: no recovery, CRC under the allowance"]},
     {"check": "gpu_nvlink_errors_soak", "name": "link 5 errors since reset but none added: PASS (Layer 0 judges the count)",
-     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_LINK5, NVLINK_E_LINK5), "gpu_query_soak": QUERY}, "expect": A100_LINKS,
+     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_LINK5, NVLINK_E_LINK5), "gpu_query_soak": QUERY_GPU0}, "expect": A100_LINKS,
      "status": "PASS"},
     {"check": "gpu_nvlink_errors_soak", "name": "link 5 retrained twice in the soak: FAIL naming GPU and link",
-     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, nvlink_e((2, 0))), "gpu_query_soak": QUERY}, "expect": A100_LINKS,
+     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, nvlink_e((2, 0))), "gpu_query_soak": QUERY_GPU0}, "expect": A100_LINKS,
      "status": "FAIL", "contains": ["GPU 0 (0000:2f:00.0) link 5: +2 recovery in 300s", CAUSE]},
     {"check": "gpu_nvlink_errors_soak", "name": "CRC +40000 in 300 s (133 a second, over DCGM's 100)",
-     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, nvlink_e((0, 40000))), "gpu_query_soak": QUERY}, "expect": A100_LINKS,
+     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, nvlink_e((0, 40000))), "gpu_query_soak": QUERY_GPU0}, "expect": A100_LINKS,
      "status": "FAIL", "contains": ["link 5: +40000 CRC in 300s"]},
     {"check": "gpu_nvlink_errors_soak", "name": "CRC +117 in 300 s is corrected noise: PASS",
-     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, nvlink_e((0, 117))), "gpu_query_soak": QUERY}, "expect": A100_LINKS,
+     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, nvlink_e((0, 117))), "gpu_query_soak": QUERY_GPU0}, "expect": A100_LINKS,
      "status": "PASS"},
     {"check": "gpu_nvlink_errors_soak", "name": "a link missing from the second read: ERROR, never PASS",
-     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, nvlink_e(drop=7)), "gpu_query_soak": QUERY}, "expect": A100_LINKS,
+     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, nvlink_e(drop=7)), "gpu_query_soak": QUERY_GPU0}, "expect": A100_LINKS,
      "status": "ERROR", "contains": ["link 7: not listed now"]},
+    {"check": "gpu_nvlink_errors_soak", "name": "GPU 0's links alone on an 8-GPU node: ERROR naming the seven unread, never PASS",
+     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, NVLINK_E_A100), "gpu_query_soak": QUERY}, "expect": A100_LINKS,
+     "status": "ERROR", "contains": ["NVLink error counters not read for every GPU", "GPU 1 (0000:35:00.0): not listed at either read"]},
+    {"check": "gpu_nvlink_errors_soak", "name": "GPU 0's links alone, link 5 rising: FAIL, the unread GPUs said too",
+     "raw": {"gpu_nvlink_errors_soak": window(NVLINK_E_A100, nvlink_e((2, 0))), "gpu_query_soak": QUERY}, "expect": A100_LINKS,
+     "status": "FAIL", "contains": ["link 5: +2 recovery in 300s", "GPU 7 (0000:cd:00.0): not listed at either read"]},
     {"check": "gpu_nvlink_errors_soak", "name": "counters reset during the soak (nvidia-smi nvlink -r): ERROR",
-     "raw": {"gpu_nvlink_errors_soak": window(nvlink_e((3, 0)), NVLINK_E_A100), "gpu_query_soak": QUERY}, "expect": A100_LINKS,
+     "raw": {"gpu_nvlink_errors_soak": window(nvlink_e((3, 0)), NVLINK_E_A100), "gpu_query_soak": QUERY_GPU0}, "expect": A100_LINKS,
      "status": "ERROR", "contains": ["recovery went from 3 to 0"]},
     {"check": "gpu_nvlink_errors_soak", "name": "no link at either read where NVLink is expected: ERROR",
      "raw": {"gpu_nvlink_errors_soak": window(("linux_nvidia_smi_nvlink_e", ""), ("linux_nvidia_smi_nvlink_e", "")),
-             "gpu_query_soak": QUERY}, "status": "ERROR", "contains": ["listed no link at either read, where 18 NVLinks per GPU"]},
+             "gpu_query_soak": QUERY_GPU0}, "status": "ERROR", "contains": ["listed no link at either read, where 18 NVLinks per GPU"]},
     {"check": "gpu_nvlink_errors_soak", "name": "PCIe GPUs (pyramid_gpu_nvlinks 0): not applicable",
      "raw": {"gpu_nvlink_errors_soak": window(("linux_nvidia_smi_nvlink_e", ""), ("linux_nvidia_smi_nvlink_e", "")),
-             "gpu_query_soak": QUERY}, "expect": {"pyramid_gpu_nvlinks": 0}, "status": "SKIP", "contains": ["not applicable"]},
+             "gpu_query_soak": QUERY_GPU0}, "expect": {"pyramid_gpu_nvlinks": 0}, "status": "SKIP", "contains": ["not applicable"]},
 ]

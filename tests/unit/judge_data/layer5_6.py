@@ -11,6 +11,7 @@ the expected figure's tolerance (0.15), the CV limit (5%), the warm-up, and the 
 """
 
 import collections
+import re
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.workload import robust_cv
@@ -125,6 +126,22 @@ def megatron(iterations, total, exit_line=None, times=None):
                                         for i, t in zip(iterations, times)]}}
 
 
+def _without_rank(source, rank):
+    """A real nccl-tests output with the '#  Rank' line of one rank deleted."""
+    parser, text = source
+    lines = [line for line in text.splitlines(True) if not re.match(r"^#\s+Rank\s+%d\s" % rank, line)]
+    assert len(lines) == len(text.splitlines(True)) - 1
+    return parser, "".join(lines)
+
+
+def _header_damaged_and_cut(source):
+    """A real nccl-tests output whose "# nThread" header is garbled and whose 4 GiB and 8 GiB rows are gone."""
+    parser, text = source
+    lines = [line for line in text.replace("# nThread 1 nGpus", "#  Thr3ad 1 nGpus", 1).splitlines(True)
+             if not line.lstrip().startswith(("4294967296 ", "8589934592 "))]
+    return parser, "".join(lines)
+
+
 DATA = [
     # --- nccl_completes: the all-reduce finishes; a hang (timeout) is a FAIL naming the silent ranks
     {"check": "nccl_completes", "name": "8 GPUs, 11 sizes", "raw": {"nccl_node": fixture("nccl_tests", "h100_8gpu_single_node")},
@@ -141,6 +158,17 @@ DATA = [
      "contains": ["hung: no rank reported in never finished; last size completed: none"]},
     {"check": "nccl_completes", "name": "no Avg line: died mid-run", "raw": {"nccl_node": fixture("nccl_tests", "hang_no_avg_line")},
      "status": "ERROR", "contains": ["the run died or hung"]},
+    # issue 40: the header damaged, then the largest sizes deleted: no PASS on what is left, judged at a smaller size
+    {"check": "nccl_completes", "name": "run header damaged and the two largest sizes deleted: ERROR about the read",
+     "raw": {"nccl_node": _header_damaged_and_cut(fixture("nccl_tests", "h100_8gpu_single_node"))},
+     "status": "ERROR", "contains": ["no run header (# nThread ... minBytes ... maxBytes ... step: ...) before 9 rows"]},
+    # issue 40: a lost '# Rank' line is damage, never "7 ranks ran"
+    {"check": "nccl_completes", "name": "the last '# Rank' line lost: ERROR about the read",
+     "raw": {"nccl_node": _without_rank(fixture("nccl_tests", "h100_8gpu_single_node"), 7)},
+     "status": "ERROR", "contains": ["lists 7 ranks where the header's nThread x nGpus make 8 (a lost '# Rank' line?)"]},
+    {"check": "nccl_completes", "name": "a middle '# Rank' line lost: ERROR naming the rank",
+     "raw": {"nccl_node": _without_rank(fixture("nccl_tests", "h100_8gpu_single_node"), 3)},
+     "status": "ERROR", "contains": ["no '# Rank' line for rank 3 of 0..7 (a lost line?)"]},
     {"check": "nccl_completes", "name": "all_reduce_perf not installed", "facts": {"nccl_node": failed("all_reduce_perf", "command not found", "missing")},
      "status": "ERROR", "contains": ["command not found"]},
     {"check": "nccl_completes", "name": "the expected sizes and timeout", "facts": {"nccl_node": hang()},

@@ -23,8 +23,9 @@ def node_series(extra=None):
     return [dict({"instance": "node-001:9100", "job": "node"}, **(extra or {}))]
 
 
-def gpus(age=0.7):
-    return vector([{"Hostname": "node-001", "gpu": str(gpu), "instance": "node-001:9400", "job": "dcgm"} for gpu in range(8)], age)
+def gpus(age=0.7, without=()):
+    return vector([{"Hostname": "node-001", "gpu": str(gpu), "instance": "node-001:9400", "job": "dcgm"} for gpu in range(8)
+                   if gpu not in without], age)
 
 
 def rails(age=0.7, without=(), old=None):
@@ -34,6 +35,15 @@ def rails(age=0.7, without=(), old=None):
     for entry in document["data"]["result"] if old else []:
         if entry["metric"]["device"] == old[0]:
             entry["value"][1] = repr(round(NOW - old[1], 3))
+    return json.dumps(document)
+
+
+def _one_old(answer, label, item, age):
+    """An answer whose series of one item (by its label) has its newest sample ``age`` seconds old."""
+    document = json.loads(answer)
+    for entry in document["data"]["result"]:
+        if entry["metric"].get(label) == item:
+            entry["value"][1] = repr(round(NOW - age, 3))
     return json.dumps(document)
 
 
@@ -98,6 +108,21 @@ DATA = [
     {"check": "telemetry_signals", "name": "one rail's counters stale", "expect": NODE, "status": "FAIL",
      "raw": healthy(telemetry_rdma_throughput={"node_infiniband_port_data_transmitted_bytes_total": rails(old=("mlx5_5", 200))}),
      "contains": ["per-rail RDMA throughput: stale node_infiniband_port_data_transmitted_bytes_total (newest sample: mlx5_5 200s old)"]},
+    # issue 40: every per-rail and per-GPU signal is held to every rail and GPU, not RDMA throughput alone
+    {"check": "telemetry_signals", "name": "one rail's link-error series missing", "expect": NODE, "status": "FAIL",
+     "raw": healthy(telemetry_link_errors={"node_infiniband_symbol_error_total": rails(without=("mlx5_6",))}),
+     "contains": ["link errors: missing node_infiniband_symbol_error_total for mlx5_6"]},
+    {"check": "telemetry_signals", "name": "one GPU's DCGM activity series missing", "expect": NODE, "status": "FAIL",
+     "raw": healthy(telemetry_gpu_activity={"DCGM_FI_PROF_PIPE_TENSOR_ACTIVE": gpus(without=(5,))}),
+     "contains": ["GPU activity: missing DCGM_FI_PROF_PIPE_TENSOR_ACTIVE for 5"]},
+    {"check": "telemetry_signals", "name": "one GPU's DCGM health series stale", "expect": NODE, "status": "FAIL",
+     "raw": healthy(telemetry_gpu_health={"DCGM_FI_DEV_XID_ERRORS": _one_old(gpus(), "gpu", "3", 400)}),
+     "contains": ["GPU health: stale DCGM_FI_DEV_XID_ERRORS (newest sample: 3 400s old)"]},
+    {"check": "telemetry_signals", "name": "a node of 4 GPUs: 4 series are every GPU", "status": "PASS",
+     "expect": dict(NODE, pyramid_gpus_per_node=4),
+     "raw": healthy(**{source: {selector: gpus(without=(4, 5, 6, 7)) for selector in answers}
+                       for source, answers in healthy().items() if source.startswith("telemetry_gpu")}),
+     "contains": ["11 series selectors fresh for node-001"]},
     {"check": "telemetry_signals", "name": "a missing signal and an API error: FAIL, the error said", "expect": NODE, "status": "FAIL",
      "raw": healthy(telemetry_gpu_activity={"DCGM_FI_PROF_GR_ENGINE_ACTIVE": vector([])},
                     telemetry_congestion={"node_ethtool_received_prio3_pause": ERROR_ANSWER}),
