@@ -23,7 +23,7 @@ PHASES = ("plan", "serve", "run", "stop", "judge", "verdict")
 
 
 class ActionModule(EngineAction):
-    _VALID_ARGS = frozenset(("phase", "layer", "run_dir", "round", "hosts", "references", "as_host"))
+    _VALID_ARGS = frozenset(("phase", "layer", "run_dir", "round", "next_round", "hosts", "references", "as_host"))
     _requires_connection = True  # serve, run and stop talk to the node
 
     def run(self, tmp=None, task_vars=None):
@@ -119,25 +119,34 @@ class ActionModule(EngineAction):
                                      plan["expect"].get("pyramid_rdma_duration", 0),
                                      expect["pyramid_rdma_listen_timeout"], expect["pyramid_command_timeout"])
 
-    def _serve(self, result, args):
-        plan, index = self._round(args)
-        host = self._host(args)
-        expect = self._expect(host)
-        servers = _mesh.planned(plan, index, host, "server", self._catalog, expect, self._check, self._companion)
+    def _servers_of(self, args, plan, index, expect):
+        """The node's servers of a round, and rail_servers' arguments to start them (nothing to start: None)."""
+        servers = _mesh.planned(plan, index, self._host(args), "server", self._catalog, expect, self._check, self._companion)
         if not servers:
-            return dict(result, msg="%s serves no run in round %d" % (host, index + 1))
-        lifetime = self._lifetime(plan, expect)
-        module_args = {"state": "started", "workdir": self._workdir(args, index), "lifetime": lifetime,
-                       "listen_timeout": expect["pyramid_rdma_listen_timeout"],
-                       "servers": [{"id": s["id"], "argv": s["ways"][0]["run"]} for s in servers]}
-        answer = self._execute_module(module_name=SERVERS, module_args=module_args, task_vars=self._task_vars)
-        lost = answer.get("msg") or "rail_servers failed"
-        states = answer.get("servers") or {
+            return servers, None
+        return servers, {"workdir": self._workdir(args, index), "lifetime": self._lifetime(plan, expect),
+                         "listen_timeout": expect["pyramid_rdma_listen_timeout"],
+                         "servers": [{"id": s["id"], "argv": s["ways"][0]["run"]} for s in servers]}
+
+    def _keep_started(self, args, index, servers, states, lost):
+        """Keep what the start of a round's servers said (`stop` reads it); a module run that failed says so for each."""
+        host = self._host(args)
+        states = states or {
             s["id"]: {"status": "failed", "command": " ".join(s["ways"][0]["run"]), "msg": lost} for s in servers}
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "server_start", states)
         failed = sorted(sid for sid, state in states.items() if state.get("status") != "listening")
         said = "; not listening: %s" % ", ".join(failed) if failed else ""
-        return dict(result, msg="%s: %d servers listening%s" % (host, len(states) - len(failed), said))
+        return "%d servers listening%s" % (len(states) - len(failed), said)
+
+    def _serve(self, result, args):
+        plan, index = self._round(args)
+        host = self._host(args)
+        servers, start = self._servers_of(args, plan, index, self._expect(host))
+        if not start:
+            return dict(result, msg="%s serves no run in round %d" % (host, index + 1))
+        answer = self._execute_module(module_name=SERVERS, module_args=dict(start, state="started"), task_vars=self._task_vars)
+        said = self._keep_started(args, index, servers, answer.get("servers"), answer.get("msg") or "rail_servers failed")
+        return dict(result, msg="%s: %s" % (host, said))
 
     def _run(self, result, args):
         plan, index = self._round(args)
@@ -175,11 +184,15 @@ class ActionModule(EngineAction):
     def _stop(self, result, args):
         """Wait for the node's background clients to end (their -D and the command timeout at most) and keep their
         output as the round's client reads (a client still running then is killed and reported as hung); then stop
-        the node's servers (a server ends when its client is done) and keep theirs. One module run for both."""
+        the node's servers (a server ends when its client is done) and keep theirs; then, with ``next_round``, start
+        the node's servers of that round (what `serve` does). One module run for all of it: one SSH round trip per
+        node and round, not two."""
         plan, index = self._round(args)
         host = self._host(args)
         clients_started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "client_start")
         servers_started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "server_start")
+        following = None if args.get("next_round") in (None, "") else int(args["next_round"])
+        next_servers, start = self._servers_of(args, plan, following, self._expect(host)) if following is not None else ([], None)
         duration = plan["expect"].get("pyramid_rdma_duration", 0)
         steps = []
         if clients_started:
@@ -187,11 +200,18 @@ class ActionModule(EngineAction):
                           "grace": duration + self._expect(host)["pyramid_command_timeout"]})
         if servers_started:
             steps.append({"workdir": self._workdir(args, index), "grace": 5})
-        if not steps:
+        if not steps and not start:
             return dict(result, msg="%s had no server and no client in round %d" % (host, index + 1))
-        answer = self._execute_module(module_name=SERVERS, module_args=dict(
-            steps[0], state="stopped", and_then=steps[1:]), task_vars=self._task_vars)
+        module_args = dict(steps[0], state="stopped", and_then=steps[1:]) if steps else {
+            "state": "stopped", "workdir": self._workdir(args, index)}  # nothing of this round here: an empty stop
+        if start:
+            module_args["then_start"] = start
+        answer = self._execute_module(module_name=SERVERS, module_args=module_args, task_vars=self._task_vars)
         lost = answer.get("msg")
+        said = []
+        if start:
+            said.append("round %d: %s" % (following + 1, self._keep_started(
+                args, following, next_servers, answer.get("then_started"), lost or "rail_servers failed")))
         ended = [answer.get("servers") or {}] + list(answer.get("and_then") or [])
         ended += [{}] * (len(steps) - len(ended))  # a module run that failed returns neither
         if clients_started:
@@ -199,15 +219,16 @@ class ActionModule(EngineAction):
                                      duration, duration + self._expect(host)["pyramid_command_timeout"])
             _mesh.save_raw(args["run_dir"], self._layer, index, host, "client", raw)
         if not servers_started:
-            return dict(result, msg="%s had no server in round %d; %d clients ended" % (
-                host, index + 1, len(clients_started)))
+            return dict(result, msg="; ".join(["%s had no server in round %d; %d clients ended" % (
+                host, index + 1, len(clients_started or {}))] + said))
         ended_servers = ended.pop(0)
         raw = {}
         for sid, state in servers_started.items():  # a server that never listened keeps what its start said
             raw[sid] = state if state.get("status") != "listening" else ended_servers.get(
                 sid, {"status": "failed", "command": state.get("command"), "msg": lost or "server output lost"})
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "server", raw)
-        return dict(result, msg="%s: %d clients ended, %d servers stopped" % (host, len(clients_started or {}), len(raw)))
+        return dict(result, msg="; ".join(["%s: %d clients ended, %d servers stopped" % (
+            host, len(clients_started or {}), len(raw))] + said))
 
     def _measured(self, plan, args):
         return _mesh.measured(args["run_dir"], plan, self._check, self._catalog, MESH_JUDGES[self._check["judge"]], self._expect)

@@ -27,7 +27,8 @@ description:
     background with M(gpufabric.pyramid.rail_servers), so a round lasts one C(pyramid_rdma_duration) whatever the forks.
     V(stop) (every node) - waits for its clients to end (the duration plus C(pyramid_command_timeout) at most; a client
     still running then is killed and reported as hung), keeps their output, then collects its servers' output and
-    kills any still running.
+    kills any still running; with O(next_round), it then starts the node's servers of that round as V(serve) does, in
+    the same module run (one SSH round trip per node and round fewer; only the first round needs V(serve)).
   - V(judge) (once) - parses every run on the controller and plans retest rounds with known-good
     partners for misses the two rounds cannot place. V(verdict) (once) - one result per node
     naming each missing rail, its partner and Gb/s, and the likely cause (the node's rail, the path
@@ -52,6 +53,11 @@ options:
     required: true
   round:
     description: The round (0-based) of V(serve), V(run) and V(stop).
+    type: int
+  next_round:
+    description:
+      - With V(stop), the round (0-based) whose servers the node starts once this round has ended on it, instead of a
+        V(serve) task of that round. Absent - none (the last round).
     type: int
   hosts:
     description: The GPU nodes of the layer (V(plan) and V(verdict)), usually C(ansible_play_hosts_all).
@@ -93,6 +99,13 @@ EXAMPLES = r"""
   gpufabric.pyramid.rail_mesh:
     phase: serve
     round: 0
+    run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
+
+- name: End round 1 on each node and start its round 2 servers
+  gpufabric.pyramid.rail_mesh:
+    phase: stop
+    round: 0
+    next_round: 1
     run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
 """
 

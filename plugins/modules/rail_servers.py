@@ -83,6 +83,45 @@ options:
         description: Seconds to wait for its processes to end by themselves before killing them.
         type: float
         default: 5
+  then_start:
+    description:
+      - With V(stopped), servers to start once every work directory is stopped, as V(started) starts them, in the same
+        module run. The next round's servers on a host start where its last round ends (Layer 4's rail mesh) - one
+        module run fewer per host and round. Their answer is RV(then_started).
+    type: dict
+    suboptions:
+      workdir:
+        description: Directory for these servers' output and process ids, as O(workdir) with V(started).
+        type: path
+        required: true
+      servers:
+        description: The servers to start, as O(servers).
+        type: list
+        elements: dict
+        required: true
+        suboptions:
+          id:
+            description: Name of the server in the result.
+            type: str
+            required: true
+          argv:
+            description: The command, as an argv list (no shell).
+            type: list
+            elements: str
+            required: true
+      listen_timeout:
+        description: As O(listen_timeout).
+        type: float
+        default: 15
+      lifetime:
+        description: As O(lifetime).
+        type: int
+        default: 120
+      wait_for:
+        description: As O(wait_for).
+        type: str
+        choices: [banner, running]
+        default: banner
 extends_documentation_fragment:
   - gpufabric.pyramid.attributes
 """
@@ -113,6 +152,21 @@ EXAMPLES = r"""
     and_then:
       - workdir: /tmp/pyramid-l4-round1
   register: ended
+
+- name: End round 1 on this host and start its round 2 servers, in one run
+  gpufabric.pyramid.rail_servers:
+    state: stopped
+    workdir: /tmp/pyramid-l4-round1-clients
+    grace: 20
+    and_then:
+      - workdir: /tmp/pyramid-l4-round1
+    then_start:
+      workdir: /tmp/pyramid-l4-round2
+      lifetime: 60
+      servers:
+        - id: "mlx5_0"
+          argv: [ib_write_bw, -d, mlx5_0, -F, --report_gbits, -p, "18515"]
+  register: ended
 """
 
 RETURN = r"""
@@ -131,6 +185,11 @@ and_then:
   type: list
   elements: dict
   sample: [{mlx5_0: {status: ok, rc: 0, command: "ib_write_bw -d mlx5_0 -F --report_gbits -p 18515", stdout: "", stderr: ""}}]
+then_started:
+  description: With O(then_start), one entry per server id started after the stop, as RV(servers) after V(started).
+  returned: when O(state=stopped) and O(then_start) is given
+  type: dict
+  sample: {mlx5_0: {status: listening, command: "ib_write_bw -d mlx5_0 -F --report_gbits -p 18515"}}
 """
 
 import json
@@ -212,22 +271,20 @@ def _start(workdir, server, lifetime, timeout_bin):
     return process
 
 
-def started(module):
-    params = module.params
-    workdir = params["workdir"]
-    for server in params["servers"]:
-        if not SAFE_ID.match(server["id"]) or not server["argv"]:
-            module.fail_json(msg="server id %r: letters, digits and _ . - [ ] @ > only, and an argv" % server["id"])
+def _bad_ids(servers):
+    return [server["id"] for server in servers if not SAFE_ID.match(server["id"]) or not server["argv"]]
+
+
+def start(module, workdir, servers, listen_timeout, lifetime, wait_for):
+    """Start ``servers`` under ``workdir`` and wait for each to listen (or run) or end: {id: state}."""
     timeout_bin = module.get_bin_path("timeout", required=True)
-    tool = params["servers"][0]["argv"][0] if params["servers"] else None
+    tool = servers[0]["argv"][0] if servers else None
     if tool and not module.get_bin_path(tool):
-        module.exit_json(changed=False, servers={s["id"]: {
-            "status": "failed", "rc": 127, "command": " ".join(s["argv"]), "stdout": "", "stderr": "",
-            "msg": "%s: command not found" % tool} for s in params["servers"]})
+        return {s["id"]: {"status": "failed", "rc": 127, "command": " ".join(s["argv"]), "stdout": "", "stderr": "",
+                          "msg": "%s: command not found" % tool} for s in servers}
     os.makedirs(workdir, mode=0o700, exist_ok=True)
-    processes = {server["id"]: (server, _start(workdir, server, params["lifetime"], timeout_bin))
-                 for server in params["servers"]}
-    deadline = time.time() + params["listen_timeout"]
+    processes = {server["id"]: (server, _start(workdir, server, lifetime, timeout_bin)) for server in servers}
+    deadline = time.time() + listen_timeout
     states, banner_at = {}, {}
     while len(states) < len(processes):
         for server_id, (server, process) in processes.items():
@@ -240,7 +297,7 @@ def started(module):
                 # perftest prints its banner just before it binds: still running a moment later, it listens
                 if time.time() - banner_at[server_id] >= SETTLE_SECONDS:
                     states[server_id] = {"status": "listening", "command": " ".join(server["argv"])}
-            elif params["wait_for"] == "running" or LISTENING.search(_read(paths["out"]) + _read(paths["err"])):
+            elif wait_for == "running" or LISTENING.search(_read(paths["out"]) + _read(paths["err"])):
                 banner_at[server_id] = time.time()
         if len(states) < len(processes):
             if time.time() > deadline:
@@ -248,10 +305,19 @@ def started(module):
                     if server_id not in states:
                         _kill_group(process.pid, lambda process=process: process.poll() is None)
                         states[server_id] = _ended(server, _paths(workdir, server_id), None,
-                                                   "not listening after %ss (killed)" % params["listen_timeout"])
+                                                   "not listening after %ss (killed)" % listen_timeout)
                 break
             time.sleep(0.05)
-    module.exit_json(changed=False, servers=states)
+    return states
+
+
+def started(module):
+    params = module.params
+    bad = _bad_ids(params["servers"])
+    if bad:
+        module.fail_json(msg="server id %r: letters, digits and _ . - [ ] @ > only, and an argv" % bad[0])
+    module.exit_json(changed=False, servers=start(module, params["workdir"], params["servers"], params["listen_timeout"],
+                                                  params["lifetime"], params["wait_for"]))
 
 
 def _port_holder(port):
@@ -340,9 +406,17 @@ def _stop_dir(workdir, grace):
 
 def stopped(module):
     params = module.params
+    following = params["then_start"]
+    bad = _bad_ids(following["servers"]) if following else []
+    if bad:  # refused before anything is stopped
+        module.fail_json(msg="then_start: server id %r: letters, digits and _ . - [ ] @ > only, and an argv" % bad[0])
     servers = _stop_dir(params["workdir"], params["grace"])
-    module.exit_json(changed=False, servers=servers,
-                     and_then=[_stop_dir(step["workdir"], step["grace"]) for step in params["and_then"]])
+    answer = dict(changed=False, servers=servers,
+                  and_then=[_stop_dir(step["workdir"], step["grace"]) for step in params["and_then"]])
+    if following:  # after every stop: a server of the next round may take a port the last round's held
+        answer["then_started"] = start(module, following["workdir"], following["servers"], following["listen_timeout"],
+                                       following["lifetime"], following["wait_for"])
+    module.exit_json(**answer)
 
 
 def main():
@@ -358,6 +432,13 @@ def main():
             wait_for=dict(type="str", default="banner", choices=["banner", "running"]),
             and_then=dict(type="list", elements="dict", default=[], options=dict(
                 workdir=dict(type="path", required=True), grace=dict(type="float", default=5))),
+            then_start=dict(type="dict", options=dict(
+                workdir=dict(type="path", required=True),
+                servers=dict(type="list", elements="dict", required=True, options=dict(
+                    id=dict(type="str", required=True), argv=dict(type="list", elements="str", required=True))),
+                listen_timeout=dict(type="float", default=15),
+                lifetime=dict(type="int", default=120),
+                wait_for=dict(type="str", default="banner", choices=["banner", "running"]))),
         ),
         supports_check_mode=True,
     )

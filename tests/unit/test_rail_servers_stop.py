@@ -61,6 +61,35 @@ def test_clients_then_their_servers_stop_in_one_run_each_with_its_grace(tmp_path
     assert not clients.exists() and not servers.exists()
 
 
+def test_a_round_ends_and_the_next_rounds_servers_start_in_one_run(tmp_path):
+    # Layer 4's stop with next_round: the round's clients and servers stop, then the next round's servers start on the
+    # same port the last round's server held (it is gone by then), each seen listening; one that cannot start says why
+    clients, servers, following = tmp_path / "clients", tmp_path / "servers", tmp_path / "round2"
+    _started(tmp_path, servers, {"a>b@0": ["sh", "-c", BANNER + "sleep 60"]})
+    _started(tmp_path, clients, {"b>a@0": ["sh", "-c", "sleep 0.5; echo 'BW 390.1'"]}, wait_for="running")
+    answer = _module(tmp_path, state="stopped", workdir=str(clients), grace=20, and_then=[{"workdir": str(servers), "grace": 0.5}],
+                     then_start={"workdir": str(following), "lifetime": 60, "listen_timeout": 10, "servers": [
+                         {"id": "a>c@0", "argv": ["sh", "-c", BANNER + "sleep 60"]},
+                         {"id": "a>c@1", "argv": ["sh", "-c", "echo 'Couldn't listen to port 18516' >&2; exit 1"]}]})
+    assert answer["servers"]["b>a@0"]["status"] == "ok"
+    assert answer["and_then"][0]["a>b@0"]["status"] == "killed" and not servers.exists()
+    started = answer["then_started"]
+    assert started["a>c@0"] == {"status": "listening", "command": "sh -c " + BANNER + "sleep 60"}
+    assert started["a>c@1"]["status"] == "failed" and "ended before listening" in started["a>c@1"]["msg"]
+    stopped = _module(tmp_path, state="stopped", workdir=str(following), grace=0.5)["servers"]
+    assert stopped["a>c@0"]["status"] == "killed" and not following.exists()
+
+
+def test_a_bad_next_server_is_refused_before_anything_stops(tmp_path):
+    servers = tmp_path / "servers"
+    _started(tmp_path, servers, {"a>b@0": ["sh", "-c", BANNER + "sleep 60"]})
+    answer = _module(tmp_path, state="stopped", workdir=str(servers), grace=0.5,
+                     then_start={"workdir": str(tmp_path / "round2"), "servers": [{"id": "a b", "argv": ["true"]}]})
+    assert answer["failed"] and "then_start: server id 'a b'" in answer["msg"]
+    assert servers.exists()  # nothing stopped: the round's servers are still there for a stop that works
+    assert _module(tmp_path, state="stopped", workdir=str(servers), grace=0.5)["servers"]["a>b@0"]["status"] == "killed"
+
+
 def test_a_host_that_started_nothing_stops_nothing(tmp_path):
     assert _module(tmp_path, state="stopped", workdir=str(tmp_path / "never-made"))["servers"] == {}
 

@@ -15,14 +15,16 @@ def test_waves_are_the_nodes_over_the_forks_rounded_up(nodes, forks, expected):
 
 def test_a_server_outlives_the_waves_of_every_phase():
     """512 nodes, 16 forks, 30 s runs: serve, run and stop each take 32 waves of Ansible's per-node work; the
-    clients run in the background, so the run itself is one 30 s (the lifetime before counted 2 x 32 x 5 s)."""
+    clients run in the background, so the run itself is one 30 s (the lifetime before counted 2 x 32 x 5 s). A later
+    round's server starts in the round before's stop: it outlives that stop's 32 waves too, each a hung client's
+    30 s run and 60 s command timeout at worst."""
     lifetime = server_lifetime(512, 16, 30, 30, 60)
-    assert lifetime == 3 * 32 * 5 + 30 + 30 + 2 * 60
+    assert lifetime == 3 * 32 * 5 + 32 * (30 + 60) + 30 + 30 + 2 * 60
     assert lifetime > server_lifetime(16, 16, 30, 30, 60)
 
 
 def test_one_wave_keeps_the_lifetime_of_a_pod_within_the_forks():
-    assert server_lifetime(8, 16, 5, 30, 60) == 15 + 5 + 30 + 120
+    assert server_lifetime(8, 16, 5, 30, 60) == 15 + (5 + 60) + 5 + 30 + 120
 
 
 def test_forks_covering_every_gpu_node_give_no_warning():

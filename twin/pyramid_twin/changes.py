@@ -7,12 +7,12 @@ node. Its changed state is rendered into .twin/changes/<digest>/<node>-<n>/ and 
 clears .twin/changes: a restarted twin is the pod its scenario describes.
 """
 
-import json
 import os
-import shutil
-import subprocess
 import sys
 import time
+
+# json, shutil and subprocess are imported where a change is made: every SSH session and tool run imports this
+# module, few change anything (the suite's budget, issue 33).
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATE_DIR = os.path.join(os.path.dirname(os.path.dirname(HERE)), ".twin")
@@ -43,6 +43,7 @@ def writable_sys(node_dir, hostname, rendered, name):
     what was echoed into its sysfs until it reboots."""
     path = os.path.join(changes_dir(node_dir), "sys-" + hostname, name)
     if not os.path.isdir(path):
+        import shutil
         tmp = "%s.tmp%d" % (path, os.getpid())
         shutil.copytree(rendered, tmp)
         try:
@@ -54,6 +55,8 @@ def writable_sys(node_dir, hostname, rendered, name):
 
 def commit(node_dir, state):
     """Render ``state`` as the node's new self; sessions started from now on see it."""
+    import json
+    import subprocess
     base = changes_dir(node_dir)
     os.makedirs(base, exist_ok=True)
     final = os.path.join(base, "%s-%d" % (state["hostname"], time.time_ns()))

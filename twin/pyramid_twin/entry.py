@@ -8,9 +8,16 @@ session's command runs with stdin, stdout and exit code untouched.
 Hot path: stdlib only, no YAML; errors -> stderr and exit 255, as ssh itself fails.
 """
 
-import hashlib
 import os
 import sys
+
+try:  # the builtin SHA-256: hashlib loads OpenSSL, a cost every SSH session would pay (issue 33); same digest
+    from _sha2 import sha256  # Python 3.12+
+except ImportError:
+    try:
+        from _sha256 import sha256  # Python 3.8 to 3.11
+    except ImportError:
+        from hashlib import sha256
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TWIN = os.path.dirname(HERE)
@@ -33,7 +40,7 @@ def node_index(address):
 
 def digest(scenario_bytes):
     """Scenario content plus the twin code that renders it, so a code change re-renders."""
-    sha = hashlib.sha256()
+    sha = sha256()
     for name in sorted(os.listdir(HERE)):
         if name.endswith(".py"):
             with open(os.path.join(HERE, name), "rb") as handle:

@@ -5,7 +5,6 @@ kmod lsmod/modinfo, the kernel's /proc/modules and /proc/meminfo, mstflint
 mlxconfig (mlxcfg_ui.cpp) and nvidia-smi topo -m from DGX H100 hosts.
 """
 
-import hashlib
 import json
 import os
 
@@ -478,6 +477,7 @@ def journalctl_kernel(state, cursor=False):
     out = "".join("Nov 23 %02d:%02d:%02d %s kernel: %s\n" % (
         8 + int(when) // 3600, int(when) // 60 % 60, int(when) % 60, state["hostname"], text) for when, _pri, text in lines)
     if cursor:
+        import hashlib  # here: every tool run imports this module, few print a boot id
         boot = hashlib.sha256(state["hostname"].encode()).hexdigest()[:32]
         last = int(lines[-1][0] * 1e6)
         out += "-- cursor: s=%s;i=%x;b=%s;m=%x;t=%x;x=%s\n" % (

@@ -59,9 +59,13 @@ def waves(nodes, forks):
 def server_lifetime(nodes, forks, duration, listen_timeout, command_timeout):
     """How long a server of a round may wait for its client before coreutils timeout ends it: the serve, run
     (the clients start in the background) and stop phases across the pod, each in waves of forks, the run's
-    ``duration``, the listen wait and twice the client's command timeout. Ansible's waves are what grows with
-    the pod: at 512 nodes and 16 forks each phase is 32 waves."""
-    return 3 * waves(nodes, forks) * TASK_SLACK_SECONDS + duration + listen_timeout + 2 * command_timeout
+    ``duration``, the listen wait and twice the client's command timeout. A round after the first starts its
+    servers in the stop of the round before (rail_servers' then_start), so a server started in the first wave
+    also waits out the later waves of that stop, each as long as a hung client's ``duration`` and command
+    timeout. Ansible's waves are what grows with the pod: at 512 nodes and 16 forks each phase is 32 waves
+    (forks that cover the GPU nodes, as the pre-flight advises, make one)."""
+    wave_count = waves(nodes, forks)
+    return 3 * wave_count * TASK_SLACK_SECONDS + wave_count * (duration + command_timeout) + duration + listen_timeout + 2 * command_timeout
 
 
 def client_reads(started, ended, lost, duration, waited):
