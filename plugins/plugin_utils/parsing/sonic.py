@@ -368,7 +368,8 @@ def _pfc_priority(text):
 
     sonic-utilities prints one tabulate row per PORT_QOS_MAP entry: "3,4", or N/A when the entry has
     no pfc_enable (no lossless priority: PFC off on that port), or nothing when pfc_enable is empty.
-    A port without a PORT_QOS_MAP entry is not listed at all (the judge says so: not read)."""
+    A port without a PORT_QOS_MAP entry is not listed at all (the judge says so: not read). The table ends with a
+    blank line (click.echo()); a read without it was cut short."""
     lines = [line.rstrip() for line in text.split("\n")]
     for index, line in enumerate(lines):
         if re.match(r"^Interface\s+Lossless priorities$", line):
@@ -397,6 +398,11 @@ def _pfc_priority(text):
             ports[port] = {"enabled": bool(priorities), "priorities": priorities}
     if not ports:
         _fail("no EthernetN row under the header (no PORT_QOS_MAP entry, or cut short)")
+    # showPfcPrio ends with click.echo(): a blank line after the table. Without it the read was cut, inside the last
+    # row (its priorities, or the whole cell, lost: "PFC off") or at a row boundary (ports lost): never a verdict.
+    if len(lines) < 2 or lines[-1] or lines[-2]:
+        _fail("no blank line after the table (%r is last): cut short, rows or priorities may be lost",
+              next(line for line in reversed(lines) if line)[:60])
     return {"pfc": ports}
 
 

@@ -45,6 +45,12 @@ DATA = [
     {"check": "pfc_enabled", "name": "SONiC: a damaged priority cell is an ERROR about the read",
      "raw": {"sw_pfc_state": fixture(SONIC_PFC, "damaged_priority")}, "expect": SONIC_REAL, "status": "ERROR",
      "contains": ["not a list of priorities 0-7"]},
+    {"check": "pfc_enabled", "name": "SONiC: a read cut inside its last row (3 of 3,4) is an ERROR about the read, not PFC off",
+     "raw": {"sw_pfc_state": fixture(SONIC_PFC, "cut_mid_row")}, "expect": dict(SONIC_REAL, pyramid_pfc_priorities=[3, 4]),
+     "status": "ERROR", "contains": ["no blank line after the table", "cut short"]},
+    {"check": "pfc_enabled", "name": "SONiC: a read cut at a row boundary (a port's row lost) is an ERROR about the read",
+     "raw": {"sw_pfc_state": fixture(SONIC_PFC, "cut_before_last_row")}, "expect": SONIC_REAL, "status": "ERROR",
+     "contains": ["no blank line after the table"]},
     {"check": "pfc_enabled", "name": "SONiC: Cannot find interface",
      "raw": {"sw_pfc_state": fixture(SONIC_PFC, "cannot_find_real")}, "expect": SONIC_REAL, "status": "ERROR"},
 
