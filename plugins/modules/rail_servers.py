@@ -420,12 +420,12 @@ def stopped(module):
 
 
 def main():
+    server = dict(id=dict(type="str", required=True), argv=dict(type="list", elements="str", required=True))
     module = AnsibleModule(
         argument_spec=dict(
             state=dict(type="str", required=True, choices=["started", "stopped"]),
             workdir=dict(type="path", required=True),
-            servers=dict(type="list", elements="dict", default=[], options=dict(
-                id=dict(type="str", required=True), argv=dict(type="list", elements="str", required=True))),
+            servers=dict(type="list", elements="dict", default=[], options=server),
             listen_timeout=dict(type="float", default=15),
             lifetime=dict(type="int", default=120),
             grace=dict(type="float", default=5),
@@ -434,8 +434,7 @@ def main():
                 workdir=dict(type="path", required=True), grace=dict(type="float", default=5))),
             then_start=dict(type="dict", options=dict(
                 workdir=dict(type="path", required=True),
-                servers=dict(type="list", elements="dict", required=True, options=dict(
-                    id=dict(type="str", required=True), argv=dict(type="list", elements="str", required=True))),
+                servers=dict(type="list", elements="dict", required=True, options=server),
                 listen_timeout=dict(type="float", default=15),
                 lifetime=dict(type="int", default=120),
                 wait_for=dict(type="str", default="banner", choices=["banner", "running"]))),
