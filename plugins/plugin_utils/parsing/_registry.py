@@ -215,6 +215,25 @@ def partial(name, text):
     return entry.partial(_ANSI.sub("", text.replace("\r\n", "\n")))
 
 
+def _control_in(document):
+    """(character, string) for the first key or string value that holds a control character, or None. JSON escapes
+    one (\\u0000), so the raw text's check (_not_text) does not see it: decoded, a NUL in a port name is the same
+    damage as in a text report."""
+    stack = [document]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found = _CONTROL.search(item)
+            if found:
+                return found.group(0), item[:60]
+    return None
+
+
 def _json(entry, text):
     try:
         document = json.loads(text)
@@ -222,6 +241,9 @@ def _json(entry, text):
         first = text.strip().splitlines()[0] if text.strip() else ""
         why = exc if isinstance(exc, ValueError) else "nested deeper than any report"
         raise ValueError("not a JSON document (%s): %r" % (why, first[:120]))
+    control = _control_in(document)
+    if control:
+        raise ValueError("a JSON string holds a control character (%r in %r): a damaged output, not this command's report" % control)
     try:
         return entry.function(document)
     except (KeyError, TypeError, AttributeError) as exc:  # a document of another shape: an error reply, say
