@@ -72,6 +72,18 @@ def lines_of(text):
     return text.splitlines(keepends=True)
 
 
+def grown(text, lines, shape):
+    """``text`` grown to about ``lines`` lines: its middle line repeated (``row``: one very long table), or the whole
+    output repeated (``whole``: each of its blocks, a route with its next hops, a port's section, many times over).
+    The memory test below and bench/big_outputs.py (200,000 lines) grow outputs this way."""
+    kept = lines_of(text) or ["\n"]
+    kept[-1] = kept[-1] if kept[-1].endswith("\n") else kept[-1] + "\n"
+    if shape == "whole":
+        return "".join(kept) * max(lines // len(kept), 1)
+    middle = len(kept) // 2
+    return "".join(kept[:middle]) + kept[middle] * max(lines - len(kept), 1) + "".join(kept[middle:])
+
+
 def _insert(text, index, line):
     lines = lines_of(text)
     if lines and not lines[-1].endswith("\n"):

@@ -4,9 +4,12 @@ engine.parse_one, the function the engine turns a collected source into facts wi
 - No exception escapes parse_one: damaged output is facts or a SourceFailure naming the command.
 - Transport noise the parse stage removes (CRLF line ends, ANSI colour codes) changes nothing.
 - A parse of a bounded input (100 kB: one long line, or many lines) takes under 2 s of CPU time.
+- A long output (10,000 lines) costs the parse a bounded multiple of its size in memory (issue 40).
 
 What each damage is: hostile_damage.py; what the tool does with it: docs/robustness.md.
 """
+
+import tracemalloc
 
 import pytest
 from hypothesis import given, strategies as st
@@ -148,6 +151,34 @@ def test_parse_time_is_bounded(parser, shape):
     except Exception as exc:  # pylint: disable=broad-exception-caught
         pytest.fail("%s/%s with a 100 kB insert (%s): %s escaped parse_one: %s" % (parser, case, shape, type(exc).__name__, exc))
     assert isinstance(outcome, (dict, SourceFailure))
+
+
+# Bounded memory (issue 40): a parse holds at most MEMORY_FACTOR times its output's size (plus a little for the parser's
+# own tables), so a very long output costs memory in proportion, never faster. Held to it: the reads that grow with the
+# pod (route tables, port tables of a 512-port switch, nccl-tests and NCCL_DEBUG of many ranks, the kernel log), each in
+# the shape that parses to facts (the whole parse, not an early ERROR). bench/big_outputs.py measures every parser at
+# 200,000 lines (bench/README.md, "Very long outputs"): 2 to 11 times there, linear in the size.
+MEMORY_FACTOR = 16
+MEMORY_SLACK = 2 * 1024 * 1024
+LONG_READS = (("arista_eos_show_interfaces_status", "row"), ("cisco_nxos_show_interface_status", "row"),
+              ("cisco_nxos_show_ip_route_bgp", "whole"), ("frr_show_ip_route", "row"), ("nccl_debug", "row"),
+              ("nccl_tests", "row"), ("sonic_show_interfaces_status", "row"), ("linux_dmesg_xid", "row"))
+
+
+@pytest.mark.parametrize("parser, shape", LONG_READS)
+def test_parse_memory_is_a_bounded_multiple_of_the_output(parser, shape):
+    intact = max((text for _case, text in _outputs(parser)), key=lambda text: len(text.splitlines()))
+    text = hostile_damage.grown(intact, 10000, shape)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        facts = parsing.parse(parser, text)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    assert isinstance(facts, dict)  # the whole parse was measured, not an early refusal
+    assert peak <= MEMORY_FACTOR * len(text) + MEMORY_SLACK, "%s (%s): %.1f MB held for %.1f MB of output (%.1f x)" % (
+        parser, shape, peak / 1e6, len(text) / 1e6, peak / len(text))
 
 
 def test_every_parser_has_outputs_to_damage():

@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Sequence
 
 try:
     import textfsm
@@ -110,14 +111,42 @@ def template_path(name):
     return os.path.join(ntc_dir, entry.template + ".textfsm") if ntc_dir else own
 
 
-def textfsm_rows(name, text):
-    """Raw TextFSM rows as dicts with lowercase keys (what fixtures hold)."""
+class TableRows(Sequence):
+    """TextFSM's table as rows of {lowercase key: value}, each row's dict made when the parser reads it. A table held
+    as dicts costs about ten times its lines' text (200,000 route lines: 678 MB held as TextFSM's dicts and their
+    lowercase copies); held as TextFSM's own lists it costs about twice (bench/big_outputs.py, issue 40)."""
+
+    __slots__ = ("_keys", "_table")
+
+    def __init__(self, keys, table):
+        self._keys, self._table = keys, table
+
+    def __len__(self):
+        return len(self._table)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return TableRows(self._keys, self._table[index])
+        return dict(zip(self._keys, self._table[index]))
+
+    def __iter__(self):
+        keys = self._keys
+        return (dict(zip(keys, row)) for row in self._table)
+
+
+def table_rows(name, text):
+    """The TextFSM rows of one output as a TableRows (what a textfsm parser's function reads)."""
     entry = PARSERS[name]
     if entry.prepare:
         text = entry.prepare(text)
     with open(template_path(name), encoding="utf-8") as handle:
         fsm = textfsm.TextFSM(handle)
-    return [{key.lower(): value for key, value in row.items()} for row in fsm.ParseTextToDicts(text)]
+    return TableRows(tuple(key.lower() for key in fsm.header), fsm.ParseText(text))
+
+
+def textfsm_rows(name, text):
+    """Raw TextFSM rows as dicts with lowercase keys (what fixtures hold)."""
+    return list(table_rows(name, text))
 
 
 def parse(name, text):
@@ -151,7 +180,7 @@ def _facts(entry, name, text):
     if textfsm is None:
         raise ParseError("%s: the textfsm Python package is not installed on the controller (%s)" % (name, TEXTFSM_IMPORT_ERROR))
     try:
-        rows = textfsm_rows(name, text)
+        rows = table_rows(name, text)
     except textfsm.TextFSMError as exc:
         raise ParseError("%s: %s" % (name, exc))
     return entry.function(rows, text) if entry.with_text else entry.function(rows)

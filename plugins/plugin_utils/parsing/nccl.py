@@ -10,7 +10,7 @@ import math
 import re
 
 from ._common import distinct, fail
-from ._registry import parser, textfsm_rows
+from ._registry import parser, table_rows
 
 
 # Open MPI's --tag-output prefix, "[1,0]<stdout>:".
@@ -231,7 +231,7 @@ def _nccl_tests(rows, text):
     bounds = [row["out_of_bounds"] for row in rows if row["out_of_bounds"]]
     return {"ranks": ranks, "n_gpus": int(ngpus[0]) if ngpus else None, "rows": results, "asked": asked,
             "avg_busbw": float(average[0]), "out_of_bounds": int(bounds[0]) if bounds else None,
-            "nccl": _nccl_debug(textfsm_rows("nccl_debug", text))}  # the NCCL_DEBUG lines interleaved with the table
+            "nccl": _nccl_debug(table_rows("nccl_debug", text))}  # the NCCL_DEBUG lines interleaved with the table
 
 
 # "Channel 00/0 : 1[1] -> 8[0] [receive] via NET/IB/0(8)/GDRDMA" (src/transport.cc)
