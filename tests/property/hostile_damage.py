@@ -75,7 +75,7 @@ def lines_of(text):
 def grown(text, lines, shape):
     """``text`` grown to about ``lines`` lines: its middle line repeated (``row``: one very long table), or the whole
     output repeated (``whole``: each of its blocks, a route with its next hops, a port's section, many times over).
-    The memory test below and bench/big_outputs.py (200,000 lines) grow outputs this way."""
+    test_hostile_parsers.py's memory test (10,000 lines) and bench/big_outputs.py (200,000) grow outputs this way."""
     kept = lines_of(text) or ["\n"]
     kept[-1] = kept[-1] if kept[-1].endswith("\n") else kept[-1] + "\n"
     if shape == "whole":

@@ -156,8 +156,8 @@ def test_parse_time_is_bounded(parser, shape):
 # Bounded memory (issue 40): a parse holds at most MEMORY_FACTOR times its output's size (plus a little for the parser's
 # own tables), so a very long output costs memory in proportion, never faster. Held to it: the reads that grow with the
 # pod (route tables, port tables of a 512-port switch, nccl-tests and NCCL_DEBUG of many ranks, the kernel log), each in
-# the shape that parses to facts (the whole parse, not an early ERROR). bench/big_outputs.py measures every parser at
-# 200,000 lines (bench/README.md, "Very long outputs"): 2 to 11 times there, linear in the size.
+# the shape that parses to facts (the whole parse, not an early ERROR). bench/big_outputs.py measures parsers at 200,000
+# lines (bench/README.md, "Very long outputs"): 2 to 11 times their size there, the same multiple as at 20,000.
 MEMORY_FACTOR = 16
 MEMORY_SLACK = 2 * 1024 * 1024
 LONG_READS = (("arista_eos_show_interfaces_status", "row"), ("cisco_nxos_show_interface_status", "row"),
