@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """What one very long output costs the controller to parse (issue 40, "Bounded memory").
 
 For every parser, its longest real output (tests/unit/parsers/<parser>/*.raw) grown to LINES lines (200,000 by
