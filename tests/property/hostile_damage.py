@@ -11,7 +11,10 @@ Two families, because they promise different things (docs/robustness.md):
   command's output. The tool must say ERROR about the read (or PASS on equal judged facts), never
   FAIL about the device.
 - VALUE and NOISE damage (the others): CRLF, ANSI and other terminal escapes, swapped fields, numbers
-  as NaN/inf/1e999/huge/negative, duplicated lines, many lines, one long line, invalid UTF-8. Some of
+  as NaN/inf/1e999/huge/negative, duplicated lines, many lines, one long line, invalid UTF-8, a line
+  lost from the middle, a word replaced by a dash (issue 40: a header, a rank line, a lane or a
+  table row lost; a port number read as "-"). A control character (a NUL in a cell's padding) is READ
+  damage: no tool prints one. Some of
   these make a real FAIL-worthy fact (a swapped number can be an error counter), so they are held
   only to "no exception escapes" and "never PASS on other judged facts".
 """
@@ -21,7 +24,8 @@ import re
 
 from hypothesis import strategies as st
 
-READ_KINDS = frozenset(("cut_line", "cut_byte", "empty", "error_text", "error_tail", "garbage_line", "random_text", "other_output"))
+READ_KINDS = frozenset(("cut_line", "cut_byte", "empty", "error_text", "error_tail", "garbage_line", "random_text", "other_output",
+                        "control_char"))
 
 # Messages real tools and shells print instead of (or in the middle of) an answer.
 ERROR_MESSAGES = (
@@ -61,6 +65,8 @@ BAD_NUMBERS = ("nan", "NaN", "inf", "-inf", "1e999", "-1e999", "9999999999999999
 # a number that is a field of its own (a counter, a rate, a power), not a digit of a name (Ethernet1/1,
 # 6.8.0-1015-nvidia, mlx5_0, Port 1:, 10.0.1.1): replacing those is another damage (a garbled name)
 NUMBER = re.compile(r"(?<![\w.\-/:])-?\d+(?:\.\d+)?(?![\w.\-/:])")
+# C0 controls a damaged read carries (a NUL in a cell's padding, issue 40); not the terminal escapes above
+CONTROL_CHARS = ("\x00", "\x01", "\x07", "\x08", "\x0b", "\x0c", "\x1f", "\x7f")
 ESCAPES = ("\x1b[1;31m", "\x1b[0m", "\x1b[32m", "\x1b[K", "\x1b[2K", "\x1b[?25l", "\x1b]0;switch\x07", "\r", "\x1b(B")
 LONG_PATTERNS = ("a", "9", "ab1_", "x ", "-", "=")
 LONG_LINE_MAX = 4000  # the 100 kB line is test_parse_time's (a quadratic regex would take minutes here)
@@ -175,6 +181,24 @@ class Damage:
         return "".join(lines[:line] + [copy] * times + lines[line:])
 
     @staticmethod
+    def _drop_line(text, line):
+        lines = lines_of(text)
+        return "".join(lines[:line] + lines[line + 1:])
+
+    @staticmethod
+    def _control_char(text, at, char):
+        return text[:at] + char + text[at:]
+
+    @staticmethod
+    def _dash_word(text, line, word):
+        lines = lines_of(text)
+        parts = re.split(r"(\s+)", lines[line])
+        words = [index for index, part in enumerate(parts) if part and not part.isspace()]
+        parts[words[word]] = "-"
+        lines[line] = "".join(parts)
+        return "".join(lines)
+
+    @staticmethod
     def _move_line(text, line, to):
         lines = lines_of(text)
         moved = lines.pop(line)
@@ -214,6 +238,7 @@ def damage(draw, text, others=()):
         st.builds(Damage, st.just("escape"), at=st.integers(0, len(text)), code=st.sampled_from(ESCAPES)),
         st.builds(Damage, st.just("long_line"), at=st.integers(0, count), pattern=st.sampled_from(LONG_PATTERNS),
                   size=st.integers(200, LONG_LINE_MAX)),
+        st.builds(Damage, st.just("control_char"), at=st.integers(0, len(text)), char=st.sampled_from(CONTROL_CHARS)),
         st.builds(Damage, st.just("invalid_utf8"), at=st.integers(0, size),
                   junk=st.binary(min_size=1, max_size=4).map(lambda junk: bytes(0x80 | byte for byte in junk))),
     ]
@@ -223,6 +248,7 @@ def damage(draw, text, others=()):
             st.builds(Damage, st.just("error_tail"), keep=st.integers(0, count - 1), message=st.sampled_from(ERROR_MESSAGES)),
             st.builds(Damage, st.just("dup_line"), line=st.integers(0, count - 1), times=st.integers(1, 3)),
             st.builds(Damage, st.just("move_line"), line=st.integers(0, count - 1), to=st.integers(0, count - 1)),
+            st.builds(Damage, st.just("drop_line"), line=st.integers(0, count - 1)),
             st.builds(Damage, st.just("dup_line"), line=st.integers(0, count - 1), times=st.integers(4, MANY_LINES_MAX)),
         ]
     if size > 1:
@@ -235,6 +261,7 @@ def damage(draw, text, others=()):
         fields = len(lines[line].split())
         first = draw(st.integers(0, fields - 2))
         choices.append(st.just(Damage("swap_fields", line=line, first=first, second=draw(st.integers(first + 1, fields - 1)))))
+        choices.append(st.just(Damage("dash_word", line=line, word=draw(st.integers(0, fields - 1)))))
     if others:
         choices.append(st.sampled_from(others).map(lambda other: Damage("other_output", case=other[0], value=other[1])))
     return draw(st.one_of(choices))

@@ -454,3 +454,30 @@ def test_two_hosts_blocked_by_a_failing_switch_in_markdown(tmp_path):
             "leaf1": [rec("link_status", "FAIL", 1, host="leaf1", row="links")]}
     report = build(tmp_path, {"gpu_node": ["node-001", "node-002"], "switch": ["leaf1"]}, docs)
     assert "| [✗] | L1 | Switch links | leaf1 | node-001, node-002 |  |" in _report.markdown(report).splitlines()
+
+
+def test_not_checked_rows_say_why_each(tmp_path):
+    """A row none of whose checks could measure says why, from its own records only: each reason once, sorted,
+    joined (2026-11-26 mutation run, issue 33). Telemetry without a Prometheus URL on a node and a switch gives one
+    reason; the load row's incast, off on InfiniBand rails, and its Prometheus-read check give two, both named."""
+    catalog = {"rows": [{"id": "load", "title": "QoS under load", "layer": 3}, {"id": "telemetry", "title": "Telemetry", "layer": 7}],
+               "checks": [{"id": "incast", "layer": 3, "row": "load", "title": "Incast", "device": "gpu_node"},
+                          {"id": "ecn_load_signals", "layer": 3, "row": "load", "title": "ECN marks under load", "device": "gpu_node"},
+                          {"id": "telemetry_signals", "layer": 7, "row": "telemetry", "title": "Telemetry", "device": "gpu_node"},
+                          {"id": "switch_telemetry_signals", "layer": 7, "row": "telemetry", "title": "Switch telemetry", "device": "switch"}]}
+    no_url = "no Prometheus URL (pyramid_prometheus_url)"
+
+    def off(check, layer, row, host, why):
+        return dict(not_applicable(check, layer, row, host), not_checked=why)
+
+    docs = {"node-001": [off("incast", 3, "load", "node-001", "InfiniBand rails: no ECN or PFC to prove"),
+                         off("ecn_load_signals", 3, "load", "node-001", no_url),
+                         off("telemetry_signals", 7, "telemetry", "node-001", no_url)],
+            "leaf1": [off("switch_telemetry_signals", 7, "telemetry", "leaf1", no_url)]}
+    for host, results in docs.items():
+        _results.save(str(tmp_path), {"host": host, "results": results, "facts": {}})
+    report = _report.build(catalog, str(tmp_path), {"gpu_node": ["node-001"], "switch": ["leaf1"]})
+    assert {r["row"]: (r["status"], r.get("why_not")) for r in report["checklist"]} == {
+        "load": ("not_covered", "InfiniBand rails: no ECN or PFC to prove; " + no_url),
+        "telemetry": ("not_covered", no_url)}
+    assert report["verdict"] == "GO"

@@ -11,7 +11,8 @@ places each miss (hunt/rail_rounds.py, tested in test_rail_rounds.py).
 A counters source's raw output is {"before": output, "after": output, "seconds": s}.
 
 "contains" names what a verdict must say; judge_data/verdicts.json records what each row's verdict
-says word for word (expected, actual, cause, and the detail that names the failing ports), so a change
+says word for word (expected, actual, cause, the detail that names the failing ports, an ERROR's command and
+whether the check applies), so a change
 of wording is a deliberate one: after it,
 re-record with write_verdicts() and review the diff.
 """
@@ -139,7 +140,12 @@ def _results(row):
 
 
 def _said(results):
-    return {host: [result["expected"], result["actual"], result["cause"], result.get("detail")] for host, result in sorted(results.items())}
+    """What a verdict says: expected, actual, cause and detail; for an ERROR also the command it names (an ERROR names
+    the read it could not use), and a check that does not apply says so (not_applicable)."""
+    return {host: [result["expected"], result["actual"], result["cause"], result.get("detail")]
+            + ([result.get("command")] if result["status"] == "ERROR" else [])
+            + (["not applicable"] if result.get("not_applicable") else [])
+            for host, result in sorted(results.items())}
 
 
 def _recorded():

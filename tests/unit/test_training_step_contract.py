@@ -21,9 +21,9 @@ def _log(iterations, total, tail=""):
 
 def test_a_megatron_log_carries_its_total_and_its_own_exit_line():
     facts = parsing.parse("training_log", _log(range(1, 21), 100, "[exiting program at iteration 20] datetime: 2026-11-22 20:40:00 \n"))
-    assert facts["train_iters"] == 100 and facts["exit_line"] == "exiting program at iteration 20"
+    assert facts["train_iters"] == 100 and facts["exit_line"] == "exiting program at iteration 20" and facts["exit_iteration"] == 20
     facts = parsing.parse("training_log", _log(range(1, 11), 10, "[after training is done] datetime: 2026-11-22 20:40:00 \n"))
-    assert facts["train_iters"] == 10 and facts["exit_line"] is None  # the normal end is no early stop
+    assert facts["train_iters"] == 10 and facts["exit_line"] is None and facts["exit_iteration"] is None  # the normal end is no early stop
 
 
 def test_iteration_lines_that_disagree_on_the_total_are_refused():

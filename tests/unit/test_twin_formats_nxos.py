@@ -84,7 +84,7 @@ def _expected(switch):
             "remote_as": n["remote_as"], "state": n["state"], "prefixes_received": n["prefixes_received"]}
             for n in switch["bgp_neighbors"]}},
         "show ip route bgp": {"routes": {r["prefix"]: {"next_hops": [h["address"] for h in r["next_hops"]]}
-                                         for r in switch["routes"]}},
+                                         for r in switch["routes"]}, "next_hops_counted": True},
         "show interface priority-flow-control detail": {"ports": {p["name"]: p["pfc"] for p in ports},
                                                         "pfc_oper": {p["name"]: p["oper"] == "up" for p in ports}},
         "show queuing interface": {"ports": {p["name"]: p["discards"] for p in ports}},

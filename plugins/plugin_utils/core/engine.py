@@ -147,7 +147,7 @@ def parse_one(raw, source, expect):
         said += "; stderr: %s" % why if why else ""
         said += "; %s" % raw["non_text"] if raw.get("non_text") else ""  # bytes that were not text, and where
         return SourceFailure(command, "%s: unparseable output (%s): %s%s" % (command, parser, exc, said),
-                             output=raw.get("stdout", ""))
+                             output=raw.get("stdout", ""), partial=parsing.partial(parser, text))
 
 
 def parse_sources(names, catalog, collected, expect):

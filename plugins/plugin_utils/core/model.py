@@ -45,6 +45,11 @@ def count_statuses(records):
     return counts
 
 
+def percent(fraction):
+    """'15%', '29%', '15.5%': a fraction as a percentage, rounded, not cut (0.29 * 100 is 28.999...: "%d" said 28%)."""
+    return "%g%%" % round(fraction * 100, 4)
+
+
 def counted(number, noun, plural=None):
     """'1 GPU', '8 GPUs': a count with its noun in the right number."""
     return "%d %s" % (number, noun if number == 1 else plural or noun + "s")

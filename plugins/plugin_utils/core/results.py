@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 
-from .model import BLOCKED, ERROR, FAIL
+from .model import BLOCKED, ERROR, FAIL, SKIP
 from .secrets import mask_text, mask_values
 
 NOT_PASSING = (FAIL, ERROR, BLOCKED)  # BLOCKED: a switch in the host's path failed that layer
@@ -49,6 +49,16 @@ def stopped_at(results):
     """Lowest layer with a FAIL or ERROR, or None."""
     layers = [r["layer"] for r in results if r["status"] in NOT_PASSING]
     return min(layers) if layers else None
+
+
+def climbs(results, layer, own_checks=()):
+    """Whether a device joins a run across devices at ``layer`` (the rail mesh, the incast, the straggler hunt):
+    every record up to and including ``layer`` (``own_checks``, the run's own, aside: a rerun judges them anew)
+    passed, and at least one of them proves something. A not-applicable SKIP neither stops it nor lets it climb
+    alone: a node whose only records are checks that do not apply to it has proven nothing (issue 34: the mesh let
+    it climb, the hunt did not). Any other SKIP (not run: blocked) stops it, as FAIL, ERROR and BLOCKED do."""
+    proof = [r for r in results if r["layer"] <= layer and r["check"] not in own_checks and not r.get("not_applicable")]
+    return bool(proof) and not any(r["status"] in NOT_PASSING or r["status"] == SKIP for r in proof)
 
 
 def blocker(results, layer):

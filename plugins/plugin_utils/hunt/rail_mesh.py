@@ -99,13 +99,8 @@ def save_plan(run_dir, plan):
 
 def climbing(docs, layer, check_id):
     """Nodes that passed every layer below ``layer``, and this layer so far (a switch in their path that
-    failed it blocks them), a not-applicable SKIP aside; in inventory order."""
-    nodes = []
-    for host, doc in docs.items():
-        below = [r for r in doc["results"] if r["layer"] <= layer and r["check"] != check_id]
-        if below and all(r["status"] == PASS or r.get("not_applicable") for r in below):
-            nodes.append(host)
-    return nodes
+    failed it blocks them), in inventory order: the gate of every run across devices (core/results.climbs)."""
+    return [host for host, doc in docs.items() if _results.climbs(doc["results"], layer, {check_id})]
 
 
 def rail_addresses(position, expect):

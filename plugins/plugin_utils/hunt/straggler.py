@@ -19,14 +19,9 @@ from ..core.secrets import mask_text
 
 
 def climbing(docs, layer, fabric_ids):
-    """Nodes with nothing failing or skipped up to this layer (round 1 included), in inventory order; a
-    check that does not apply to the node (SKIP not applicable) neither lets it climb nor stops it."""
-    nodes = []
-    for host, doc in docs.items():
-        earlier = [r for r in doc["results"] if r["layer"] <= layer and r["check"] not in fabric_ids and not r.get("not_applicable")]
-        if earlier and not any(r["status"] in _results.NOT_PASSING or r["status"] == SKIP for r in earlier):
-            nodes.append(host)
-    return nodes
+    """Nodes with nothing failing or skipped up to this layer (round 1 included), in inventory order: the gate of
+    every run across devices (core/results.climbs)."""
+    return [host for host, doc in docs.items() if _results.climbs(doc["results"], layer, fabric_ids)]
 
 
 def references_for(nodes, references):

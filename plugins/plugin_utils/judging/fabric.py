@@ -5,10 +5,9 @@
 
 from __future__ import annotations
 
-import re
 
 from .registry import JUDGES, summary as _summary, judge
-from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
+from ..core.model import ERROR, FAIL, PASS, SourceFailure, percent, verdict
 
 # The first kind of miss found names the cause (the catalog check's `causes`); a slow run that NCCL
 # warned about is blamed on the warning (cheat sheet: "WARN: skipping ..." is usually a topology file).
@@ -43,9 +42,9 @@ def _host_key(host, keys):
 
 def _expected_text(group, expect, table, source):
     figures = ", ".join("%s %g" % (_size_text(size), value) for size, value in sorted(table.items()))
-    return ("%d nodes (%d ranks): busbw within %d%% of %s (%s GB/s), algbw likewise for the rank count; "
+    return ("%d nodes (%d ranks): busbw within %s of %s (%s GB/s), algbw likewise for the rank count; "
             "every rail (%s) used and GPUDirect RDMA (GDRDMA) on every node; #wrong 0; done within %ds" % (
-                len(group), len(group) * expect["pyramid_gpus_per_node"], expect["pyramid_nccl_tolerance"] * 100, source,
+                len(group), len(group) * expect["pyramid_gpus_per_node"], percent(expect["pyramid_nccl_tolerance"]), source,
                 figures, ",".join(expect["pyramid_rails"]), expect["pyramid_nccl_timeout"]))
 
 
@@ -105,8 +104,8 @@ def _bandwidth(run, group, expect, table):
             slow.append("%s busbw %.1f < %.1f, algbw %.1f < %.1f GB/s" % (
                 _size_text(size), busbw, floor * want, algbw, floor * want_algbw))
     if slow:  # the largest size tells most; the count says how widespread
-        slow = ["below %d%% of the expected figure at %d of %d sizes, %s" % (
-            floor * 100, len(slow), len(seen), slow[-1])]
+        slow = ["below %s of the expected figure at %d of %d sizes, %s" % (
+            percent(floor), len(slow), len(seen), slow[-1])]
     return slow, seen
 
 
@@ -157,14 +156,13 @@ def training_group(run, group, expect, catalog):  # pylint: disable=unused-argum
     if outcome["status"] != FAIL:
         return result
     actual = outcome["actual"]
-    if actual.startswith("slow rank:"):
+    if outcome.get("finding") == "slow_rank":  # the judge's own list of slow ranks, each named with its node here
         hosts = {step["rank"]: step.get("host") for step in run["steps"]}
-        slow = [int(rank) for rank in re.findall(r"rank (\d+) ", actual)]
-        named = [hosts.get(rank) for rank in slow if hosts.get(rank)]
-        for rank in slow:
-            actual = actual.replace("rank %d " % rank, "rank %d (%s) " % (rank, hosts.get(rank) or "node unknown"), 1)
+        named = [hosts.get(rank) for rank in outcome["slow_ranks"] if hosts.get(rank)]
+        for rank in outcome["slow_ranks"]:
+            actual = actual.replace("rank %s " % rank, "rank %s (%s) " % (rank, hosts.get(rank) or "node unknown"), 1)
         result.update(actual=actual, cause_key="slow_rank",
                       by_host={host: ["slow_rank"] for host in group if _host_key(host, named)})
     else:
-        result["cause_key"] = "timeout" if "timeout" in actual.lower() or actual.startswith("hung") else "unstable"
+        result["cause_key"] = "timeout" if outcome.get("finding") in ("hung", "timeout") else "unstable"
     return result

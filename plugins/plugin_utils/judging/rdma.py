@@ -23,10 +23,6 @@ def rail_write_bw(facts, expect):
     return verdict(status, expected, "%.1f Gb/s at %d bytes" % (gbps, facts["bytes"]), gbps=gbps)
 
 
-# perftest built without CUDA refuses --use_cuda with these words (src/perftest_parameters.c)
-_NO_CUDA = "Unsupported memory type"
-
-
 @judge("rail_gpudirect_bw", mesh=True)
 def rail_gpudirect_bw(facts, expect):
     """One GPUDirect run (--use_cuda: the buffer in the GPU nearest the rail) against the host-memory run
@@ -36,9 +32,9 @@ def rail_gpudirect_bw(facts, expect):
     tolerance = expect["pyramid_rdma_gpudirect_tolerance_percent"]
     expected = "GPUDirect ib_write_bw within %g%% of the host-memory run" % tolerance
     if isinstance(facts, SourceFailure) or facts is None:
-        if facts is not None and _NO_CUDA in "%s %s" % (facts.reason, facts.output):
-            return verdict(ERROR, expected, "this ib_write_bw has no CUDA support (perftest: %s): build perftest with "
-                           "CUDA, or set pyramid_rdma_gpudirect: false" % _NO_CUDA)
+        if facts is not None and (facts.partial or {}).get("memory_type_unsupported"):  # the parser read perftest's refusal
+            return verdict(ERROR, expected, "this ib_write_bw has no CUDA support (perftest: Unsupported memory type): build "
+                           "perftest with CUDA, or set pyramid_rdma_gpudirect: false")
         return verdict(ERROR, expected, facts.reason if facts is not None else "no output was collected")
     if facts.get("cuda_device") is None:
         return verdict(ERROR, expected, "ib_write_bw did not say which GPU it used (no 'Picking device No.' line): "

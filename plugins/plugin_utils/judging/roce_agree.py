@@ -376,7 +376,7 @@ def _nxos_maps(config, dscp, hosts):
     network = config["network_qos"].get(config["system"].get("network-qos"))
     for entry in hosts:
         attached = dict(config["system"], **config["ports"].get(entry["port"], {}))
-        said = _nxos_unattached(config, attached, network)
+        said = _nxos_unattached(config, attached, network) or _nxos_no_block(config, entry["port"])
         if said:
             unread.append("%s: %s" % (entry["port"], said))
             continue
@@ -398,6 +398,17 @@ def _nxos_maps(config, dscp, hosts):
         if trust == ["cos"]:
             maps[entry["port"]].update(trust=["cos"], ecn_said="")
     return maps, unread
+
+
+def _nxos_no_block(config, port):
+    """Why a host port with no interface block of its own cannot be judged by system qos alone, or None.
+    NX-OS prints the interface blocks last, after system qos, so a read cut short loses them first: a port's own
+    queuing policy without ECN would then read as system qos's with it. A RoCE host port has a block of its own (its
+    `priority-flow-control mode on`, in Cisco's AI/ML blueprint), so one with none is unverified."""
+    if port in config["ports"]:
+        return None
+    return ("no `interface %s` block in the read: NX-OS prints the interface blocks last, so a read cut short loses them "
+            "first, and the port's own policies (which override system qos's) cannot be told from none" % port)
 
 
 def _nxos_unattached(config, attached, network):

@@ -429,12 +429,13 @@ def ecmp(facts, expect):
 def _routes_unproven(value, flagged):
     """Why a route table without a trailer cannot prove the findings on the prefixes ``flagged`` ({prefix:
     route key}), or None: each is a prefix it does not list, or the last route it lists (its next hops are
-    lines of their own, so a table cut after the first of them reads as a shorter route). An empty table
-    is weighed against the BGP sessions instead (_routes_unread)."""
+    lines of their own, so a table cut after the first of them reads as a shorter route), unless each route
+    counts its own next hops (NX-OS's ubest: ``next_hops_counted``). An empty table is weighed against the BGP
+    sessions instead (_routes_unread)."""
     routes = value["routes"]
     if not flagged or not routes:
         return None
-    last = list(routes)[-1]  # the parsers list routes in the table's order
+    last = None if value.get("next_hops_counted") else list(routes)[-1]  # the parsers list routes in the table's order
     if any(key in routes and key != last for key in flagged.values()):
         return None  # a route listed in full before the end is short: that finding stands
     return _unproven(value, list(flagged))

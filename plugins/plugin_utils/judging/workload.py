@@ -8,10 +8,9 @@ from __future__ import annotations
 import collections
 import functools
 import math
-import re
 import statistics
 
-from ..core.model import ERROR, FAIL, PASS, SKIP, SourceFailure, counted, verdict
+from ..core.model import ERROR, FAIL, PASS, SKIP, SourceFailure, counted, percent, verdict
 from .registry import judge, summary as _summary
 
 
@@ -151,9 +150,9 @@ def nccl_node_busbw(facts_by_host, expect_by_host):
         want = table.get(str(size))
         against = "alone in the run: no pod median"
         if pod_median is not None:
-            against = ">= %d%% of the pod median (%.1f GB/s)" % (ratio * 100, pod_median)
+            against = ">= %s of the pod median (%.1f GB/s)" % (percent(ratio), pod_median)
         expected = "busbw at %d B %s%s" % (
-            size, against, "" if want is None else " and within %d%% of %s GB/s" % (expect["pyramid_nccl_tolerance"] * 100, want))
+            size, against, "" if want is None else " and within %s of %s GB/s" % (percent(expect["pyramid_nccl_tolerance"]), want))
         actual = "%.1f GB/s%s" % (busbw, "" if not pod_median else " (%.0f%% of median)" % (100.0 * busbw / pod_median))
         if busbw <= 0:
             verdicts[host] = verdict(FAIL, expected, "nothing moved: " + actual)
@@ -252,11 +251,11 @@ def _megatron_short(run):
     # two logged iterations after the first at least: one alone is its own divisor, which would excuse any gap
     interval = functools.reduce(math.gcd, logged[1:]) if len(logged) > 2 else 1
     stop = run.get("exit_line")
-    if stop:  # stopped as told; `at iteration N` also says which iteration the log must reach
-        named = re.search(r"at iteration (\d+)", stop)
-        if named and logged[-1] + interval <= int(named.group(1)):
-            return ["Megatron-LM's log stops at iteration %d, before the iteration %s its own line names (%r)" % (
-                logged[-1], named.group(1), stop)]
+    if stop:  # stopped as told; `at iteration N` (exit_iteration) also says which iteration the log must reach
+        named = run.get("exit_iteration")
+        if named is not None and logged[-1] + interval <= named:
+            return ["Megatron-LM's log stops at iteration %d, before the iteration %d its own line names (%r)" % (
+                logged[-1], named, stop)]
         return []
     total = run["train_iters"]
     if logged[-1] + interval > total:
@@ -284,11 +283,11 @@ def training_stable(facts, expect):
         if run.status != "timeout":
             return _failed_run(run, expected, facts, expect)
         return verdict(FAIL, expected, "hung: no finish within %ds" % expect["pyramid_train_timeout"],
-                       cause="NCCL timeout or hang in the training step: one rank stopped answering")
+                       cause="NCCL timeout or hang in the training step: one rank stopped answering", finding="hung")
     timeouts = [line for line in run["timeouts"] if "timeout" in line.lower() or "timed out" in line.lower()]
     if timeouts:
         return verdict(FAIL, expected, "NCCL timeout: " + timeouts[0][:300],
-                       cause="NCCL timeout in the training step: one rank stopped answering")
+                       cause="NCCL timeout in the training step: one rank stopped answering", finding="timeout")
     if run.get("exit_code"):
         last = max((step["step"] for step in run["steps"]), default=0)
         return verdict(FAIL, expected, "training exited %d after step %d" % (run["exit_code"], last),
@@ -317,10 +316,11 @@ def training_stable(facts, expect):
     per_rank = fwd_by_rank or by_rank
     medians = {rank: statistics.median(times) for rank, times in per_rank.items()}
     overall = statistics.median(medians.values())
-    laggards = ["rank %s %s median %.1f ms (median of ranks %.1f)" % (rank, "forward" if fwd_by_rank else "step", value, overall)
-                for rank, value in sorted(medians.items()) if value > overall / slow]
-    if laggards:
-        return verdict(FAIL, expected, "slow rank: " + _summary(laggards))
+    slow_ranks = [rank for rank, value in sorted(medians.items()) if value > overall / slow]
+    laggards = ["rank %s %s median %.1f ms (median of ranks %.1f)" % (rank, "forward" if fwd_by_rank else "step", medians[rank], overall)
+                for rank in slow_ranks]
+    if laggards:  # slow_ranks: for a run across nodes to name each rank's node (fabric.training_group)
+        return verdict(FAIL, expected, "slow rank: " + _summary(laggards), finding="slow_rank", slow_ranks=slow_ranks)
     worst_rank, worst_cv = max(((rank, robust_cv(times)) for rank, times in by_rank.items()), key=lambda item: item[1])
     step_median = statistics.median(t for times in by_rank.values() for t in times)
     spikes = {rank: [t for t in times if t > statistics.median(times) / slow] for rank, times in by_rank.items()}
@@ -340,7 +340,7 @@ def training_stable(facts, expect):
                        cause="Steps stall again and again: CPU contention, a data-loader or checkpoint stall, or throttling")
     baseline, tolerance = expect.get("pyramid_train_step_ms_baseline") or 0, expect.get("pyramid_train_baseline_tolerance", 0.1)
     if baseline and step_median > baseline * (1 + tolerance):
-        return verdict(FAIL, expected + "; median step within %d%% of the baseline %.1f ms" % (tolerance * 100, baseline),
+        return verdict(FAIL, expected + "; median step within %s of the baseline %.1f ms" % (percent(tolerance), baseline),
                        "%s: %.0f%% slower than the baseline %.1f ms" % (actual, 100.0 * (step_median / baseline - 1), baseline),
                        cause="Slower than this pod's baseline: driver/NCCL/firmware changed, GPU clocks throttled, or the fabric")
     return verdict(PASS, expected, actual)

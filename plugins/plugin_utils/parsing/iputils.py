@@ -103,6 +103,9 @@ def fping(text):
         said = next((line for line in lines if line.startswith("fping:") or "address not found" in line), None)
         raise ValueError("%d fping summary lines for one target%s" % (
             len(found), ": fping said %r" % said if said else " (cut short?)" if not found else ""))
+    if not any(line.strip() == found[0].group(0) and line.endswith("\n") for line in text.splitlines(True)):
+        # fping ends its summary line with a newline: without one the line was cut, maybe inside its last number
+        raise ValueError("the summary line %r has no newline after it: cut short" % found[0].group(0)[:80])
     sent, received, avg, worst = _fping_summary(found[0]) if summaries else _fping_vcount(found[0])
     if sent == 0 or received > sent:
         raise ValueError("%d pings sent, %d replies: not a ping that ran" % (sent, received))

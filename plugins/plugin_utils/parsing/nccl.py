@@ -103,8 +103,9 @@ def _every_size_asked(asked, results):
     complete answer. nccl-tests rounds a size down to whole elements (-b 1 with float prints 0), hence
     the 8-byte slack."""
     printed = sorted({row["size"] for row in results})
+    sizes = sorted(asked.pop("_sizes"))
     missing = []
-    for size in asked.pop("_sizes"):
+    for size in sizes:
         below = bisect.bisect_right(printed, size)  # the largest printed size not above this one
         if not below or printed[below - 1] <= size - 8:
             missing.append(size)
@@ -112,6 +113,12 @@ def _every_size_asked(asked, results):
         fail("%d of the %d sizes the run asked for (minBytes %d maxBytes %d step %d(%s)) have no row: %s (rows cut or garbled?)",
              len(missing), asked["sizes"], asked["min_bytes"], asked["max_bytes"], asked["step"], asked["by"],
              ", ".join(str(size) for size in missing[:4]) + (", ..." if len(missing) > 4 else ""))
+    # the other way round: a row the header did not ask for (beyond maxBytes, or between two sizes) means the header
+    # or the row is damaged, and the largest size asked, the one busbw is judged at, cannot be trusted
+    stray = [size for size in printed if bisect.bisect_left(sizes, size) == len(sizes) or sizes[bisect.bisect_left(sizes, size)] - size >= 8]
+    if stray:
+        fail("rows of sizes the run did not ask for (minBytes %d maxBytes %d step %d(%s)): %s (the header or the rows damaged?)",
+             asked["min_bytes"], asked["max_bytes"], asked["step"], asked["by"], ", ".join(str(size) for size in stray[:4]))
 
 
 def _sizes_in_order(results):
@@ -229,8 +236,10 @@ def _nccl_tests(rows, text):
     _every_size_asked(asked, results)
     ngpus = [row["ngpus"] for row in rows if row["ngpus"]]
     bounds = [row["out_of_bounds"] for row in rows if row["out_of_bounds"]]
+    if not bounds:  # common.cu prints it right before '# Avg bus bandwidth', whether or not -c checked the data
+        fail("no '# Out of bounds values' line before '# Avg bus bandwidth': the data check's verdict lost (a line lost?)")
     return {"ranks": ranks, "n_gpus": int(ngpus[0]) if ngpus else None, "rows": results, "asked": asked,
-            "avg_busbw": float(average[0]), "out_of_bounds": int(bounds[0]) if bounds else None,
+            "avg_busbw": float(average[0]), "out_of_bounds": int(bounds[0]),
             "nccl": _nccl_debug(table_rows("nccl_debug", text))}  # the NCCL_DEBUG lines interleaved with the table
 
 

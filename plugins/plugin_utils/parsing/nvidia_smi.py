@@ -140,9 +140,17 @@ def _uncorrectable(paths, scope):
     return sum(counts) if counts else None
 
 
+_REMAPPED_LINES = ("Correctable Error", "Uncorrectable Error", "Pending", "Remapping Failure Occurred")
+
+
 def _remapped(paths):
     if _value(paths, "Remapped Rows/Pending") is None:
         return None  # not an HBM GPU with a row remapper (or ECC off)
+    # nvidia-smi prints the four lines together (each may be N/A): a block without one lost a line, and a lost
+    # "Remapping Failure Occurred : Yes" would read as no failure
+    lost = [line for line in _REMAPPED_LINES if "Remapped Rows/" + line not in paths]
+    if lost:
+        fail("the Remapped Rows section lacks its %s line (a line lost?)", ", ".join(lost))
     return {
         "correctable": _int(paths, "Remapped Rows/Correctable Error", "remapped rows"),
         "uncorrectable": _int(paths, "Remapped Rows/Uncorrectable Error", "remapped rows"),

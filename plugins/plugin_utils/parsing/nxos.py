@@ -295,7 +295,8 @@ def _routes(rows):
             elif row["best"]:
                 current["best"].append(row["nexthop"])
     close(current)
-    return trailerless({"routes": routes})  # each route proves its own next hops (ubest); the table's end is unproven
+    # each route proves its own next hops (ubest): a short route is short, even the last; the table's end is unproven
+    return trailerless({"routes": routes, "next_hops_counted": True})
 
 
 # --- pfc ------------------------------------------------------------------------------------------
@@ -454,6 +455,7 @@ _NX_POLICY = re.compile(r"^policy-map type (qos|network-qos|queuing) (\S+)$")
 _NX_GROUP_CLASS = re.compile(r"^class type (?:network-qos|queuing) c-(?:8q-nq|out-8q-q)(\d|-default)$")
 _NX_SERVICE = re.compile(r"^service-policy type (qos input|network-qos|queuing output) (\S+)$")
 _NX_INTERFACE = re.compile(r"^interface (\S+)$")
+_NX_POLICY_WORDS = ("class ", "match ", "service-policy ", "set qos-group ", "pause ", "random-detect ")
 
 
 def _nx_blocks(lines):
@@ -540,8 +542,8 @@ def _running_config_ipqos(text):
     """{"class_maps": {name: {"dscp": [...], "cos": [...]}}, "qos": {policy: [[class, group], ...]}, "network_qos":
     {policy: {group: [pfc-cos]}}, "queuing": {policy: [groups marking ECN]}, "system": {"qos", "network-qos",
     "queuing"}, "ports": {port: {"qos", "queuing"}}}. NX-OS prints the interface blocks last, after `system qos`:
-    a read cut short loses them (and system qos) first, which the judge reads as not attached (unverified), never as
-    the default."""
+    a read cut short loses them (and system qos) first, which the judge reads as not attached, or a host port with no
+    block of its own (unverified), never as the default or as system qos's alone."""
     lines = text.split("\n")
     errors = [line.strip() for line in lines if line.lstrip().startswith("%")]
     if errors:
@@ -562,6 +564,12 @@ def _running_config_ipqos(text):
         match = _NX_INTERFACE.match(head)
         if match:
             facts["ports"][port_name(match.group(1))] = _nx_attached(children)
+        elif not head.startswith(("class-map ", "policy-map ")) and any(line.strip().startswith(_NX_POLICY_WORDS) for line in children):
+            # a policy's classes or an attachment under a line that is no block that holds them (the class-maps and
+            # policy-maps of other types aside): a line mixed into the read (an SSH warning) took them from their
+            # policy-map, which would read as empty
+            raise ValueError("%r holds %r, which only a class-map, policy-map, system qos or interface holds (a line mixed "
+                             "into the read?)" % (head[:60], children[0].strip()[:60]))
     if not (facts["class_maps"] or facts["qos"] or facts["system"] or facts["ports"]):
         raise ValueError("no class-map, policy-map, system qos or interface block: not a `show running-config ipqos` answer")
     return facts

@@ -54,7 +54,16 @@ def _parameters(lines):
     return found
 
 
-@parser("perftest_ib_write_bw", "ib_write_bw (perftest): the bandwidth table and the test's parameters", kind="text")
+def _ib_write_bw_partial(text):
+    """What a run that printed no table still tells: that this perftest refused --use_cuda (built without CUDA),
+    {"memory_type_unsupported": True}, so a judge can say so from facts; else None."""
+    if any(line.strip() == "Unsupported memory type" for line in text.splitlines()):
+        return {"memory_type_unsupported": True}
+    return None
+
+
+@parser("perftest_ib_write_bw", "ib_write_bw (perftest): the bandwidth table and the test's parameters", kind="text",
+        partial=_ib_write_bw_partial)
 def ib_write_bw(text):
     lines = text.splitlines()
     header = next((i for i, line in enumerate(lines) if _HEADER.match(line)), None)

@@ -61,7 +61,10 @@ def _qos_line(facts, line, tc):
     if match:
         if tc is None:
             fail("a priority line before any tc line: %r", line)
-        facts["tcs"][tc]["priorities"].append(int(match.group(1)))
+        listed = facts["tcs"][tc]["priorities"]
+        if listed and int(match.group(1)) <= listed[-1]:  # mlnx_qos lists a TC's priorities from 0 up: a tc line lost above
+            fail("tc %d lists priority %s after %d (a tc line lost?)", tc, match.group(1), listed[-1])
+        listed.append(int(match.group(1)))
         return tc
     if _pfc_row(facts, line):
         return tc
@@ -119,6 +122,16 @@ def _mlnx_qos(text):
     mapped = sorted(priority for block in facts["tcs"].values() for priority in block["priorities"])
     if mapped != list(PRIORITIES):
         fail("the TCs list priorities %s, not each of 0..7 once (cut short?)", mapped)
+    # mlnx_qos prints the buffer row and the receive buffer sizes from one query (the netdev's DCB buffer
+    # configuration): one without the other is a read that lost a line
+    if (facts["pfc_buffer"] is None) != (facts["receive_buffer_bytes"] is None):
+        fail("the PFC %s without the %s (a line lost?)", *(("buffer row", "receive buffer sizes") if facts["pfc_buffer"] is not None
+                                                           else ("receive buffer sizes", "buffer row")))
+    # the driver refuses ETS bandwidths that do not add up to 100% (mlx5e_dcbnl_ieee_setets): less is a TC line lost,
+    # whose priorities were read into the TC above it
+    shares = [block["bw"] for block in facts["tcs"].values() if block["tsa"] == "ets"]
+    if shares and sum(shares) != 100:
+        fail("the ETS TCs' bandwidths add up to %d%%, not 100%% (a tc line lost?)", sum(shares))
     return facts
 
 

@@ -230,8 +230,11 @@ def _transceiver_dom(rows):
     ports = {}
     for port in order:
         block = blocks[port]
+        if block["status"] == "SFP EEPROM Not detected" and _PORT.match(port):
+            ports[port] = {"rx_dbm": [], "tx_dbm": []}  # sfpshow says no module is plugged in: listed, with no optic
+            continue
         if not block["monitor"]:
-            continue  # no optic, no EEPROM, RJ45, or a module without DOM
+            continue  # no EEPROM, RJ45, or a module without DOM
         if not block["end"]:
             _fail("%s: the DOM block is cut short (no ModuleThresholdValues)", port)
         rx = _lanes(block["rx"], port, "RX")

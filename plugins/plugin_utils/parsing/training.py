@@ -52,7 +52,7 @@ _MEGATRON_TOTAL = re.compile(r"\biteration\s+\d+\s*/\s*(\d+)\s*\|")
 # Megatron-LM's own lines when it stops before --train-iters as it was told to (training.py
 # checkpoint_and_decide_exit: --exit-interval, --exit-duration-in-mins, the SIGTERM handler), printed by
 # print_datetime as "[exiting program at iteration 6000] datetime: ..."
-_MEGATRON_EXIT = re.compile(r"exiting program (?:at iteration \d+|after [\d.]+ minutes|after receiving SIGTERM)")
+_MEGATRON_EXIT = re.compile(r"exiting program (?:at iteration (\d+)|after [\d.]+ minutes|after receiving SIGTERM)")
 
 
 def _megatron_plan(text):
@@ -64,7 +64,9 @@ def _megatron_plan(text):
         fail("iteration lines name different totals (%s): two runs in one log, or a damaged number",
              ", ".join(str(total) for total in sorted(totals)))
     stop = _MEGATRON_EXIT.search(text)
-    return {"train_iters": totals.pop() if totals else None, "exit_line": stop.group(0) if stop else None}
+    # exit_iteration: the iteration --exit-interval stopped at, which the log must reach (None: another stop, or none)
+    return {"train_iters": totals.pop() if totals else None, "exit_line": stop.group(0) if stop else None,
+            "exit_iteration": int(stop.group(1)) if stop and stop.group(1) else None}
 
 
 def _every_rank_every_step(steps):

@@ -47,7 +47,9 @@ def one_only(value, rail="mlx5_0"):
 QOS_FW = roce.QOS_FW  # trust dscp, PFC on 3 alone, tc 3 ets 50%, buffer 1 of 130944 bytes
 PFC_LINE = "enabled     0   0   0   1   0   0   0   0"
 QOS_PFC_3_4 = edited(QOS_FW, PFC_LINE, "enabled     0   0   0   1   1   0   0   0")  # mlnx_qos --pfc 0,0,0,1,1,0,0,0
-QOS_PFC_3_4_ETS_0 = edited(QOS_PFC_3_4, "tc: 3 ratelimit: unlimited, tsa: ets, bw: 50%", "tc: 3 ratelimit: unlimited, tsa: ets, bw: 0%")
+# tc 0 takes the 50% tc 3 gave up: the driver refuses ETS bandwidths that do not add up to 100%
+QOS_PFC_3_4_ETS_0 = edited(edited(QOS_PFC_3_4, "tc: 3 ratelimit: unlimited, tsa: ets, bw: 50%", "tc: 3 ratelimit: unlimited, tsa: ets, bw: 0%"),
+                           "tc: 0 ratelimit: unlimited, tsa: ets, bw: 50%", "tc: 0 ratelimit: unlimited, tsa: ets, bw: 100%")
 # mlnx_qos --dscp2prio set,26,0: DSCP 26 moved to priority 0, priority 3 still holds 24, 25 and 27 to 31
 QOS_DSCP26_TO_0 = edited(edited(QOS_FW, "prio:0 dscp:07,06,05,04,03,02,01,00,", "prio:0 dscp:26,07,06,05,04,03,02,01,00,"),
                          "prio:3 dscp:31,30,29,28,27,26,25,24,", "prio:3 dscp:31,30,29,28,27,25,24,")

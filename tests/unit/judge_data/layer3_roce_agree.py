@@ -293,3 +293,64 @@ DATA += [
      "raw": {"sw_roce_map": fixture(NXOS_IPQOS, "invalid_input"), "sw_qos_config": fixture(NXOS_IPQOS, "invalid_input")},
      "contains": ["NX-OS refused the command"]},
 ]
+
+# issue 40: the blueprint's shape (Cisco's AI/ML blueprint for Nexus 9000: system qos attaches all three policies, each host
+# port's block turns PFC on), in the lines of the Azure Local policy above, with Ethernet1/2's own queuing policy
+# leaving ECN off. NX-OS prints the interface blocks last: a read cut after system qos loses the override, and system
+# qos alone would say ECN on.
+NXOS_BLUEPRINT = """!Command: show running-config ipqos
+!Running configuration last done at: Wed Nov 25 09:12:40 2026
+!Time: Wed Nov 25 09:20:02 2026
+
+version 10.3(4a) Bios:version 05.47
+class-map type qos match-all RDMA
+  match dscp 26
+policy-map type qos QOS_CLASSIFICATION
+  class RDMA
+    set qos-group 3
+policy-map type queuing QOS_EGRESS_PORT
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 50
+    random-detect minimum-threshold 300 kbytes maximum-threshold 3000 kbytes drop-probability 100 weight 0 ecn
+  class type queuing c-out-8q-q-default
+    bandwidth remaining percent 48
+policy-map type queuing QOS_EGRESS_NO_ECN
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 50
+  class type queuing c-out-8q-q-default
+    bandwidth remaining percent 48
+policy-map type network-qos QOS_NETWORK
+  class type network-qos c-8q-nq3
+    mtu 9216
+    pause pfc-cos 3
+  class type network-qos c-8q-nq-default
+    mtu 9216
+system qos
+  service-policy type qos input QOS_CLASSIFICATION
+  service-policy type queuing output QOS_EGRESS_PORT
+  service-policy type network-qos QOS_NETWORK
+
+interface Ethernet1/1
+  priority-flow-control mode on
+
+interface Ethernet1/2
+  priority-flow-control mode on
+  service-policy type queuing output QOS_EGRESS_NO_ECN
+"""
+NXOS_BLUEPRINT_CUT = NXOS_BLUEPRINT.split("\ninterface Ethernet1/1")[0] + "\n"
+NXOS_TWO_PORTS = {"pyramid_switch_os": "nxos", "pyramid_switch_ports": [
+    {"port": "Ethernet1/1", "peer": "node-001", "peer_port": "ens1np0"}, {"port": "Ethernet1/2", "peer": "node-002", "peer_port": "ens1np0"}]}
+
+DATA += [
+    {"check": "roce_port_qos", "name": "NX-OS: system qos attaches all three, Ethernet1/2's own queuing policy has no ECN",
+     "status": "FAIL", "expect": NXOS_TWO_PORTS, "raw": {"sw_roce_map": NXOS_BLUEPRINT, "sw_qos_config": NXOS_BLUEPRINT},
+     "contains": ["Ethernet1/2 (node-002 ens1np0): no random-detect ... ecn in queuing class c-out-8q-q3 of QOS_EGRESS_NO_ECN"]},
+    {"check": "roce_port_qos", "name": "NX-OS: the same read cut after system qos: unverified, not system qos's ECN",
+     "status": "ERROR", "expect": NXOS_TWO_PORTS, "raw": {"sw_roce_map": NXOS_BLUEPRINT_CUT, "sw_qos_config": NXOS_BLUEPRINT_CUT},
+     "contains": ["Ethernet1/2: no `interface Ethernet1/2` block in the read: NX-OS prints the interface blocks last"]},
+    {"check": "roce_port_qos", "name": "NX-OS: cut after Ethernet1/1's block: Ethernet1/2 unverified",
+     "status": "ERROR", "expect": NXOS_TWO_PORTS,
+     "raw": {"sw_roce_map": NXOS_BLUEPRINT.split("\ninterface Ethernet1/2")[0] + "\n",
+             "sw_qos_config": NXOS_BLUEPRINT.split("\ninterface Ethernet1/2")[0] + "\n"},
+     "contains": ["Ethernet1/2: no `interface Ethernet1/2` block"]},
+]

@@ -117,11 +117,13 @@ CUT_AT_HALF = _cut_at_half("pyramid_h200_x2_real")
 OWN = ["torchrun", "--standalone", "pretrain_gpt.py"]  # pyramid_train_command: your own training command
 
 
-def megatron(iterations, total, exit_line=None, times=None):
+def megatron(iterations, total, exit_line=None, times=None, exit_iteration=None):
     """A Megatron-LM log's facts: one line per logged iteration (no rank: the last rank prints them) of `total`
-    (the M of `iteration N/ M`, --train-iters), and its own `exiting program ...` line if it printed one."""
+    (the M of `iteration N/ M`, --train-iters), and its own `exiting program ...` line if it printed one, with the
+    iteration that line names (exiting program at iteration N)."""
     times = times or [100.0] * len(iterations)
     return {"training_node": {"format": "megatron", "timeouts": [], "nan_iterations": 0, "train_iters": total, "exit_line": exit_line,
+                              "exit_iteration": exit_iteration,
                               "steps": [{"step": i, "rank": None, "step_time_ms": t, "fwd_ms": None, "loss": 1.0}
                                         for i, t in zip(iterations, times)]}}
 
@@ -291,9 +293,9 @@ DATA = [
      "raw": {"training_node": fixture("training_log", "megatron_gpt_real")}, "expect": {"pyramid_train_max_cv": 0.5, "pyramid_train_command": OWN},
      "status": "ERROR", "contains": ["Megatron-LM's log stops at iteration 185 of 250000 (--train-iters), with no line of its own", "cut short"]},
     {"check": "training_stable", "name": "Megatron-LM stopped by --exit-interval",
-     "facts": megatron(range(1, 21), 100, exit_line="exiting program at iteration 20"), "expect": {"pyramid_train_command": OWN}, "status": "PASS"},
+     "facts": megatron(range(1, 21), 100, exit_line="exiting program at iteration 20", exit_iteration=20), "expect": {"pyramid_train_command": OWN}, "status": "PASS"},
     {"check": "training_stable", "name": "Megatron-LM's exit line names an iteration its log does not reach",
-     "facts": megatron(range(1, 11), 100, exit_line="exiting program at iteration 20"), "expect": {"pyramid_train_command": OWN}, "status": "ERROR",
+     "facts": megatron(range(1, 11), 100, exit_line="exiting program at iteration 20", exit_iteration=20), "expect": {"pyramid_train_command": OWN}, "status": "ERROR",
      "contains": ["stops at iteration 10, before the iteration 20 its own line names"]},
     {"check": "training_stable", "name": "Megatron-LM every 10 iterations, 105 planned: 100 is its last log",
      "facts": megatron([1] + list(range(10, 101, 10)), 105), "expect": {"pyramid_train_command": OWN}, "status": "PASS"},
