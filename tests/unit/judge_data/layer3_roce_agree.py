@@ -337,7 +337,8 @@ interface Ethernet1/2
   priority-flow-control mode on
   service-policy type queuing output QOS_EGRESS_NO_ECN
 """
-NXOS_BLUEPRINT_CUT = NXOS_BLUEPRINT.split("\ninterface Ethernet1/1")[0] + "\n"
+NXOS_BLUEPRINT_CUT = NXOS_BLUEPRINT.partition("\ninterface Ethernet1/1")[0] + "\n"
+NXOS_BLUEPRINT_CUT_AT_2 = NXOS_BLUEPRINT.partition("\ninterface Ethernet1/2")[0] + "\n"
 NXOS_TWO_PORTS = {"pyramid_switch_os": "nxos", "pyramid_switch_ports": [
     {"port": "Ethernet1/1", "peer": "node-001", "peer_port": "ens1np0"}, {"port": "Ethernet1/2", "peer": "node-002", "peer_port": "ens1np0"}]}
 
@@ -350,7 +351,6 @@ DATA += [
      "contains": ["Ethernet1/2: no `interface Ethernet1/2` block in the read: NX-OS prints the interface blocks last"]},
     {"check": "roce_port_qos", "name": "NX-OS: cut after Ethernet1/1's block: Ethernet1/2 unverified",
      "status": "ERROR", "expect": NXOS_TWO_PORTS,
-     "raw": {"sw_roce_map": NXOS_BLUEPRINT.split("\ninterface Ethernet1/2")[0] + "\n",
-             "sw_qos_config": NXOS_BLUEPRINT.split("\ninterface Ethernet1/2")[0] + "\n"},
+     "raw": {"sw_roce_map": NXOS_BLUEPRINT_CUT_AT_2, "sw_qos_config": NXOS_BLUEPRINT_CUT_AT_2},
      "contains": ["Ethernet1/2: no `interface Ethernet1/2` block"]},
 ]
