@@ -62,30 +62,29 @@ def nccl_correct(facts, expect):
     expected = "#wrong 0 at every size, out-of-place and in-place; 0 out-of-bounds values"
     if isinstance(run, SourceFailure):
         return _not_measured(run, expected, facts, expect)
-    wrong, unchecked = [], 0
+    wrong, unchecked = [], []
     for row in run["rows"]:
         for side in ("oop", "ip"):
             value = row["%s_wrong" % side]
             if value is None:
-                unchecked += 1
+                unchecked.append(side)
             elif value:
                 wrong.append("%d B %s: %d wrong" % (row["size"], "in-place" if side == "ip" else "out-of-place", value))
     if run.get("out_of_bounds"):
         wrong.append("%d out-of-bounds values" % run["out_of_bounds"])
     if wrong:
         return verdict(FAIL, expected, _summary(wrong))
-    if unchecked:
-        return verdict(ERROR, expected, "results not validated (#wrong N/A: run without -c 1)")
+    if unchecked:  # how many of the run's results, each size out-of-place and in-place, went unchecked
+        return verdict(ERROR, expected, "results not validated: %d of %d results (#wrong N/A: run without -c 1)" % (
+            len(unchecked), 2 * len(run["rows"])))
     return _unmeasurable(run, expected, expect) or verdict(PASS, expected, "0 wrong in %s" % counted(len(run["rows"]), "size"))
 
 
 def peak_busbw(run):
-    """(size, busbw GB/s) at the largest size the command asked for (the run's header echoes -e; the parser
-    made sure its row is there), else at the largest size printed, never merely the last row: the better of
-    out-of-place and in-place, as NCCL reports both."""
-    largest = (run.get("asked") or {}).get("largest")
-    rows = [row for row in run["rows"] if largest is None or largest - 8 < row["size"] <= largest] or run["rows"]
-    row = max(rows, key=lambda item: item["size"])
+    """(size, busbw GB/s) at the largest size printed, which is the largest the command asked for (the parser holds
+    the rows to the run's header: that size has its row, and no row is of a size not asked), never merely the last
+    row: the better of out-of-place and in-place, as NCCL reports both."""
+    row = max(run["rows"], key=lambda item: item["size"])
     return row["size"], max(row["oop_busbw"], row["ip_busbw"])
 
 

@@ -192,9 +192,9 @@ DATA = [
      "facts": {"nccl_node": nccl(nccl_row(1 << 20, 20.0, oop_wrong=None, ip_wrong=None), nccl_row(LAST, 400.0, ip_wrong=3))},
      "status": "FAIL", "contains": ["in-place: 3 wrong"]},
     {"check": "nccl_correct", "name": "run without -c 1", "raw": {"nccl_node": fixture("nccl_tests", "h100_8gpu_check_off_na")},
-     "status": "ERROR", "contains": ["results not validated (#wrong N/A: run without -c 1)"]},
+     "status": "ERROR", "contains": ["results not validated: 8 of 8 results (#wrong N/A: run without -c 1)"]},
     {"check": "nccl_correct", "name": "in-place alone not validated", "facts": {"nccl_node": nccl(nccl_row(LAST, 400.0, ip_wrong=None))},
-     "status": "ERROR", "contains": ["#wrong N/A"]},
+     "status": "ERROR", "contains": ["results not validated: 1 of 2 results (#wrong N/A"]},
     {"check": "nccl_correct", "name": "hung: nothing to check", "facts": {"nccl_node": hang()}, "status": "ERROR",
      "contains": ["did not finish within 900s"]},
 
