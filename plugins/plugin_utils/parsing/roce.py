@@ -18,7 +18,8 @@ PRIORITIES = tuple(range(8))
 _TC = re.compile(r"^tc: (\d) ratelimit: (\S+?), tsa: (ets|strict|vendor)(?:, bw: (\d+)%)?$")
 _TC_PRIORITY = re.compile(r"^priority:\s+(\d)$")
 _DSCP2PRIO = re.compile(r"^prio:(\d) dscp:((?:\d\d,)+)$")
-_BUFFER_SIZE = re.compile(r"^Receive buffer size \(bytes\): ((?:\d+,){8})(?:max_buffer_size=(\d+))?$")
+# the total after the eight sizes: max_buffer_size= in the captures, total_size= in mlnx-tools' python/mlnx_qos source
+_BUFFER_SIZE = re.compile(r"^Receive buffer size \(bytes\): ((?:\d+,){8})(?:(?:max_buffer_size|total_size)=(\d+))?$")
 
 
 def _row(line, name):
