@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-
 from .registry import JUDGES, summary as _summary, judge
 from ..core.model import ERROR, FAIL, PASS, SourceFailure, percent, verdict
 
