@@ -298,45 +298,7 @@ DATA += [
 # port's block turns PFC on), in the lines of the Azure Local policy above, with Ethernet1/2's own queuing policy
 # leaving ECN off. NX-OS prints the interface blocks last: a read cut after system qos loses the override, and system
 # qos alone would say ECN on.
-NXOS_BLUEPRINT = """!Command: show running-config ipqos
-!Running configuration last done at: Wed Nov 25 09:12:40 2026
-!Time: Wed Nov 25 09:20:02 2026
-
-version 10.3(4a) Bios:version 05.47
-class-map type qos match-all RDMA
-  match dscp 26
-policy-map type qos QOS_CLASSIFICATION
-  class RDMA
-    set qos-group 3
-policy-map type queuing QOS_EGRESS_PORT
-  class type queuing c-out-8q-q3
-    bandwidth remaining percent 50
-    random-detect minimum-threshold 300 kbytes maximum-threshold 3000 kbytes drop-probability 100 weight 0 ecn
-  class type queuing c-out-8q-q-default
-    bandwidth remaining percent 48
-policy-map type queuing QOS_EGRESS_NO_ECN
-  class type queuing c-out-8q-q3
-    bandwidth remaining percent 50
-  class type queuing c-out-8q-q-default
-    bandwidth remaining percent 48
-policy-map type network-qos QOS_NETWORK
-  class type network-qos c-8q-nq3
-    mtu 9216
-    pause pfc-cos 3
-  class type network-qos c-8q-nq-default
-    mtu 9216
-system qos
-  service-policy type qos input QOS_CLASSIFICATION
-  service-policy type queuing output QOS_EGRESS_PORT
-  service-policy type network-qos QOS_NETWORK
-
-interface Ethernet1/1
-  priority-flow-control mode on
-
-interface Ethernet1/2
-  priority-flow-control mode on
-  service-policy type queuing output QOS_EGRESS_NO_ECN
-"""
+NXOS_BLUEPRINT = fixture(NXOS_IPQOS, "blueprint_port_queuing_override")[1]
 NXOS_BLUEPRINT_CUT = NXOS_BLUEPRINT.partition("\ninterface Ethernet1/1")[0] + "\n"
 NXOS_BLUEPRINT_CUT_AT_2 = NXOS_BLUEPRINT.partition("\ninterface Ethernet1/2")[0] + "\n"
 NXOS_TWO_PORTS = {"pyramid_switch_os": "nxos", "pyramid_switch_ports": [
