@@ -106,7 +106,7 @@ _MLX_ENUM = re.compile(r"^[^()\s]*\((\d{1,10})\)$")
 # cannot change it, unlike "no _P2 row was listed".
 _MLX_PORTS = re.compile(r"\b(single|dual|quad)-port\b", re.IGNORECASE)
 _MLX_PORT_COUNTS = {"single": 1, "dual": 2, "quad": 4}
-_MLX_DEVICE_LINES = ("Device type:", "Name:", "Description:", "Device:")
+_MLX_PSID_LINES = ("Name:", "Description:")
 
 
 @parser("linux_mlxconfig_query",
@@ -118,11 +118,13 @@ def _mlxconfig(rows, text):
         fail("mlxconfig error: %s", "; ".join(errors))
     if not rows or not rows[0]["device_type"]:
         fail("no device block with a Default/Current/Next Boot header")
-    # mlxconfig_ui.cpp prints the four lines of the device block every time (a value may be empty): without one, a
-    # line was lost, and with the Description line the card's port count, which says whether the _P2 rows count
-    lost = [label for label in _MLX_DEVICE_LINES if not re.search(r"(?m)^%s" % re.escape(label), text)]
-    if lost:
-        fail("the device block lacks its %s line (a line lost?)", ", ".join(lost))
+    # mlxconfig prints the Name and Description lines together, from the card's PSID record (a value may be empty;
+    # an older MFT prints neither): one without the other is a line lost, and with the Description line the card's
+    # port count, which says whether the _P2 rows count
+    shown = [label for label in _MLX_PSID_LINES if re.search(r"(?m)^%s" % re.escape(label), text)]
+    if len(shown) == 1:
+        fail("the device block shows its %s line without its %s line (a line lost?)", shown[0],
+             next(label for label in _MLX_PSID_LINES if label not in shown))
     params = {}
     for row in rows[1:]:
         params[row["param"]] = {
