@@ -62,12 +62,12 @@ def nccl_correct(facts, expect):
     expected = "#wrong 0 at every size, out-of-place and in-place; 0 out-of-bounds values"
     if isinstance(run, SourceFailure):
         return _not_measured(run, expected, facts, expect)
-    wrong, unchecked = [], []
+    wrong, unchecked = [], 0
     for row in run["rows"]:
         for side in ("oop", "ip"):
             value = row["%s_wrong" % side]
             if value is None:
-                unchecked.append(side)
+                unchecked += 1
             elif value:
                 wrong.append("%d B %s: %d wrong" % (row["size"], "in-place" if side == "ip" else "out-of-place", value))
     if run.get("out_of_bounds"):
@@ -76,7 +76,7 @@ def nccl_correct(facts, expect):
         return verdict(FAIL, expected, _summary(wrong))
     if unchecked:  # how many of the run's results, each size out-of-place and in-place, went unchecked
         return verdict(ERROR, expected, "results not validated: %d of %d results (#wrong N/A: run without -c 1)" % (
-            len(unchecked), 2 * len(run["rows"])))
+            unchecked, 2 * len(run["rows"])))
     return _unmeasurable(run, expected, expect) or verdict(PASS, expected, "0 wrong in %s" % counted(len(run["rows"]), "size"))
 
 
