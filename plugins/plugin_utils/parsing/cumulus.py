@@ -576,11 +576,24 @@ def _json_swp_ports(document):
     """(name, entry) of every swp port of the document; a document of another shape is a damaged read."""
     if not isinstance(document, dict):
         raise ValueError("not an `nv show interface -o json` object (a %s)" % type(document).__name__)
-    ports = [(name, entry) for name, entry in document.items()
-             if isinstance(entry, dict) and (entry.get("type") == "swp" or ("type" not in entry and _swp(name)))]
+    # a pretty-printed line moved still decodes: the interfaces after it nest under another, or an interface's
+    # members (ip, link, lldp) rise to the top; NVUE gives every interface its "type", and no member of one has both
+    for name, entry in document.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
+            raise ValueError("%r is listed with no interface type: not the document's shape (a moved line?)" % name)
+        nested = sorted(key for key, value in entry.items() if _is_interface(value))
+        if nested:
+            raise ValueError("%s holds other interfaces' entries (%s): not the document's shape (a moved line?)"
+                             % (name, ", ".join(nested[:3])))
+    ports = [(name, entry) for name, entry in document.items() if entry["type"] == "swp"]
     if not ports:
         raise ValueError("no swp port in the document")
     return ports
+
+
+def _is_interface(value):
+    """An interface's own entry: NVUE gives each one its "type" and its "link"; none of an entry's members has both."""
+    return isinstance(value, dict) and "type" in value and isinstance(value.get("link"), dict)
 
 
 def _json_oper(name, link):

@@ -547,6 +547,12 @@ _TRUST = re.compile(r"^(no )?qos trust(?: (\S+))?$")
 _TX_QUEUE = re.compile(r"^(?:uc-)?tx-queue (\S+)$")
 _ECN = re.compile(r"^random-detect ecn minimum-threshold ")
 _SERVICE_PROFILE = re.compile(r"^service-profile (\S+)$")
+# In EOS's grammar `qos` opens a command (`qos trust`, `qos dscp`, `qos cos`, their `no`/`default` forms) or names the
+# type of a `service-policy`; a line with the word anywhere else, or one that does not open with a keyword, is no
+# command EOS prints (a garbled line, whose QoS setting the read would otherwise lose and let a profile's or the
+# default's stand in for).
+_QOS_WORD_PLACE = re.compile(r"^(?:(?:no |default )?qos |service-policy type qos )")
+_QOS_DEFAULT_MARK = re.compile(r"^qos (?:dscp (?:[0-9]|[1-5][0-9]|6[0-3])|cos [0-7])$")  # the port's default DSCP or CoS
 _MAP_DSCP = re.compile(r"^qos map dscp ((?:\d+ )+)to traffic-class (\d+)(?: drop-precedence \d+)?$")
 _MAP_TC_QUEUE = re.compile(r"^qos map traffic-class ((?:\d+ )+)to tx-queue (\d+)$")
 _PROFILE_HEAD = re.compile(r"^qos profile (\S+)$")
@@ -581,6 +587,10 @@ def _qos_settings(where, blocks):
     a port's or a profile's commands."""
     trust, ecn, lines = None, set(), []
     for text, children in blocks:
+        words = text.split()
+        if not text[:1].isalpha() or ("qos" in words and not _QOS_WORD_PLACE.match(text)) or (
+                words[:2] in (["qos", "dscp"], ["qos", "cos"]) and not _QOS_DEFAULT_MARK.match(text)):
+            raise ValueError("%s: %r is no command EOS prints (a garbled line?)" % (where, text))
         match = _TRUST.match(text)
         if match:
             if match.group(1) or not match.group(2):
