@@ -9,7 +9,7 @@ import sys
 
 sys.path[:0] = [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".collections")]
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_rounds  # noqa: E402
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_rounds  # noqa: E402
 
 RAILS = 8
 

@@ -25,7 +25,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, ".collections")]
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_rounds  # noqa: E402
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_rounds  # noqa: E402
 
 # the GPU nodes' mesh plays of playbooks/validate.yml, by a word of their names
 PLAYS = {2: "per-rail ping mesh", 4: "ib_write_bw on every rail"}

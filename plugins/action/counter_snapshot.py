@@ -1,13 +1,14 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Read a device's counters once: the start of the soak that run_layer's counter checks judge (logic: core/layer.py)."""
+"""Read a device's counters once: the start of the soak that run_layer's counter checks judge (logic: run/layer.py)."""
 
 from __future__ import annotations
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import source_action as _collector
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, layer as _layer, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import ansible_collect as _collector
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import layer as _layer
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 
 

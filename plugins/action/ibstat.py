@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect.source_action import SourceFactsAction
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_collect import SourceFactsAction
 
 
 class ActionModule(SourceFactsAction):

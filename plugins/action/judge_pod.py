@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import roce_agree as _agree
 

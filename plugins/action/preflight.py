@@ -12,7 +12,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action impo
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, inventory as _inventory
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import catalog_references as _references, rail_mesh as _mesh
 
 
 class ActionModule(EngineAction):
@@ -22,6 +22,7 @@ class ActionModule(EngineAction):
         result = super().run(tmp, task_vars)
         try:
             catalog = _catalog.load_catalog()
+            _references.check(catalog, _catalog.CATALOG_PATH)
         except (_catalog.CatalogError, OSError) as exc:
             return dict(result, failed=True, msg=str(exc))
         if parsing.TEXTFSM_IMPORT_ERROR:

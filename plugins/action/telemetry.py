@@ -2,14 +2,15 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Layer 7: the golden signals of every device of the run, read from Prometheus on the controller
-(logic: plugin_utils/telemetry/layer.py)."""
+(logic: plugin_utils/run/telemetry.py)."""
 
 from __future__ import annotations
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import client as _client, layer as _layer
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import client as _client
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import telemetry as _layer
 
 
 class ActionModule(EngineAction):

@@ -5,7 +5,7 @@ dcgm-exporter is not deployed), one serves samples 90 s old (stale), one lacks a
 
 Needs no twin (no sshd, no root): 127.0.0.1 only, free ports, a temporary storage directory. Every
 server it starts it stops; every wait is bounded (DEADLINE), so a Prometheus that never scrapes is a
-failure, not a hang. The query and judge path is the production one (telemetry/layer.py, client.py).
+failure, not a hang. The query and judge path is the production one (run/telemetry.py, client.py).
 """
 
 import json
@@ -22,7 +22,8 @@ import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import client as _client, export as _export, layer as _layer
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import client as _client, export as _export
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import telemetry as _layer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "twin"))

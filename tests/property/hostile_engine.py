@@ -1,11 +1,11 @@
 """The production path, for damaged outputs: collected record -> parse_one -> counter window -> judge.
 
-Every call here is the one the engine makes in production (core/layer.py run(), action
+Every call here is the one the engine makes in production (run/layer.py run(), action
 straggler_hunt): a collected source is a record as the collect module returns it ({"status": "ok",
 "stdout", "command", "way", "rc"}), parsed by engine.parse_one; a counters source is windowed by
-collect/counters.windows against a snapshot; a host check is judged by engine.judge_host, a pod check
+run/counters.windows against a snapshot; a host check is judged by engine.judge_host, a pod check
 by engine.judge_pod, a fabric check by engine.run_judge around its fabric judge as the straggler hunt
-does, a mesh check (one run between two nodes on one rail) by engine.run_judge as hunt/rail_mesh
+does, a mesh check (one run between two nodes on one rail) by engine.run_judge as run/rail_mesh
 does. Nothing is caught here: an exception that escapes is the finding.
 
 The corpus of intact outputs is the judge data tables (tests/unit/judge_data/*.py): every row whose
@@ -30,8 +30,9 @@ import signal
 import time
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging as _judging
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import counters as _counters
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import counters as _counters
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS, SourceFailure
 from ansible_collections.gpufabric.pyramid.tests.unit import judge_data
 
@@ -244,11 +245,11 @@ def judge(slot, replaced=None):
     facts = host_facts(row.get("facts"), row.get("raw"), expect, slot.source, replaced)
     if check["scope"] == "fabric":  # as action straggler_hunt judges one run of a group
         (name,) = check["sources"]
-        judge_function = _judging.FABRIC_JUDGES[check["judge"]]
+        judge_function = _judging.JUDGES["fabric"][check["judge"]]
         outcome = _engine.run_judge(check, judge_function, facts[name], list(row["group"]), _engine.declared(check, expect), CATALOG)
         return {"-": outcome}, facts, expect
-    if check["scope"] == "mesh":  # one run between two nodes on one rail, as hunt/rail_mesh.measured judges it
-        outcome = _engine.run_judge(check, _judging.MESH_JUDGES[check["judge"]], facts[check["sources"][0]], expect)
+    if check["scope"] == "mesh":  # one run between two nodes on one rail, as run/rail_mesh.measured judges it
+        outcome = _engine.run_judge(check, _judging.JUDGES["mesh"][check["judge"]], facts[check["sources"][0]], expect)
         return {"-": _engine.result(HOST, check, CATALOG, expect, outcome["status"], outcome["expected"], outcome["actual"])}, facts, expect
     return {"-": _engine.judge_host(HOST, check, CATALOG, facts, expect)}, facts, expect
 
@@ -393,21 +394,21 @@ def trace(slot, facts, expect):
                 inputs, failures = _engine.check_inputs(check, CATALOG, host_facts_, expect)
                 if not failures:
                     judged[host] = inputs
-            outcome = _judging.POD_JUDGES[check["judge"]](reads.wrap(judged, ()), {host: _engine.declared(check, expect) for host in judged})
+            outcome = _judging.JUDGES["pod"][check["judge"]](reads.wrap(judged, ()), {host: _engine.declared(check, expect) for host in judged})
             statuses = {host: verdict["status"] for host, verdict in outcome.items()}
         elif check["scope"] == "fabric":
             (name,) = check["sources"]
-            outcome = _judging.FABRIC_JUDGES[check["judge"]](reads.wrap({name: facts[name]}, ())[name], list(slot.row["group"]),
-                                                             _engine.declared(check, expect), CATALOG)
+            judge = _judging.JUDGES["fabric"][check["judge"]]
+            outcome = judge(reads.wrap({name: facts[name]}, ())[name], list(slot.row["group"]), _engine.declared(check, expect), CATALOG)
             statuses = {"-": outcome["status"]}
         elif check["scope"] == "mesh":
             name = check["sources"][0]
-            statuses = {"-": _judging.MESH_JUDGES[check["judge"]](reads.wrap({name: facts[name]}, ())[name], expect)["status"]}
+            statuses = {"-": _judging.JUDGES["mesh"][check["judge"]](reads.wrap({name: facts[name]}, ())[name], expect)["status"]}
         else:
             inputs, failures = _engine.check_inputs(check, CATALOG, facts, expect)
             if failures:
                 return {"-": "ERROR"}, frozenset()
-            statuses = {"-": _judging.JUDGES[check["judge"]](reads.wrap(inputs, ()), _engine.declared(check, expect))["status"]}
+            statuses = {"-": _judging.JUDGES["host"][check["judge"]](reads.wrap(inputs, ()), _engine.declared(check, expect))["status"]}
     except Exception as exc:  # pylint: disable=broad-exception-caught
         statuses = {"-": "raised %s" % type(exc).__name__}
     return statuses, frozenset(reads.seen)

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import engine as _engine
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 
 from ansible_collections.gpufabric.pyramid.tests.property import hostile_damage

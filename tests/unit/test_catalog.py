@@ -7,7 +7,8 @@ import sys
 import pytest
 import yaml
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import catalog_references as _references, engine as _engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CATALOG = _catalog.load_catalog()
@@ -33,12 +34,26 @@ def test_each_command_is_planned_once_per_host():
     assert "mlxconfig[mlx5_1]" in ids and ["mlxconfig", "-d", "mlx5_1", "-e", "q"] == planned[ids.index("mlxconfig[mlx5_1]")]["ways"][0]["run"]
 
 
-def test_a_broken_catalog_is_refused(tmp_path):
+def test_the_shipped_catalog_names_only_parsers_judges_and_rounds_that_exist():
+    assert _references.problems(CATALOG) == []
+
+
+@pytest.mark.parametrize("edit, said", [
+    (("judge: gpudirect", "judge: no_such_judge"), "check gpudirect: unknown host judge 'no_such_judge'"),
+    (("judge: nccl_node_busbw", "judge: gpudirect"), "unknown pod judge 'gpudirect'"),  # a host judge is no pod judge
+    (("parser: linux_lsmod", "parser: no_such_parser"), "unknown parser 'no_such_parser'"),
+])
+def test_a_catalog_naming_what_nothing_registers_is_refused_at_preflight(tmp_path, edit, said):
     broken = tmp_path / "checks.yml"
-    text = open(_catalog.CATALOG_PATH, encoding="utf-8").read().replace("judge: gpudirect", "judge: no_such_judge")
-    broken.write_text(text)
-    with pytest.raises(_catalog.CatalogError, match="no_such_judge"):
-        _catalog.load_catalog(str(broken))
+    text = open(_catalog.CATALOG_PATH, encoding="utf-8").read()
+    assert edit[0] in text
+    broken.write_text(text.replace(edit[0], edit[1], 1))
+    for name in os.listdir(os.path.dirname(_catalog.CATALOG_PATH)):  # the area files beside it
+        if name != "checks.yml":
+            (tmp_path / name).write_text(open(os.path.join(os.path.dirname(_catalog.CATALOG_PATH), name), encoding="utf-8").read())
+    catalog = _catalog.load_catalog(str(broken))  # what the catalog says of itself is whole
+    with pytest.raises(_catalog.CatalogError, match=said):
+        _references.check(catalog)
 
 
 def test_docs_are_generated_from_the_catalog():

@@ -8,7 +8,7 @@ not join (the rail mesh let it in, the straggler hunt did not); both runs now as
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh, straggler as _straggler
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, straggler as _straggler
 
 
 def _r(layer, check, status, not_applicable=False):

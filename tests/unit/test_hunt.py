@@ -2,7 +2,7 @@
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rounds as _hunt
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import fabric_rounds as _hunt
 
 NODES = ["n%02d" % i for i in range(1, 9)]
 

@@ -1,4 +1,4 @@
-"""Layer 3 under load, the induced incast: its plan (hunt/incast.py), its verdict (judging/incast.py) as a
+"""Layer 3 under load, the induced incast: its plan (run/incast_plan.py), its verdict (judging/incast.py) as a
 data table, and the twin's physics (twin/pyramid_twin/incast.py) that tells the seed's cases apart."""
 
 import copy
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import incast as _plan, incast_run as _run
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_plan as _plan, incast_reads as _run
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast as _judge
 from pyramid_twin import incast as _physics, model
 
@@ -432,7 +432,8 @@ def test_every_platforms_leaf_reads_back_through_the_catalogs_ways(tmp_path, os_
     """The twin's leaf of each platform, before and after an incast with short headroom, read through the catalog's
     sw_ecn / sw_pfc / sw_discards ways and parsers (incast_run.switch_snapshot), judged: drops, on that port."""
     import importlib
-    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import expectations as _expectations
 
     from pyramid_twin import switch_model, switch_session

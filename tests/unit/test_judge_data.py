@@ -7,7 +7,7 @@ check (a run across a group of nodes, judged by the straggler hunt) is judged as
 judge gets the run's facts (or SourceFailure), the row's "group" of nodes and the expectations, and
 its cause is the check's `causes` entry of the verdict's cause_key; "blamed" lists its by_host keys.
 A mesh check (Layer 4) is judged per run, on its client's output, as the rail mesh does before it
-places each miss (hunt/rail_rounds.py, tested in test_rail_rounds.py).
+places each miss (run/rail_rounds.py, tested in test_rail_rounds.py).
 A counters source's raw output is {"before": output, "after": output, "seconds": s}.
 
 "contains" names what a verdict must say; judge_data/verdicts.json records what each row's verdict
@@ -27,7 +27,8 @@ import pkgutil
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging as _judging
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 from ansible_collections.gpufabric.pyramid.tests.unit import judge_data
 
@@ -82,7 +83,7 @@ def _source_facts(name, value, expect):
 def _host_facts(facts, raw, expect):
     facts = copy.deepcopy(facts or {})
     for name, value in (raw or {}).items():
-        if CATALOG["sources"][name].get("counters"):  # as collect/counters.py windows them
+        if CATALOG["sources"][name].get("counters"):  # as run/counters.py windows them
             before, after = _source_facts(name, value["before"], expect), _source_facts(name, value["after"], expect)
             if isinstance(before, SourceFailure):
                 facts[name] = SourceFailure(before.command, "at the snapshot: " + before.reason, before.status, before.output)
@@ -102,7 +103,7 @@ def _fabric_result(check, row, expect):
     """The fabric judge's verdict on one run, as the straggler hunt records it."""
     (name,) = check["sources"]
     run = _host_facts(row.get("facts"), row.get("raw"), expect)[name]
-    outcome = _judging.FABRIC_JUDGES[check["judge"]](run, row["group"], _engine.declared(check, expect), CATALOG)
+    outcome = _judging.JUDGES["fabric"][check["judge"]](run, row["group"], _engine.declared(check, expect), CATALOG)
     assert sorted(outcome["by_host"]) == sorted(row.get("blamed", [])), outcome
     assert outcome["cause_key"] is None or outcome["cause_key"] in check["causes"], outcome
     assert all(key in check["causes"] for keys in outcome["by_host"].values() for key in keys), outcome
@@ -129,7 +130,7 @@ def _results(row):
         return {"-": _fabric_result(check, row, expect)}
     if check["scope"] == "mesh":  # one run between two nodes on one rail, as the rail mesh judges each
         run = _host_facts(row.get("facts"), row.get("raw"), expect)[check["sources"][0]]
-        outcome = _engine.run_judge(check, _judging.MESH_JUDGES[check["judge"]], run, expect)
+        outcome = _engine.run_judge(check, _judging.JUDGES["mesh"][check["judge"]], run, expect)
         return {"-": _engine.result("node-001", check, CATALOG, expect, outcome["status"], outcome["expected"], outcome["actual"])}
     if check["scope"] == "incast":  # one target's incast: its leaf's and its NICs' counters (judging/incast.py)
         facts = row["facts"]

@@ -1,10 +1,11 @@
 """A judge that raises is an ERROR for its check naming the exception, for every host it judged:
-never a traceback that loses the layer's results, never a PASS (core/engine.run_judge)."""
+never a traceback that loses the layer's results, never a PASS (run/engine.run_judge)."""
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 
 CATALOG = _catalog.load_catalog()
 EXPECT = _expectations.resolve(CATALOG, {})[0]
@@ -21,7 +22,7 @@ def _raising(exc):
 @pytest.mark.parametrize("exc", [ZeroDivisionError("float division by zero"), AttributeError("'NoneType' object has no attribute 'x'"),
                                  IndexError("list index out of range"), OverflowError("cannot convert float infinity to integer")])
 def test_a_host_judge_that_raises_is_an_error_naming_the_exception(monkeypatch, exc):
-    monkeypatch.setitem(judging.JUDGES, HOST_CHECK["judge"], _raising(exc))
+    monkeypatch.setitem(judging.JUDGES["host"], HOST_CHECK["judge"], _raising(exc))
     facts = {name: {} for name in HOST_CHECK["sources"]}
     record = _engine.judge_host("node-001", HOST_CHECK, CATALOG, facts, EXPECT)
     assert record["status"] == "ERROR"
@@ -30,7 +31,7 @@ def test_a_host_judge_that_raises_is_an_error_naming_the_exception(monkeypatch, 
 
 
 def test_a_pod_judge_that_raises_is_an_error_for_every_host_it_judged(monkeypatch):
-    monkeypatch.setitem(judging.POD_JUDGES, POD_CHECK["judge"], _raising(ZeroDivisionError("division by zero")))
+    monkeypatch.setitem(judging.JUDGES["pod"], POD_CHECK["judge"], _raising(ZeroDivisionError("division by zero")))
     facts = {name: {} for name in POD_CHECK["sources"]}
     results = _engine.judge_pod(POD_CHECK, CATALOG, {"a": facts, "b": facts}, {"a": EXPECT, "b": EXPECT})
     assert sorted(results) == ["a", "b"] and {r["status"] for r in results.values()} == {"ERROR"}

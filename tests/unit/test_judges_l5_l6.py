@@ -1,6 +1,7 @@
 """Layer 5/6 judges from data tables: hangs, wrong results, stragglers, unstable steps, slow ranks."""
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import workload as _judges
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 

@@ -6,7 +6,8 @@ tested from fixtures (test_parser_fixtures.py) and from the twin's renderers (te
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer1_3_switch import interfaces  # the table's healthy ports
 
@@ -224,8 +225,8 @@ def test_per_port_command_failures_are_errors():
 
 @pytest.mark.parametrize("check_id", sorted(CHECKS))
 def test_a_switch_check_whose_every_command_failed_is_an_error_naming_the_commands_and_the_switch(check_id):
-    # Replaces "every switch check's judge is registered": load_catalog already refuses an unknown judge
-    # (test_catalog.test_a_broken_catalog_is_refused), so that test could not fail.
+    # Replaces "every switch check's judge is registered": pre-flight already refuses an unknown judge
+    # (test_catalog.test_a_catalog_naming_what_nothing_registers_is_refused_at_preflight), so that test could not fail.
     check, facts = CHECKS[check_id], {}
     for name in check["sources"]:
         if _engine.foreach_of(CATALOG["sources"][name], EXPECT):  # a per-port command: every port's run failed

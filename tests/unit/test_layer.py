@@ -1,12 +1,12 @@
-"""core/layer.py: one layer on one device (run_layer's logic) and the counters snapshot, with a fake collector."""
+"""run/layer.py: one layer on one device (run_layer's logic) and the counters snapshot, with a fake collector."""
 
 import copy
 import os
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import (
-    catalog as _catalog, engine as _engine, expectations as _expectations, layer as _layer)
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, layer as _layer
 
 CATALOG = _catalog.load_catalog()
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers")

@@ -1,10 +1,10 @@
-"""hunt/rail_mesh.py: the rail mesh's addresses, commands and ports per round, raw outputs and records."""
+"""run/rail_mesh.py: the rail mesh's addresses, commands and ports per round, raw outputs and records."""
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh, rail_rounds as _rounds
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import MESH_JUDGES
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
@@ -132,7 +132,7 @@ def test_a_node_whose_every_ping_finds_no_source_address_is_the_address_cause():
 
 
 def test_the_mesh_judges_are_registered_for_the_mesh_checks():
-    assert {CHECKS["rail_ping"]["judge"], CHECKS["rdma_write_bw"]["judge"]} <= set(MESH_JUDGES)
+    assert {CHECKS["rail_ping"]["judge"], CHECKS["rdma_write_bw"]["judge"]} <= set(JUDGES["mesh"])
 
 
 def test_only_nodes_that_passed_below_and_are_not_blocked_at_this_layer_join():
@@ -150,6 +150,6 @@ def test_a_round_trip_that_stands_out_from_the_pods_median_fails_saying_both():
     runs += [{"server": "x", "client": "y", "rail": 0, "status": "PASS", "rtt_ms": 0.5},  # under 1 ms, 45x the median
              {"server": "x", "client": "z", "rail": 0, "status": "PASS", "rtt_ms": 0.02},  # 2x the median: not an outlier
              {"server": "p", "client": "q", "rail": 1, "status": "PASS", "rtt_ms": 0.5}]  # alone on its rail: no median
-    judged = MESH_JUDGES["rail_ping"].relative(runs, expect)
+    judged = JUDGES["mesh"]["rail_ping"].relative(runs, expect)
     assert [r["status"] for r in judged] == ["PASS"] * 6 + ["FAIL", "PASS", "PASS"]
     assert judged[6]["actual"] == "rtt avg 0.500 ms, 45x the pod's median 0.011 ms on this rail"

@@ -1,4 +1,4 @@
-"""The rail_mesh action's phases at Layer 4 without Ansible around them: plan (with its GPUDirect
+"""The rail mesh's phases (run/rail_mesh_phases.py) at Layer 4 without Ansible around them: plan (with its GPUDirect
 rounds), every round through the twin's ib_write_bw (as test_rail_mesh_twin_rounds.py), judge and
 verdict, which writes one rdma_write_bw and one rdma_gpudirect_bw result per node into the run's
 results. What Ansible adds (the phases' order across hosts, the servers' module) is the e2e run's."""
@@ -8,26 +8,22 @@ import io
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.action import rail_mesh as _action
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, rail_mesh_phases as _phases
 
 from ansible_collections.gpufabric.pyramid.tests.unit import test_rail_mesh_twin_rounds as _twin
 
 CATALOG = _catalog.load_catalog()
 
 
-class _Phases(_action.ActionModule):  # pylint: disable=abstract-method
-    """The action's phases with the expectations given, not templated from task variables."""
+class _Step:
+    """What the phases ask of Ansible, with the expectations given, not templated from task variables."""
 
-    def __init__(self, hosts, **overrides):  # pylint: disable=super-init-not-called
-        expect, errors = _expectations.resolve(CATALOG, dict({"pyramid_rdma_port_base": _twin.PORT_BASE}, **overrides))
-        assert not errors
-        self._layer, self._catalog, self._expect_all = 4, CATALOG, expect
-        self._check, self._companion = self.choose(_catalog.checks_at(CATALOG, 4, scopes=("mesh",)))
-        self._task_vars = {"groups": {"gpu_nodes": hosts}, "inventory_hostname": hosts[0]}
+    def __init__(self, hosts, expect):
+        self.host, self.groups, self.forks, self.expect = hosts[0], {"gpu_nodes": hosts}, None, expect
 
-    def _expect(self, host):
-        return self._expect_all
+    def expectations(self, host, catalog, checks, extra=()):  # pylint: disable=unused-argument
+        return self.expect
 
 
 def _validated(tmp_path, nodes, faults="[]", **overrides):
@@ -36,16 +32,18 @@ def _validated(tmp_path, nodes, faults="[]", **overrides):
     run_dir = str(tmp_path / "run")
     for host in hosts:  # every node passed the layers below
         _results.save(run_dir, {"host": host, "results": [{"layer": 0, "check": "iommu", "status": "PASS"}], "facts": {}})
-    phases = _Phases(hosts, **overrides)
+    expect, errors = _expectations.resolve(CATALOG, dict({"pyramid_rdma_port_base": _twin.PORT_BASE}, **overrides))
+    assert not errors
+    phases = _phases.RailMeshPhases(_Step(hosts, expect), CATALOG, 4)
     args = {"run_dir": run_dir, "hosts": hosts, "layer": 4}
-    planned = phases._plan({}, args)  # pylint: disable=protected-access
-    plan = _action._mesh.load_plan(run_dir, 4)  # pylint: disable=protected-access
+    planned = phases.plan({}, args)
+    plan = _mesh.load_plan(run_dir, 4)
     with contextlib.redirect_stdout(io.StringIO()):
         for index in planned["rounds"]:
-            _twin._run_round(run_dir, plan, index, states, phases._expect_all)  # pylint: disable=protected-access
-    judged = phases._judge({}, args)  # pylint: disable=protected-access
+            _twin._run_round(run_dir, plan, index, states, expect)  # pylint: disable=protected-access
+    judged = phases.judge({}, args)
     assert judged["retest_rounds"] == [], judged
-    phases._verdict({}, args)  # pylint: disable=protected-access
+    phases.verdict({}, args)
     docs = {host: _results.load(run_dir, host) for host in hosts}
     return planned, {host: {r["check"]: r for r in doc["results"]} for host, doc in docs.items()}
 

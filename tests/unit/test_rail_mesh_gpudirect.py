@@ -1,14 +1,14 @@
 """Layer 4's GPUDirect run (rdma_gpudirect_bw): the same pairs again with the buffer in the GPU nearest
 each rail, each run judged against the host-memory run of the same pair, rail and direction, and each
-miss placed on a node's rail as the host-memory misses are (hunt/rail_mesh.py, hunt/rail_rounds.py)."""
+miss placed on a node's rail as the host-memory misses are (run/rail_mesh.py, run/rail_rounds.py)."""
 
 import os
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh, rail_rounds as _rounds
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import MESH_JUDGES
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
@@ -90,7 +90,7 @@ def _judged(tmp_path, nodes, slow=(), host_gbps=145.0):
             host_runs.append(dict(run, gpudirect=None, status="PASS", gbps=300.0 if fast else host_gbps, actual=None))
         for client, raw in by_client.items():
             _mesh.save_raw(run_dir, 4, index, client, "client", raw)
-    runs = _mesh.measured_gpudirect(run_dir, plan, GDR, CATALOG, MESH_JUDGES[GDR["judge"]], lambda host: expect, host_runs)
+    runs = _mesh.measured_gpudirect(run_dir, plan, GDR, CATALOG, JUDGES["mesh"][GDR["judge"]], lambda host: expect, host_runs)
     return plan, expect, runs
 
 
@@ -117,7 +117,7 @@ def _one_gpudirect_run_collected(tmp_path, host_runs):
     run = plan["rounds"][index][0]
     _mesh.save_raw(str(tmp_path), 4, index, run["client"], "client", {_mesh.run_id(run): {
         "status": "ok", "stdout": _capture("client_gbits_cuda_dmabuf_a_roce_h200"), "command": "ib_write_bw", "way": 0}})
-    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, CATALOG, MESH_JUDGES[GDR["judge"]], lambda host: expect,
+    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, CATALOG, JUDGES["mesh"][GDR["judge"]], lambda host: expect,
                                     host_runs(run))
     return plan, expect, run, [r for r in runs if (r["server"], r["client"], r["rail"]) == (run["server"], run["client"], run["rail"])], runs
 
@@ -147,4 +147,4 @@ def test_a_node_with_no_gpudirect_run_is_not_applicable_saying_why():
 
 
 def test_the_gpudirect_judge_is_judged_against_the_host_memory_judge():
-    assert MESH_JUDGES[GDR["judge"]].baseline == HOST["judge"] and not hasattr(MESH_JUDGES[HOST["judge"]], "baseline")
+    assert JUDGES["mesh"][GDR["judge"]].baseline == HOST["judge"] and not hasattr(JUDGES["mesh"][HOST["judge"]], "baseline")

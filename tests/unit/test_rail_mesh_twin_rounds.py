@@ -13,8 +13,8 @@ import time
 from pyramid_twin import model, formats_perftest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_mesh as _mesh, rail_rounds as _rounds
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import MESH_JUDGES
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
@@ -86,8 +86,8 @@ def _layer4(tmp_path, nodes, faults="[]"):
     with contextlib.redirect_stdout(io.StringIO()):  # the servers' banners
         for index in range(len(plan["rounds"])):
             _run_round(run_dir, plan, index, states, expect)
-    runs = _mesh.measured(run_dir, plan, HOST, CATALOG, MESH_JUDGES[HOST["judge"]], lambda host: expect)
-    gdr = _mesh.measured_gpudirect(run_dir, plan, GDR, CATALOG, MESH_JUDGES[GDR["judge"]], lambda host: expect, runs)
+    runs = _mesh.measured(run_dir, plan, HOST, CATALOG, JUDGES["mesh"][HOST["judge"]], lambda host: expect)
+    gdr = _mesh.measured_gpudirect(run_dir, plan, GDR, CATALOG, JUDGES["mesh"][GDR["judge"]], lambda host: expect, runs)
     return (_mesh.records(HOST, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs),
             _mesh.records(GDR, CATALOG, plan, _rounds.blame(gdr), lambda host: expect, gdr), gdr)
 

@@ -1,8 +1,8 @@
-"""hunt/rail_rounds.py: Layer 4's rounds (constant in number, no pair twice) and who is to blame for a miss."""
+"""run/rail_rounds.py: Layer 4's rounds (constant in number, no pair twice) and who is to blame for a miss."""
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_rounds as _rounds
 
 
 @pytest.mark.parametrize("count", [2, 3, 4, 5, 8, 9, 32, 33, 128, 512])

@@ -6,7 +6,7 @@ import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.secrets import MASK, mask_text, mask_values
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import straggler as _straggler
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import straggler as _straggler
 
 SECRET = "s3cr3t-tok3n"
 

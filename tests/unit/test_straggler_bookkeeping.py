@@ -1,10 +1,10 @@
-"""hunt/straggler.py: who climbs into the hunt, who is left out and why, the run logs, the records."""
+"""run/straggler.py: who climbs into the hunt, who is left out and why, the run logs, the records."""
 
 import os
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS, verdict
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.hunt import straggler as _straggler
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import straggler as _straggler
 
 CATALOG = _catalog.load_catalog()
 FABRIC = [check for check in CATALOG["checks"] if check["scope"] == "fabric"]

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from ansible_collections.gpufabric.pyramid.plugins.modules import collect as _collect
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import (
-    catalog as _catalog, engine as _engine, expectations as _expectations, layer as _layer)
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, layer as _layer
 from pyramid_twin import changes, entry, formats, model, namespace, render as twin_render
 
 CATALOG = _catalog.load_catalog()

@@ -10,7 +10,8 @@ import re
 import pytest
 import yaml
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import expectations as _expectations
 from pyramid_twin import fake_tool, formats, model
 

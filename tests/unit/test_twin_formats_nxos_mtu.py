@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from pyramid_twin import formats_nxos, switch_model, switch_session
 
 CATALOG = _catalog.load_catalog()

@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.roce_agree import cabled_ports
 from pyramid_twin import fake_tool, formats_cumulus, formats_roce, formats_sonic, model, switch_model, switch_session
 

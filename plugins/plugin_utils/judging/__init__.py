@@ -5,11 +5,12 @@
 
 from __future__ import annotations
 
-from . import fabric, host, switch, workload  # noqa: F401  registers their judges
-from . import gpu_health, gpu_soak  # noqa: F401  registers the GPU health judges (Layer 0, and Layer 1 over the soak)
-from . import rdma  # noqa: F401  registers the Layer 4 judges
-from . import roce  # noqa: F401  registers the host RoCE judges (Layer 3)
-from . import roce_agree  # noqa: F401  registers the host-and-switch agreement judge (Layer 3)
-from . import telemetry  # noqa: F401  registers the Layer 7 judge
-from . import incast  # noqa: F401  registers the induced incast's judge (Layer 3 under load)
-from .registry import FABRIC_JUDGES, JUDGES, MESH_JUDGES, POD_JUDGES  # noqa: F401
+import importlib
+import pkgutil
+
+from .registry import JUDGES  # noqa: F401
+
+# Every module of this package registers its judges with @judge as it is imported: all are imported here, so a new
+# judging module needs no line anywhere else.
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module("%s.%s" % (__name__, _module.name))

@@ -108,7 +108,7 @@ def _bandwidth(run, group, expect, table):
     return slow, seen
 
 
-@judge("nccl_group", fabric=True)
+@judge("nccl_group", scope="fabric")
 def nccl_group(run, group, expect, catalog):
     """Verdict of one all-reduce run across ``group``: status, expected, actual, cause key, causes by host."""
     table, source = expected_table(expect, catalog)
@@ -145,10 +145,10 @@ def nccl_group(run, group, expect, catalog):
         len(expect["pyramid_rails"]), len(group)), cause_key=None, by_host={})
 
 
-@judge("training_group", fabric=True)
+@judge("training_group", scope="fabric")
 def training_group(run, group, expect, catalog):  # pylint: disable=unused-argument
     """The training step across ``group``, judged as on one node; a slow rank is traced to its node."""
-    outcome = JUDGES["training_stable"]({"training_node": run}, expect)
+    outcome = JUDGES["host"]["training_stable"]({"training_node": run}, expect)
     # an ERROR keeps the judge's own cause (no step count declared, a log cut short): no catalog cause says it
     result = verdict(outcome["status"], "%d nodes: %s" % (len(group), outcome["expected"]), outcome["actual"],
                      cause=outcome.get("cause") if outcome["status"] == ERROR else None, cause_key=None, by_host={})

@@ -414,7 +414,7 @@ def mlx_equal(read, desired):
     return bool(_mlx_forms(read) & _mlx_forms(desired))
 
 
-@judge("firmware_consistent", pod=True)
+@judge("firmware_consistent", scope="pod")
 def firmware_consistent(facts_by_host, expect_by_host):
     versions, unread = {}, {}
     for host, facts in facts_by_host.items():

@@ -146,6 +146,7 @@ def _names(items):
     return ", ".join(items) if items else "-"
 
 
+@judge("incast", scope="incast")
 def verdict(group, expect, switch, nic, seconds, tail=None):
     """One record for an incast: group = {target, senders, ports: [{leaf, port, rail}]}; switch =
     {leaf: {"before": snap, "after": snap}}, snap = {"ecn", "pfc", "discards"} facts; nic = {node: {rail:
@@ -235,9 +236,3 @@ def record(host, check, catalog, expect, outcome, engine):
         cause = "No data: %s" % outcome["msg"]
     return engine.result(host, check, catalog, expect, outcome["status"], expected(expect), outcome["msg"], cause=cause,
                          command=engine.commands_of(check, catalog, expect))
-
-
-@judge("incast")
-def incast(facts, expect):
-    """The catalog's entry: the verdict comes from ``verdict`` (the incast's own play, gpufabric.pyramid.incast)."""
-    raise NotImplementedError("incast_ecn is judged per target by gpufabric.pyramid.incast, not per host")

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Layer 4 judges: one run of ib_write_bw between two nodes on one rail (hunt/rail_rounds.py then
+"""Layer 4 judges: one run of ib_write_bw between two nodes on one rail (run/rail_rounds.py then
 places each miss on a node's rail, the path between two nodes, or the whole rail), and its GPUDirect
 run against the host-memory run of the same pair, rail and direction."""
 
@@ -11,7 +11,7 @@ from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
 from .registry import judge
 
 
-@judge("rail_write_bw", mesh=True)
+@judge("rail_write_bw", scope="mesh")
 def rail_write_bw(facts, expect):
     """The client's ib_write_bw average at the largest message size, against pyramid_rdma_gbps_min."""
     wanted = expect["pyramid_rdma_gbps_min"]
@@ -23,10 +23,10 @@ def rail_write_bw(facts, expect):
     return verdict(status, expected, "%.1f Gb/s at %d bytes" % (gbps, facts["bytes"]), gbps=gbps)
 
 
-@judge("rail_gpudirect_bw", mesh=True)
+@judge("rail_gpudirect_bw", scope="mesh")
 def rail_gpudirect_bw(facts, expect):
     """One GPUDirect run (--use_cuda: the buffer in the GPU nearest the rail) against the host-memory run
-    of the same pair, rail and direction, which hunt/rail_mesh.py puts in ``facts["host_memory"]``
+    of the same pair, rail and direction, which run/rail_mesh.py puts in ``facts["host_memory"]``
     ({"gbps": figure or None, "said": what that run said}). Seed 004: GPUDirect within 5-10% of host
     memory, else GPUDirect is the cause. A run that shows no GPU picked did not test GPUDirect: ERROR."""
     tolerance = expect["pyramid_rdma_gpudirect_tolerance_percent"]
@@ -53,7 +53,7 @@ def rail_gpudirect_bw(facts, expect):
 rail_gpudirect_bw.baseline = "rail_write_bw"  # judged against that judge's run of the same pair, rail and direction
 
 
-@judge("rail_ping", mesh=True)
+@judge("rail_ping", scope="mesh")
 def rail_ping(facts, expect):
     """One ping run on one rail: no more loss than allowed, an average round trip within the limit.
     A source address not on the host and no route at all are findings (FAIL with their own cause)."""
@@ -94,4 +94,4 @@ def rtt_outliers(runs, expect):
     return runs
 
 
-rail_ping.relative = rtt_outliers  # judged against the pod once every run is in (hunt/rail_mesh.measured)
+rail_ping.relative = rtt_outliers  # judged against the pod once every run is in (run/rail_mesh.measured)

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Judges: compare normalized facts with expectations, one verdict per check.
 
-A host judge gets ``facts`` (source id -> parsed facts; for a ``foreach`` source a dict
+A host judge (scope "host", a switch's checks included) gets ``facts`` (source id -> parsed facts; for a ``foreach`` source a dict
 item -> facts or SourceFailure; None for an optional source that failed) and ``expect``
 (expectation name -> typed value) and returns a Verdict. A pod judge gets those per host
 and returns a Verdict per host. Judges never see raw text and never pass on missing data.
@@ -11,15 +11,22 @@ and returns a Verdict per host. Judges never see raw text and never pass on miss
 
 from __future__ import annotations
 
-JUDGES = {}
-POD_JUDGES = {}
-FABRIC_JUDGES = {}  # judged from runs across groups of nodes (judging/fabric.py)
-MESH_JUDGES = {}  # judged from one run between two nodes on one rail (judging/rdma.py)
+from ..core.catalog import SCOPES
+
+# scope -> judge name -> function. A check's `judge` is looked up in its own scope's table (the catalog's scope:
+# host, pod, fabric, mesh, incast), so two scopes may not confuse one judge for another.
+JUDGES = {scope: {} for scope in SCOPES}
 
 
-def judge(name, pod=False, fabric=False, mesh=False):
+def judge(name, scope="host"):
+    """Register a judge under its catalog name, in the scope whose runner calls it."""
+    if scope not in JUDGES:
+        raise ValueError("judge %s: unknown scope %r (one of %s)" % (name, scope, ", ".join(SCOPES)))
+
     def register(function):
-        (MESH_JUDGES if mesh else FABRIC_JUDGES if fabric else POD_JUDGES if pod else JUDGES)[name] = function
+        if name in JUDGES[scope]:
+            raise ValueError("judge %s: registered twice in scope %s" % (name, scope))
+        JUDGES[scope][name] = function
         return function
     return register
 

@@ -7,7 +7,7 @@ per-host or per-switch override of pyramid_roce_priority / pyramid_pfc_prioritie
 cannot name the priority): then RoCE is lossy on that link.
 
 The switch side comes from the switches' own results files (their Layer 3 facts, read by their Layer 3 checks):
-``cabled_ports`` turns them into the node's ``cabled_switch_ports`` input (core/engine.py check_inputs passes it to
+``cabled_ports`` turns them into the node's ``cabled_switch_ports`` input (run/engine.py check_inputs passes it to
 a check with ``switch_facts: true``). The cabling is the plan, pyramid_switch_ports (port -> peer node and the
 peer's rail netdev), proven against LLDP at Layer 1 (a miscabled port failed there and blocked its node).
 
@@ -223,7 +223,7 @@ def _judge_node(node, facts, expect):
     return verdict(PASS, expected, "%s (%s)" % (said, NOT_READ))
 
 
-@judge("roce_host_switch_agree", pod=True)
+@judge("roce_host_switch_agree", scope="pod")
 def roce_host_switch_agree(facts_by_host, expect_by_host):
     return {host: _judge_node(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
 

@@ -127,7 +127,7 @@ def _not_measured(run, expected, facts, expect):
     return verdict(ERROR, expected, run.reason, cause="No data from `%s`" % run.command, command=run.command)
 
 
-@judge("nccl_node_busbw", pod=True)
+@judge("nccl_node_busbw", scope="pod")
 def nccl_node_busbw(facts_by_host, expect_by_host):
     verdicts, peaks = {}, {}
     for host, facts in facts_by_host.items():

@@ -10,11 +10,14 @@ standard library.
 
 from __future__ import annotations
 
-from . import cumulus, eos, linux, nccl, nxos, sonic, training  # noqa: F401  registers their parsers
-from . import kernel_log, nvidia_smi  # noqa: F401  registers the GPU health parsers
-from . import iputils, perftest  # noqa: F401  registers the rail mesh parsers (ping, ib_write_bw)
-from . import roce  # noqa: F401  registers the host RoCE parsers (mlnx_qos, ethtool -S, rail sysfs)
-from . import prometheus  # noqa: F401  registers the telemetry parser (Prometheus' HTTP API)
+import importlib
+import pkgutil
+
 from ._registry import KINDS, PARSERS, TEMPLATE_DIR, TEXTFSM_IMPORT_ERROR, ParseError, parse, parser, partial, template_path, textfsm_rows
 
 __all__ = ["KINDS", "PARSERS", "TEMPLATE_DIR", "TEXTFSM_IMPORT_ERROR", "ParseError", "parse", "parser", "partial", "template_path", "textfsm_rows"]
+
+# Every module of this package registers its parsers with @parser as it is imported: all are imported here, so a new
+# parsing module needs no line anywhere else.
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module("%s.%s" % (__name__, _module.name))

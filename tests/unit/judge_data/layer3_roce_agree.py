@@ -7,7 +7,8 @@ or the NX-OS layout's fixtures, turned into the node's cabled_switch_ports input
 the very function judge_pod calls. Two rails, mlx5_0 and mlx5_1 (ens1np0, ens2np0), on two ports of one leaf.
 """
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, engine as _engine
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.roce_agree import cabled_ports
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import CAUSE, failed, fixture
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer3_roce_host import NETDEVS, RAILS2, both, edited

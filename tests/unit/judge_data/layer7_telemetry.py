@@ -2,7 +2,7 @@
 
 Each raw output is a Prometheus /api/v1/query answer in the shape of the real captures in
 tests/unit/parsers/prometheus_query_vector/ (Prometheus 2.42): the series of node-001 (or leaf1-r0)
-alone, as the telemetry action leaves them for the judge (telemetry/layer.py of_device), with the
+alone, as the telemetry action leaves them for the judge (run/telemetry.py of_device), with the
 newest sample ``age`` seconds before the evaluation time."""
 
 import json

@@ -2,7 +2,7 @@
 and one rail ping (Layer 2) against the loss and round-trip limits.
 
 Raw outputs are the real captures of tests/unit/parsers/perftest_ib_write_bw/ (each says where it
-comes from); who is to blame for a miss across runs is hunt/rail_rounds.py (test_rail_rounds.py).
+comes from); who is to blame for a miss across runs is run/rail_rounds.py (test_rail_rounds.py).
 """
 
 import os
@@ -87,7 +87,7 @@ DATA += [
 
 def _gdr(case, host_gbps, said=None):
     """A GPUDirect run's facts (a real capture through the parser) with the host-memory run of the same
-    pair, rail and direction that hunt/rail_mesh.measured_gpudirect puts beside it."""
+    pair, rail and direction that run/rail_mesh.measured_gpudirect puts beside it."""
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing  # pylint: disable=import-outside-toplevel
     facts = parsing.parse("perftest_ib_write_bw", _raw(case))
     return {"ib_write_bw_gdr_client": dict(facts, host_memory={"gbps": host_gbps, "said": said})}

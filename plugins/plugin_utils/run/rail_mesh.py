@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import os
 
-from ..core import engine as _engine, results as _results
+from . import engine as _engine
+from ..core import results as _results
 from ..core.model import ERROR, FAIL, PASS, SourceFailure
 from . import rail_rounds as _rounds
 

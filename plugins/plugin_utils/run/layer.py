@@ -4,16 +4,17 @@
 """One layer on one device, and the counters snapshot that starts the soak: the logic of run_layer
 and counter_snapshot, with the collector passed in so it runs without Ansible in unit tests.
 
-``collect(planned)`` returns (collected, unreachable) as collect/source_action.collect does;
+``collect(planned)`` returns (collected, unreachable) as run/ansible_collect.collect does;
 ``doc`` is the device's results file (core/results.py), updated in place.
 """
 
 from __future__ import annotations
 
-from . import catalog as _catalog, engine as _engine, results as _results
-from ..collect import counters as _counters
+from ..core import catalog as _catalog, results as _results
+from . import engine as _engine
+from . import counters as _counters
 from ..gate import blocking as _blocking
-from .model import PASS, SKIP, SourceFailure, count_statuses
+from ..core.model import PASS, SKIP, SourceFailure, count_statuses
 
 
 def split_applicable(host, checks, catalog, expect):

@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import re
 
-from ..core import engine as _engine, results as _results
+from . import engine as _engine
+from ..core import results as _results
 from ..core.model import ERROR, SKIP, verdict
 from ..core.secrets import mask_text
 

@@ -12,7 +12,8 @@ not climbed to Layer 7) -> the device's results file, which the report reads.
 
 from __future__ import annotations
 
-from ..core import catalog as _catalog, engine as _engine, results as _results
+from ..core import catalog as _catalog, results as _results
+from . import engine as _engine
 from ..core.model import ERROR, PASS, SKIP, SourceFailure, count_statuses
 from ..gate import blocking as _blocking
 

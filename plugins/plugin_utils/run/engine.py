@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
-from . import catalog as _catalog
+from ..core import catalog as _catalog
 from .. import judging as _judges
 from .. import parsing
-from .catalog import WAY_KINDS
-from .model import ERROR, PASS, SKIP, SourceFailure
+from ..core.catalog import WAY_KINDS
+from ..core.model import ERROR, PASS, SKIP, SourceFailure
 from ansible_collections.gpufabric.pyramid.plugins.module_utils.failure_line import why_failed
 
 PLACEHOLDER = re.compile(r"\{(item|pyramid_\w+|group_\w+)\}")  # {payload:NAME} is left for the collect module
@@ -290,7 +290,7 @@ def judge_host(host, check, catalog, facts, expect, collected=None):
     inputs, failures = check_inputs(check, catalog, facts, expect)
     if failures:
         return error_result(host, check, catalog, expect, failures)
-    outcome = run_judge(check, _judges.JUDGES[check["judge"]], inputs, declared(check, expect))
+    outcome = run_judge(check, _judges.JUDGES["host"][check["judge"]], inputs, declared(check, expect))
     cause = outcome.get("cause") or check.get("causes", {}).get(outcome.get("cause_key"))
     record = result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
                     cause=cause, command=outcome.get("command") or commands_of(check, catalog, expect, collected),
@@ -313,7 +313,7 @@ def judge_pod(check, catalog, facts_by_host, expect_by_host, ran_by_host=None):
         else:
             judged[host] = inputs
     if judged:
-        outcomes = run_judge(check, _judges.POD_JUDGES[check["judge"]], judged, {h: declared(check, expect_by_host[h]) for h in judged},
+        outcomes = run_judge(check, _judges.JUDGES["pod"][check["judge"]], judged, {h: declared(check, expect_by_host[h]) for h in judged},
                              hosts=judged)
         for host, outcome in outcomes.items():
             ran = commands_of(check, catalog, expect_by_host[host], (ran_by_host or {}).get(host))

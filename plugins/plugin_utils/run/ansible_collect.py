@@ -10,9 +10,10 @@ import re
 
 from ansible.errors import AnsibleActionFail, AnsibleError
 
-from ..core import catalog as _catalog, engine as _engine
+from ..core import catalog as _catalog
+from . import engine as _engine
 from ..core.action import EngineAction
-from . import cli as _cli
+from ..collect import cli as _cli
 from ..core.model import SourceFailure
 
 COLLECT = "gpufabric.pyramid.collect"

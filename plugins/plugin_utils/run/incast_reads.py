@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import re
 
-from ..core import engine as _engine
+from . import engine as _engine
 from ..core.model import SourceFailure
 from ..judging import incast as _judge
-from . import incast as _plan, rail_mesh as _mesh
+from . import incast_plan as _plan, rail_mesh as _mesh
 
 SWITCH_SOURCES = ["sw_ecn", "sw_pfc", "sw_discards"]
 # the tail read bounds PFC over the last part of the window, and nothing else: only the PFC counters, so that it

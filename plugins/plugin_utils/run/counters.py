@@ -15,7 +15,7 @@ import json
 import os
 import time
 
-from ..core import engine as _engine
+from . import engine as _engine
 from ..core.model import SourceFailure
 
 

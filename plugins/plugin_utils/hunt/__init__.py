@@ -1,4 +1,0 @@
-# -*- coding: utf-8 -*-
-# Copyright: (c) 2026, gpufabric.pyramid contributors
-# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The straggler hunt: which groups of nodes run together, and who is to blame."""

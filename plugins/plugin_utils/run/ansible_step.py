@@ -1,0 +1,56 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What a phase of a run asks of Ansible, in one place: the action plugin that runs the phase makes an AnsibleStep and
+hands it to the phase's logic (run/incast_phases.py, run/rail_mesh_phases.py), which calls only these methods, so a
+unit test runs that logic with a fake step and no Ansible."""
+
+from __future__ import annotations
+
+from ansible import context
+
+from ..core import catalog as _catalog, expectations as _expectations
+from ..core.task_vars import raw_values
+from . import ansible_collect as _collector
+
+
+class RunError(Exception):
+    """A phase cannot go on (no plan where one was due, an expectation refused): the task fails with this message."""
+
+
+class AnsibleStep:
+    """One task's view of the run: its host, the play's groups and forks, every host's expectations, a module run on
+    the task's host and the catalog's commands collected there."""
+
+    def __init__(self, action, task_vars):
+        self._action, self._task_vars = action, task_vars
+
+    @property
+    def host(self):
+        return self._task_vars["inventory_hostname"]
+
+    @property
+    def groups(self):
+        return self._task_vars["groups"]
+
+    @property
+    def forks(self):
+        """The run's forks (ansible-playbook -f), None where the command line did not say."""
+        return context.CLIARGS.get("forks")
+
+    def expectations(self, host, catalog, checks, extra=()):
+        """The typed expectations the checks read on ``host`` (its inventory variables, templated), and ``extra``."""
+        variables = self._task_vars if host == self.host else self._task_vars["hostvars"][host]
+        names = sorted(set(_catalog.expectation_names(checks, catalog)) | set(extra))
+        expect, errors = _expectations.resolve(catalog, raw_values(self._action._templar, variables, names), names)
+        if errors:
+            raise RunError("%s: invalid expectations: %s" % (host, "; ".join(errors)))
+        return expect
+
+    def execute(self, module, args):
+        """Run a module on the task's host (or the host the task is delegated to); its result."""
+        return self._action._execute_module(module_name=module, module_args=args, task_vars=self._task_vars)
+
+    def collect(self, planned, timeout, parallel=1):
+        """The planned commands' raw outputs on the task's host: (raw by source id, None) or (None, why unreachable)."""
+        return _collector.collect(self._action, planned, timeout, self._task_vars, parallel=parallel)

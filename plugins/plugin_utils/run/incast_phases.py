@@ -1,0 +1,319 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 3 under load: the induced incast, one phase per task (docs/incast.md; roles/incast; the action plugin
+gpufabric.pyramid.incast runs one phase with an AnsibleStep, run/ansible_step.py).
+
+plan (controller) -> serve (targets' servers, gpufabric.pyramid.rail_servers) -> read before (nodes; the target
+leaves, each its own) -> fire (senders' clients in the background, rail_servers wait_for=running) -> read tail (the
+leaves side by side; judged only where it ended before any sender's window could have) -> stop (clients, then
+servers, with their output) -> read after -> verdict (controller, judging/incast.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from ..core import catalog as _catalog, results as _results
+from ..core.model import ERROR, FAIL, PASS, SKIP
+from ..judging import JUDGES, incast as _judge
+from . import engine as _engine, incast_reads as _run, rail_mesh as _mesh
+from .ansible_step import RunError
+
+SERVERS = "gpufabric.pyramid.rail_servers"
+PHASES = ("plan", "serve", "read", "fire", "wait", "stop", "verdict")
+UNTIL = ("tail", "end")
+CHECK_ID = "incast_ecn"
+EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen_timeout"]
+
+
+class IncastPhases:
+    """The incast's phases for one task: each takes the task's result and arguments and returns the result. ``step``
+    is what a phase asks of Ansible (the task's host, the play's groups and forks, expectations, modules, reads)."""
+
+    def __init__(self, step, catalog):
+        self._step, self._catalog = step, catalog
+        self._check = next(c for c in catalog["checks"] if c["id"] == CHECK_ID)
+
+    # --- expectations ------------------------------------------------------------------------------------
+
+    def _expect(self, host):
+        return self._step.expectations(host, self._catalog, [self._check], EXTRA)
+
+    def _switch_expect(self, switch):
+        return self._step.expectations(switch, self._catalog, _catalog.checks_at(self._catalog, 3, "switch"))
+
+    # --- phases --------------------------------------------------------------------------------------------
+
+    def plan(self, result, args):
+        run_dir, hosts, switches = args["run_dir"], list(args["hosts"]), list(args.get("switches") or [])
+        if not hosts:
+            _run.write(_run.plan_path(run_dir), {"off": "no node", "rounds": []})
+            return dict(result, rounds=[], leaves=[], msg="incast not run: no node")
+        expects = {host: self._expect(host) for host in hosts}
+        reference = expects[hosts[0]]  # the run's settings are the first node's (keep them in group_vars/gpu_nodes)
+        if not reference["pyramid_incast"] or reference["pyramid_rdma_link_layer"] != "roce":
+            why = "pyramid_incast is false" if not reference["pyramid_incast"] else "InfiniBand rails: no ECN or PFC to prove"
+            _run.write(_run.plan_path(run_dir), {"off": why, "rounds": []})
+            return dict(result, rounds=[], leaves=[], msg="incast not run: %s" % why)
+        docs = {host: _results.load(run_dir, host) for host in hosts}
+        gated = all(expects[host]["pyramid_enforce_gate"] for host in hosts)
+        nodes = _mesh.climbing(docs, 3, CHECK_ID) if gated else hosts
+        order = self._step.groups.get("gpu_nodes") or hosts
+        addresses = {}
+        for node in nodes:
+            found, problem = _mesh.rail_addresses(order.index(node) + 1 if node in order else 0, expects[node])
+            if problem:
+                return dict(result, failed=True, msg="rail address plan: %s: %s" % (node, problem))
+            addresses[node] = found
+        switch_ports = {switch: self._switch_expect(switch).get("pyramid_switch_ports") or [] for switch in switches}
+        plan = _run.make_plan(nodes, switch_ports, reference, addresses, self._catalog, expects) if nodes else {
+            "error": "no node passed the layers below", "rounds": []}
+        plan.setdefault("rounds", [])
+        plan["duration"] = reference["pyramid_incast_duration"]
+        plan["tail_seconds"] = round(reference["pyramid_incast_duration"] * reference["pyramid_incast_tail_percent"] / 100.0, 1)
+        plan["hosts"] = hosts
+        _run.write(_run.plan_path(run_dir), plan)
+        if plan.get("error"):
+            return dict(result, rounds=[], leaves=[], msg="incast not planned: %s" % plan["error"])
+        waves = _run.forks_warning(plan["leaves"], self._step.forks)
+        if waves:
+            result.setdefault("warnings", []).append(waves)
+        return dict(result, rounds=list(range(len(plan["rounds"]))), leaves=plan["leaves"], members=plan["members"],
+                    first_wait=max(plan["duration"] - plan["tail_seconds"], 0), tail_wait=plan["tail_seconds"] + 2,
+                    msg="incast: %d targets in %d round(s), %d senders each%s" % (
+                        sum(len(groups) for groups in plan["rounds"]), len(plan["rounds"]), plan["senders"],
+                        "; " + "; ".join(plan["notes"]) if plan.get("notes") else ""))
+
+    def _load_plan(self, args):
+        plan = _run.load(_run.plan_path(args["run_dir"]))
+        if plan is None:
+            raise RunError("no incast plan in %s (the plan phase did not run)" % args["run_dir"])
+        return plan, int(args.get("round", 0))
+
+    def _host(self, args):
+        return self._step.host
+
+    def _workdir(self, args, index, side):
+        return "/tmp/pyramid-incast-%s-round%d-%s-%s" % (hashlib.sha1(args["run_dir"].encode()).hexdigest()[:10], index + 1, side,
+                                                         self._host(args).replace("/", "_"))
+
+    def _lifetime(self, plan, expect):
+        """How long a server may wait for its sender: the window, the listen wait, twice the command timeout, a
+        minute, and the serve, read-before and fire phases across the pod, each in waves of this run's forks
+        (run/rail_mesh.py waves): at 512 nodes and 16 forks the read before alone is 32 waves of node reads."""
+        spread = 3 * _mesh.waves(len(plan.get("hosts") or ()), self._step.forks or 5) * _mesh.TASK_SLACK_SECONDS
+        return int(plan["duration"] + expect["pyramid_rdma_listen_timeout"] + 2 * expect["pyramid_command_timeout"] + 60 + spread)
+
+    def _start(self, result, args, side, wait_for):
+        plan, index = self._load_plan(args)
+        host = self._host(args)
+        runs = plan["commands"][index][side].get(host) if plan["rounds"] else None
+        if not runs:
+            return dict(result, msg="%s has no incast %s in round %d" % (host, side, index + 1))
+        expect = self._expect(host)
+        started = time.time()  # a sender's -D window cannot end before this plus the duration (judging/incast.py)
+        answer = self._step.execute(SERVERS, {
+            "state": "started", "workdir": self._workdir(args, index, side), "lifetime": self._lifetime(plan, expect),
+            "listen_timeout": expect["pyramid_rdma_listen_timeout"], "wait_for": wait_for, "servers": runs})
+        lost = answer.get("msg") or "rail_servers failed"
+        states = answer.get("servers") or {run["id"]: {"status": "failed", "command": " ".join(run["argv"]), "msg": lost} for run in runs}
+        _run.write(_run.read_path(args["run_dir"], index, host, side + "_start"), states)
+        if side == "clients":
+            _run.write(_run.read_path(args["run_dir"], index, host, "fired"), {"started": started, "running": time.time()})
+        failed = sorted(run_id for run_id, state in states.items() if state.get("status") != "listening")
+        said = "; not started: %s" % ", ".join(failed) if failed else ""
+        return dict(result, msg="%s: %d %s started%s" % (host, len(states) - len(failed), side, said))
+
+    def serve(self, result, args):
+        return self._start(result, args, "servers", "banner")
+
+    def fire(self, result, args):
+        return self._start(result, args, "clients", "running")
+
+    def wait(self, result, args):
+        """On the controller: sleep until the round's tail read is due, or its senders' windows are over
+        (incast_run.due), counted from when the senders were started - not from when the fire task ended, which
+        across many senders and few forks can be most of the window later."""
+        until = args.get("until")
+        if until not in UNTIL:
+            return dict(result, failed=True, msg="until must be one of %s, got %r" % (", ".join(UNTIL), until))
+        plan, index = self._load_plan(args)
+        fired = [record for record in (_run.load(_run.read_path(args["run_dir"], index, sender, "fired"))
+                                       for sender in _run.round_senders(plan, index)) if record]
+        deadline = _run.due(fired, plan["duration"], plan["tail_seconds"], until)
+        if deadline is None:
+            return dict(result, msg="round %d: no sender fired; nothing to wait for" % (index + 1))
+        seconds = max(deadline - time.time(), 0.0)
+        time.sleep(seconds)
+        return dict(result, waited=round(seconds, 1), msg="round %d: waited %.1f s (%s)" % (
+            index + 1, seconds, "the last %g s of the window" % plan["tail_seconds"] if until == "tail" else "every sender's window over"))
+
+    def stop(self, result, args):
+        plan, index = self._load_plan(args)
+        host = self._host(args)
+        sides, steps = [], []
+        for side in ("clients", "servers"):  # the clients first: a server ends when its client is done
+            started = _run.load(_run.read_path(args["run_dir"], index, host, side + "_start"))
+            if not started:
+                continue
+            expect = self._expect(host)
+            # a sender may still be ending its window (it started a little after the controller's wait began, or the
+            # twin commits its counters): the clients get the window on top of the command timeout, bounded
+            grace = expect["pyramid_command_timeout"] + (plan["duration"] if side == "clients" else 0)
+            sides.append((side, started))
+            steps.append({"workdir": self._workdir(args, index, side), "grace": grace})
+        if not steps:
+            return dict(result, msg="%s: nothing to stop" % host)
+        answer = self._step.execute(SERVERS, dict(steps[0], state="stopped", and_then=steps[1:]))  # one module run for both sides
+        ended_sides = [answer.get("servers") or {}] + list(answer.get("and_then") or [])
+        said = []
+        for (side, started), ended in zip(sides, ended_sides + [{}] * len(sides)):
+            raw = {run_id: state if state.get("status") != "listening" else ended.get(run_id, {
+                "status": "failed", "command": state.get("command"), "msg": answer.get("msg") or "output lost"})
+                for run_id, state in started.items()}
+            _run.write(_run.read_path(args["run_dir"], index, host, side), raw)
+            said.append("%d %s" % (len(raw), side))
+        return dict(result, msg="%s: %s" % (host, ", ".join(said)))
+
+    def read(self, result, args):
+        """A node's NIC counters (hw_counters, ethtool -S) at `label`."""
+        plan, index = self._load_plan(args)
+        host = self._host(args)
+        if not plan["rounds"] or host not in plan["members"][index]:
+            return dict(result, msg="%s is not in incast round %d" % (host, index + 1))
+        expect = self._expect(host)
+        planned = _engine.plan(_run.NODE_SOURCES, self._catalog, expect)
+        raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
+        _run.write(_run.read_path(args["run_dir"], index, host, args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
+        return dict(result, msg="%s: NIC counters read (%s)" % (host, args["label"]))
+
+    def read_switch(self, result, args):
+        """A leaf's ECN, PFC and discard counters at `label` (the task runs on the leaf, a host of the play)."""
+        _plan, index = self._load_plan(args)
+        switch = self._host(args)
+        expect = self._switch_expect(switch)
+        planned = _engine.plan(_run.switch_sources(args["label"]), self._catalog, expect)
+        # through the task's own connection: the switch's settings as this task resolved them
+        raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
+        _run.write(_run.read_path(args["run_dir"], index, switch, args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
+        return dict(result, msg="%s: ECN, PFC and discard counters read (%s)" % (switch, args["label"]))
+
+    # --- the verdict -------------------------------------------------------------------------------------------
+
+    def verdict(self, result, args):
+        run_dir = args["run_dir"]
+        plan, _index = self._load_plan(args)
+        hosts = list(args["hosts"])
+        records = {}
+        if plan.get("off"):  # a not-applicable SKIP that says why: the qos_load row reads "not checked: <why>"
+            for host in hosts:
+                records[host] = self._off(host, plan["off"])
+        elif plan.get("error"):
+            for host in hosts:
+                records[host] = self._no_run(host, plan)
+        else:
+            for index, groups in enumerate(plan["rounds"]):
+                for group in groups:
+                    records.update(self._judged(run_dir, plan, index, group))
+            for host in hosts:
+                if host not in records:
+                    records[host] = self._not_in_incast(host, plan)
+        counts = {}
+        for host, record in records.items():
+            if host not in hosts:
+                continue
+            doc = _results.load(run_dir, host)
+            if _results.blocker(doc["results"], 3) and self._expect(host)["pyramid_enforce_gate"]:
+                continue  # blocked below: the layer role already recorded this check as not run, with the layer that stopped it
+            _results.record(doc, [record])
+            _results.save(run_dir, doc)
+            counts[record["status"]] = counts.get(record["status"], 0) + 1
+        return dict(result, counts=counts, msg="incast: %s" % ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())))
+
+    def _off(self, host, why):
+        """The incast switched off (pyramid_incast false, InfiniBand rails, no node): SKIP, never PASS; it holds
+        no node back, as telemetry without a Prometheus URL (the report's row says "not checked: <why>")."""
+        expect = self._expect(host)
+        record = _engine.result(host, self._check, self._catalog, expect, SKIP, _judge.expected(expect),
+                                "not checked: %s" % why, command="(none)")
+        record["not_applicable"] = True
+        record["not_checked"] = why
+        return record
+
+    def _no_run(self, host, plan):
+        expect = self._expect(host)
+        return _engine.result(host, self._check, self._catalog, expect, ERROR, _judge.expected(expect),
+                              "incast not planned: %s" % plan["error"], cause="No data: the incast could not be planned: %s" % plan["error"],
+                              command="(none)")
+
+    def _not_in_incast(self, host, plan):
+        expect = self._expect(host)
+        if host not in plan["nodes"]:
+            return _engine.result(host, self._check, self._catalog, expect, SKIP, "layers 0-3 passed",
+                                  "not run: %s did not pass the layers below" % host, command="(none)")
+        record = _engine.result(host, self._check, self._catalog, expect, SKIP, "an incast on its leaves",
+                                "not applicable: its leaves are proven by the targets' incasts (one target per leaf)", command="(none)")
+        record["not_applicable"] = True
+        return record
+
+    def _judged(self, run_dir, plan, index, group):
+        target, senders = group["target"], group["senders"]
+        expect = self._expect(target)
+        reads = {label: {} for label in _run.LABELS}
+        switch, tail, times = {}, {}, {}
+        fired = [_run.load(_run.read_path(run_dir, index, sender, "fired")) for sender in senders]
+        for leaf in sorted({p["leaf"] for p in group["ports"]}):
+            leaf_expect = self._switch_expect(leaf)
+            sides = {}
+            for label in _run.LABELS:
+                read = _run.load(_run.read_path(run_dir, index, leaf, label))
+                if read:
+                    sides[label] = _run.switch_snapshot(read, self._catalog, leaf_expect, _run.switch_sources(label))
+                    times[(leaf, label)] = read["at"]
+            switch[leaf] = {k: v for k, v in sides.items() if k in ("before", "after")}
+            if "tail" in sides and (leaf, "after") in times:
+                tail[leaf] = _judge.tail_entry(leaf, sides["tail"], times[(leaf, "tail")], times[(leaf, "after")],
+                                               [f for f in fired if f], plan["duration"])
+            else:  # the PFC bound needs the read near the end: without it, ERROR about the read (never the whole window)
+                tail[leaf] = "%s: its counters were not read near the end of the window (tail)" % leaf
+        nic = {}
+        for node in [target] + senders:
+            node_expect = self._expect(node)
+            per_label = {label: _run.nic_snapshot(_run.load(_run.read_path(run_dir, index, node, label)), self._catalog, node_expect)
+                         for label in ("before", "after")}
+            nic[node] = {rail: {"before": per_label["before"][rail], "after": per_label["after"][rail]} for rail in per_label["before"]}
+        failed = _run.failed_runs(_run.load(_run.read_path(run_dir, index, target, "servers")))
+        for sender in senders:
+            failed += _run.failed_runs(_run.load(_run.read_path(run_dir, index, sender, "clients")))
+        if failed:
+            outcome = {"status": ERROR, "cause": None, "msg": "incast at target %s, senders %s: cannot judge: the load did not run as planned: %s" % (
+                target, ", ".join(senders), "; ".join(failed))}
+        else:
+            outcome = JUDGES["incast"][self._check["judge"]](group, expect, switch, nic, plan["duration"], tail)
+        records = {target: _judge.record(target, self._check, self._catalog, expect, outcome, _engine)}
+        for sender in senders:
+            records[sender] = self._sender(sender, target, outcome)
+        return records
+
+    def _sender(self, sender, target, outcome):
+        """A sender's own record: FAIL where its DCQCN did not react; PASS where it did (CNPs handled); else
+        not measured (the incast failed before any CNP reached the senders): never a PASS it did not show."""
+        expect = self._expect(sender)
+        command = _engine.commands_of(self._check, self._catalog, expect)
+        if sender in outcome.get("deaf", []):
+            return _engine.result(sender, self._check, self._catalog, expect, FAIL, _judge.expected(expect), outcome["msg"],
+                                  cause=_judge.CAUSES["dcqcn_rp"], command=command)
+        if outcome["status"] == ERROR:
+            return _engine.result(sender, self._check, self._catalog, expect, ERROR, _judge.expected(expect), outcome["msg"],
+                                  cause="No data: %s" % outcome["msg"], command=command)
+        reacted = outcome["status"] == PASS or set(outcome.get("causes", [])) <= {"pfc_storm", "dcqcn_rp"}
+        if reacted:
+            said = "sent to %s's incast and handled its CNPs (%s%s)" % (
+                target, outcome["status"], ": that miss is %s's or its leaf's" % target if outcome["status"] == FAIL else "")
+            return _engine.result(sender, self._check, self._catalog, expect, PASS, "its NIC handles CNPs (rp_cnp_handled rises)",
+                                  said, command=command)
+        return _engine.result(sender, self._check, self._catalog, expect, SKIP, "its NIC handles CNPs (rp_cnp_handled rises)",
+                              "not measured: %s's incast failed before CNPs reached the senders (%s)" % (target, ", ".join(outcome["causes"])),
+                              command=command)

@@ -1,0 +1,61 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A layer's fabric checks (the straggler hunt), run from the launcher host and recorded per node: the logic of the
+gpufabric.pyramid.straggler_hunt action, which hands it an AnsibleStep (run/ansible_step.py). The rounds are
+run/fabric_rounds.py, the bookkeeping run/straggler.py; here the runs are planned, collected and judged."""
+
+from __future__ import annotations
+
+from ..core import catalog as _catalog, results as _results
+from ..core.model import PASS, SourceFailure
+from ..judging import JUDGES
+from . import engine as _engine, fabric_rounds as _rounds, straggler as _straggler
+
+
+def run(step, catalog, layer, run_dir, hosts, launcher, references):
+    """Every fabric check of the layer, in catalog order (a node that misses one climbs to no later one); the task's
+    result fields."""
+    checks = _catalog.checks_at(catalog, layer, scopes=("fabric",))
+    if not checks:
+        return {"msg": "layer %d has no fabric checks" % layer}
+    expect = step.expectations(step.host, catalog, checks)
+    docs = {host: _results.load(run_dir, host) for host in hosts}
+    nodes = _straggler.climbing(docs, layer, {check["id"] for check in checks})
+    log = _straggler.RunLog(run_dir, layer)
+    counts = {}
+    for check in checks:
+        partners = _straggler.references_for(nodes, references)
+        verdicts = (_straggler.lone_node(list(docs), references)
+                    or _straggler.launcher_missing(nodes, partners, launcher, expect)
+                    or _rounds.ROUNDS[check["id"]](list(nodes), _group_runner(step, check, catalog, expect, launcher, log), partners))
+        verdicts.update(_straggler.left_out(docs, verdicts, check, layer))
+        _straggler.record(docs, verdicts, check, catalog, expect, counts)
+        nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == PASS]
+    for doc in docs.values():
+        _results.save(run_dir, doc)
+    return {"counts": counts, "runs": log.count, "msg": "layer %d fabric checks: %s (%d runs from %s; logs in %s)" % (
+        layer, ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items())), log.count, launcher or "no launcher", log.directory)}
+
+
+def _group_runner(step, check, catalog, expect, launcher, log):
+    """run(groups) for the rounds: each group's run started at once from the launcher, one outcome per group."""
+    name, judge = check["sources"][0], JUDGES["fabric"][check["judge"]]
+
+    def run_groups(groups):
+        planned = []
+        for index, group in enumerate(groups):
+            context = _straggler.group_context(group, expect["pyramid_gpus_per_node"])
+            planned.extend(dict(item, id="%s[%d]" % (name, index)) for item in _engine.plan([name], catalog, expect, group=context))
+        collected, unreachable = step.collect(planned, expect["pyramid_command_timeout"], parallel=len(planned))
+        outcomes = []
+        for index, group in enumerate(groups):
+            raw = None if unreachable else collected.get("%s[%d]" % (name, index))
+            facts = (SourceFailure("ssh %s" % launcher, "launcher unreachable: %s" % unreachable) if unreachable
+                     else _engine.parse_one(raw, catalog["sources"][name], expect))
+            outcome = _engine.run_judge(check, judge, facts, list(group), _engine.declared(check, expect), catalog)
+            outcome["command"] = " ".join(planned[index]["ways"][0]["run"])  # as planned: a script stays {payload_source:..}
+            outcome["actual"] = "%s [log: %s]" % (outcome["actual"], log.write(check["id"], group, raw))
+            outcomes.append(outcome)
+        return outcomes
+    return run_groups
