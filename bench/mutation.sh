@@ -16,7 +16,7 @@ U=plugins/plugin_utils
 # that kill most first (-x stops at the first failure). The parser fixtures, the twin's formats, the
 # CLI and the catalog's schema read none of these files.
 JUDGE_TESTS="tests/unit/test_judge_data.py tests/unit/test_judges_switch.py tests/unit/test_judges_l5_l6.py tests/unit/test_judges_fabric.py"
-JUDGE_TESTS="$JUDGE_TESTS tests/unit/test_hunt.py"
+JUDGE_TESTS="$JUDGE_TESTS tests/unit/test_fabric_rounds.py"
 REPORT_TESTS="tests/unit/test_gate_report_data.py tests/unit/test_gate_and_report.py tests/unit/test_blocking.py tests/unit/test_climbs.py"
 SHARDS=(
     "$U/report/go_no_go.py,$U/gate/blocking.py,$U/core/results.py|$REPORT_TESTS"

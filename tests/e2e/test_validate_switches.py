@@ -53,6 +53,10 @@ def test_a_healthy_mixed_vendor_fabric_raises_no_alarm(healthy):
     assert run.open_sockets == []
 
 
+# EOS's text forms, each its source's next way (catalog/checks.yml): leaf1-r4's release refuses their `| json` form
+TEXT_FORMS = ["show interfaces status", "show interfaces counters errors", "show interfaces transceiver", "show lldp neighbors",
+              "show ip bgp summary", "show ip route bgp", "show priority-flow-control counters", "show interfaces counters discards"]
+
 # leaf -> platform: r0 eos, r1 nxos, r2 sonic, r3 cumulus, r4 eos, r5 nxos, r6 sonic, r7 cumulus
 PORT_FAULTS = [
     {"switch": "leaf1-r0", "kind": "port_speed", "port": "Ethernet2/1", "speed": 100},
@@ -61,6 +65,7 @@ PORT_FAULTS = [
     {"switch": "leaf1-r2", "kind": "rx_power_low", "port": "Ethernet8", "dbm": -11.5},
     {"switch": "leaf1-r3", "kind": "port_down", "port": "swp4"},
     {"switch": "leaf1-r4", "kind": "pfc_rising", "port": "Ethernet1/1", "priority": 3, "direction": "rx"},
+    {"switch": "leaf1-r4", "kind": "json_unconverted", "commands": TEXT_FORMS},  # its pfc_idle is read as text
     {"switch": "leaf1-r5", "kind": "ecn_rising", "port": "Ethernet1/2", "priority": 3},
     {"switch": "spine-03", "kind": "discards_rising", "port": "Ethernet16", "priority": 3},  # SONiC spine, to leaf1-r2
     {"kind": "miscabled", "node": "node-001", "rails": [6, 7]},
@@ -94,6 +99,12 @@ def test_each_port_fault_is_caught_on_its_switch_and_port(port_faults, switch, c
     assert record["status"] == "FAIL" and record["layer"] == layer
     assert words in record["actual"], record["actual"]
     assert cause in record["cause"], record["cause"]
+
+
+def test_pfc_rising_is_caught_through_the_text_form_where_the_release_refuses_json(port_faults):
+    pfc = _status(port_faults, "leaf1-r4")["pfc_idle"]
+    assert pfc["command"] == "show priority-flow-control counters", pfc  # the way that answered; the JSON one was refused
+    assert set(_status(port_faults, "leaf1-r4")) == {"pfc_idle"}
 
 
 def test_flat_old_crc_counts_pass_and_other_switches_stay_clean(port_faults):
@@ -130,6 +141,7 @@ def test_nodes_behind_failing_ports_are_blocked_not_failing(port_faults):
 CONTROL_FAULTS = [
     {"switch": "leaf1-r1", "kind": "bgp_down", "peer": "spine-03", "state": "Idle"},
     {"switch": "leaf1-r2", "kind": "maximum_paths", "paths": 1},
+    {"switch": "leaf1-r4", "kind": "json_unconverted", "commands": TEXT_FORMS},
 ]
 
 
@@ -155,6 +167,18 @@ def test_one_path_with_every_session_up_is_maximum_paths(control_plane):
     ecmp = _status(control_plane, "leaf1-r2")["ecmp"]
     assert "1 of 4 next hops" in ecmp["actual"] and "maximum-paths" in ecmp["cause"]
     assert "bgp_sessions" not in _status(control_plane, "leaf1-r2")
+
+
+def test_an_eos_release_without_json_for_a_command_is_read_through_its_text_form_and_judged_alike(control_plane):
+    """leaf1-r4 (EOS) refuses `| json` for the commands with a text form; leaf1-r0 (EOS, the same run) answers JSON.
+    Each check of the two leaves has the same verdict (ecmp fails on both for leaf1-r1's prefix), read by other ways."""
+    by_json, by_text = ({r["check"]: r for r in control_plane.host(leaf)["checks"]} for leaf in ("leaf1-r0", "leaf1-r4"))
+    assert {c: r["status"] for c, r in by_text.items()} == {c: r["status"] for c, r in by_json.items()}
+    assert by_text["ecmp"]["status"] == "FAIL" and by_text["ecmp"]["actual"] == by_json["ecmp"]["actual"]
+    for check, command in (("link_status", "show interfaces status"), ("cabling", "show lldp neighbors"),
+                           ("bgp_sessions", "show ip bgp summary"), ("ecmp", "show ip route bgp")):
+        ran_text, ran_json = by_text[check]["command"].split("; "), by_json[check]["command"].split("; ")
+        assert command in ran_text and command + " | json" in ran_json and command + " | json" not in ran_text, (check, ran_text)
 
 
 def test_a_failing_leaf_blocks_its_nodes_at_layer_2(control_plane):

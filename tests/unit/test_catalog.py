@@ -136,3 +136,14 @@ def test_the_c_and_the_python_loader_read_every_catalog_file_alike():
             with open(os.path.join(folder, name), encoding="utf-8") as handle:
                 text = handle.read()
             assert yaml.load(text, Loader=_catalog.SAFE_LOADER) == yaml.load(text, Loader=yaml.SafeLoader), name  # nosec B506
+
+
+# A parser no way of the catalog names, but another parser calls on part of its output (its template's rows).
+READ_INSIDE = {"nccl_debug": "the NCCL_DEBUG lines an nccl-tests run prints among its table (parsing/nccl.py)"}
+
+
+def test_every_parser_is_reached_by_a_way_of_the_catalog_or_read_inside_another():
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
+    named = {way["parser"] for source in CATALOG["sources"].values() for way in source["ways"]}
+    assert sorted(set(parsing.PARSERS) - named - set(READ_INSIDE)) == []
+    assert not set(READ_INSIDE) & named and set(READ_INSIDE) <= set(parsing.PARSERS)

@@ -430,15 +430,6 @@ HAND_CHECKED = {
         # trust-mode pcp,dscp; DSCP->SP roce 3 26 3; SP->TC roce 3 3; enabled-tc 0,3
         ((), {"trust": ["pcp", "dscp"], "roce_dscp": 26, "roce_priority": 3, "roce_tc": 3, "ecn_tcs": [0, 3]}),
     ],
-    ("perftest_ib_write_bw_json", "client_gbits_ib_cx7_ndr_392G"): [
-        (("device",), "mlx5_0"),
-        (("link_type",), "IB"),
-        (("gid_index",), None),  # InfiniBand: perftest writes no GID_index line
-        (("unit",), "Gb/sec"),
-        (("rows", len), 1),  # the file holds one result: it is rewritten for every message size
-        (("rows", 0), {"bytes": 65536, "iterations": 5000, "bw_peak": 392.38, "bw_average": 392.34, "gbps": 392.34}),
-        (("cuda_device",), None),
-    ],
     ("linux_fping", "c4_localhost_success"): [
         (("transmitted",), 4),
         (("received",), 4),

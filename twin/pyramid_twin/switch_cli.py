@@ -5,7 +5,8 @@ shell (network_cli) or with the command of an exec request (``ssh leaf1-r0 'show
 prints the prompt, answers the product's ``show`` commands from formats_<os>.py in the vendor's
 format, and the vendor's error for anything else. A switch with the prompt_timeout fault answers one
 command and then never prints its prompt again, as a wedged CLI does; one with cli_stall pauses
-mid-answer right after a line that looks like a prompt, as a busy switch CPU can.
+mid-answer right after a line that looks like a prompt, as a busy switch CPU can; one with json_unconverted refuses
+the `| json` form of the commands it names, as an EOS release without their JSON model does.
 Hot path: stdlib only.
 """
 
@@ -24,6 +25,8 @@ BANNER = {
     "eos": "Last login: Mon Nov 23 09:12:44 2026 from 10.9.0.5\n",
 }
 PROMPT_LIKE = re.compile(r"(?m)^[A-Za-z0-9][\w.-]*[#>]")
+# EOS's answer to `| json` of a command its release has no JSON model for (aristanetworks/vane's device drivers list it)
+UNCONVERTED = '% This is an unconverted command\n{\n    "errors": [\n        "This is an unconverted command"\n    ]\n}\n'
 SILENT = ("terminal length 0", "terminal width 512", "terminal width 511", "terminal dont-ask", "enable",
           "terminal session-timeout 0")
 
@@ -34,6 +37,9 @@ def answer(switch, command):
     command = " ".join(command.split())
     if not command or command in SILENT:
         return "", True
+    base, json_form = command[:-len(" | json")], command.endswith(" | json")
+    if json_form and ({"*", base} & set(switch.get("json_unconverted") or ())):
+        return UNCONVERTED, False
     handler = formats.COMMANDS.get(command)
     if handler is None:
         return formats.error(command)[0], False

@@ -191,7 +191,7 @@ def switch_state(scenario, name, node_state=model.node_state):
     state = {"hostname": name, "os": info["os"], "role": info["role"], "asn": info["asn"],
              "router_id": "10.255.%d.%d" % (info["role"] == "spine", info["number"] + 1),
              "index": info["index"], "address": info["address"], "unreachable": False, "auth_fail": False,
-             "prompt_timeout": False, "cli_stall": None, "uptime_s": UPTIME_S,
+             "prompt_timeout": False, "cli_stall": None, "json_unconverted": [], "uptime_s": UPTIME_S,
              "ports": [_healthy_port(entry, info["number"]) for entry in wanted["ports"]],
              "bgp_neighbors": [], "routes": []}
     for neighbor in wanted["bgp_neighbors"]:
@@ -372,6 +372,13 @@ def _cli_stall(state, item, name):
     """A busy switch CPU: the CLI pauses right after a line that looks like a prompt (NX-OS's
     "QoS-Group#"), `times` per session."""
     state["cli_stall"] = {"seconds": float(item.get("seconds", 0.5)), "times": int(item.get("times", 1))}
+
+
+@fault("json_unconverted")
+def _json_unconverted(state, item, name):
+    """An EOS release that has no JSON model for some `show` commands: their `| json` form is refused with
+    `% This is an unconverted command` (`commands`: those commands without `| json`; every one when not given)."""
+    state["json_unconverted"] = list(item.get("commands") or ["*"])
 
 
 @fault("miscabled")

@@ -28,6 +28,11 @@ from ansible.module_utils.connection import Connection, ConnectionError as Netwo
 COMMAND_TIMEOUT = re.compile(r"command timeout triggered", re.I)
 CUT_TRIES = 3  # asks of one command whose answer was cut at a prompt-like line
 DRAINS = 20  # reads of the rest of a cut answer, up to the switch's own prompt
+# An answer that opens with a `% ...` line is the switch refusing a command, not its output: EOS answers `| json` of a
+# command its release cannot print as JSON with `% This is an unconverted command` and the same error as a JSON
+# document (aristanetworks/vane's device drivers list that answer), which network_cli passes on as output. Where the
+# source has another way for the platform (its text form), that one is asked next; the last way's answer is parsed.
+_REFUSAL = re.compile(r"\A\s*% \S")
 RELEASE_SECONDS = 10.0  # for a closed connection's process to remove its socket
 
 
@@ -52,36 +57,42 @@ def collect(socket_path, planned):
         return None, "%s (network_cli)" % _message(exc)
     raw = {}
     for index, source in enumerate(planned):
-        way = source["ways"][0] if source["ways"] else {}
-        command = way.get("cli")
-        if command is None:
-            raw[source["id"]] = {"status": "failed", "command": "(none)",
-                                 "attempts": ["no CLI command for this platform in the catalog"]}
-            continue
-        refused = _refused(command)
-        if refused:
-            raw[source["id"]] = {"status": "failed", "command": command.encode("unicode_escape").decode("ascii"),
-                                 "way": 0, "stdout": "", "attempts": [refused]}
-            continue
-        started = time.monotonic()
-        try:
-            stdout = _ask(connection, command, prompt)
-        except _Lost as lost:
-            return dict(raw, **_not_run(planned[index:], source, "%s: %s" % (command, lost))), None
-        except _Cut as cut:
-            raw[source["id"]] = {"status": "failed", "command": command, "way": 0, "stdout": "",
-                                 "attempts": ["%s: %s" % (command, cut)]}
-            continue
-        except NetworkConnectionError as exc:
-            message = _message(exc)
-            if COMMAND_TIMEOUT.search(message):
-                _close(connection)  # what the wedged command prints later must not answer another task
-                return dict(raw, **_not_run(planned[index:], source, "%s: %s" % (command, message), "timeout")), None
-            raw[source["id"]] = {"status": "failed", "command": command, "way": 0, "stdout": "",
-                                 "attempts": ["%s: %s" % (command, message)]}
-            continue
-        raw[source["id"]] = {"status": "ok", "command": command, "way": 0, "rc": 0, "stdout": stdout,
-                             "seconds": round(time.monotonic() - started, 3)}
+        attempts, shown, answered = [], "(none)", None
+        for number, way in enumerate(source["ways"] or [{}]):
+            command = way.get("cli")
+            if command is None:
+                attempts.append("no CLI command for this platform in the catalog")
+                continue
+            shown, refused = command, _refused(command)
+            if refused:
+                shown = command.encode("unicode_escape").decode("ascii")
+                attempts.append(refused)
+                continue
+            started = time.monotonic()
+            try:
+                stdout = _ask(connection, command, prompt)
+            except _Lost as lost:
+                return dict(raw, **_not_run(planned[index:], source, "%s: %s" % (command, lost))), None
+            except _Cut as cut:
+                attempts.append("%s: %s" % (command, cut))
+                continue
+            except NetworkConnectionError as exc:
+                message = _message(exc)
+                if COMMAND_TIMEOUT.search(message):
+                    _close(connection)  # what the wedged command prints later must not answer another task
+                    return dict(raw, **_not_run(planned[index:], source, "%s: %s" % (command, message), "timeout")), None
+                attempts.append("%s: %s" % (command, message))
+                continue
+            if _REFUSAL.match(stdout) and number + 1 < len(source["ways"]):
+                attempts.append("%s: %s" % (command, stdout.strip().splitlines()[0]))  # the release lacks the way: the next
+                continue
+            answered = {"status": "ok", "command": command, "way": number, "rc": 0, "stdout": stdout,
+                        "seconds": round(time.monotonic() - started, 3)}
+            if attempts:
+                answered["attempts"] = attempts  # the ways this release refused before
+            break
+        raw[source["id"]] = answered or {"status": "failed", "command": shown, "way": max(len(source["ways"]) - 1, 0),
+                                         "stdout": "", "attempts": attempts}
     return raw, None
 
 

@@ -7,7 +7,8 @@ Port names come out canonical (Et1/1 -> Ethernet1/1). A parser raises ValueError
 cannot read completely (an error message, a missing table header, a line it does not know); the
 registry turns that into ParseError. EOS answers every command the catalog reads in JSON too (`| json`,
 what eAPI and ANTA read): the *_json parsers read those documents, which cannot be cut short without
-failing to decode, and are preferred; the text parsers stay for switches read as text. `show ip route`
+failing to decode, and are asked first; each text parser is its command's next way, asked where a release
+refuses the JSON form (catalog/checks.yml, collect/cli.py). `show ip route`
 is read as text by our own line parser (both the pre-4.31 layout, first next hop on the route's line,
 and the 4.31+ one with its `Source Codes:` legend and every next hop on its own line).
 """

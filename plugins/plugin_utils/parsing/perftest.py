@@ -94,39 +94,3 @@ def ib_write_bw(text):
             "gid_index": params.get("GID index"), "connection": params.get("Connection type"),
             "remote_address": any(line.strip().startswith("remote address") for line in lines[:header]),
             "cuda_device": picked[-1] if picked else None}
-
-
-# Above any one port's Gb/s (800G XDR is the fastest rail today): the figure of a run without
-# --report_gbits, in MB/sec, which the file does not name
-_JSON_GBPS_MAX = 1000.0
-
-
-@parser("perftest_ib_write_bw_json",
-        "ib_write_bw --out_json file (perftest 24.01 and later) of a run with --report_gbits: the result and the test's parameters",
-        kind="json")
-def ib_write_bw_json(document):
-    """The file ``--out_json --out_json_file=<path>`` writes (src/perftest_parameters.c,
-    write_test_info_to_file and write_bw_report_to_file): {"test_info": {"Device", "Link_type",
-    "GID_index" (RoCE), "Connection_type", "cuda_device" (a --use_cuda run, perftest 24.10 and later),
-    ...}, "results": {"MsgSize", "n_iterations", "BW_peak", "BW_average", "MsgRate"}}. One result: the
-    file is rewritten for each message size, so an -a sweep leaves its largest. The figures are in the
-    table's unit, which the file does not name: this parser reads files of --report_gbits runs (Gb/sec)
-    and refuses a figure no port reaches in Gb/s (a MB/sec file). perftest 4.5-0.11 to 23.10 wrote the
-    same names unquoted, not JSON: the engine refuses those as undecodable."""
-    info, results = document["test_info"], document["results"]
-    if "BW_average" not in results:
-        raise ValueError("no BW_average in the results (an --output or --report-per-port run?): %s" % ", ".join(sorted(results)))
-    average, peak = _number(str(results["BW_average"]), "BW_average"), _number(str(results["BW_peak"]), "BW_peak")
-    if average > _JSON_GBPS_MAX:
-        raise ValueError("BW_average %g is above any port's Gb/s: a run without --report_gbits (MB/sec; the file does not "
-                         "name its unit)" % average)
-    size, iterations = results["MsgSize"], results["n_iterations"]
-    if not isinstance(size, int) or not isinstance(iterations, int):
-        raise ValueError("MsgSize %r, n_iterations %r: not counts" % (size, iterations))
-    gid = info.get("GID_index")
-    cuda = info.get("cuda_device")
-    return {"unit": "Gb/sec", "rows": [{"bytes": size, "iterations": iterations, "bw_peak": peak, "bw_average": average,
-                                        "gbps": round(average, 3)}],
-            "gbps": round(average, 3), "bytes": size, "device": info.get("Device"), "link_type": info.get("Link_type"),
-            "gid_index": str(gid) if gid is not None else None, "connection": info.get("Connection_type"),
-            "remote_address": None, "cuda_device": cuda if isinstance(cuda, int) and not isinstance(cuda, bool) else None}

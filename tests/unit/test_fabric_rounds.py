@@ -1,4 +1,4 @@
-"""The straggler hunt's grouping and blame (rounds 2 and 3), with runs decided by a table of bad nodes."""
+"""The straggler hunt's grouping and blame (run/fabric_rounds.py: rounds 2 and 3), with runs decided by a table of bad nodes."""
 
 import pytest
 
