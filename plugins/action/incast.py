@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import ansible_collect as _collector, incast_phases as _phases
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_step import AnsibleStep, RunError
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_step import AnsibleStep, failed_on_run_error
 
 
 class ActionModule(EngineAction):
@@ -25,12 +25,5 @@ class ActionModule(EngineAction):
             return dict(result, failed=True, msg="phase must be one of %s, got %r" % (", ".join(_phases.PHASES), phase))
         phases = _phases.IncastPhases(AnsibleStep(self, task_vars), _catalog.load_catalog())
         if phase == "read" and args.get("device") == "switch":  # a leaf's read, through its persistent connection
-            return _collector.released_result(self, task_vars, lambda: _ran(phases.read_switch, result, args))
-        return _ran(getattr(phases, phase), result, args)
-
-
-def _ran(phase, result, args):
-    try:
-        return phase(result, args)
-    except RunError as exc:
-        return dict(result, failed=True, msg=str(exc))
+            return _collector.released_result(self, task_vars, lambda: failed_on_run_error(result, phases.read_switch, result, args))
+        return failed_on_run_error(result, getattr(phases, phase), result, args)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh_phases as _phases
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_step import AnsibleStep, RunError
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_step import AnsibleStep, failed_on_run_error
 
 
 class ActionModule(EngineAction):
@@ -25,7 +25,4 @@ class ActionModule(EngineAction):
         phases = _phases.RailMeshPhases(AnsibleStep(self, task_vars), _catalog.load_catalog(), layer)
         if not phases.checks:
             return dict(result, rounds=[], retest_rounds=[], msg="layer %d has no mesh checks" % layer)
-        try:
-            return getattr(phases, phase)(result, args)
-        except RunError as exc:
-            return dict(result, failed=True, msg=str(exc))
+        return failed_on_run_error(result, getattr(phases, phase), result, args)

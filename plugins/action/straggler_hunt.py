@@ -9,7 +9,7 @@ from __future__ import annotations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import straggler_hunt as _hunt
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_step import AnsibleStep, RunError
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_step import AnsibleStep, failed_on_run_error
 
 
 class ActionModule(EngineAction):
@@ -18,8 +18,6 @@ class ActionModule(EngineAction):
     def run(self, tmp=None, task_vars=None):
         result = dict(super().run(tmp, task_vars), changed=False)
         args = self._task.args
-        try:
-            return dict(result, **_hunt.run(AnsibleStep(self, task_vars), _catalog.load_catalog(), int(args["layer"]), args["run_dir"],
-                                            args["hosts"], args.get("launcher") or "", args.get("references")))
-        except RunError as exc:
-            return dict(result, failed=True, msg=str(exc))
+        return failed_on_run_error(result, lambda: dict(result, **_hunt.run(
+            AnsibleStep(self, task_vars), _catalog.load_catalog(), int(args["layer"]), args["run_dir"], args["hosts"],
+            args.get("launcher") or "", args.get("references"))))

@@ -66,3 +66,14 @@ def test_a_timeout_on_the_json_way_is_a_finding_not_a_reason_to_ask_the_text_way
     assert unreachable is None
     assert raw["sw_interfaces"]["status"] == "timeout" and fake.closed
     assert ("get", "show interfaces status") not in fake.calls
+
+
+def test_a_timeout_on_the_text_way_names_it_after_the_refused_json_way(connect):
+    connect([("", PROMPT), (UNCONVERTED, PROMPT), NetworkConnectionError("command timeout triggered, timeout value is 30 secs")])
+    later = {"id": "sw_lldp", "ways": [{"cli": "show lldp neighbors | json"}, {"cli": "show lldp neighbors"}]}
+    raw, _unreachable = _cli.collect("/sock", [SOURCE, later])
+    answer = raw["sw_interfaces"]
+    assert (answer["status"], answer["command"], answer["way"]) == ("timeout", "show interfaces status", 1)
+    assert answer["attempts"][0].startswith("show interfaces status | json: % This is an unconverted command")
+    assert answer["attempts"][1].startswith("show interfaces status: command timeout triggered")
+    assert raw["sw_lldp"]["attempts"] == ["not run: the CLI stopped answering at `show interfaces status`"]

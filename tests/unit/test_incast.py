@@ -169,7 +169,7 @@ def test_a_tail_read_that_cannot_be_placed_in_the_window_is_said_why(read_at, fi
 
 
 def test_the_tail_read_needs_only_the_pfc_counters():
-    # the tail read collects sw_pfc alone (incast_run.TAIL_SOURCES): it bounds PFC, and ends sooner for it
+    # the tail read collects sw_pfc alone (incast_reads.TAIL_SOURCES): it bounds PFC, and ends sooner for it
     switch, nic = _case(600000, 3000, 0, 300000, (150000, 150000))
     pfc_only = {"pfc": _snap(600000 * 2 // 3, 3000, 0)["pfc"]}
     assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": {"at": pfc_only, "seconds": 10}})["status"] == "PASS"
@@ -430,7 +430,7 @@ def test_per_port_reads_are_merged_and_failures_said():
 @pytest.mark.parametrize("os_name", ["eos", "nxos", "sonic", "cumulus"])
 def test_every_platforms_leaf_reads_back_through_the_catalogs_ways(tmp_path, os_name):
     """The twin's leaf of each platform, before and after an incast with short headroom, read through the catalog's
-    sw_ecn / sw_pfc / sw_discards ways and parsers (incast_run.switch_snapshot), judged: drops, on that port."""
+    sw_ecn / sw_pfc / sw_discards ways and parsers (incast_reads.switch_snapshot), judged: drops, on that port."""
     import importlib
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine

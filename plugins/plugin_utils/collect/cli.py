@@ -30,8 +30,10 @@ CUT_TRIES = 3  # asks of one command whose answer was cut at a prompt-like line
 DRAINS = 20  # reads of the rest of a cut answer, up to the switch's own prompt
 # An answer that opens with a `% ...` line is the switch refusing a command, not its output: EOS answers `| json` of a
 # command its release cannot print as JSON with `% This is an unconverted command` and the same error as a JSON
-# document (aristanetworks/vane's device drivers list that answer), which network_cli passes on as output. Where the
-# source has another way for the platform (its text form), that one is asked next; the last way's answer is parsed.
+# document (aristanetworks/vane's device drivers list that answer), which network_cli passes on as output; a command
+# the release lacks (`% Invalid input`) the terminal plugin raises as an error. Where the source has another way for
+# the platform (its text form), that one is asked next after either, or after an answer cut at a prompt-like line; a
+# timeout is never a reason to ask another way, and the last way's answer is parsed.
 _REFUSAL = re.compile(r"\A\s*% \S")
 RELEASE_SECONDS = 10.0  # for a closed connection's process to remove its socket
 
@@ -72,7 +74,7 @@ def collect(socket_path, planned):
             try:
                 stdout = _ask(connection, command, prompt)
             except _Lost as lost:
-                return dict(raw, **_not_run(planned[index:], source, "%s: %s" % (command, lost))), None
+                return dict(raw, **_not_run(planned[index:], command, number, attempts, "%s: %s" % (command, lost))), None
             except _Cut as cut:
                 attempts.append("%s: %s" % (command, cut))
                 continue
@@ -80,7 +82,8 @@ def collect(socket_path, planned):
                 message = _message(exc)
                 if COMMAND_TIMEOUT.search(message):
                     _close(connection)  # what the wedged command prints later must not answer another task
-                    return dict(raw, **_not_run(planned[index:], source, "%s: %s" % (command, message), "timeout")), None
+                    return dict(raw, **_not_run(planned[index:], command, number, attempts, "%s: %s" % (command, message),
+                                                "timeout")), None
                 attempts.append("%s: %s" % (command, message))
                 continue
             if _REFUSAL.match(stdout) and number + 1 < len(source["ways"]):
@@ -125,14 +128,15 @@ def release(socket_path, seconds=RELEASE_SECONDS):
     return True
 
 
-def _not_run(rest, source, why, status="failed"):
-    """The failed source and every one after it: the session is gone."""
-    command = source["ways"][0]["cli"]
-    raw = {}
-    for later in rest:
+def _not_run(rest, command, number, attempts, why, status="failed"):
+    """The failed source (the first of ``rest``, its way ``number`` asked as ``command`` after ``attempts``) and every
+    one after it: the session is gone."""
+    source = rest[0]
+    raw = {source["id"]: {"status": status, "command": command, "way": number, "stdout": "", "attempts": attempts + [why]}}
+    for later in rest[1:]:
         shown = (later["ways"][0] if later["ways"] else {}).get("cli", "?")
         raw[later["id"]] = {"status": status, "command": shown, "way": 0, "stdout": "", "attempts": [
-            why if later is source else "not run: the CLI stopped answering at `%s`" % command]}
+            "not run: the CLI stopped answering at `%s`" % command]}
     return raw
 
 

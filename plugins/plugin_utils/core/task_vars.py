@@ -24,7 +24,7 @@ def raw_values(templar, variables, names):
     return values
 
 
-def host_expectations(templar, task_vars, catalog, checks=None):
-    """(typed expectations, errors) for the checks given, or for the whole catalog."""
-    names = _catalog.expectation_names(checks if checks is not None else catalog["checks"], catalog)
+def host_expectations(templar, task_vars, catalog, checks=None, extra=()):
+    """(typed expectations, errors) for the checks given, or for the whole catalog, and the ``extra`` names."""
+    names = sorted(set(_catalog.expectation_names(checks if checks is not None else catalog["checks"], catalog)) | set(extra))
     return _expectations.resolve(catalog, raw_values(templar, task_vars, names), names)

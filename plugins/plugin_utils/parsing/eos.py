@@ -589,7 +589,8 @@ def _qos_settings(where, blocks):
     trust, ecn, lines = None, set(), []
     for text, children in blocks:
         words = text.split()
-        if not text[:1].isalpha() or ("qos" in words and not _QOS_WORD_PLACE.match(text)) or (
+        named = words[:1] in (["description"], ["comment"], ["service-profile"])  # free text, or a profile's name
+        if not text[:1].isalpha() or ("qos" in words and not named and not _QOS_WORD_PLACE.match(text)) or (
                 words[:2] in (["qos", "dscp"], ["qos", "cos"]) and not _QOS_DEFAULT_MARK.match(text)):
             raise ValueError("%s: %r is no command EOS prints (a garbled line?)" % (where, text))
         match = _TRUST.match(text)

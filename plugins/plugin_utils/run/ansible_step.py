@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from ansible import context
 
-from ..core import catalog as _catalog, expectations as _expectations
-from ..core.task_vars import raw_values
+from ..core.task_vars import host_expectations
 from . import ansible_collect as _collector
 
 
@@ -41,8 +40,7 @@ class AnsibleStep:
     def expectations(self, host, catalog, checks, extra=()):
         """The typed expectations the checks read on ``host`` (its inventory variables, templated), and ``extra``."""
         variables = self._task_vars if host == self.host else self._task_vars["hostvars"][host]
-        names = sorted(set(_catalog.expectation_names(checks, catalog)) | set(extra))
-        expect, errors = _expectations.resolve(catalog, raw_values(self._action._templar, variables, names), names)
+        expect, errors = host_expectations(self._action._templar, variables, catalog, checks, extra)
         if errors:
             raise RunError("%s: invalid expectations: %s" % (host, "; ".join(errors)))
         return expect
@@ -54,3 +52,11 @@ class AnsibleStep:
     def collect(self, planned, timeout, parallel=1):
         """The planned commands' raw outputs on the task's host: (raw by source id, None) or (None, why unreachable)."""
         return _collector.collect(self._action, planned, timeout, self._task_vars, parallel=parallel)
+
+
+def failed_on_run_error(result, phase, *args):
+    """The task's result of ``phase(*args)``; a RunError fails the task with its message."""
+    try:
+        return phase(*args)
+    except RunError as exc:
+        return dict(result, failed=True, msg=str(exc))

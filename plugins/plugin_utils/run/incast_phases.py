@@ -134,7 +134,7 @@ class IncastPhases:
 
     def wait(self, result, args):
         """On the controller: sleep until the round's tail read is due, or its senders' windows are over
-        (incast_run.due), counted from when the senders were started - not from when the fire task ended, which
+        (incast_reads.due), counted from when the senders were started - not from when the fire task ended, which
         across many senders and few forks can be most of the window later."""
         until = args.get("until")
         if until not in UNTIL:
@@ -261,7 +261,6 @@ class IncastPhases:
     def _judged(self, run_dir, plan, index, group):
         target, senders = group["target"], group["senders"]
         expect = self._expect(target)
-        reads = {label: {} for label in _run.LABELS}
         switch, tail, times = {}, {}, {}
         fired = [_run.load(_run.read_path(run_dir, index, sender, "fired")) for sender in senders]
         for leaf in sorted({p["leaf"] for p in group["ports"]}):

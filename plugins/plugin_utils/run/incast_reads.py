@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The induced incast's runs and reads on disk (run_dir/incast/), and their verdicts (docs/incast.md).
 
-The action plugin gpufabric.pyramid.incast does the talking; this module plans the commands of a plan's
-rounds, keeps what each phase read, and turns the reads into judging/incast.py's inputs.
+The phases (incast_phases.py, through the action's AnsibleStep) do the talking; this module plans the commands
+of a plan's rounds, keeps what each phase read, and turns the reads into judging/incast.py's inputs.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import re
 
 from . import engine as _engine
 from ..core.model import SourceFailure
-from ..judging import incast as _judge
 from . import incast_plan as _plan, rail_mesh as _mesh
 
 SWITCH_SOURCES = ["sw_ecn", "sw_pfc", "sw_discards"]

@@ -4,8 +4,8 @@
 """Layer 4's bookkeeping: the mesh's plan in the run directory, each run's command, port and
 addresses, the raw outputs of servers and clients, and the verdicts as one result per node.
 
-The rounds (who runs with whom, who is to blame) are rail_rounds.py; the action plugin rail_mesh
-only starts servers, runs clients and stops servers on each host, one phase per task, so Ansible's
+The rounds (who runs with whom, who is to blame) are rail_rounds.py; the phases (rail_mesh_phases.py, run by
+the action plugin rail_mesh one per task) start servers, run clients and stop servers on each host, so Ansible's
 linear strategy starts every server of a round before any client.
 """
 

@@ -4,8 +4,8 @@
 """The straggler hunt's bookkeeping: who climbs into a round, what a group's run is told, who is
 left out and why, every run's raw output kept, and the hunt's verdicts as results per node.
 
-The rounds themselves (who runs with whom, who is to blame) are rounds.py; the action plugin
-straggler_hunt only collects the runs from the launcher host.
+The rounds themselves (who runs with whom, who is to blame) are fabric_rounds.py; straggler_hunt.py plans,
+collects (from the launcher host, through the action's AnsibleStep) and judges the runs.
 """
 
 from __future__ import annotations
