@@ -8,21 +8,13 @@ import pytest
 from ansible.module_utils.connection import ConnectionError as NetworkConnectionError
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.collect import cli as _cli
-from ansible_collections.gpufabric.pyramid.tests.unit.test_cli import PROMPT, FakeConnection
+# connect: test_cli.py's fixture (a scripted network_cli connection), used by name as every test's argument
+from ansible_collections.gpufabric.pyramid.tests.unit.test_cli import PROMPT, connect  # noqa: F401 pylint: disable=unused-import
 
 SOURCE = {"id": "sw_interfaces", "ways": [{"cli": "show interfaces status | json"}, {"cli": "show interfaces status"}]}
 # What EOS prints over SSH for `| json` of a command with no JSON model (aristanetworks/vane's device connection
 # drivers, error_responses, code-index id 16863309891; they fall back to text too): the refusal, then the error as JSON.
 UNCONVERTED = '% This is an unconverted command\n{\n    "errors": [\n        "This is an unconverted command"\n    ]\n}\n'
-
-
-@pytest.fixture
-def connect(monkeypatch):
-    def install(script):
-        fake = FakeConnection(script)
-        monkeypatch.setattr(_cli, "Connection", lambda socket_path: fake)
-        return fake
-    return install
 
 
 def test_the_json_way_answers_and_the_text_way_is_never_asked(connect):
