@@ -2,12 +2,12 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Query NIC firmware config with mlxconfig and, given params, set what differs (check mode, diff; what to set:
-run/mlxconfig_plan.py)."""
+run/mlxconfig_changes.py)."""
 
 from __future__ import annotations
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_collect import SourceFactsAction
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import mlxconfig_plan as _mlxconfig
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import mlxconfig_changes as _mlxconfig
 
 COMMAND = "ansible.builtin.command"
 
@@ -32,19 +32,13 @@ class ActionModule(SourceFactsAction):
             return dict(result, changed=False, devices=devices)
 
         try:
-            planned = _mlxconfig.plan(facts["mlxconfig"], desired)
-        except _mlxconfig.MlxconfigPlanError as exc:
+            changed = _mlxconfig.changes(facts["mlxconfig"], desired)
+        except _mlxconfig.MlxconfigChangeError as exc:
             return dict(result, failed=True, msg="%s: %s" % (host, exc))
-        reset = args["reset"]
-        changed = bool(planned["set"]) or (reset and bool(planned["reset"]))
-        result.update(changed=changed, set=planned["set"], reset=planned["reset"] if reset else [],
-                      pending_reset=[] if reset else planned["reset"])
-        if self._task.diff and planned["set"]:
-            result["diff"] = {"before": planned["before"], "after": planned["after"],
-                              "before_header": "mlxconfig next boot", "after_header": "desired"}
-        if self._task.check_mode or not changed:
+        result.update(_mlxconfig.task_result(changed, args["reset"], self._task.diff))
+        if self._task.check_mode or not result["changed"]:
             return dict(result, devices=devices)
-        for argv in _mlxconfig.commands(planned, reset):
+        for argv in _mlxconfig.commands(changed, args["reset"]):
             failure = self._command(argv, task_vars)
             if failure:
                 return dict(result, failed=True, msg="%s: %s" % (host, failure))

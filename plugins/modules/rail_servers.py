@@ -419,28 +419,28 @@ def stopped(module):
     module.exit_json(**answer)
 
 
+SERVER = dict(id=dict(type="str", required=True), argv=dict(type="list", elements="str", required=True))
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", required=True, choices=["started", "stopped"]),
+    workdir=dict(type="path", required=True),
+    servers=dict(type="list", elements="dict", default=[], options=SERVER),
+    listen_timeout=dict(type="float", default=15),
+    lifetime=dict(type="int", default=120),
+    grace=dict(type="float", default=5),
+    wait_for=dict(type="str", default="banner", choices=["banner", "running"]),
+    and_then=dict(type="list", elements="dict", default=[], options=dict(
+        workdir=dict(type="path", required=True), grace=dict(type="float", default=5))),
+    then_start=dict(type="dict", options=dict(
+        workdir=dict(type="path", required=True),
+        servers=dict(type="list", elements="dict", required=True, options=SERVER),
+        listen_timeout=dict(type="float", default=15),
+        lifetime=dict(type="int", default=120),
+        wait_for=dict(type="str", default="banner", choices=["banner", "running"]))),
+)
+
+
 def main():
-    server = dict(id=dict(type="str", required=True), argv=dict(type="list", elements="str", required=True))
-    module = AnsibleModule(
-        argument_spec=dict(
-            state=dict(type="str", required=True, choices=["started", "stopped"]),
-            workdir=dict(type="path", required=True),
-            servers=dict(type="list", elements="dict", default=[], options=server),
-            listen_timeout=dict(type="float", default=15),
-            lifetime=dict(type="int", default=120),
-            grace=dict(type="float", default=5),
-            wait_for=dict(type="str", default="banner", choices=["banner", "running"]),
-            and_then=dict(type="list", elements="dict", default=[], options=dict(
-                workdir=dict(type="path", required=True), grace=dict(type="float", default=5))),
-            then_start=dict(type="dict", options=dict(
-                workdir=dict(type="path", required=True),
-                servers=dict(type="list", elements="dict", required=True, options=server),
-                listen_timeout=dict(type="float", default=15),
-                lifetime=dict(type="int", default=120),
-                wait_for=dict(type="str", default="banner", choices=["banner", "running"]))),
-        ),
-        supports_check_mode=True,
-    )
+    module = AnsibleModule(argument_spec=ARGUMENT_SPEC, supports_check_mode=True)
     if module.params["state"] == "started":
         started(module)
     else:

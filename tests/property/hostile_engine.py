@@ -168,17 +168,11 @@ def expectations(overrides):
     return values
 
 
-def _way(source, parser, expect):
-    """(source, index of the way of ``parser`` among the planned ways: the collect module's "way"). A
-    capture in a format the catalog no longer plans (EOS text tables, read as `| json` since) is parsed
-    by its own parser as the source's only way, as test_judge_data does: the parser is still registered
-    and must hold to the same promises."""
-    ways = _engine._ways(source, expect)  # pylint: disable=protected-access
-    names = [way["parser"] for way in ways]
-    if parser and parser not in names:
-        platform = expect.get("pyramid_switch_os")
-        return {"ways": [dict({"platform": platform} if platform else {}, parser=parser)]}, 0
-    return source, names.index(parser) if parser else 0
+def _parser(source, parser, expect):
+    """The parser a collected output of ``source`` names: ``parser`` (a capture in a format the catalog no longer
+    plans, EOS text tables read as `| json` since, is still parsed by its own registered parser and must hold to
+    the same promises), else the first planned way's."""
+    return parser or _engine._ways(source, expect)[0]["parser"]  # pylint: disable=protected-access
 
 
 def command_of(name, expect, item=None):
@@ -187,9 +181,9 @@ def command_of(name, expect, item=None):
     return command.replace("<%s>" % _engine.foreach_of(CATALOG["sources"][name], expect), str(item)) if item else command
 
 
-def collected(text, way, command):
-    """A collected source as the collect module returns it: the command answered, exit 0."""
-    return {"status": "ok", "way": way, "command": command, "rc": 0, "stdout": text, "stderr": "", "msg": "",
+def collected(text, parser, command):
+    """A collected source as the collector returns it (engine.answered: it names its parser): the command answered, exit 0."""
+    return {"status": "ok", "parser": parser, "command": command, "rc": 0, "stdout": text, "stderr": "", "msg": "",
             "attempts": ["%s: ok" % command]}
 
 
@@ -198,8 +192,7 @@ def parse_text(name, parser, text, expect, item=None):
     source = CATALOG["sources"][name]
     command = command_of(name, expect, item)
     with cpu_limit(PARSE_CPU_SECONDS, "%s parsing %d characters" % (parser or name, len(text))):
-        source, way = _way(source, parser, expect)
-        return _engine.parse_one(collected(text, way, command), source, expect)
+        return _engine.parse_one(collected(text, _parser(source, parser, expect), command))
 
 
 def _source_facts(name, raw, expect, replaced):

@@ -40,10 +40,9 @@ def _command(parser):
 
 def parse(parser, text):
     """engine.parse_one of ``text`` collected by a way read with ``parser``, under the CPU limit."""
-    source = {"ways": [{"run": [parser], "parser": parser}]}
     command = _command(parser)
     with hostile_engine.cpu_limit(hostile_engine.PARSE_CPU_SECONDS, "%s parsing %d characters" % (parser, len(text))):
-        return _engine.parse_one(hostile_engine.collected(text, 0, command), source, {}), command
+        return _engine.parse_one(hostile_engine.collected(text, parser, command)), command
 
 
 def _same(first, second):

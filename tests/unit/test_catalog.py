@@ -28,7 +28,7 @@ def test_each_command_is_planned_once_per_host():
     checks = _catalog.checks_at(CATALOG, 0)
     expect = {"pyramid_rails": ["mlx5_0", "mlx5_1"], "pyramid_dcgm_diag_level": 1, "pyramid_dcgm_diag_timeout": 300,
               "pyramid_rdma_modules": ["mlx5_core", "mlx5_ib"]}
-    planned = _engine.plan(_engine.source_names(checks), CATALOG, expect)
+    planned = _engine.reads(_engine.source_names(checks), CATALOG, expect)
     ids = [p["id"] for p in planned]
     assert len(ids) == len(set(ids))
     assert "mlxconfig[mlx5_1]" in ids and ["mlxconfig", "-d", "mlx5_1", "-e", "q"] == planned[ids.index("mlxconfig[mlx5_1]")]["ways"][0]["run"]

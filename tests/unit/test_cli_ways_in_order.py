@@ -1,7 +1,7 @@
 """A switch source's ways for one platform, tried in order over network_cli: JSON first, and the text form where the
 release refuses the JSON one (EOS answers `% This is an unconverted command`, which network_cli passes on as output;
 a command the release lacks fails with "% Invalid input", which the terminal plugin raises). The way that answered
-is the one parsed (run/engine.parse_one reads its index)."""
+is the one parsed (run/engine.answered puts that way's parser on the answer)."""
 
 import pytest
 

@@ -402,10 +402,10 @@ def test_the_plan_file_holds_one_server_per_sender_and_rail_and_perftests_real_o
     assert plan["leaves"] == [["leaf1-r0", "leaf1-r1", "leaf2-r0", "leaf2-r1"]]
     servers, clients = plan["commands"][0]["servers"], plan["commands"][0]["clients"]
     assert len(servers["node-001"]) == 16 and len(clients[plan["rounds"][0][0]["senders"][0]]) == 2
-    first = clients[plan["rounds"][0][0]["senders"][0]][0]["argv"]
+    first = clients[plan["rounds"][0][0]["senders"][0]][0]["ways"][0]["run"]
     assert first == ["ib_write_bw", "-d", "mlx5_0", "-F", "--report_gbits", "-D", "30", "-x", "3", "--rate_limit_type=SW",
                      "--rate_limit=60.0", "-p", str(expect["pyramid_rdma_port_base"] + 100), "10.50.0.1"]
-    ports_used = [run["argv"][run["argv"].index("-p") + 1] for run in servers["node-001"]]
+    ports_used = [argv[argv.index("-p") + 1] for argv in (run["ways"][0]["run"] for run in servers["node-001"])]
     assert len(set(ports_used)) == len(ports_used), "every server of a target on its own port"
 
 
@@ -450,10 +450,10 @@ def test_every_platforms_leaf_reads_back_through_the_catalogs_ways(tmp_path, os_
     def read(state):
         snapshot = switch_session.snapshot_now(state)
         raw = {}
-        for planned in _engine.plan(_run.SWITCH_SOURCES, catalog, expect):
+        for planned in _engine.reads(_run.SWITCH_SOURCES, catalog, expect):
             way = planned["ways"][0]
             command = way.get("cli") or " ".join(way["run"])
-            raw[planned["id"]] = {"status": "ok", "way": 0, "command": command, "stdout": formats.COMMANDS[command](snapshot)}
+            raw[planned["id"]] = _engine.answered(planned, {"status": "ok", "way": 0, "command": command, "stdout": formats.COMMANDS[command](snapshot)})
         return _run.switch_snapshot({"at": 0, "raw": raw, "unreachable": None}, catalog, expect)
 
     before = read(leaf)

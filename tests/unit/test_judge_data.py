@@ -10,8 +10,8 @@ A mesh check (Layer 4) is judged per run, on its client's output, as the rail me
 places each miss (run/rail_rounds.py, tested in test_rail_rounds.py).
 A counters source's raw output is {"before": output, "after": output, "seconds": s}.
 
-"contains" names what a verdict must say; judge_data/verdicts.json records what each row's verdict
-says word for word (expected, actual, cause, the detail that names the failing ports, an ERROR's command and
+"contains" names what a verdict must say; judge_data/<table>.verdicts.json, beside its table, records what each
+row's verdict says word for word (expected, actual, cause, the detail that names the failing ports, an ERROR's command and
 whether the check applies), so a change
 of wording is a deliberate one: after it,
 re-record with write_verdicts() and review the diff.
@@ -46,9 +46,14 @@ def _tables():
         yield importlib.import_module("%s.%s" % (judge_data.__name__, info.name))
 
 
-ROWS = [row for table in _tables() for row in table.DATA]
-# expected, actual, cause and detail of every row's verdict, word for word (judge_data/verdicts.json, written by write_verdicts)
-VERDICTS = os.path.join(os.path.dirname(judge_data.__file__), "verdicts.json")
+TABLES = {table.__name__.rsplit(".", 1)[1]: table.DATA for table in _tables()}
+ROWS = [row for rows in TABLES.values() for row in rows]
+
+
+def _verdicts_path(table):
+    """Where a table's recorded verdicts sit: beside it (expected, actual, cause and detail of every row's verdict, word
+    for word, written by write_verdicts)."""
+    return os.path.join(os.path.dirname(judge_data.__file__), "%s.verdicts.json" % table)
 
 
 def _row_id(row):
@@ -64,14 +69,10 @@ def _expect(row):
 def _parsed(name, value, expect):
     """Facts of one raw output: a text is the source's first way; (parser, text) the way of that parser
     (of the ways of this switch's platform, for a switch source)."""
-    source = CATALOG["sources"][name]
     parser, text = value if isinstance(value, tuple) else (None, value)
     platform = expect.get("pyramid_switch_os")
-    ways = [each["parser"] for each in source["ways"] if each.get("platform", platform) == platform]
-    if parser and parser not in ways:  # a capture in a format the catalog no longer reads (EOS text, now `| json`)
-        source, ways = {"ways": [dict({"platform": platform} if platform else {}, parser=parser)]}, [parser]
-    way = ways.index(parser) if parser else 0
-    return _engine.parse_one({"status": "ok", "stdout": text, "command": name, "way": way}, source, expect)
+    ways = [each["parser"] for each in CATALOG["sources"][name]["ways"] if each.get("platform", platform) == platform]
+    return _engine.parse_one({"status": "ok", "stdout": text, "command": name, "parser": parser or ways[0]})
 
 
 def _source_facts(name, value, expect):
@@ -150,11 +151,14 @@ def _said(results):
 
 
 def _recorded():
-    try:
-        with open(VERDICTS, encoding="utf-8") as handle:
-            return json.load(handle)
-    except FileNotFoundError:
-        return {}
+    recorded = {}
+    for table in TABLES:
+        try:
+            with open(_verdicts_path(table), encoding="utf-8") as handle:
+                recorded.update(json.load(handle))
+        except FileNotFoundError:
+            continue  # a table not recorded yet: its rows are judged by "contains" alone
+    return recorded
 
 
 RECORDED = _recorded()
@@ -164,10 +168,11 @@ def write_verdicts():
     """Record what every row's verdict says (after a deliberate change of a judge's wording), from the repository root:
     .venv/bin/python -c 'import sys; sys.path[:0] = [".collections", "twin"]
     from ansible_collections.gpufabric.pyramid.tests.unit.test_judge_data import write_verdicts; write_verdicts()'"""
-    said = {_row_id(row): _said(_results(row)) for row in ROWS}
-    with open(VERDICTS, "w", encoding="utf-8") as handle:
-        json.dump(said, handle, indent=1, sort_keys=True, ensure_ascii=False)
-        handle.write("\n")
+    for table, rows in TABLES.items():
+        said = {_row_id(row): _said(_results(row)) for row in rows}
+        with open(_verdicts_path(table), "w", encoding="utf-8") as handle:
+            json.dump(said, handle, indent=1, sort_keys=True, ensure_ascii=False)
+            handle.write("\n")
 
 
 @pytest.mark.parametrize("row", ROWS, ids=_row_id)

@@ -26,9 +26,9 @@ def test_a_hang_is_a_fail_naming_the_ranks():
              "#  Rank  1 Group  0 Pid   4242 on   node-005 device  1 [0x2a] NVIDIA H100\n" \
              "     1048576        262144     float     sum      -1    10.0  100.0  175.0      0    10.0  100.0  175.0      0\n"
     # the engine reads a hang's output with the source's parser; the judge sees facts, never the text
-    source = CATALOG["sources"]["nccl_node"]
-    hung = _engine.parse_one({"status": "timeout", "command": "all_reduce_perf", "way": 0, "stdout": output,
-                              "attempts": ["all_reduce_perf: timed out"]}, source, EXPECT)
+    read = _engine.reads(["nccl_node"], CATALOG, EXPECT)[0]
+    hung = _engine.parse_one(_engine.answered(read, {"status": "timeout", "command": "all_reduce_perf", "way": 0, "stdout": output,
+                                                     "attempts": ["all_reduce_perf: timed out"]}))
     assert hung.partial == {"ranks": [{"rank": 0, "host": "node-005", "device": 0}, {"rank": 1, "host": "node-005", "device": 1}],
                             "sizes_done": [1048576]}
     assert _engine.restore_facts(_engine.serializable_facts(hung)).partial == hung.partial

@@ -280,6 +280,6 @@ def test_a_queue_missing_from_one_ecn_read_is_not_read_twice():
 
 def test_a_pfc_row_before_its_header_is_no_data_at_the_snapshot_not_a_traceback():
     text = "Ethernet0   1,200     201     202     203     204     205     206     207\n"
-    raw = {"status": "ok", "stdout": text, "command": "show pfc counters", "way": 0}
-    facts = _engine.parse_one(raw, CATALOG["sources"]["sw_pfc"], {"pyramid_switch_os": "sonic"})
+    read = _engine.reads(["sw_pfc"], CATALOG, {"pyramid_switch_os": "sonic"})[0]
+    facts = _engine.parse_one(_engine.answered(read, {"status": "ok", "stdout": text, "command": "show pfc counters", "way": 0}))
     assert isinstance(facts, SourceFailure) and "before any 'Port Rx'/'Port Tx' header" in facts.reason

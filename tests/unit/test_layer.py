@@ -36,7 +36,8 @@ class Collector:
         self.planned = planned
         if self.unreachable:
             return None, self.unreachable
-        return {item["id"]: {"status": "ok", "rc": 0, "stdout": self.stdout or "", "command": item["id"]} for item in planned}, None
+        return _engine.answers(planned, {item["id"]: {"status": "ok", "rc": 0, "stdout": self.stdout or "", "command": item["id"]}
+                                         for item in planned}), None
 
 
 def _no_wait(doc, seconds):
@@ -157,8 +158,8 @@ def test_each_result_names_the_command_that_actually_ran():
 
     def collect(planned):
         assert [item["id"] for item in planned][0] == "kernel_modules"  # then module_sysfs[<module>], one per module
-        return {"kernel_modules": {"status": "ok", "rc": 0, "way": 1, "stdout": modules, "command": "cat /proc/modules",
-                                   "attempts": ["lsmod: command not found", "cat /proc/modules: ok"]}}, None
+        return _engine.answers(planned, {"kernel_modules": {"status": "ok", "rc": 0, "way": 1, "stdout": modules, "command": "cat /proc/modules",
+                                                            "attempts": ["lsmod: command not found", "cat /proc/modules: ok"]}}), None
     (record,) = _layer.run("dev", 0, [check], CATALOG, _expect(), _doc(), collect, wait=_no_wait)[0]
     # lsmod was absent: the record names what answered (module_sysfs, a foreach source, stays as planned)
     assert record["status"] == "PASS" and record["command"].split("; ")[0] == "cat /proc/modules"
@@ -208,13 +209,13 @@ def test_a_pod_check_names_the_command_that_ran_on_each_host():
     ran = "torchrun --standalone --nproc_per_node=8 /tmp/pyramid-x/allreduce_bench.py -b 8 -e 4G -f 2"
 
     def collect(planned):
-        return {item["id"]: {"status": "ok", "rc": 0, "way": 1, "stdout": bench, "command": ran} for item in planned}, None
+        return _engine.answers(planned, {item["id"]: {"status": "ok", "rc": 0, "way": 1, "stdout": bench, "command": ran} for item in planned}), None
     doc = _doc()
     _layer.run("dev", 5, checks, CATALOG, _expect(), doc, collect, wait=_no_wait)
     assert all(entry["command"] == ran for entry in doc["ran"]["layer5"].values())
     pod = next(c for c in checks if c["scope"] == "pod")
     facts = _engine.restore_facts(_engine.serializable_facts(_engine.parse_sources(
-        _engine.source_names([pod]), CATALOG, collect(_engine.plan(_engine.source_names([pod]), CATALOG, _expect()))[0], _expect())))
+        _engine.source_names([pod]), CATALOG, collect(_engine.reads(_engine.source_names([pod]), CATALOG, _expect()))[0], _expect())))
     record = _engine.judge_pod(pod, CATALOG, {"dev": facts}, {"dev": _expect()}, {"dev": doc["ran"]["layer5"]})["dev"]
     assert ran in record["command"], record["command"]
 
@@ -236,7 +237,8 @@ def test_gpu_soak_snapshot_survives_the_results_file_and_compares_links_by_numbe
     def reads(nvlink):
         def collect(planned):
             out = {"gpu_query_soak": smi, "gpu_nvlink_errors_soak": nvlink}
-            return {item["id"]: {"status": "ok", "rc": 0, "stdout": out[item["id"]], "command": item["id"]} for item in planned}, None
+            return _engine.answers(planned, {item["id"]: {"status": "ok", "rc": 0, "stdout": out[item["id"]], "command": item["id"]}
+                                             for item in planned}), None
         return collect
     expect = _expect(pyramid_gpu_nvlinks=12)
     for after, status in ((clean, "PASS"), (clean.replace("Link 5: Recovery Errors: 0", "Link 5: Recovery Errors: 1"), "FAIL")):

@@ -34,7 +34,7 @@ def _validated(tmp_path, nodes, faults="[]", **overrides):
         _results.save(run_dir, {"host": host, "results": [{"layer": 0, "check": "iommu", "status": "PASS"}], "facts": {}})
     expect, errors = _expectations.resolve(CATALOG, dict({"pyramid_rdma_port_base": _twin.PORT_BASE}, **overrides))
     assert not errors
-    phases = _phases.RailMeshPhases(_Step(hosts, expect), CATALOG, 4)
+    phases = _phases.RailMeshPhases(_Step(hosts, expect), CATALOG, {"layer": 4})
     args = {"run_dir": run_dir, "hosts": hosts, "layer": 4}
     planned = phases.plan({}, args)
     plan = _mesh.load_plan(run_dir, 4)

@@ -13,6 +13,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import J
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
 HOST, GDR = CHECKS["rdma_write_bw"], CHECKS["rdma_gpudirect_bw"]
+PARSER = CATALOG["sources"][GDR["sources"][0]]["ways"][0]["parser"]  # the client's output, as its read names it
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers", "perftest_ib_write_bw")
 
 
@@ -85,12 +86,12 @@ def _judged(tmp_path, nodes, slow=(), host_gbps=145.0):
     for index in plan["gpudirect"]["rounds"]:
         by_client = {}
         for run in plan["rounds"][index]:
-            by_client.setdefault(run["client"], {})[_mesh.run_id(run)] = {"status": "ok", "stdout": text, "command": "ib_write_bw", "way": 0}
+            by_client.setdefault(run["client"], {})[_mesh.run_id(run)] = {"status": "ok", "stdout": text, "command": "ib_write_bw", "parser": PARSER}
             fast = run["server"] in slow or run["client"] in slow
             host_runs.append(dict(run, gpudirect=None, status="PASS", gbps=300.0 if fast else host_gbps, actual=None))
         for client, raw in by_client.items():
             _mesh.save_raw(run_dir, 4, index, client, "client", raw)
-    runs = _mesh.measured_gpudirect(run_dir, plan, GDR, CATALOG, JUDGES["mesh"][GDR["judge"]], lambda host: expect, host_runs)
+    runs = _mesh.measured_gpudirect(run_dir, plan, GDR, JUDGES["mesh"][GDR["judge"]], lambda host: expect, host_runs)
     return plan, expect, runs
 
 
@@ -116,8 +117,8 @@ def _one_gpudirect_run_collected(tmp_path, host_runs):
     index = plan["gpudirect"]["rounds"][0]
     run = plan["rounds"][index][0]
     _mesh.save_raw(str(tmp_path), 4, index, run["client"], "client", {_mesh.run_id(run): {
-        "status": "ok", "stdout": _capture("client_gbits_cuda_dmabuf_a_roce_h200"), "command": "ib_write_bw", "way": 0}})
-    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, CATALOG, JUDGES["mesh"][GDR["judge"]], lambda host: expect,
+        "status": "ok", "stdout": _capture("client_gbits_cuda_dmabuf_a_roce_h200"), "command": "ib_write_bw", "parser": PARSER}})
+    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, JUDGES["mesh"][GDR["judge"]], lambda host: expect,
                                     host_runs(run))
     return plan, expect, run, [r for r in runs if (r["server"], r["client"], r["rail"]) == (run["server"], run["client"], run["rail"])], runs
 

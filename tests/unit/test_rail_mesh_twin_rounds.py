@@ -13,7 +13,7 @@ import time
 from pyramid_twin import model, formats_perftest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, rail_mesh as _mesh, rail_rounds as _rounds
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
 CATALOG = _catalog.load_catalog()
@@ -65,7 +65,7 @@ def _run_round(run_dir, plan, index, states, expect):
         raw = {}
         for item in _mesh.planned(plan, index, host, "client", CATALOG, expect, HOST, GDR):
             argv = item["ways"][0]["run"]
-            raw[item["id"]] = _raw(argv, formats_perftest.ib_write_bw(states[host], argv[1:], {}))
+            raw[item["id"]] = _engine.answered(item, _raw(argv, formats_perftest.ib_write_bw(states[host], argv[1:], {})))
         _mesh.save_raw(run_dir, 4, index, host, "client", raw)
     for thread in threads:
         thread.join(10)
@@ -86,8 +86,8 @@ def _layer4(tmp_path, nodes, faults="[]"):
     with contextlib.redirect_stdout(io.StringIO()):  # the servers' banners
         for index in range(len(plan["rounds"])):
             _run_round(run_dir, plan, index, states, expect)
-    runs = _mesh.measured(run_dir, plan, HOST, CATALOG, JUDGES["mesh"][HOST["judge"]], lambda host: expect)
-    gdr = _mesh.measured_gpudirect(run_dir, plan, GDR, CATALOG, JUDGES["mesh"][GDR["judge"]], lambda host: expect, runs)
+    runs = _mesh.measured(run_dir, plan, HOST, JUDGES["mesh"][HOST["judge"]], lambda host: expect)
+    gdr = _mesh.measured_gpudirect(run_dir, plan, GDR, JUDGES["mesh"][GDR["judge"]], lambda host: expect, runs)
     return (_mesh.records(HOST, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs),
             _mesh.records(GDR, CATALOG, plan, _rounds.blame(gdr), lambda host: expect, gdr), gdr)
 

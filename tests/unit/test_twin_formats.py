@@ -252,8 +252,8 @@ def expect_of(**values):
 
 def collect(twin, names, expect, timeout=10):
     """Raw results of the catalog sources ``names`` as the collect module returns them."""
-    return {planned["id"]: _collect.collect_source(twin, planned["ways"], timeout)
-            for planned in _engine.plan(names, CATALOG, expect)}
+    return {planned["id"]: _engine.answered(planned, _collect.collect_source(twin, _engine.wire([planned])[0]["ways"], timeout))
+            for planned in _engine.reads(names, CATALOG, expect)}
 
 
 def judge(check_id, collected, expect):
@@ -270,7 +270,7 @@ def test_tool_missing_is_not_found_exit_127_and_an_error_naming_the_command(tmp_
     expect = expect_of(pyramid_rails=["mlx5_0"])
     raw = collect(twin, ["ibstat"], expect)["ibstat"]
     assert raw == {"status": "missing", "command": "ibstat", "rc": 127, "stdout": "", "stderr": "", "msg": "command not found",
-                   "way": 0, "attempts": ["ibstat: command not found"]}
+                   "way": 0, "attempts": ["ibstat: command not found"], "parser": "linux_ibstat", "stderr_parsed": True}
     record = judge("rails_active", {"ibstat": raw}, expect)
     assert (record["status"], record["actual"], record["command"]) == ("ERROR", "ibstat: command not found", "ibstat")
     assert record["cause"] == "No data from `ibstat` on node-001"

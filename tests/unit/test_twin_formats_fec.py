@@ -60,8 +60,9 @@ def _judge(platform, state, soak=SOAK):
     scenario_topology = switch_model.topology(_scenario())
     expect, errors = _expectations.resolve(CATALOG, switch_model.inventory_vars(scenario_topology, LEAF[platform]))
     assert not errors, errors
-    reads = [_engine.parse_one({"status": "ok", "stdout": RENDER[platform](_snapshot(state, age)), "command": "sw_fec"},
-                               CATALOG["sources"]["sw_fec"], expect) for age in (10, 10 + soak)]
+    read = _engine.reads(["sw_fec"], CATALOG, expect)[0]
+    reads = [_engine.parse_one(_engine.answered(read, {"status": "ok", "stdout": RENDER[platform](_snapshot(state, age)), "command": "sw_fec"}))
+             for age in (10, 10 + soak)]
     facts = {"sw_fec": {"before": reads[0], "after": reads[1], "seconds": soak}}
     return _engine.judge_host(LEAF[platform], CHECK, CATALOG, facts, expect)
 

@@ -56,7 +56,8 @@ def verdicts(state, raw=None):
     expect, errors = _expectations.resolve(CATALOG, {})
     assert not errors
     names = _engine.source_names(GPU_CHECKS)
-    facts = _engine.parse_sources(names, CATALOG, raw or collected(state), expect)
+    answers = _engine.answers(_engine.reads(names, CATALOG, expect), raw or collected(state))  # each names its parser
+    facts = _engine.parse_sources(names, CATALOG, answers, expect)
     return {check["id"]: _engine.judge_host("node-001", check, CATALOG, facts, expect) for check in GPU_CHECKS}
 
 
@@ -236,8 +237,9 @@ def soak(state, monkeypatch, tmp_path, seconds=60):
     for name in ("gpu_query_soak", "gpu_nvlink_errors_soak"):
         before, after = ({name: {"status": "ok", "rc": rc, "stdout": out, "stderr": err, "command": name, "way": 0}}
                          for rc, out, err in (read[name] for read in reads))
-        facts[name] = {"before": _engine.parse_sources([name], CATALOG, before, expect)[name],
-                       "after": _engine.parse_sources([name], CATALOG, after, expect)[name], "seconds": seconds}
+        planned = _engine.reads([name], CATALOG, expect)
+        facts[name] = {"before": _engine.parse_sources([name], CATALOG, _engine.answers(planned, before), expect)[name],
+                       "after": _engine.parse_sources([name], CATALOG, _engine.answers(planned, after), expect)[name], "seconds": seconds}
     return layer0, {check["id"]: _engine.judge_host("node-001", check, CATALOG, facts, expect) for check in SOAK_CHECKS}
 
 

@@ -49,7 +49,7 @@ def collected(state, expect):
     files = formats_roce.sys_files(state)
     rails = {rail["device"]: rail for rail in state["rails"]}
     raw = {}
-    for planned in _engine.plan(_engine.source_names(ROCE_CHECKS), CATALOG, expect):
+    for planned in _engine.reads(_engine.source_names(ROCE_CHECKS), CATALOG, expect):
         way = planned["ways"][0]
         device = planned["id"].split("[")[1].rstrip("]")
         if "list" in way:
@@ -62,8 +62,8 @@ def collected(state, expect):
         else:
             assert way["run"][0] == "cat"
             rc, out, err = 0, "".join(files[path] for path in way["run"][1:]), ""
-        raw[planned["id"]] = {"status": "ok" if rc == 0 else "failed", "rc": rc, "stdout": out, "stderr": err,
-                              "command": " ".join(way.get("run") or [way.get("read") or way.get("list")]), "way": 0}
+        raw[planned["id"]] = _engine.answered(planned, {"status": "ok" if rc == 0 else "failed", "rc": rc, "stdout": out, "stderr": err,
+                                                        "command": " ".join(way.get("run") or [way.get("read") or way.get("list")]), "way": 0})
     return raw
 
 

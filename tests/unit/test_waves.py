@@ -4,7 +4,8 @@ must outlive every wave of clients, and pre-flight says when the forks are too f
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.inventory import forks_warning
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.rail_mesh import client_reads, server_lifetime, waves
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.background import client_reads, waves
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.rail_mesh import server_lifetime
 
 
 @pytest.mark.parametrize("nodes, forks, expected", [(8, 16, 1), (16, 16, 1), (17, 16, 2), (512, 16, 32), (0, 16, 0),

@@ -36,25 +36,27 @@ def payloads_for(planned):
 def collect(action, planned, timeout, task_vars, parallel=1):
     """(raw outputs by source id, None), or (None, reason) when the host could not be reached.
 
-    A command two sources share (two parsers over one output) runs once.
+    A command two sources share (two parsers over one output) runs once. Each answer names the parser its
+    read's plan chose for the way that gave it (engine.answered); the host is sent the commands only.
     """
     unique, copies = [], {}
-    for source in planned:
-        key = repr(source["ways"])
+    for read in _engine.wire(planned):
+        key = repr(read["ways"])
         if key in copies:
-            copies[key].append(source["id"])
+            copies[key].append(read["id"])
         else:
-            copies[key] = [source["id"]]
-            unique.append(source)
+            copies[key] = [read["id"]]
+            unique.append(read)
     if _is_network_cli(action):
         raw, unreachable = _cli.collect(action._connection.socket_path, unique)
     else:
         raw, unreachable = _module_collect(action, unique, timeout, task_vars, parallel)
-    if raw is not None:
-        for ids in copies.values():
-            for other in ids[1:]:
-                raw[other] = raw[ids[0]]
-    return raw, unreachable
+    if raw is None:
+        return raw, unreachable
+    for ids in copies.values():
+        for other in ids[1:]:
+            raw[other] = raw[ids[0]]
+    return _engine.answers(planned, raw), unreachable
 
 
 RELEASE_SECONDS = _cli.RELEASE_SECONDS
@@ -127,7 +129,7 @@ class SourceFactsAction(EngineAction):
         names = list(names or self.SOURCES)
         args = self.arguments()
         expect = {"pyramid_rails": args.get("devices") or catalog["expectations"]["pyramid_rails"]["default"]}
-        collected, unreachable = collect(self, _engine.plan(names, catalog, expect), args["timeout"], task_vars)
+        collected, unreachable = collect(self, _engine.reads(names, catalog, expect), args["timeout"], task_vars)
         if unreachable:
             return None, "host unreachable: %s" % unreachable
         facts = _engine.parse_sources(names, catalog, collected, expect)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from ansible import context
 
+from ..core import catalog as _catalog
+from ..core.action import EngineAction
 from ..core.task_vars import host_expectations
 from . import ansible_collect as _collector
 
@@ -50,7 +52,7 @@ class AnsibleStep:
         return self._action._execute_module(module_name=module, module_args=args, task_vars=self._task_vars)
 
     def collect(self, planned, timeout, parallel=1):
-        """The planned commands' raw outputs on the task's host: (raw by source id, None) or (None, why unreachable)."""
+        """The planned reads' answers on the task's host, each naming its parser: (answers by source id, None) or (None, why unreachable)."""
         return _collector.collect(self._action, planned, timeout, self._task_vars, parallel=parallel)
 
 
@@ -60,3 +62,25 @@ def failed_on_run_error(result, phase, *args):
         return phase(*args)
     except RunError as exc:
         return dict(result, failed=True, msg=str(exc))
+
+
+class PhasedRunAction(EngineAction):
+    """The action plugin of a phased run (docs/adding-a-check.md "Adding a new kind of run"): a task runs one phase.
+    ``PHASES`` is the kind's class: ``PHASES(step, catalog, args)``, its phase names in ``PHASES.NAMES``, a method per
+    phase taking (result, args) and returning the task's result, and optionally ``idle(result)``, the result of every
+    phase when the run has nothing to do. A network_cli device's connection is released however the phase ends."""
+
+    PHASES = None
+    _requires_connection = True  # a device phase talks to its device
+
+    def run(self, tmp=None, task_vars=None):
+        result = dict(super().run(tmp, task_vars), changed=False)
+        args = self._task.args
+        phase = args.get("phase")
+        if phase not in self.PHASES.NAMES:
+            return dict(result, failed=True, msg="phase must be one of %s, got %r" % (", ".join(self.PHASES.NAMES), phase))
+        phases = self.PHASES(AnsibleStep(self, task_vars), _catalog.load_catalog(), args)
+        idle = getattr(phases, "idle", lambda result: None)(result)
+        if idle is not None:
+            return idle
+        return _collector.released_result(self, task_vars, lambda: failed_on_run_error(result, getattr(phases, phase), result, args))

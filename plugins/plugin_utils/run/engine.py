@@ -50,8 +50,14 @@ def source_names(checks):
     return names
 
 
-def plan(names, catalog, expect, group=None):
-    """The collect module's ``sources`` argument: each command once per host.
+# What a planned way carries for the controller alone (the parser chosen, whether stderr is parsed too):
+# never sent to the host, put on the answer that way gave (see answered), so nothing is chosen twice.
+CHOICE = ("parser", "stderr_parsed")
+
+
+def reads(names, catalog, expect, group=None):
+    """The reads of ``names`` on one device, each command once: [{"id", "ways": [...]}], each way the
+    command as the collector runs it (``wire``) and the parser chosen for its output (CHOICE).
 
     ``group`` fills {group_*} placeholders of launched sources (``{"hosts": "a,b", ...}``).
     """
@@ -66,7 +72,9 @@ def plan(names, catalog, expect, group=None):
                     value = _argv(way, item, expect, group)
                 else:  # a file or directory to read, or one command line of a network OS CLI (network_cli)
                     value = _fill(way[kind], item, expect, group)
-                planned_way = {kind: value}
+                planned_way = {kind: value, "parser": way["parser"]}
+                if way.get("stderr"):
+                    planned_way["stderr_parsed"] = True
                 if way.get("env"):
                     planned_way["env"] = dict(expect[way["env"]])
                 if way.get("timeout"):
@@ -76,6 +84,25 @@ def plan(names, catalog, expect, group=None):
                 ways.append(planned_way)
             planned.append({"id": collected_id, "ways": ways})
     return planned
+
+
+def wire(planned):
+    """The reads as the collector takes them: the commands, without the controller's choice."""
+    return [dict(read, ways=[{key: value for key, value in way.items() if key not in CHOICE} for way in read["ways"]])
+            for read in planned]
+
+
+def answers(planned, collected):
+    """Each collected answer of ``planned`` with its read's choice (answered); reads with no answer stay out."""
+    return {read["id"]: answered(read, collected[read["id"]]) for read in planned if collected.get(read["id"]) is not None}
+
+
+def answered(read, raw):
+    """``raw`` (one collected answer of ``read``) with the choice of the way that gave it: its parser, and whether
+    its stderr is parsed too. The answer carries them from then on (saved to a run's files, read in a later phase)."""
+    ways = read["ways"]
+    index = raw.get("way", 0) if isinstance(raw.get("way", 0), int) and 0 <= raw.get("way", 0) < len(ways) else 0
+    return dict(raw, **{key: ways[index][key] for key in CHOICE if key in ways[index]}) if ways else dict(raw)
 
 
 def _ways(source, expect):
@@ -122,19 +149,20 @@ def _fill(text, item, expect, group=None, shown=False):
     return PLACEHOLDER.sub(value, str(text))
 
 
-def parse_one(raw, source, expect):
-    """Facts of one collected source, or a SourceFailure saying why there are none."""
+def parse_one(raw):
+    """Facts of one collected answer (``answered``: it names its parser), or a SourceFailure saying why there are none."""
     if raw is None:
         return SourceFailure("(not collected)", "no output was collected")
     command = raw.get("command", "?")
-    ways = _ways(source, expect)
-    parser = ways[raw.get("way", 0)]["parser"] if raw.get("way", 0) < len(ways) else None  # "way" counts the planned ways
+    parser = raw.get("parser")
     if raw.get("status") != "ok":
         return SourceFailure(command, "; ".join(raw.get("attempts") or [raw.get("msg", "failed")]),
                              status=raw.get("status"), output=raw.get("stdout", ""),
                              partial=parsing.partial(parser, raw.get("stdout", "")))
+    if not parser:  # an answer nobody planned a parser for: a defect of the run, never facts
+        return SourceFailure(command, "%s: no parser chosen for its output" % command, output=raw.get("stdout", ""))
     text = raw.get("stdout", "")
-    if parser and ways[raw.get("way", 0)].get("stderr") and raw.get("stderr"):
+    if raw.get("stderr_parsed") and raw.get("stderr"):
         text += "\n" + raw["stderr"]  # where the tool names what it could not read (ibstat's ibpanic line)
     try:
         facts = parsing.parse(parser, text)
@@ -156,9 +184,9 @@ def parse_sources(names, catalog, collected, expect):
     for name in names:
         source = catalog["sources"][name]
         if foreach_of(source, expect):
-            facts[name] = {item: parse_one(collected.get(cid), source, expect) for cid, item in _expanded(name, source, expect)}
+            facts[name] = {item: parse_one(collected.get(cid)) for cid, item in _expanded(name, source, expect)}
         else:
-            facts[name] = parse_one(collected.get(name), source, expect)
+            facts[name] = parse_one(collected.get(name))
     return facts
 
 

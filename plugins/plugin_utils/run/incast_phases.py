@@ -12,17 +12,14 @@ servers, with their output) -> read after -> verdict (controller, judging/incast
 
 from __future__ import annotations
 
-import hashlib
 import time
 
 from ..core import catalog as _catalog, results as _results
 from ..core.model import ERROR, FAIL, PASS, SKIP
 from ..judging import JUDGES, incast as _judge
-from . import engine as _engine, incast_reads as _run, rail_mesh as _mesh
+from . import background as _background, engine as _engine, incast_reads as _run, rail_mesh as _mesh
 from .ansible_step import RunError
 
-SERVERS = "gpufabric.pyramid.rail_servers"
-PHASES = ("plan", "serve", "read", "fire", "wait", "stop", "verdict")
 UNTIL = ("tail", "end")
 CHECK_ID = "incast_ecn"
 EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen_timeout"]
@@ -32,7 +29,10 @@ class IncastPhases:
     """The incast's phases for one task: each takes the task's result and arguments and returns the result. ``step``
     is what a phase asks of Ansible (the task's host, the play's groups and forks, expectations, modules, reads)."""
 
-    def __init__(self, step, catalog):
+    NAMES = ("plan", "serve", "read", "fire", "wait", "stop", "verdict")
+    ARGS = frozenset(("phase", "run_dir", "round", "hosts", "switches", "label", "device", "until"))
+
+    def __init__(self, step, catalog, args=None):  # pylint: disable=unused-argument
         self._step, self._catalog = step, catalog
         self._check = next(c for c in catalog["checks"] if c["id"] == CHECK_ID)
 
@@ -49,13 +49,13 @@ class IncastPhases:
     def plan(self, result, args):
         run_dir, hosts, switches = args["run_dir"], list(args["hosts"]), list(args.get("switches") or [])
         if not hosts:
-            _run.write(_run.plan_path(run_dir), {"off": "no node", "rounds": []})
+            _run.files(run_dir).save_plan({"off": "no node", "rounds": []})
             return dict(result, rounds=[], leaves=[], msg="incast not run: no node")
         expects = {host: self._expect(host) for host in hosts}
         reference = expects[hosts[0]]  # the run's settings are the first node's (keep them in group_vars/gpu_nodes)
         if not reference["pyramid_incast"] or reference["pyramid_rdma_link_layer"] != "roce":
             why = "pyramid_incast is false" if not reference["pyramid_incast"] else "InfiniBand rails: no ECN or PFC to prove"
-            _run.write(_run.plan_path(run_dir), {"off": why, "rounds": []})
+            _run.files(run_dir).save_plan({"off": why, "rounds": []})
             return dict(result, rounds=[], leaves=[], msg="incast not run: %s" % why)
         docs = {host: _results.load(run_dir, host) for host in hosts}
         gated = all(expects[host]["pyramid_enforce_gate"] for host in hosts)
@@ -74,7 +74,7 @@ class IncastPhases:
         plan["duration"] = reference["pyramid_incast_duration"]
         plan["tail_seconds"] = round(reference["pyramid_incast_duration"] * reference["pyramid_incast_tail_percent"] / 100.0, 1)
         plan["hosts"] = hosts
-        _run.write(_run.plan_path(run_dir), plan)
+        _run.files(run_dir).save_plan(plan)
         if plan.get("error"):
             return dict(result, rounds=[], leaves=[], msg="incast not planned: %s" % plan["error"])
         waves = _run.forks_warning(plan["leaves"], self._step.forks)
@@ -87,7 +87,7 @@ class IncastPhases:
                         "; " + "; ".join(plan["notes"]) if plan.get("notes") else ""))
 
     def _load_plan(self, args):
-        plan = _run.load(_run.plan_path(args["run_dir"]))
+        plan = _run.files(args["run_dir"]).load_plan()
         if plan is None:
             raise RunError("no incast plan in %s (the plan phase did not run)" % args["run_dir"])
         return plan, int(args.get("round", 0))
@@ -95,15 +95,14 @@ class IncastPhases:
     def _host(self, args):
         return self._step.host
 
-    def _workdir(self, args, index, side):
-        return "/tmp/pyramid-incast-%s-round%d-%s-%s" % (hashlib.sha1(args["run_dir"].encode()).hexdigest()[:10], index + 1, side,
-                                                         self._host(args).replace("/", "_"))
+    def _background(self, args):
+        return _background.Background(self._step, _run.files(args["run_dir"]), "incast", args["run_dir"])
 
     def _lifetime(self, plan, expect):
         """How long a server may wait for its sender: the window, the listen wait, twice the command timeout, a
         minute, and the serve, read-before and fire phases across the pod, each in waves of this run's forks
-        (run/rail_mesh.py waves): at 512 nodes and 16 forks the read before alone is 32 waves of node reads."""
-        spread = 3 * _mesh.waves(len(plan.get("hosts") or ()), self._step.forks or 5) * _mesh.TASK_SLACK_SECONDS
+        (run/background.py waves): at 512 nodes and 16 forks the read before alone is 32 waves of node reads."""
+        spread = 3 * _background.waves(len(plan.get("hosts") or ()), self._step.forks or 5) * _background.TASK_SLACK_SECONDS
         return int(plan["duration"] + expect["pyramid_rdma_listen_timeout"] + 2 * expect["pyramid_command_timeout"] + 60 + spread)
 
     def _start(self, result, args, side, wait_for):
@@ -114,15 +113,10 @@ class IncastPhases:
             return dict(result, msg="%s has no incast %s in round %d" % (host, side, index + 1))
         expect = self._expect(host)
         started = time.time()  # a sender's -D window cannot end before this plus the duration (judging/incast.py)
-        answer = self._step.execute(SERVERS, {
-            "state": "started", "workdir": self._workdir(args, index, side), "lifetime": self._lifetime(plan, expect),
-            "listen_timeout": expect["pyramid_rdma_listen_timeout"], "wait_for": wait_for, "servers": runs})
-        lost = answer.get("msg") or "rail_servers failed"
-        states = answer.get("servers") or {run["id"]: {"status": "failed", "command": " ".join(run["argv"]), "msg": lost} for run in runs}
-        _run.write(_run.read_path(args["run_dir"], index, host, side + "_start"), states)
+        states, failed = self._background(args).start(host, index, side, runs, self._lifetime(plan, expect),
+                                                      expect["pyramid_rdma_listen_timeout"], wait_for=wait_for)
         if side == "clients":
-            _run.write(_run.read_path(args["run_dir"], index, host, "fired"), {"started": started, "running": time.time()})
-        failed = sorted(run_id for run_id, state in states.items() if state.get("status") != "listening")
+            _run.files(args["run_dir"]).save(index, host, "fired", {"started": started, "running": time.time()})
         said = "; not started: %s" % ", ".join(failed) if failed else ""
         return dict(result, msg="%s: %d %s started%s" % (host, len(states) - len(failed), side, said))
 
@@ -140,7 +134,7 @@ class IncastPhases:
         if until not in UNTIL:
             return dict(result, failed=True, msg="until must be one of %s, got %r" % (", ".join(UNTIL), until))
         plan, index = self._load_plan(args)
-        fired = [record for record in (_run.load(_run.read_path(args["run_dir"], index, sender, "fired"))
+        fired = [record for record in (_run.files(args["run_dir"]).load(index, sender, "fired")
                                        for sender in _run.round_senders(plan, index)) if record]
         deadline = _run.due(fired, plan["duration"], plan["tail_seconds"], until)
         if deadline is None:
@@ -153,40 +147,34 @@ class IncastPhases:
     def stop(self, result, args):
         plan, index = self._load_plan(args)
         host = self._host(args)
-        sides, steps = [], []
-        for side in ("clients", "servers"):  # the clients first: a server ends when its client is done
-            started = _run.load(_run.read_path(args["run_dir"], index, host, side + "_start"))
-            if not started:
-                continue
-            expect = self._expect(host)
-            # a sender may still be ending its window (it started a little after the controller's wait began, or the
-            # twin commits its counters): the clients get the window on top of the command timeout, bounded
-            grace = expect["pyramid_command_timeout"] + (plan["duration"] if side == "clients" else 0)
-            sides.append((side, started))
-            steps.append({"workdir": self._workdir(args, index, side), "grace": grace})
-        if not steps:
+        command_timeout = self._expect(host)["pyramid_command_timeout"]
+        # the clients first (a server ends when its client is done); a sender may still be ending its window (it
+        # started a little after the controller's wait began, or the twin commits its counters): the clients get the
+        # window on top of the command timeout
+        waited = command_timeout + plan["duration"]
+        ended, answer = self._background(args).stop(host, index, {"clients": waited, "servers": command_timeout})
+        if answer is None:
             return dict(result, msg="%s: nothing to stop" % host)
-        answer = self._step.execute(SERVERS, dict(steps[0], state="stopped", and_then=steps[1:]))  # one module run for both sides
-        ended_sides = [answer.get("servers") or {}] + list(answer.get("and_then") or [])
         said = []
-        for (side, started), ended in zip(sides, ended_sides + [{}] * len(sides)):
-            raw = {run_id: state if state.get("status") != "listening" else ended.get(run_id, {
-                "status": "failed", "command": state.get("command"), "msg": answer.get("msg") or "output lost"})
-                for run_id, state in started.items()}
-            _run.write(_run.read_path(args["run_dir"], index, host, side), raw)
+        for side, (started, stopped, lost) in ended.items():
+            raw = (_background.client_reads(started, stopped, lost or "output lost", plan["duration"], waited) if side == "clients"
+                   else _background.server_reads(started, stopped, lost or "output lost"))
+            _run.files(args["run_dir"]).save(index, host, side, raw)
             said.append("%d %s" % (len(raw), side))
         return dict(result, msg="%s: %s" % (host, ", ".join(said)))
 
     def read(self, result, args):
-        """A node's NIC counters (hw_counters, ethtool -S) at `label`."""
+        """A node's NIC counters (hw_counters, ethtool -S) at `label`; with ``device: switch`` a leaf's (read_switch)."""
+        if args.get("device") == "switch":
+            return self.read_switch(result, args)
         plan, index = self._load_plan(args)
         host = self._host(args)
         if not plan["rounds"] or host not in plan["members"][index]:
             return dict(result, msg="%s is not in incast round %d" % (host, index + 1))
         expect = self._expect(host)
-        planned = _engine.plan(_run.NODE_SOURCES, self._catalog, expect)
+        planned = _engine.reads(_run.NODE_SOURCES, self._catalog, expect)
         raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
-        _run.write(_run.read_path(args["run_dir"], index, host, args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
+        _run.files(args["run_dir"]).save(index, host, args["label"], {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
         return dict(result, msg="%s: NIC counters read (%s)" % (host, args["label"]))
 
     def read_switch(self, result, args):
@@ -194,10 +182,10 @@ class IncastPhases:
         _plan, index = self._load_plan(args)
         switch = self._host(args)
         expect = self._switch_expect(switch)
-        planned = _engine.plan(_run.switch_sources(args["label"]), self._catalog, expect)
+        planned = _engine.reads(_run.switch_sources(args["label"]), self._catalog, expect)
         # through the task's own connection: the switch's settings as this task resolved them
         raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
-        _run.write(_run.read_path(args["run_dir"], index, switch, args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
+        _run.files(args["run_dir"]).save(index, switch, args["label"], {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
         return dict(result, msg="%s: ECN, PFC and discard counters read (%s)" % (switch, args["label"]))
 
     # --- the verdict -------------------------------------------------------------------------------------------
@@ -262,12 +250,12 @@ class IncastPhases:
         target, senders = group["target"], group["senders"]
         expect = self._expect(target)
         switch, tail, times = {}, {}, {}
-        fired = [_run.load(_run.read_path(run_dir, index, sender, "fired")) for sender in senders]
+        fired = [_run.files(run_dir).load(index, sender, "fired") for sender in senders]
         for leaf in sorted({p["leaf"] for p in group["ports"]}):
             leaf_expect = self._switch_expect(leaf)
             sides = {}
             for label in _run.LABELS:
-                read = _run.load(_run.read_path(run_dir, index, leaf, label))
+                read = _run.files(run_dir).load(index, leaf, label)
                 if read:
                     sides[label] = _run.switch_snapshot(read, self._catalog, leaf_expect, _run.switch_sources(label))
                     times[(leaf, label)] = read["at"]
@@ -280,12 +268,12 @@ class IncastPhases:
         nic = {}
         for node in [target] + senders:
             node_expect = self._expect(node)
-            per_label = {label: _run.nic_snapshot(_run.load(_run.read_path(run_dir, index, node, label)), self._catalog, node_expect)
+            per_label = {label: _run.nic_snapshot(_run.files(run_dir).load(index, node, label), self._catalog, node_expect)
                          for label in ("before", "after")}
             nic[node] = {rail: {"before": per_label["before"][rail], "after": per_label["after"][rail]} for rail in per_label["before"]}
-        failed = _run.failed_runs(_run.load(_run.read_path(run_dir, index, target, "servers")))
+        failed = _run.failed_runs(_run.files(run_dir).load(index, target, "servers"))
         for sender in senders:
-            failed += _run.failed_runs(_run.load(_run.read_path(run_dir, index, sender, "clients")))
+            failed += _run.failed_runs(_run.files(run_dir).load(index, sender, "clients"))
         if failed:
             outcome = {"status": ERROR, "cause": None, "msg": "incast at target %s, senders %s: cannot judge: the load did not run as planned: %s" % (
                 target, ", ".join(senders), "; ".join(failed))}

@@ -14,7 +14,7 @@ import re
 
 from . import engine as _engine
 from ..core.model import SourceFailure
-from . import incast_plan as _plan, rail_mesh as _mesh
+from . import background as _background, incast_plan as _plan
 
 SWITCH_SOURCES = ["sw_ecn", "sw_pfc", "sw_discards"]
 # the tail read bounds PFC over the last part of the window, and nothing else: only the PFC counters, so that it
@@ -29,16 +29,9 @@ def incast_dir(run_dir):
     return os.path.join(run_dir, "incast")
 
 
-# the run files are written and read as the rail mesh's are (atomically, JSON, a default for a file not written yet)
-write, load = _mesh.write_json, _mesh.load_json
-
-
-def plan_path(run_dir):
-    return os.path.join(incast_dir(run_dir), "plan.json")
-
-
-def read_path(run_dir, round_index, host, label):
-    return os.path.join(incast_dir(run_dir), "round-%d" % (round_index + 1), "%s.%s.json" % (re.sub(r"[^\w.-]", "_", host), label))
+def files(run_dir):
+    """The incast's run files (run/background.py RunFiles): its plan, and each device's starts, ends and reads per round."""
+    return _background.RunFiles(incast_dir(run_dir))
 
 
 def round_senders(plan, round_index):
@@ -68,7 +61,7 @@ def forks_warning(leaves_per_round, forks):
         return None
     return ("forks %d < %d target leaves in an incast round: their tail reads, one per fork, come in %d waves, and a read "
             "that ends after the window is an ERROR for its target and senders; run with --forks %d or more, or a larger "
-            "pyramid_incast_tail_percent (docs/incast.md)" % (forks, widest, _mesh.waves(widest, forks), widest))
+            "pyramid_incast_tail_percent (docs/incast.md)" % (forks, widest, _background.waves(widest, forks), widest))
 
 
 def _natural(name):
@@ -98,11 +91,11 @@ def commands(rounds, catalog, expects, addresses):
                     device = expects[target]["pyramid_rails"][rail]
                     port = expects[target]["pyramid_rdma_port_base"] + PORT_OFFSET + index * 64 + rail
                     run_id = "incast-%s-r%d-from-%s" % (target, rail, sender)
-                    server = _engine.plan(["incast_server"], catalog, expects[target], group={"device": device, "port": port})[0]
-                    client = _engine.plan(["incast_client"], catalog, expects[sender], group={
+                    server = _engine.reads(["incast_server"], catalog, expects[target], group={"device": device, "port": port})[0]
+                    client = _engine.reads(["incast_client"], catalog, expects[sender], group={
                         "device": expects[sender]["pyramid_rails"][rail], "port": port, "server": addresses[target][rail]})[0]
-                    servers.setdefault(target, []).append({"id": run_id, "argv": server["ways"][0]["run"]})
-                    clients.setdefault(sender, []).append({"id": run_id, "argv": client["ways"][0]["run"]})
+                    servers.setdefault(target, []).append(dict(server, id=run_id))
+                    clients.setdefault(sender, []).append(dict(client, id=run_id))
         out.append({"servers": servers, "clients": clients})
     return out
 

@@ -55,7 +55,7 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
 
     counters = _counters.source_names(catalog, local)
     waited = wait(doc, expect["pyramid_soak_seconds"]) if counters else 0.0
-    collected, unreachable = collect(_engine.plan(_engine.source_names(local), catalog, expect))
+    collected, unreachable = collect(_engine.reads(_engine.source_names(local), catalog, expect))
     records, summary = [], {"soak_waited": round(waited, 1)}
     judged = _without_ports(expect, set_aside) if set_aside and expect["pyramid_enforce_gate"] else expect
     if unreachable:
@@ -104,7 +104,7 @@ def _set_aside_said(record, expect, judged):
 def snapshot(host, checks, catalog, expect, doc, collect):
     """Read every counters source of ``checks`` once (the start of the soak) into ``doc``; a summary."""
     names = _counters.source_names(catalog, split_applicable(host, checks, catalog, expect)[0])
-    collected, unreachable = collect(_engine.plan(names, catalog, expect))
+    collected, unreachable = collect(_engine.reads(names, catalog, expect))
     if unreachable:
         facts = {name: SourceFailure("ssh %s" % host, "host unreachable at the snapshot: " + unreachable) for name in names}
     else:

@@ -11,10 +11,9 @@ linear strategy starts every server of a round before any client.
 
 from __future__ import annotations
 
-import json
 import os
 
-from . import engine as _engine
+from . import background as _background, engine as _engine
 from ..core import results as _results
 from ..core.model import ERROR, FAIL, PASS, SourceFailure
 from . import rail_rounds as _rounds
@@ -29,34 +28,6 @@ def mesh_dir(run_dir, layer):
     return os.path.join(run_dir, "mesh", "layer%d" % layer)
 
 
-def write_json(path, data):
-    """Write ``data`` to ``path`` as JSON, atomically (a reader never sees half a file)."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".tmp", "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1, sort_keys=True)
-    os.replace(path + ".tmp", path)
-
-
-def load_json(path, default=None):
-    """The JSON at ``path``, or ``default`` for a file not written yet."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except FileNotFoundError:
-        return default
-
-
-# The most a node's task of the serve or run phase is taken to cost Ansible beyond the test itself (connection,
-# module transfer, the check that a server listens).
-TASK_SLACK_SECONDS = 5
-
-
-def waves(nodes, forks):
-    """How many waves a per-node task runs in: Ansible runs it on at most ``forks`` nodes at a time, so with
-    fewer forks than nodes the later nodes start only as earlier ones finish."""
-    return -(-max(0, int(nodes)) // max(1, int(forks or 1)))
-
-
 def server_lifetime(nodes, forks, duration, listen_timeout, command_timeout):
     """How long a server of a round may wait for its client before coreutils timeout ends it: the serve, run
     (the clients start in the background) and stop phases across the pod, each in waves of forks, the run's
@@ -65,37 +36,21 @@ def server_lifetime(nodes, forks, duration, listen_timeout, command_timeout):
     also waits out the later waves of that stop, each as long as a hung client's ``duration`` and command
     timeout. Ansible's waves are what grows with the pod: at 512 nodes and 16 forks each phase is 32 waves
     (forks that cover the GPU nodes, as the pre-flight advises, make one)."""
-    wave_count = waves(nodes, forks)
-    return 3 * wave_count * TASK_SLACK_SECONDS + wave_count * (duration + command_timeout) + duration + listen_timeout + 2 * command_timeout
+    wave_count = _background.waves(nodes, forks)
+    return 3 * wave_count * _background.TASK_SLACK_SECONDS + wave_count * (duration + command_timeout) + duration + listen_timeout + 2 * command_timeout
 
 
-def client_reads(started, ended, lost, duration, waited):
-    """The round's client reads of a node whose ib_write_bw clients ran in the background: ``started`` is what
-    rail_servers said at their start (``listening``: running), ``ended`` what it said when `stop` had waited
-    ``waited`` seconds for them to end. A client that ended well is read whatever its start saw (a short run
-    may end before the start looked twice); one that never ran keeps what its start said; one still running
-    was killed: a timeout, as the collect module reports a hung command."""
-    raw = {}
-    for cid, state in started.items():
-        final = ended.get(cid)
-        if final and final.get("status") == "ok":
-            raw[cid] = final
-        elif state.get("status") != "listening":
-            raw[cid] = dict(state, msg=(state.get("msg") or "").replace("ended before listening", "ended at once"))
-        elif final and final.get("status") == "killed":
-            raw[cid] = dict(final, status="timeout", msg="%s: hung: still running when the round's stop had waited %d s for a %d s run (killed); output: %s" % (
-                final.get("command"), waited, duration, (final.get("stdout") or final.get("stderr") or "none").strip()[-200:]))
-        else:
-            raw[cid] = final or {"status": "failed", "command": state.get("command"), "msg": lost}
-    return raw
+def files(run_dir, layer):
+    """The mesh's run files (run/background.py RunFiles): its plan, and each node's starts, ends and reads per round."""
+    return _background.RunFiles(mesh_dir(run_dir, layer))
 
 
 def load_plan(run_dir, layer):
-    return load_json(os.path.join(mesh_dir(run_dir, layer), "plan.json"))
+    return files(run_dir, layer).load_plan()
 
 
 def save_plan(run_dir, plan):
-    write_json(os.path.join(mesh_dir(run_dir, plan["layer"]), "plan.json"), plan)
+    files(run_dir, plan["layer"]).save_plan(plan)
 
 
 def climbing(docs, layer, check_id):
@@ -213,7 +168,7 @@ def source_of(check, side):
 
 
 def planned(plan, round_index, host, side, catalog, expect, check, companion=None):
-    """The collect-style plan (id, ways) of ``host``'s servers or clients in a round (a GPUDirect
+    """The reads (engine.reads: id, ways, each way's parser) of ``host``'s servers or clients in a round (a GPUDirect
     round's from the companion check's sources, with this host's GPU nearest each rail)."""
     items = []
     for run in (run for run in plan["rounds"][round_index] if run[side] == host):
@@ -225,24 +180,20 @@ def planned(plan, round_index, host, side, catalog, expect, check, companion=Non
                  "port": port_of(run, plan["expect"].get("pyramid_rdma_port_base", 0))}
         if run.get("gpudirect"):
             group["gpu"] = plan["gpudirect"]["gpus"][host][run["rail"]]
-        item = _engine.plan([name], {"sources": {name: catalog["sources"][name]}}, dict(expect, **plan["expect"]), group=group)[0]
+        item = _engine.reads([name], {"sources": {name: catalog["sources"][name]}}, dict(expect, **plan["expect"]), group=group)[0]
         items.append(dict(item, id=run_id(run)))
     return items
 
 
-def raw_path(run_dir, layer, round_index, host, side):
-    return os.path.join(mesh_dir(run_dir, layer), "round-%d" % (round_index + 1), "%s.%s.json" % (host, side))
-
-
 def save_raw(run_dir, layer, round_index, host, side, raw):
-    write_json(raw_path(run_dir, layer, round_index, host, side), raw)
+    files(run_dir, layer).save(round_index, host, side, raw)
 
 
 def load_raw(run_dir, layer, round_index, host, side):
-    return load_json(raw_path(run_dir, layer, round_index, host, side))
+    return files(run_dir, layer).load(round_index, host, side)
 
 
-def measured(run_dir, plan, check, catalog, judge, expect_of):
+def measured(run_dir, plan, check, judge, expect_of):
     """Every run of the judged rounds with its status, Gb/s and what was seen (for rail_rounds)."""
     runs, layer = [], plan["layer"]
     for index, round_runs in enumerate(plan["rounds"]):
@@ -253,7 +204,7 @@ def measured(run_dir, plan, check, catalog, judge, expect_of):
             client = (load_raw(run_dir, layer, index, run["client"], "client") or {}).get(rid)
             server = (load_raw(run_dir, layer, index, run["server"], "server") or {}).get(rid)
             expect = dict(expect_of(run["client"]), **plan["expect"])
-            facts = _engine.parse_one(client, catalog["sources"][source_of(check, "client")], expect)
+            facts = _engine.parse_one(client)
             if isinstance(facts, SourceFailure) and server and server.get("status") in ("failed", "killed"):
                 facts = SourceFailure(server.get("command", "?"), "server: %s; client: %s" % (server.get("msg"), facts.reason))
             outcome = _engine.run_judge(check, judge, facts, expect)
@@ -266,7 +217,7 @@ def measured(run_dir, plan, check, catalog, judge, expect_of):
     return runs
 
 
-def measured_gpudirect(run_dir, plan, companion, catalog, judge, expect_of, host_runs):
+def measured_gpudirect(run_dir, plan, companion, judge, expect_of, host_runs):
     """Every GPUDirect run, judged against the host-memory run of the same pair, rail and direction
     (``host_runs``: measured()'s runs of the first rounds), in measured()'s shape."""
     twins = {(run["server"], run["client"], run["rail"]): run for run in host_runs}
@@ -277,7 +228,7 @@ def measured_gpudirect(run_dir, plan, companion, catalog, judge, expect_of, host
             client = (load_raw(run_dir, layer, index, run["client"], "client") or {}).get(rid)
             server = (load_raw(run_dir, layer, index, run["server"], "server") or {}).get(rid)
             expect = dict(expect_of(run["client"]), **plan["expect"])
-            facts = _engine.parse_one(client, catalog["sources"][source_of(companion, "client")], expect)
+            facts = _engine.parse_one(client)
             if isinstance(facts, SourceFailure) and server and server.get("status") in ("failed", "killed"):
                 facts = SourceFailure(server.get("command", "?"), "server: %s; client: %s" % (server.get("msg"), facts.reason),
                                       output="%s\n%s" % (server.get("stdout") or "", facts.output or ""))

@@ -7,16 +7,10 @@ blame run/rail_rounds.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import re
-
 from ..core import catalog as _catalog, results as _results
 from ..judging import JUDGES
-from . import rail_mesh as _mesh, rail_rounds as _rounds
+from . import background as _background, engine as _engine, rail_mesh as _mesh, rail_rounds as _rounds
 from .ansible_step import RunError
-
-SERVERS = "gpufabric.pyramid.rail_servers"
-PHASES = ("plan", "serve", "run", "stop", "judge", "verdict")
 
 
 class RailMeshPhases:
@@ -24,10 +18,17 @@ class RailMeshPhases:
     ``step`` is what a phase asks of Ansible (the task's host, the play's groups and forks, expectations, modules,
     reads). ``checks`` is empty where the layer has no mesh check."""
 
-    def __init__(self, step, catalog, layer):
-        self._step, self._catalog, self._layer = step, catalog, layer
-        self.checks = _catalog.checks_at(catalog, layer, scopes=("mesh",))
+    NAMES = ("plan", "serve", "run", "stop", "judge", "verdict")
+    ARGS = frozenset(("phase", "layer", "run_dir", "round", "next_round", "hosts", "references", "as_host"))
+
+    def __init__(self, step, catalog, args):
+        self._step, self._catalog, self._layer = step, catalog, int(args.get("layer", 4))
+        self.checks = _catalog.checks_at(catalog, self._layer, scopes=("mesh",))
         self._check, self._companion = self.choose(self.checks) if self.checks else (None, None)
+
+    def idle(self, result):
+        """Every phase's result where the layer has no mesh check."""
+        return None if self.checks else dict(result, rounds=[], retest_rounds=[], msg="layer %d has no mesh checks" % self._layer)
 
     @staticmethod
     def choose(checks):
@@ -86,12 +87,9 @@ class RailMeshPhases:
             raise RunError("no layer %d rail mesh plan in %s (the plan phase did not run)" % (self._layer, args["run_dir"]))
         return plan, int(args["round"])
 
-    def _workdir(self, args, index, side="servers"):
-        """Where a node's servers (or background clients) of one round keep their output (same for serve or run
-        and stop; named for the node too, so nodes that share a /tmp never stop each other's runs)."""
-        return "/tmp/pyramid-rail-mesh-%s-layer%d-round%d-%s%s" % (
-            hashlib.sha1(args["run_dir"].encode()).hexdigest()[:10], self._layer, index + 1,
-            re.sub(r"[^\w.-]", "_", self._host(args)), "" if side == "servers" else "-" + side)
+    def _background(self, args):
+        return _background.Background(self._step, _mesh.files(args["run_dir"], self._layer), "rail-mesh-layer%d" % self._layer,
+                                      args["run_dir"])
 
     def _lifetime(self, plan, expect):
         """How long a server may wait for its client (run/rail_mesh.py server_lifetime): with this run's forks,
@@ -102,33 +100,29 @@ class RailMeshPhases:
                                      expect["pyramid_rdma_listen_timeout"], expect["pyramid_command_timeout"])
 
     def _servers_of(self, args, plan, index, expect):
-        """The node's servers of a round, and rail_servers' arguments to start them (nothing to start: None)."""
-        servers = _mesh.planned(plan, index, self._host(args), "server", self._catalog, expect, self._check, self._companion)
+        """The node's servers of a round (reads), and rail_servers' arguments to start them (nothing to start: None)."""
+        host = self._host(args)
+        servers = _mesh.planned(plan, index, host, "server", self._catalog, expect, self._check, self._companion)
         if not servers:
             return servers, None
-        return servers, {"workdir": self._workdir(args, index), "lifetime": self._lifetime(plan, expect),
-                         "listen_timeout": expect["pyramid_rdma_listen_timeout"],
-                         "servers": [{"id": s["id"], "argv": s["ways"][0]["run"]} for s in servers]}
+        return servers, self._background(args).start_arguments(host, index, "servers", servers, self._lifetime(plan, expect),
+                                                               expect["pyramid_rdma_listen_timeout"])
 
-    def _keep_started(self, args, index, servers, states, lost):
-        """Keep what the start of a round's servers said (`stop` reads it); a module run that failed says so for each."""
-        host = self._host(args)
-        states = states or {
-            s["id"]: {"status": "failed", "command": " ".join(s["ways"][0]["run"]), "msg": lost} for s in servers}
-        _mesh.save_raw(args["run_dir"], self._layer, index, host, "server_start", states)
-        failed = sorted(sid for sid, state in states.items() if state.get("status") != "listening")
-        said = "; not listening: %s" % ", ".join(failed) if failed else ""
-        return "%d servers listening%s" % (len(states) - len(failed), said)
+    @staticmethod
+    def _listening(states, not_running):
+        said = "; not listening: %s" % ", ".join(not_running) if not_running else ""
+        return "%d servers listening%s" % (len(states) - len(not_running), said)
 
     def serve(self, result, args):
         plan, index = self._round(args)
         host = self._host(args)
-        servers, start = self._servers_of(args, plan, index, self._expect(host))
-        if not start:
+        expect = self._expect(host)
+        servers = _mesh.planned(plan, index, host, "server", self._catalog, expect, self._check, self._companion)
+        if not servers:
             return dict(result, msg="%s serves no run in round %d" % (host, index + 1))
-        answer = self._step.execute(SERVERS, dict(start, state="started"))
-        said = self._keep_started(args, index, servers, answer.get("servers"), answer.get("msg") or "rail_servers failed")
-        return dict(result, msg="%s: %s" % (host, said))
+        background = self._background(args)
+        states, not_running = background.start(host, index, "servers", servers, self._lifetime(plan, expect), expect["pyramid_rdma_listen_timeout"])
+        return dict(result, msg="%s: %s" % (host, self._listening(states, not_running)))
 
     def run(self, result, args):
         plan, index = self._round(args)
@@ -138,30 +132,20 @@ class RailMeshPhases:
         if not clients:
             return dict(result, msg="%s runs no client in round %d" % (host, index + 1))
         if _mesh.source_of(self._check, "server") is not None:
-            return self._fire(result, args, plan, index, clients, expect)
+            # ib_write_bw: start the node's clients of the round in the background and return: every node's clients
+            # then run at once whatever the forks, and the round lasts one -D, not one per wave of forks
+            # (docs/scale.md). `stop` waits for them to end and keeps their output.
+            states, _not_running = self._background(args).start(host, index, "clients", clients, self._lifetime(plan, expect),
+                                                                expect["pyramid_rdma_listen_timeout"], wait_for="running")
+            return dict(result, msg="%s: %d clients started in round %d" % (host, len(states), index + 1))
         # pings: a few seconds each, run and read in one task
         timeout = plan["expect"].get("pyramid_rdma_duration", 0) + expect["pyramid_command_timeout"]
         raw, unreachable = self._step.collect(clients, timeout, parallel=len(clients))
         if unreachable:
-            raw = {c["id"]: {"status": "unreachable", "command": " ".join(c["ways"][0]["run"]),
-                             "msg": "host unreachable: %s" % unreachable} for c in clients}
+            raw = _engine.answers(clients, {c["id"]: {"status": "unreachable", "command": " ".join(c["ways"][0]["run"]),
+                                                      "msg": "host unreachable: %s" % unreachable} for c in clients})
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "client", raw)
         return dict(result, msg="%s: %d clients run in round %d" % (host, len(clients), index + 1))
-
-    def _fire(self, result, args, plan, index, clients, expect):
-        """Start the node's ib_write_bw clients of the round in the background and return: every node's
-        clients then run at once whatever the forks, and the round lasts one -D, not one per wave of forks
-        (docs/scale.md). `stop` waits for them to end and keeps their output."""
-        host = self._host(args)
-        answer = self._step.execute(SERVERS, {
-            "state": "started", "workdir": self._workdir(args, index, "clients"), "lifetime": self._lifetime(plan, expect),
-            "listen_timeout": expect["pyramid_rdma_listen_timeout"], "wait_for": "running",
-            "servers": [{"id": c["id"], "argv": c["ways"][0]["run"]} for c in clients]})
-        lost = answer.get("msg") or "rail_servers failed"
-        states = answer.get("servers") or {
-            c["id"]: {"status": "failed", "command": " ".join(c["ways"][0]["run"]), "msg": lost} for c in clients}
-        _mesh.save_raw(args["run_dir"], self._layer, index, host, "client_start", states)
-        return dict(result, msg="%s: %d clients started in round %d" % (host, len(states), index + 1))
 
     def stop(self, result, args):
         """Wait for the node's background clients to end (their -D and the command timeout at most) and keep their
@@ -171,55 +155,41 @@ class RailMeshPhases:
         node and round, not two."""
         plan, index = self._round(args)
         host = self._host(args)
-        clients_started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "client_start")
-        servers_started = _mesh.load_raw(args["run_dir"], self._layer, index, host, "server_start")
+        expect = self._expect(host)
+        background = self._background(args)
         following = None if args.get("next_round") in (None, "") else int(args["next_round"])
-        next_servers, start = self._servers_of(args, plan, following, self._expect(host)) if following is not None else ([], None)
+        next_servers, start = self._servers_of(args, plan, following, expect) if following is not None else ([], None)
         duration = plan["expect"].get("pyramid_rdma_duration", 0)
-        steps = []
-        if clients_started:
-            steps.append({"workdir": self._workdir(args, index, "clients"),
-                          "grace": duration + self._expect(host)["pyramid_command_timeout"]})
-        if servers_started:
-            steps.append({"workdir": self._workdir(args, index), "grace": 5})
-        if not steps and not start:
+        waited = duration + expect["pyramid_command_timeout"]
+        ended, answer = background.stop(host, index, {"clients": waited, "servers": 5}, then_start=start)
+        if answer is None:
             return dict(result, msg="%s had no server and no client in round %d" % (host, index + 1))
-        module_args = dict(steps[0], state="stopped", and_then=steps[1:]) if steps else {
-            "state": "stopped", "workdir": self._workdir(args, index)}  # nothing of this round here: an empty stop
-        if start:
-            module_args["then_start"] = start
-        answer = self._step.execute(SERVERS, module_args)
         lost = answer.get("msg")
         said = []
         if start:
-            said.append("round %d: %s" % (following + 1, self._keep_started(
-                args, following, next_servers, answer.get("then_started"), lost or "rail_servers failed")))
-        ended = [answer.get("servers") or {}] + list(answer.get("and_then") or [])
-        ended += [{}] * (len(steps) - len(ended))  # a module run that failed returns neither
-        if clients_started:
-            raw = _mesh.client_reads(clients_started, ended.pop(0), lost or "client output lost",
-                                     duration, duration + self._expect(host)["pyramid_command_timeout"])
-            _mesh.save_raw(args["run_dir"], self._layer, index, host, "client", raw)
-        if not servers_started:
+            states, not_running = background.keep_started(host, following, "servers", next_servers, answer.get("then_started"),
+                                                          lost or "rail_servers failed")
+            said.append("round %d: %s" % (following + 1, self._listening(states, not_running)))
+        clients = ended.get("clients")
+        if clients:
+            _mesh.save_raw(args["run_dir"], self._layer, index, host, "client",
+                           _background.client_reads(clients[0], clients[1], lost or "client output lost", duration, waited))
+        if "servers" not in ended:
             return dict(result, msg="; ".join(["%s had no server in round %d; %d clients ended" % (
-                host, index + 1, len(clients_started or {}))] + said))
-        ended_servers = ended.pop(0)
-        raw = {}
-        for sid, state in servers_started.items():  # a server that never listened keeps what its start said
-            raw[sid] = state if state.get("status") != "listening" else ended_servers.get(
-                sid, {"status": "failed", "command": state.get("command"), "msg": lost or "server output lost"})
+                host, index + 1, len(clients[0]) if clients else 0)] + said))
+        raw = _background.server_reads(ended["servers"][0], ended["servers"][1], lost or "server output lost")
         _mesh.save_raw(args["run_dir"], self._layer, index, host, "server", raw)
         return dict(result, msg="; ".join(["%s: %d clients ended, %d servers stopped" % (
-            host, len(clients_started or {}), len(raw))] + said))
+            host, len(clients[0]) if clients else 0, len(raw))] + said))
 
     def _measured(self, plan, args):
-        return _mesh.measured(args["run_dir"], plan, self._check, self._catalog, JUDGES["mesh"][self._check["judge"]], self._expect)
+        return _mesh.measured(args["run_dir"], plan, self._check, JUDGES["mesh"][self._check["judge"]], self._expect)
 
     def _gpudirect(self, plan, args, host_runs):
         """The companion's records (GPUDirect against host memory), one per planned node: placed as the
         host-memory misses are (rail_rounds.blame), or SKIP not applicable where it did not run."""
         companion = self._companion
-        runs = _mesh.measured_gpudirect(args["run_dir"], plan, companion, self._catalog, JUDGES["mesh"][companion["judge"]],
+        runs = _mesh.measured_gpudirect(args["run_dir"], plan, companion, JUDGES["mesh"][companion["judge"]],
                                         self._expect, host_runs)
         records = _mesh.records(companion, self._catalog, plan, _rounds.blame(runs), self._expect, runs)
         for node in plan["nodes"]:

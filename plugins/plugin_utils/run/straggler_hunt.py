@@ -46,13 +46,13 @@ def _group_runner(step, check, catalog, expect, launcher, log):
         planned = []
         for index, group in enumerate(groups):
             context = _straggler.group_context(group, expect["pyramid_gpus_per_node"])
-            planned.extend(dict(item, id="%s[%d]" % (name, index)) for item in _engine.plan([name], catalog, expect, group=context))
+            planned.extend(dict(item, id="%s[%d]" % (name, index)) for item in _engine.reads([name], catalog, expect, group=context))
         collected, unreachable = step.collect(planned, expect["pyramid_command_timeout"], parallel=len(planned))
         outcomes = []
         for index, group in enumerate(groups):
             raw = None if unreachable else collected.get("%s[%d]" % (name, index))
             facts = (SourceFailure("ssh %s" % launcher, "launcher unreachable: %s" % unreachable) if unreachable
-                     else _engine.parse_one(raw, catalog["sources"][name], expect))
+                     else _engine.parse_one(raw))
             outcome = _engine.run_judge(check, judge, facts, list(group), _engine.declared(check, expect), catalog)
             outcome["command"] = " ".join(planned[index]["ways"][0]["run"])  # as planned: a script stays {payload_source:..}
             outcome["actual"] = "%s [log: %s]" % (outcome["actual"], log.write(check["id"], group, raw))

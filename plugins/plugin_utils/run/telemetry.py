@@ -62,8 +62,8 @@ def judge_device(host, check, catalog, expect_and_errors, doc, answers, ask):
         facts[name] = {}
         source = catalog["sources"][name]
         items = _engine.foreach_items(_engine.foreach_of(source, expect), expect)
-        for planned, item in zip(_engine.plan([name], catalog, expect), items):
-            raw, parsed = _answer(planned["ways"][0]["query"], source, expect, answers, ask)
+        for planned, item in zip(_engine.reads([name], catalog, expect), items):
+            raw, parsed = _answer(planned, expect, answers, ask)
             collected[planned["id"]] = raw
             facts[name][item] = of_device(parsed, expect["pyramid_telemetry_device_label"], expect["pyramid_telemetry_device"])
     return _engine.judge_host(host, check, catalog, facts, expect, collected)
@@ -87,13 +87,13 @@ def _not_checked(host, check, catalog, expect):
     return record
 
 
-def _answer(promql, source, expect, answers, ask):
-    """(collected answer, parsed facts | SourceFailure) of one query; asked and parsed once per run."""
-    url = expect["pyramid_prometheus_url"]
-    key = (url, promql)
+def _answer(planned, expect, answers, ask):
+    """(collected answer, parsed facts | SourceFailure) of one planned query; asked and parsed once per run."""
+    url, promql = expect["pyramid_prometheus_url"], planned["ways"][0]["query"]
+    key = (url, promql, planned["ways"][0]["parser"])
     if key not in answers:
-        raw = ask(url, promql, expect["pyramid_prometheus_timeout"])
-        answers[key] = (raw, _engine.parse_one(raw, source, expect))
+        raw = _engine.answered(planned, ask(url, promql, expect["pyramid_prometheus_timeout"]))
+        answers[key] = (raw, _engine.parse_one(raw))
     return answers[key]
 
 

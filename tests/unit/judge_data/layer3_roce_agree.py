@@ -34,9 +34,8 @@ def _parsed(source, os_name, value):
     if not isinstance(value, tuple):
         return value  # a read that failed, as the engine keeps it
     parser, text = value
-    way = [each["parser"] for each in CATALOG["sources"][source]["ways"] if each["platform"] == os_name].index(parser)
-    return _engine.parse_one({"status": "ok", "stdout": text, "command": parser, "way": way}, CATALOG["sources"][source],
-                             {"pyramid_switch_os": os_name})
+    assert parser in [each["parser"] for each in CATALOG["sources"][source]["ways"] if each["platform"] == os_name]
+    return _engine.parse_one({"status": "ok", "stdout": text, "command": parser, "parser": parser})
 
 
 def _state(source, os_name, value):
