@@ -79,3 +79,10 @@ def test_work_directories_differ_by_run_round_side_and_device(tmp_path):
     names = {first.workdir("node-001", 0, "servers"), first.workdir("node-001", 1, "servers"), first.workdir("node-001", 0, "clients"),
              first.workdir("node-002", 0, "servers"), other_run.workdir("node-001", 0, "servers"), first.workdir("a/b", 0, "servers")}
     assert len(names) == 6 and all(name.startswith("/tmp/pyramid-incast-") and "/" not in name[len("/tmp/"):] for name in names)
+
+
+def test_a_run_its_start_did_not_see_running_stays_what_its_start_said_whatever_its_end():
+    # the incast's senders: their output is never parsed, so a sender that ended at once is the load not run as planned
+    started = {"a>b@0": {"status": "failed", "command": "ib_write_bw", "msg": "ended before listening", "parser": "perftest_ib_write_bw"}}
+    read = _background.server_reads(started, {"a>b@0": {"status": "ok", "stdout": ""}}, "output lost")["a>b@0"]
+    assert read == started["a>b@0"] and read is not started["a>b@0"]

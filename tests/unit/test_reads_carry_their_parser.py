@@ -72,3 +72,10 @@ def test_a_module_run_that_failed_still_names_each_reads_parser():
     failure = _engine.parse_one(collected["kernel_modules"])
     assert isinstance(failure, SourceFailure) and "MODULE FAILURE" in failure.reason
     assert collected["kernel_modules"]["parser"] == read["ways"][0]["parser"]
+
+
+def test_an_answer_from_a_way_nobody_planned_names_no_parser():
+    (read,) = _engine.reads(["kernel_modules"], CATALOG, EXPECT)
+    for way in (len(read["ways"]), -1, "1"):
+        answer = _engine.answered(read, {"status": "ok", "command": "lsmod", "way": way, "stdout": MODULES})
+        assert "parser" not in answer and isinstance(_engine.parse_one(answer), SourceFailure)

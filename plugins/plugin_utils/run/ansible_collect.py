@@ -34,7 +34,7 @@ def payloads_for(planned):
 
 
 def collect(action, planned, timeout, task_vars, parallel=1):
-    """(raw outputs by source id, None), or (None, reason) when the host could not be reached.
+    """(answers by read id, None), or (None, reason) when the host could not be reached.
 
     A command two sources share (two parsers over one output) runs once. Each answer names the parser its
     read's plan chose for the way that gave it (engine.answered); the host is sent the commands only.

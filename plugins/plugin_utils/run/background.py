@@ -85,13 +85,21 @@ def _failed(read, why):
     return {"status": "failed", "command": " ".join(read["ways"][0]["run"]), "msg": why}
 
 
+def _choice(state):
+    """The parser a run's start was planned with (Background.keep_started), for what is read of it later."""
+    return {key: state[key] for key in _engine.CHOICE if key in state}
+
+
 def server_reads(started, ended, lost):
     """What a device's servers (or runs that end by themselves) said: one that never listened keeps what its start
-    said; one that listened what the stop said of it, or ``lost`` where the stop said nothing."""
+    said; one that listened what the stop said of it, or ``lost`` where the stop said nothing. Each keeps the parser
+    its start was planned with."""
     reads = {}
     for run_id, state in started.items():
-        lost_output = dict({key: state[key] for key in _engine.CHOICE if key in state}, status="failed", command=state.get("command"), msg=lost)
-        reads[run_id] = state if state.get("status") != "listening" else ended.get(run_id, lost_output)
+        if state.get("status") != "listening":
+            reads[run_id] = dict(state)
+        else:
+            reads[run_id] = dict(ended.get(run_id) or {"status": "failed", "command": state.get("command"), "msg": lost}, **_choice(state))
     return reads
 
 
@@ -112,8 +120,8 @@ def client_reads(started, ended, lost, duration, waited):
             raw[cid] = dict(final, status="timeout", msg="%s: hung: still running when the round's stop had waited %d s for a %d s run (killed); output: %s" % (
                 final.get("command"), waited, duration, (final.get("stdout") or final.get("stderr") or "none").strip()[-200:]))
         else:
-            raw[cid] = final or {"status": "failed", "command": state.get("command"), "msg": lost}
-        raw[cid].update({key: state[key] for key in _engine.CHOICE if key in state})
+            raw[cid] = dict(final or {"status": "failed", "command": state.get("command"), "msg": lost})
+        raw[cid].update(_choice(state))
     return raw
 
 
@@ -162,11 +170,13 @@ class Background:
         steps = [{"workdir": self.workdir(host, index, side), "grace": graces[side]} for side, _started in sides]
         if not steps and not then_start:
             return {}, None
+        # nothing of this round kept here (a start whose task never returned, say): its servers' directory is stopped all
+        # the same, so that a server started then cannot hold a port the next round's start asks for
         arguments = dict(steps[0], state="stopped", and_then=steps[1:]) if steps else {
-            "state": "stopped", "workdir": self.workdir(host, index, "none")}  # nothing of this round here: an empty stop
+            "state": "stopped", "workdir": self.workdir(host, index, "servers")}
         if then_start:
             arguments["then_start"] = then_start
         answer = self._step.execute(SERVERS, arguments)
         ended = [answer.get("servers") or {}] + list(answer.get("and_then") or [])
-        ended += [{}] * (len(sides) - len(ended))  # a module run that failed returns neither
+        ended += [{} for _side in range(len(sides) - len(ended))]  # a module run that failed returns neither
         return {side: (started, ended[number], answer.get("msg")) for number, (side, started) in enumerate(sides)}, answer

@@ -100,9 +100,10 @@ def answers(planned, collected):
 def answered(read, raw):
     """``raw`` (one collected answer of ``read``) with the choice of the way that gave it: its parser, and whether
     its stderr is parsed too. The answer carries them from then on (saved to a run's files, read in a later phase)."""
-    ways = read["ways"]
-    index = raw.get("way", 0) if isinstance(raw.get("way", 0), int) and 0 <= raw.get("way", 0) < len(ways) else 0
-    return dict(raw, **{key: ways[index][key] for key in CHOICE if key in ways[index]}) if ways else dict(raw)
+    ways, index = read["ways"], raw.get("way", 0)
+    if not isinstance(index, int) or not 0 <= index < len(ways):
+        return dict(raw)  # a way nobody planned: no parser, so parse_one says so (never another way's parser)
+    return dict(raw, **{key: ways[index][key] for key in CHOICE if key in ways[index]})
 
 
 def _ways(source, expect):
