@@ -203,3 +203,15 @@ def test_every_check_has_pass_fail_and_error_rows():
             wanted.add("ERROR")  # a required source that gives nothing is an ERROR, never a PASS
         assert wanted <= seen[check["id"]], "%s: no %s row" % (check["id"], ", ".join(sorted(wanted - seen[check["id"]])))
     assert len({_row_id(row) for row in ROWS}) == len(ROWS), "two rows of one check share a name"
+
+
+def test_the_registry_refuses_an_unknown_scope_and_a_judge_registered_twice():
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import registry  # pylint: disable=import-outside-toplevel
+    with pytest.raises(ValueError) as refused:
+        registry.judge("rails_active", scope="nowhere")
+    assert str(refused.value) == "judge rails_active: unknown scope 'nowhere' (one of %s)" % ", ".join(_catalog.SCOPES)
+    first = registry.JUDGES["host"]["rails_active"]
+    with pytest.raises(ValueError) as twice:
+        registry.judge("rails_active", scope="host")(lambda facts, expect: None)
+    assert str(twice.value) == "judge rails_active: registered twice in scope host"
+    assert registry.JUDGES["host"]["rails_active"] is first
