@@ -4,6 +4,15 @@ import pytest
 
 pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
+# The 2-node runs read Layers 5 and 6 alone (the layers below add half a minute a run that they do not read; the suite's
+# budget, issue 33); the fault pod climbs from Layer 0, so its gate is the whole pyramid's.
+UPPER = "--tags layer5,layer6"
+
+
+def upper_statuses(run, host):
+    return {r["check"]: r["status"] for r in run.host(host)["checks"] if r["layer"] in (5, 6)}
+
+
 # node -> (faults, {check: status} that must not pass, words of the actual finding, words of the cause)
 FAULTS = {
     "node-002": ([{"kind": "slow_node", "factor": 0.6}], {"nccl_node_busbw": "FAIL"}, "straggler", "straggler"),
@@ -64,7 +73,7 @@ def test_a_user_training_command_is_run_and_its_megatron_log_judged(validate):
     command = ["torchrun", "--standalone", "--nproc_per_node=8", "/opt/Megatron-LM/pretrain_gpt.py", "--train-iters", "20",
                "--log-interval", "1"]
     run = validate({"pod": {"nodes": 2}, "faults": [{"node": "node-002", "kind": "unstable_step_time", "jitter": 0.2}]},
-                   pyramid_train_command=command)
+                   cmdline=UPPER, pyramid_train_command=command)
     good = next(r for r in run.host("node-001")["checks"] if r["check"] == "training_stable")
     assert good["status"] == "PASS" and "Megatron-LM log" in good["actual"]
     assert good["command"].startswith("torchrun --standalone --nproc_per_node=8 /opt/Megatron-LM/pretrain_gpt.py")
@@ -79,9 +88,9 @@ def test_a_run_keeps_its_baseline_and_a_later_run_is_judged_against_it(validate,
         baseline = yaml.safe_load(handle)
     assert 800 < baseline["pyramid_train_step_ms_baseline"] < 1000  # the twin's ~850 ms step
     assert 300 < baseline["pyramid_nccl_node_busbw"]["4294967296"] < 400
-    same = validate({"pod": {"nodes": 2}, "faults": []}, **baseline)
-    assert same.report["verdict"] == "GO"
+    same = validate({"pod": {"nodes": 2}, "faults": []}, cmdline=UPPER, **baseline)
+    assert set(upper_statuses(same, "node-001").values()) == set(upper_statuses(same, "node-002").values()) == {"PASS"}
     faster = dict(baseline, pyramid_train_step_ms_baseline=baseline["pyramid_train_step_ms_baseline"] * 0.7)
-    slower = validate({"pod": {"nodes": 2}, "faults": []}, **faster)
+    slower = validate({"pod": {"nodes": 2}, "faults": []}, cmdline=UPPER, **faster)
     record = slower.not_passing("node-001")["training_stable"]
     assert record["status"] == "FAIL" and "slower than the baseline" in record["actual"]

@@ -19,6 +19,9 @@ pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FAST = {"pyramid_rdma_duration": 1, "pyramid_soak_seconds": 1}
+# The meshes are Layers 2 and 4: a fault run stops there (Layers 5 and 6 prove nothing here and cost a quarter of a run;
+# the suite's budget, issue 33). The healthy pod and the demo, shared with other files, climb every layer.
+TO_LAYER4 = "--tags layer0,layer1,layer2,layer3,layer4"
 
 
 def _pod(nodes, *faults):
@@ -79,7 +82,7 @@ FAULTS = [
 
 @pytest.fixture(scope="module")
 def faulty(validate):
-    return validate(_pod(12, *FAULTS), **FAST)
+    return validate(_pod(12, *FAULTS), cmdline=TO_LAYER4, **FAST)
 
 
 @pytest.mark.parametrize("node, layer, check, words, cause", [
@@ -158,7 +161,7 @@ CANNOT_SERVE = {
 @pytest.fixture(scope="module")
 def cannot_serve(validate):
     faults = [dict(spec[0], node=node) for node, spec in CANNOT_SERVE.items()]
-    return validate(_pod(6, *faults), pyramid_command_timeout=3, pyramid_rdma_listen_timeout=3, **FAST)
+    return validate(_pod(6, *faults), cmdline=TO_LAYER4, pyramid_command_timeout=3, pyramid_rdma_listen_timeout=3, **FAST)
 
 
 @pytest.mark.parametrize("node", sorted(CANNOT_SERVE))
@@ -189,10 +192,11 @@ def test_rail_pings_use_fping_where_present_and_ping_where_not(faulty):
 
 
 def test_gpudirect_switched_off_is_not_applicable_and_runs_no_gpu_round(validate):
-    run = validate(_pod(4), pyramid_rdma_gpudirect=False, **FAST)
+    run = validate(_pod(4), cmdline=TO_LAYER4, pyramid_rdma_gpudirect=False, **FAST)
     record = _record(run, "node-001", "rdma_gpudirect_bw")
-    assert record["status"] == "SKIP" and "pyramid_rdma_gpudirect is false" in record["actual"], record
-    assert _gdr_rounds(run) == [] and run.report["verdict"] == "GO", run.stdout[-3000:]
+    assert record["status"] == "SKIP" and record.get("not_applicable") and "pyramid_rdma_gpudirect is false" in record["actual"], record
+    judged = {r["status"] for info in run.report["hosts"].values() for r in info["checks"] if r["layer"] <= 4 and not r.get("not_applicable")}
+    assert _gdr_rounds(run) == [] and judged == {"PASS"}, run.stdout[-3000:]  # no false alarm for the rounds not run
 
 
 def _fake_servers():
