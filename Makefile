@@ -2,10 +2,10 @@
 SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync prometheus
+APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync prometheus frr
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 
-.PHONY: setup apt venv link twin demo test check unit e2e sanity lint docs clean
+.PHONY: setup apt venv link twin demo test check unit e2e sanity lint docs clean lab lab-down
 
 setup: apt venv link
 
@@ -31,6 +31,13 @@ link:
 
 twin: setup
 	@twin/up
+
+# A real FRR leaf-spine fabric in network namespaces (docs/lab.md); root. lab-down removes all of it, and only it.
+lab: setup
+	@lab/up
+
+lab-down:
+	@lab/down
 
 demo: twin
 	@bash scripts/demo

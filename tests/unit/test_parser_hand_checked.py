@@ -282,6 +282,16 @@ HAND_CHECKED = {
         (("routes",), {prefix: {"next_hops": FRR10_NEXT_HOPS}
                        for prefix in ("192.168.21.0/24", "192.168.22.0/24", "192.168.31.0/24", "192.168.32.0/24")}),
     ],
+    ("frr_show_bgp_summary_json", "lab_four_faults_leaf1_real"): [
+        (("neighbors", len), 4),  # "totalPeers":4
+        (("neighbors", "10.254.1.0"), {"remote_as": 65000, "state": "Established", "prefixes_received": 2}),
+        (("neighbors", "10.254.1.2"), {"remote_as": 65000, "state": "Idle", "prefixes_received": None}),  # "Idle (Admin)"
+        (("neighbors", "10.254.1.4", "prefixes_received"), 1),
+    ],
+    ("frr_show_ip_route_json", "lab_isolated_and_both_wrong_as_leaf3_real"): [
+        (("routes",), {"10.51.0.0/24": {"next_hops": ["10.254.3.2", "10.254.3.4", "10.254.3.6"]},
+                       "10.53.0.0/24": {"next_hops": ["10.254.3.0", "10.254.3.2", "10.254.3.4", "10.254.3.6"]}}),
+    ],
     # --- SONiC ------------------------------------------------------------------------------------
     ("sonic_show_interfaces_counters", "portstat_real"): [
         (("ports",), {"Ethernet0": {"crc": 10, "in_errors": 10, "out_errors": None},  # RX_ERR 10, TX_ERR N/A

@@ -199,6 +199,8 @@ COMMANDS = commands.Commands({
     "vtysh -c show ip route bgp": formats_frr.show_ip_route,
     "sudo vtysh -c show ip bgp summary": formats_frr.show_ip_bgp_summary,
     "sudo vtysh -c show ip route bgp": formats_frr.show_ip_route,
+    "vtysh -c show bgp ipv4 unicast summary json": formats_frr.show_bgp_summary_json,
+    "vtysh -c show ip route bgp json": formats_frr.show_ip_route_json,
 }, [(_PER_PORT, _per_port)])
 
 

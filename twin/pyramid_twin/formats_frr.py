@@ -60,3 +60,58 @@ def show_ip_route(switch):
             lead = head if index == 0 else "  *" + " " * (len(head) - 3)
             lines.append("%svia %s, %s, weight 1, %s" % (lead, hop["address"], hop["interface"], age))
     return "\n".join(lines) + "\n"
+
+
+# --- the JSON forms (`... json`), in the layout of a real FRR 8.4.4 (tests/unit/parsers/frr_*_json/lab_*_real.raw:
+# what the lab's real routers printed); FRR prints keys without a space after the colon, two-space indents.
+
+def _json(document):
+    import json  # only for a JSON read: the text forms are the hot path
+    return json.dumps(document, indent=2, separators=(",", ":")) + "\n"
+
+
+def show_bgp_summary_json(switch):
+    """`show bgp ipv4 unicast summary json`: {} with no BGP neighbor; a session shut shows "state": "Idle (Admin)",
+    "peerState": "Admin"; one RFC 8212 keeps empty "state": "Established", "peerState": "Policy"."""
+    neighbors = switch.get("bgp_neighbors", [])
+    if not neighbors:
+        return _json({})
+    peers = {}
+    for n in neighbors:
+        up = n["state"] == "Established"
+        policy = up and n.get("no_policy")
+        peers[n["address"]] = {
+            "hostname": n.get("peer") or n.get("description") or n["address"], "remoteAs": n["remote_as"],
+            "localAs": switch["asn"], "version": 4, "msgRcvd": n.get("msg_rcvd", 0), "msgSent": n.get("msg_sent", 0),
+            "tableVersion": 0, "outq": 0, "inq": 0, "peerUptime": n.get("up_down") or "never",
+            "peerUptimeMsec": 183780000 if up else 0, "peerUptimeEstablishedEpoch": 1795530278,
+            "pfxRcd": 0 if policy or not up else (n.get("prefixes_received") or 0),
+            "pfxSnt": 0 if policy or not up else len(switch.get("routes", [])),
+            "state": n["state"], "peerState": "Policy" if policy else ("Admin" if "(Admin)" in n["state"] else "OK"),
+            "connectionsEstablished": 1, "connectionsDropped": 0 if up else 1,
+            "desc": (n.get("description") or "")[:20], "idType": "ipv4"}
+    established = [n for n in neighbors if n["state"] == "Established"]
+    rib = sum(n.get("prefixes_received") or 0 for n in established) + 1
+    return _json({"routerId": switch["router_id"], "as": switch["asn"], "vrfId": 0, "vrfName": "default",
+                  "tableVersion": rib * 3 + 7, "ribCount": rib * 2 - 1, "ribMemory": (rib * 2 - 1) * 192,
+                  "peerCount": len(neighbors), "peerMemory": 741464 * len(neighbors), "peers": peers,
+                  "failedPeers": len(neighbors) - len(established), "displayedPeers": len(neighbors),
+                  "totalPeers": len(neighbors), "dynamicPeers": 0, "bestPath": {"multiPathRelax": "true"}})
+
+
+def show_ip_route_json(switch):
+    """`show ip route bgp json`: {PREFIX: [the selected route, its FIB next hops]}; {} with no BGP route."""
+    document = {}
+    for index, route in enumerate(switch.get("routes", [])):
+        hops = route.get("next_hops") or []
+        if not hops:
+            continue
+        length = int(route["prefix"].split("/")[1])
+        document[route["prefix"]] = [{
+            "prefix": route["prefix"], "prefixLen": length, "protocol": "bgp", "vrfId": 0, "vrfName": "default",
+            "selected": True, "destSelected": True, "distance": 20, "metric": 0, "installed": True, "table": 254,
+            "internalStatus": 16, "internalFlags": 8, "internalNextHopNum": len(hops), "internalNextHopActiveNum": len(hops),
+            "nexthopGroupId": 24 + index, "installedNexthopGroupId": 24 + index, "uptime": route.get("age") or "00:00:01",
+            "nexthops": [{"flags": 3, "fib": True, "ip": hop["address"], "afi": "ipv4", "interfaceIndex": 2 + position,
+                          "interfaceName": hop["interface"], "active": True, "weight": 1} for position, hop in enumerate(hops)]}]
+    return _json(document)

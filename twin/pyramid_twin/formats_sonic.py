@@ -343,6 +343,9 @@ else:
         return formats_frr.show_ip_route(switch)
 
     COMMANDS["show ip route bgp"] = show_ip_route_bgp
+    # SONiC's vtysh (a wrapper into its bgp container) answers as FRR does
+    COMMANDS["vtysh -c show bgp ipv4 unicast summary json"] = formats_frr.show_bgp_summary_json
+    COMMANDS["vtysh -c show ip route bgp json"] = formats_frr.show_ip_route_json
 
 
 # --- errors: sonic-utilities is a click program ----------------------------------------------------

@@ -5,10 +5,31 @@
 
 from __future__ import annotations
 
+import functools
+
+JMESPATH_IMPORT_ERROR = None
+try:
+    import jmespath
+except ImportError as exc:  # the controller's requirements hold it; a parser that needs it says so, never a traceback
+    jmespath = None
+    JMESPATH_IMPORT_ERROR = str(exc)
+
 
 def fail(msg, *args):
     """Output the parser cannot read completely: parse() names the parser."""
     raise ValueError(msg % args if args else msg)
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(expression):
+    return jmespath.compile(expression)
+
+
+def pick(expression, document):
+    """What a jmespath ``expression`` takes from a JSON document: the fields a JSON parser reads, declared beside it."""
+    if jmespath is None:
+        fail("the jmespath Python package is not installed on the controller (%s)", JMESPATH_IMPORT_ERROR)
+    return _compiled(expression).search(document)
 
 
 def reject_other(rows, what=None):

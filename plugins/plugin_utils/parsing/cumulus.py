@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import reject_other as _reject_other, trailerless
+from ._common import distinct, pick, reject_other as _reject_other, trailerless
 from ._registry import parser
 
 
@@ -469,6 +469,8 @@ def _ip_route(rows, text):
             current, via_column, pending = None, len(row["head"]), None
             if head.group("type") != "B" or head.group("selected") != ">":
                 continue  # another protocol's route, or a BGP path that is not the selected one
+            if head.group("prefix") in routes:  # FRR prints a prefix's selected route once: a line read twice
+                raise ValueError("selected BGP route %s printed twice" % head.group("prefix"))
             current = routes.setdefault(head.group("prefix"), {"next_hops": []})
             fib = head.group("fib")
         elif row.get("route_other"):
@@ -494,7 +496,71 @@ def _ip_route(rows, text):
             pending = row["nexthop"]
         elif fib == "*" and "inactive" not in row.get("flags", ""):
             current["next_hops"].append(row["nexthop"])
+    for route in routes.values():  # a via line read twice is one path (as the judge counts them)
+        route["next_hops"] = distinct(route["next_hops"])
     return trailerless({"routes": routes})  # printed: the table has no trailer (printed nothing: no route, above)
+
+
+# FRR's JSON forms (vtysh ... json, FRR 7.5 to 10; SONiC and Cumulus run FRR). A document that decodes is whole, so
+# what it does not list is absent: a FAIL with its cause, where a text table without a trailer can prove nothing
+# (issue 35). The fields each parser takes are the jmespath expressions beside it.
+
+# one peer of `show bgp ipv4 unicast summary json`'s "peers" object
+_FRR_PEER = "{remote_as: remoteAs, state: state, peer_state: peerState, received: pfxRcd}"
+
+
+@parser("frr_show_bgp_summary_json",
+        "vtysh -c 'show bgp ipv4 unicast summary json' (FRR 7.5-10): IPv4 unicast neighbors, remote AS, state, prefixes "
+        "received (bgp fact)", kind="json")
+def _bgp_summary_json(document):
+    """{"as": 65101, "peers": {ADDR: {"remoteAs": 65000, "state": "Established", "peerState": "OK", "pfxRcd": 3}, ...},
+    "totalPeers": 4}; a session shut is "state": "Idle (Admin)", "peerState": "Admin"; an Established session that
+    RFC 8212 keeps empty (no policy on this router) is "peerState": "Policy" (the text form's "(Policy)"). FRR prints
+    {} when no BGP instance runs: no neighbor (the judge says which it expected)."""
+    if not document:
+        return {"neighbors": {}}
+    peers = document["peers"]
+    neighbors = {}
+    for address, peer in peers.items():
+        fields = pick(_FRR_PEER, peer)
+        word = str(fields["state"] or "").split(" ", maxsplit=1)[0]
+        if word.lower() not in _BGP_STATES:
+            raise ValueError("neighbor %s: unknown state %r" % (address, fields["state"]))
+        state = _BGP_STATES[word.lower()]
+        received = fields["received"] if state == "Established" else None
+        if state == "Established" and (isinstance(received, bool) or not isinstance(received, int)):
+            raise ValueError("neighbor %s is Established but shows no prefix count" % address)
+        if isinstance(fields["remote_as"], bool) or not isinstance(fields["remote_as"], int):
+            raise ValueError("neighbor %s: remote AS %r is not a number" % (address, fields["remote_as"]))
+        neighbors[address] = {"remote_as": fields["remote_as"], "state": state, "prefixes_received": received}
+        if fields["peer_state"] == "Policy":
+            neighbors[address].update(prefixes_received=0, no_policy=True)
+    total = document.get("totalPeers")
+    if total is not None and total != len(neighbors):
+        raise ValueError("%d neighbors listed, %s in totalPeers" % (len(neighbors), total))
+    return {"neighbors": neighbors}
+
+
+# the selected BGP routes of `show ip route bgp json` ({PREFIX: [route entry, ...]}), each with its FIB next hops
+_FRR_BGP_ROUTES = "*[] | [?protocol == 'bgp' && selected] | [].{prefix: prefix, next_hops: nexthops[?fib].ip}"
+
+
+@parser("frr_show_ip_route_json",
+        "vtysh -c 'show ip route bgp json' (FRR 7.5-10): selected BGP routes of the default VRF with every FIB next hop "
+        "(routes fact)", kind="json")
+def _ip_route_json(document):
+    """{PREFIX: [{"prefix": PREFIX, "protocol": "bgp", "selected": true, "installed": true, "nexthops": [{"ip": A,
+    "fib": true, "active": true, "interfaceName": I}, ...]}]}; {} when no BGP route is in the table (a leaf whose
+    sessions are all down): data for the ECMP judge, a FAIL naming the prefixes, not a failed read."""
+    if not isinstance(document, dict):
+        raise ValueError("not a route table: a JSON %s" % type(document).__name__)
+    routes = {}
+    for route in pick(_FRR_BGP_ROUTES, document) or []:
+        hops = distinct(str(hop) for hop in route["next_hops"] or [] if hop)
+        if not hops:
+            raise ValueError("selected BGP route %s has no next hop in the FIB" % route["prefix"])
+        routes[str(route["prefix"])] = {"next_hops": hops}
+    return {"routes": routes}
 
 
 @parser("cumulus_nv_show_interface_mtu",
