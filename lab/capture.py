@@ -89,8 +89,15 @@ def keep(state, router, command, text, truth, version):
 
 def main():
     version = "Debian's frr " + fabric.sh("dpkg-query", "-W", "-f", "${Version}", "frr").stdout.strip()
+    try:
+        _capture(version)
+    finally:
+        fabric.down()
+
+
+def _capture(version):
     for state, (faults, routers) in STATES.items():
-        topo = fabric.up(4, 4)
+        fabric.up(4, 4)
         for kind, leaf, spine in faults:
             fabric.fault(kind, leaf, spine)
         if faults:
@@ -102,8 +109,6 @@ def main():
             for command, text in answers.items():
                 keep(state, router, command, text, bgp if "summary" in command else routes, version)
         print("%s: kept %d reads of %s" % (state, len(PARSERS) * len(routers), ", ".join(routers)))
-        del topo
-    fabric.down()
 
 
 if __name__ == "__main__":

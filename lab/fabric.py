@@ -97,39 +97,63 @@ def namespaces():
 
 
 def down():
-    """Stop the lab's FRR instances and delete its namespaces (their veths go with them); nothing else."""
+    """Stop every process inside the lab's namespaces, delete those namespaces (their veths go with them), the FRR
+    run directories and .lab/; nothing else. Reads nothing the lab wrote: works after an interrupted or half-made up."""
+    inside = {namespace: _pids(namespace) for namespace in namespaces()}
+    for pids in inside.values():
+        _signal(pids, signal.SIGTERM)
+    deadline = time.time() + 5
+    while time.time() < deadline and any(_alive(pid) for pids in inside.values() for pid in pids):
+        time.sleep(0.1)
+    for pids in inside.values():
+        _signal([pid for pid in pids if _alive(pid)], signal.SIGKILL)
+    failed = []
+    for namespace in inside:
+        deleted = sh("ip", "netns", "del", namespace, check=False)
+        if deleted.returncode:
+            failed.append("%s: %s" % (namespace, deleted.stderr.strip()))
     for pathspace in sorted(os.listdir(RUN)) if os.path.isdir(RUN) else []:
-        if not pathspace.startswith(PREFIX):
-            continue
-        for daemon in DAEMONS:
-            pid_file = os.path.join(RUN, pathspace, "%s.pid" % daemon)
-            try:
-                with open(pid_file, encoding="utf-8") as handle:
-                    os.kill(int(handle.read().strip()), signal.SIGTERM)
-            except (OSError, ValueError):
-                pass
-        deadline = time.time() + 5
-        while time.time() < deadline and any(_alive(os.path.join(RUN, pathspace, "%s.pid" % d)) for d in DAEMONS):
-            time.sleep(0.1)
-        shutil.rmtree(os.path.join(RUN, pathspace), ignore_errors=True)
-    for namespace in namespaces():
-        sh("ip", "netns", "del", namespace)
+        if pathspace.startswith(PREFIX):
+            shutil.rmtree(os.path.join(RUN, pathspace), ignore_errors=True)
     shutil.rmtree(STATE, ignore_errors=True)
+    if failed:
+        raise LabError("could not delete %s" % "; ".join(failed))
 
 
-def _alive(pid_file):
+def _pids(namespace):
+    """The processes inside a namespace (the FRR daemons the lab started there), as the kernel says."""
+    listed = sh("ip", "netns", "pids", namespace, check=False).stdout.split()
+    return [int(pid) for pid in listed if pid.isdigit()]
+
+
+def _signal(pids, number):
+    for pid in pids:
+        try:
+            os.kill(pid, number)
+        except OSError:
+            pass
+
+
+def _alive(pid):
     try:
-        with open(pid_file, encoding="utf-8") as handle:
-            os.kill(int(handle.read().strip()), 0)
-        return True
-    except (OSError, ValueError):
+        os.kill(pid, 0)
+    except OSError:
         return False
+    return True
 
 
 def up(spines, leaves):
     if not os.path.exists(os.path.join(FRR, "bgpd")):
         raise LabError("FRR is not installed (%s/bgpd): apt-get install frr" % FRR)
     down()
+    try:
+        return _build(spines, leaves)
+    except BaseException:  # half a lab is no lab: remove what was made, then say why
+        down()
+        raise
+
+
+def _build(spines, leaves):
     topo = topology(spines, leaves)
     os.makedirs(STATE)
     for name, router in topo["routers"].items():
@@ -289,7 +313,7 @@ def main(argv=None):
             sys.stdout.write(answer.stdout)
             sys.stderr.write(answer.stderr)
             return answer.returncode
-    except LabError as exc:
+    except (LabError, OSError, ValueError, LookupError) as exc:  # a failed command, a missing frr user, a bad answer
         sys.stderr.write("lab: %s\n" % exc)
         return 1
     return 0

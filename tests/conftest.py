@@ -22,6 +22,8 @@ for path in (os.path.join(ROOT, ".collections"), os.path.join(ROOT, "twin")):
 # shared by two runs. The unit, property and static tests spread over the workers. (pytest-xdist's own loadgroup
 # reads xdist_group marks by renaming node ids, which pytest 9.2 no longer lets it do: the scheduler is chosen here.)
 ON_THE_TWIN_WORKER = ("tests/e2e/", "tests/twin/")
+# The lab (tests/lab/: one FRR fabric in namespaces) is one pod too, but not the twin's: its tests share a worker.
+ON_ONE_WORKER = "tests/lab/"
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -32,7 +34,11 @@ def pytest_xdist_make_scheduler(config, log):
         """pytest-xdist's load-by-scope, whose one scope is the twin's tests and every other test its own."""
 
         def _split_scope(self, nodeid):
-            return "the twin" if nodeid.startswith(ON_THE_TWIN_WORKER) else nodeid
+            if nodeid.startswith(ON_THE_TWIN_WORKER):
+                return "the twin"
+            if nodeid.startswith(ON_ONE_WORKER):
+                return ON_ONE_WORKER  # one lab, its tests one after another on one worker (beside the twin's)
+            return nodeid
 
     return TwinOnOneWorker(config, log)
 

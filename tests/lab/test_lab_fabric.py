@@ -36,6 +36,7 @@ def _why_not():
         return "the lab needs root (network namespaces, FRR daemons)"
     if not os.path.exists(os.path.join(fabric.FRR, "bgpd")):
         return "FRR is not installed (make setup installs Debian's frr)"
+    subprocess.run(["ip", "netns", "del", FOREIGN], capture_output=True, check=False)  # left by a run that was killed
     made = subprocess.run(["ip", "netns", "add", FOREIGN], capture_output=True, text=True, check=False)
     if made.returncode:
         return "this machine cannot make network namespaces: %s" % made.stderr.strip()

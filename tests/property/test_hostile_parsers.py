@@ -164,9 +164,22 @@ LONG_READS = (("arista_eos_show_interfaces_status", "row"), ("cisco_nxos_show_in
               ("nccl_tests", "row"), ("sonic_show_interfaces_status", "row"), ("linux_dmesg_xid", "row"))
 
 
+def _growable(parser, shape):
+    """The longest output of the parser whose grown form is still a whole answer (its repeated middle line a row, not
+    a line the parser refuses to see twice, such as an FRR route printed twice): the memory of a whole parse."""
+    def parses(text):
+        try:
+            parsing.parse(parser, hostile_damage.grown(text, 50, shape))
+        except parsing.ParseError:
+            return False
+        return True
+    outputs = sorted((text for _case, text in _outputs(parser)), key=lambda text: -len(text.splitlines()))
+    return next(text for text in outputs if parses(text))
+
+
 @pytest.mark.parametrize("parser, shape", LONG_READS)
 def test_parse_memory_is_a_bounded_multiple_of_the_output(parser, shape):
-    intact = max((text for _case, text in _outputs(parser)), key=lambda text: len(text.splitlines()))
+    intact = _growable(parser, shape)
     text = hostile_damage.grown(intact, 10000, shape)
     tracemalloc.start()
     try:

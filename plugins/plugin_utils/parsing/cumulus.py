@@ -517,7 +517,9 @@ def _bgp_summary_json(document):
     "totalPeers": 4}; a session shut is "state": "Idle (Admin)", "peerState": "Admin"; an Established session that
     RFC 8212 keeps empty (no policy on this router) is "peerState": "Policy" (the text form's "(Policy)"). FRR prints
     {} when no BGP instance runs: no neighbor (the judge says which it expected)."""
-    if not document:
+    if not isinstance(document, dict):
+        raise ValueError("not a BGP summary: a JSON %s" % type(document).__name__)
+    if document == {}:
         return {"neighbors": {}}
     peers = document["peers"]
     neighbors = {}
@@ -552,14 +554,13 @@ def _ip_route_json(document):
     """{PREFIX: [{"prefix": PREFIX, "protocol": "bgp", "selected": true, "installed": true, "nexthops": [{"ip": A,
     "fib": true, "active": true, "interfaceName": I}, ...]}]}; {} when no BGP route is in the table (a leaf whose
     sessions are all down): data for the ECMP judge, a FAIL naming the prefixes, not a failed read."""
-    if not isinstance(document, dict):
-        raise ValueError("not a route table: a JSON %s" % type(document).__name__)
+    if not isinstance(document, dict) or any(not isinstance(entries, list) for entries in document.values()):
+        raise ValueError("not a route table ({PREFIX: [route, ...]}): a JSON %s" % type(document).__name__)
     routes = {}
     for route in pick(_FRR_BGP_ROUTES, document) or []:
-        hops = distinct(str(hop) for hop in route["next_hops"] or [] if hop)
-        if not hops:
-            raise ValueError("selected BGP route %s has no next hop in the FIB" % route["prefix"])
-        routes[str(route["prefix"])] = {"next_hops": hops}
+        # a selected route none of whose next hops is in the FIB (queued, or rejected by a full FIB) is kept with no
+        # next hop, as the text form shows it: 0 paths, a FAIL on the switch, not a read that failed
+        routes[str(route["prefix"])] = {"next_hops": distinct(str(hop) for hop in route["next_hops"] or [] if hop)}
     return {"routes": routes}
 
 
