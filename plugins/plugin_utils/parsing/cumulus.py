@@ -501,7 +501,8 @@ def _ip_route(rows, text):
     return trailerless({"routes": routes})  # printed: the table has no trailer (printed nothing: no route, above)
 
 
-# FRR's JSON forms (vtysh ... json, FRR 7.5 to 10; SONiC and Cumulus run FRR). A document that decodes is whole, so
+# FRR's JSON forms (vtysh ... json; SONiC and Cumulus run FRR; the layout of FRR 8.4.4, the lab's captures: other
+# releases' JSON not captured yet). A document that decodes is whole, so
 # what it does not list is absent: a FAIL with its cause, where a text table without a trailer can prove nothing
 # (issue 35). The fields each parser takes are the jmespath expressions beside it.
 
@@ -510,7 +511,7 @@ _FRR_PEER = "{remote_as: remoteAs, state: state, peer_state: peerState, received
 
 
 @parser("frr_show_bgp_summary_json",
-        "vtysh -c 'show bgp ipv4 unicast summary json' (FRR 7.5-10): IPv4 unicast neighbors, remote AS, state, prefixes "
+        "vtysh -c 'show bgp ipv4 unicast summary json' (FRR 8.4.4 layout): IPv4 unicast neighbors, remote AS, state, prefixes "
         "received (bgp fact)", kind="json")
 def _bgp_summary_json(document):
     """{"as": 65101, "peers": {ADDR: {"remoteAs": 65000, "state": "Established", "peerState": "OK", "pfxRcd": 3}, ...},
@@ -548,7 +549,7 @@ _FRR_BGP_ROUTES = "*[] | [?protocol == 'bgp' && selected] | [].{prefix: prefix, 
 
 
 @parser("frr_show_ip_route_json",
-        "vtysh -c 'show ip route bgp json' (FRR 7.5-10): selected BGP routes of the default VRF with every FIB next hop "
+        "vtysh -c 'show ip route bgp json' (FRR 8.4.4 layout): selected BGP routes of the default VRF with every FIB next hop "
         "(routes fact)", kind="json")
 def _ip_route_json(document):
     """{PREFIX: [{"prefix": PREFIX, "protocol": "bgp", "selected": true, "installed": true, "nexthops": [{"ip": A,
