@@ -62,7 +62,7 @@ def _engine_sources(catalog, device):
 
 def render(catalog):
     out = ["# Check catalog", "",
-           "Generated from `catalog/checks.yml` by `scripts/gen_docs.py`; do not edit by hand.", "",
+           "Generated from `catalog/checklist.yml` by `scripts/gen_docs.py`; do not edit by hand.", "",
            "## Go/no-go checklist", "", "| Layer | Row | Checks |", "|---|---|---|"]
     for row in catalog["rows"]:
         ids = [c["id"] for c in catalog["checks"] if c["row"] == row["id"]]

@@ -11,7 +11,7 @@ module: run_layer
 short_description: Run one layer of the validation pyramid on a device, behind the gate of the layers below
 version_added: 0.1.0
 description:
-  - Reads the check catalog (C(catalog/checks.yml)) for the layer and device type, collects every
+  - Reads the check catalog (C(catalog/checklist.yml)) for the layer and device type, collects every
     source the checks need in one M(gpufabric.pyramid.collect) call, parses the raw output on the
     controller with the collection's TextFSM templates, judges the facts against the device's
     expectations and writes the results into the device's results file in O(run_dir).

@@ -43,15 +43,8 @@ def test_the_shipped_catalog_names_only_parsers_judges_and_rounds_that_exist():
     (("judge: nccl_node_busbw", "judge: gpudirect"), "unknown pod judge 'gpudirect'"),  # a host judge is no pod judge
     (("parser: linux_lsmod", "parser: no_such_parser"), "unknown parser 'no_such_parser'"),
 ])
-def test_a_catalog_naming_what_nothing_registers_is_refused_at_preflight(tmp_path, edit, said):
-    broken = tmp_path / "checks.yml"
-    text = open(_catalog.CATALOG_PATH, encoding="utf-8").read()
-    assert edit[0] in text
-    broken.write_text(text.replace(edit[0], edit[1], 1))
-    for name in os.listdir(os.path.dirname(_catalog.CATALOG_PATH)):  # the area files beside it
-        if name != "checks.yml":
-            (tmp_path / name).write_text(open(os.path.join(os.path.dirname(_catalog.CATALOG_PATH), name), encoding="utf-8").read())
-    catalog = _catalog.load_catalog(str(broken))  # what the catalog says of itself is whole
+def test_a_catalog_naming_what_nothing_registers_is_refused_at_preflight(edited_catalog, edit, said):
+    catalog = edited_catalog(*edit)  # what the catalog says of itself is whole
     with pytest.raises(_catalog.CatalogError, match=said):
         _references.check(catalog)
 
@@ -62,22 +55,14 @@ def test_docs_are_generated_from_the_catalog():
     assert result.returncode == 0, result.stderr
 
 
-def _catalog_with(tmp_path, old, new):
-    text = open(_catalog.CATALOG_PATH, encoding="utf-8").read()
-    assert old in text
-    path = tmp_path / "checks.yml"
-    path.write_text(text.replace(old, new, 1))
-    return _catalog.load_catalog(str(path))
-
-
-def test_a_switch_check_declares_the_platforms_it_applies_to(tmp_path):
+def test_a_switch_check_declares_the_platforms_it_applies_to(edited_catalog):
     # the default: all four; a check for fewer needs ways for those only (fec_counters: EOS and SONiC so far)
     # pfc_enabled: all four since EOS reads the running-config (issue 11)
     fewer = {"fec_counters": ["eos", "sonic"], "roce_port_qos": ["eos", "nxos", "cumulus"]}
     assert all(c["platforms"] == list(_catalog.SWITCH_OSES) for c in _catalog.checks_for(CATALOG, "switch") if c["id"] not in fewer)
     for cid, platforms in fewer.items():
         assert next(c for c in CATALOG["checks"] if c["id"] == cid)["platforms"] == platforms
-    catalog = _catalog_with(tmp_path, "judge: link_errors\n", "judge: link_errors\n    platforms: [eos, sonic]\n")
+    catalog = edited_catalog("judge: link_errors\n", "judge: link_errors\n    platforms: [eos, sonic]\n")
     check = next(c for c in catalog["checks"] if c["id"] == "link_errors")
     assert check["platforms"] == ["eos", "sonic"]
     assert _catalog.not_applicable(check, {"pyramid_switch_os": "eos"}) is None
@@ -87,11 +72,11 @@ def test_a_switch_check_declares_the_platforms_it_applies_to(tmp_path):
     assert "platforms" not in gpu_check and _catalog.not_applicable(gpu_check, {}) is None
 
 
-def test_platforms_must_be_known_switch_platforms(tmp_path):
+def test_platforms_must_be_known_switch_platforms(edited_catalog):
     with pytest.raises(_catalog.CatalogError, match="platforms is a non-empty list"):
-        _catalog_with(tmp_path, "judge: link_errors\n", "judge: link_errors\n    platforms: [junos]\n")
+        edited_catalog("judge: link_errors\n", "judge: link_errors\n    platforms: [junos]\n")
     with pytest.raises(_catalog.CatalogError, match="platforms is a non-empty list"):
-        _catalog_with(tmp_path, "judge: gpudirect\n", "judge: gpudirect\n    platforms: [eos]\n")
+        edited_catalog("judge: gpudirect\n", "judge: gpudirect\n    platforms: [eos]\n")
 
 
 def test_a_judge_sees_only_the_expectations_its_check_declares():
@@ -107,23 +92,38 @@ def test_a_judge_reading_an_undeclared_expectation_is_an_error_not_a_pass():
     assert record["status"] == "ERROR" and "pyramid_rail_rate_gbps" in record["actual"]
 
 
-def test_an_area_file_beside_the_catalog_is_merged_and_may_not_redefine(tmp_path):
-    text = open(_catalog.CATALOG_PATH, encoding="utf-8").read()
-    (tmp_path / "checks.yml").write_text(text)
-    area = {"rows": [{"id": "area_row", "title": "An area's row", "layer": 0}],
-            "sources": {"area_source": {"ways": [{"read": "/proc/version", "parser": "linux_proc_osrelease"}]}},
-            "checks": [{"id": "area_check", "layer": 0, "row": "area_row", "title": "t", "sources": ["area_source"],
+def test_the_areas_merge_in_the_index_order_and_may_not_redefine(edited_catalog):
+    """The index lists the areas: their checks run within a layer, and list within a row, in that order."""
+    order = [c["id"] for c in CATALOG["checks"] if c["layer"] == 0 and c["scope"] == "host"]
+    assert order.index("gpu_nic_affinity") < order.index("gpu_xid")  # host before gpu_health, as listed
+    area = {"sources": {"area_source": {"ways": [{"read": "/proc/version", "parser": "linux_proc_osrelease"}]}},
+            "checks": [{"id": "area_check", "layer": 0, "row": "gpu_health", "title": "t", "sources": ["area_source"],
                         "judge": "kernel_params", "cause": "c", "go_back_to": "g"}]}
-    (tmp_path / "gpu_health.yml").write_text(yaml.safe_dump(area))
-    catalog = _catalog.load_catalog(str(tmp_path / "checks.yml"))
-    ids = [row["id"] for row in catalog["rows"]]
-    assert ids.index("area_row") == max(i for i, row in enumerate(catalog["rows"]) if row["layer"] == 0)
-    assert "area_check" in [c["id"] for c in catalog["checks"]] and "area_source" in catalog["sources"]
+    catalog = edited_catalog("  - host ", "  - extra\n  - host ", files={"extra.yml": yaml.safe_dump(area)})
+    ids = [c["id"] for c in catalog["checks"]]
+    assert ids[0] == "area_check" and "area_source" in catalog["sources"]
     area["sources"] = {"cmdline": area["sources"]["area_source"]}
-    (tmp_path / "gpu_health.yml").write_text(yaml.safe_dump(area))
-    _catalog.load_catalog.cache_clear()  # same path, new content
     with pytest.raises(_catalog.CatalogError, match="sources already defined: cmdline"):
-        _catalog.load_catalog(str(tmp_path / "checks.yml"))
+        edited_catalog("  - host ", "  - extra\n  - host ", files={"extra.yml": yaml.safe_dump(area)})
+
+
+@pytest.mark.parametrize("old, new, files, said", [
+    (None, None, {"stray.yml": "checks: []\n"}, "files not listed under areas: stray.yml"),  # never silently ignored
+    ("  - telemetry ", "  - telemetry\n  - nowhere ", None, "areas not found: nowhere.yml"),
+    ("  - telemetry ", "  - telemetry\n  - host ", None, "an area is listed twice"),
+    (None, None, {"telemetry.yml": "rows: []\n"}, r"unknown keys \['rows'\] \(rows live in the index\)"),
+    ("\nareas:\n", "\nchecks: []\nareas:\n", None, "sources and checks live in the areas"),
+    ("  - id: qos_load\n    title: \"No PFC storms under load\"\n    layer: 3\n", "", None, "unknown row 'qos_load'"),
+])
+def test_an_index_or_area_that_contradicts_itself_is_refused(edited_catalog, old, new, files, said):
+    with pytest.raises(_catalog.CatalogError, match=said):
+        edited_catalog(old, new, files=files)
+
+
+def test_the_rows_read_top_to_bottom_in_layer_order(edited_catalog):
+    assert [row["layer"] for row in CATALOG["rows"]] == sorted(row["layer"] for row in CATALOG["rows"])
+    with pytest.raises(_catalog.CatalogError, match="in layer order"):
+        edited_catalog('title: "Telemetry plumbed"\n    layer: 7', 'title: "Telemetry plumbed"\n    layer: 2')
 
 
 def test_the_c_and_the_python_loader_read_every_catalog_file_alike():

@@ -1,14 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Load and check the check catalog (catalog/checks.yml): the one list every part reads.
+"""Load and check the check catalog: the one list every part reads.
+
+catalog/checklist.yml is its index: the go/no-go rows in order, the areas in order and the expectations they share.
+Each area (catalog/<area>.yml) holds its own sources, checks and expectations; the areas are merged in the index's
+order, which is the order a layer runs its checks in and a row lists them. A name two files define, a file the
+index does not list and an area that is not there are refused.
 
 Checked here: what the catalog says of itself (fields, rows, sources, expectations, scopes). Whether each parser,
 judge and round it names exists is checked by the runner that runs them (run/catalog_references.py, at pre-flight):
 this ground floor imports nothing above it.
-
-An area with many checks of its own (GPU health) may live in its own file beside checks.yml
-(catalog/<area>.yml, same keys): it is merged in, and a name defined twice is refused.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import re
 
 import yaml
 
-CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checks.yml")
+CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checklist.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
                 "judges_failures", "causes", "platforms", "switch_facts", "names_from"}
 SCOPES = ("host", "pod", "fabric", "mesh", "incast")  # incast: its own play (roles/incast), judged per target
@@ -39,11 +41,14 @@ class CatalogError(ValueError):
 
 @functools.lru_cache(maxsize=4)
 def load_catalog(path=CATALOG_PATH):
-    with open(path, encoding="utf-8") as handle:
-        catalog = yaml.load(handle, Loader=SAFE_LOADER)  # nosec B506: a safe loader, C or Python
-    for extra in _area_files(path):
-        with open(extra, encoding="utf-8") as handle:
-            _merge(catalog, yaml.load(handle, Loader=SAFE_LOADER) or {}, extra)  # nosec B506
+    index = _load(path)
+    unknown = set(index) - {"areas", "rows", "expectations"}
+    if unknown:
+        raise CatalogError("catalog %s: unknown keys %s (sources and checks live in the areas)" % (path, sorted(unknown)))
+    catalog = {"rows": index.get("rows") or [], "sources": {}, "checks": [], "platforms": {},
+               "expectations": dict(index.get("expectations") or {})}
+    for area_path in _area_paths(path, index.get("areas") or []):
+        _merge(catalog, _load(area_path), area_path)
     _check(catalog)
     # the platform tables are the choices of pyramid_nccl_platform
     catalog["expectations"]["pyramid_nccl_platform"]["choices"] = sorted(catalog["platforms"])
@@ -55,32 +60,50 @@ def load_catalog(path=CATALOG_PATH):
     return catalog
 
 
-def _area_files(path):
+def _load(path):
+    with open(path, encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=SAFE_LOADER) or {}  # nosec B506: a safe loader, C or Python
+
+
+def _area_paths(path, areas):
+    """The index's areas, in its order; a .yml file beside it that it does not list is refused, not ignored."""
     folder = os.path.dirname(os.path.abspath(path))
-    main = os.path.basename(path)
-    return [os.path.join(folder, name) for name in sorted(os.listdir(folder))
-            if name.endswith(".yml") and name != main]
+    listed = [name + ".yml" for name in areas]
+    problems = []
+    if len(set(listed)) != len(listed):
+        problems.append("an area is listed twice")
+    missing = [name for name in listed if not os.path.isfile(os.path.join(folder, name))]
+    if missing:
+        problems.append("areas not found: %s" % ", ".join(missing))
+    unlisted = sorted(name for name in os.listdir(folder)
+                      if name.endswith(".yml") and name != os.path.basename(path) and name not in listed)
+    if unlisted:
+        problems.append("files not listed under areas: %s" % ", ".join(unlisted))
+    if problems:
+        raise CatalogError("catalog %s: %s" % (path, "; ".join(problems)))
+    return [os.path.join(folder, name) for name in listed]
 
 
 def _merge(catalog, area, path):
-    """Add an area file's checks, sources, expectations and rows (a row goes after the last row of its layer)."""
-    unknown = set(area) - {"rows", "sources", "checks", "expectations", "platforms"}
+    """Add an area file's sources, checks, expectations and platforms; a name defined twice is refused."""
+    unknown = set(area) - {"sources", "checks", "expectations", "platforms"}
     if unknown:
-        raise CatalogError("catalog %s: unknown keys %s" % (path, sorted(unknown)))
+        raise CatalogError("catalog %s: unknown keys %s%s" % (path, sorted(unknown),
+                                                             " (rows live in the index)" if "rows" in unknown else ""))
     for key in ("sources", "expectations", "platforms"):
-        twice = sorted(set(area.get(key) or {}) & set(catalog.get(key) or {}))
+        twice = sorted(set(area.get(key) or {}) & set(catalog[key]))
         if twice:
             raise CatalogError("catalog %s: %s already defined: %s" % (path, key, ", ".join(twice)))
-        catalog.setdefault(key, {}).update(area.get(key) or {})
+        catalog[key].update(area.get(key) or {})
     catalog["checks"].extend(area.get("checks") or [])
-    for row in area.get("rows") or []:
-        same_layer = [i for i, known in enumerate(catalog["rows"]) if known["layer"] <= row["layer"]]
-        catalog["rows"].insert(same_layer[-1] + 1 if same_layer else 0, row)
 
 
 def _check(catalog):
     rows = {row["id"] for row in catalog["rows"]}
     problems = []
+    layers = [row.get("layer") for row in catalog["rows"]]
+    if len(rows) != len(layers) or not all(isinstance(layer, int) for layer in layers) or layers != sorted(layers):
+        problems.append("rows: each row has its own id and a layer, top to bottom in layer order")
     for name, source in catalog["sources"].items():
         for way in source["ways"]:
             kinds = [kind for kind in WAY_KINDS if kind in way]
