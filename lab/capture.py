@@ -39,6 +39,8 @@ STATES = {
                                    ["leaf1", "leaf3", "spine1"]),
     # one fault alone: the other leaves' tables lack one prefix and nothing else (where a text table proves nothing)
     "one_leaf_without_policy": ([("no_policy", "leaf4", None)], ["leaf1"]),
+    # sessions up with a policy that accepts nothing: no (Policy) mark, 0 prefixes received, no remote prefix
+    "one_leaf_denying_in": ([("deny_in", "leaf2", None)], ["leaf2"]),
 }
 SETTLE = 15  # s after the faults: a session that cannot come up has left Connect/OpenSent, a shut link has been seen
 
@@ -48,9 +50,11 @@ def bgp_truth(document):
     Established session that RFC 8212 keeps empty (peerState Policy) marked no_policy."""
     neighbors = {}
     for address, peer in document.get("peers", {}).items():
-        state = peer["state"].split(" ")[0]
+        state, reason = (peer["state"].split(" ", 1) + [""])[:2]
         entry = {"remote_as": peer["remoteAs"], "state": state,
                  "prefixes_received": peer["pfxRcd"] if state == "Established" else None}
+        if reason:  # "Idle (Admin)"
+            entry["reason"] = reason.strip("()")
         if peer.get("peerState") == "Policy":
             entry["prefixes_received"], entry["no_policy"] = 0, True
         neighbors[address] = entry
@@ -83,20 +87,31 @@ def keep(state, router, command, text, truth, version):
     if command == ROUTES_TEXT and text.strip():
         truth = dict(truth, unverified=NO_TRAILER)  # what the table lists stands; what it lacks is not proven absent
     case["facts"] = truth
+    if os.path.exists(base + ".yml"):  # values a person read off the raw stay, for the test to hold to the new raw
+        with open(base + ".yml", encoding="utf-8") as handle:
+            kept = (yaml.safe_load(handle) or {}).get("hand_checked")
+        if kept:
+            case["hand_checked"] = kept
     with open(base + ".yml", "w", encoding="utf-8") as handle:
         handle.write("---\n" + yaml.safe_dump(case, sort_keys=False, width=120))
 
 
-def main():
+def main(argv=None):
+    """Every state, or the states named (`sudo .venv/bin/python lab/capture.py one_leaf_denying_in`)."""
+    states = list(sys.argv[1:] if argv is None else argv) or list(STATES)
+    unknown = sorted(set(states) - set(STATES))
+    if unknown:
+        raise SystemExit("unknown state %s (known: %s)" % (", ".join(unknown), ", ".join(STATES)))
     version = "Debian's frr " + fabric.sh("dpkg-query", "-W", "-f", "${Version}", "frr").stdout.strip()
     try:
-        _capture(version)
+        _capture(version, states)
     finally:
         fabric.down()
 
 
-def _capture(version):
-    for state, (faults, routers) in STATES.items():
+def _capture(version, states):
+    for state in states:
+        faults, routers = STATES[state]
         fabric.up(4, 4)
         for kind, leaf, spine in faults:
             fabric.fault(kind, leaf, spine)

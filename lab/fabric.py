@@ -12,6 +12,9 @@ swp5<j> to spine j's swp<i>, with route-maps in and out (FRR's eBGP-requires-pol
 these namespaces: no interface of the host is touched.
 
 What FRR prints here is real: `lab/capture.py` keeps it as the parsers' fixtures (tests/unit/parsers/frr_*/lab_*).
+Each router is also a switch to log in to over real SSH: the lab's own sshd listens at 127.3.1.i:2223 for leaf i and
+127.3.2.j:2223 for spine j (lab/session.py puts the session in the router's namespace); `lab/inventory.py` writes
+the inventory validate.yml reads them with.
 """
 
 import argparse
@@ -30,6 +33,7 @@ RUN = "/var/run/frr"
 FRR = "/usr/lib/frr"
 SPINE_ASN = 65000
 DAEMONS = ("zebra", "bgpd")
+SSH_PORT = 2223  # not the twin's 2222: its sshd listens on every address of that port
 
 
 class LabError(Exception):
@@ -49,15 +53,21 @@ def link_addresses(leaf, spine):
     return "10.254.%d.%d" % (leaf, 2 * (spine - 1)), "10.254.%d.%d" % (leaf, 2 * (spine - 1) + 1)
 
 
+def ssh_address(role, number):
+    """Where the twin's sshd hands a session to this router (lab/session.py): 127.3.1.i leaf i, 127.3.2.j spine j."""
+    return "127.3.%d.%d" % (1 if role == "leaf" else 2, number)
+
+
 def topology(spines, leaves):
     routers = {}
     for spine in range(1, spines + 1):
-        routers["spine%d" % spine] = {"role": "spine", "asn": SPINE_ASN, "router_id": "10.253.0.%d" % spine, "neighbors": [
-            {"address": link_addresses(leaf, spine)[1], "asn": leaf_asn(leaf), "name": "leaf%d" % leaf, "port": "swp%d" % leaf}
-            for leaf in range(1, leaves + 1)]}
+        neighbors = [{"address": link_addresses(leaf, spine)[1], "asn": leaf_asn(leaf), "name": "leaf%d" % leaf,
+                      "port": "swp%d" % leaf} for leaf in range(1, leaves + 1)]
+        routers["spine%d" % spine] = {"role": "spine", "asn": SPINE_ASN, "router_id": "10.253.0.%d" % spine,
+                                      "ssh": ssh_address("spine", spine), "neighbors": neighbors}
     for leaf in range(1, leaves + 1):
         routers["leaf%d" % leaf] = {"role": "leaf", "asn": leaf_asn(leaf), "router_id": "10.253.1.%d" % leaf,
-                                    "prefix": rail_prefix(leaf), "neighbors": [
+                                    "ssh": ssh_address("leaf", leaf), "prefix": rail_prefix(leaf), "neighbors": [
             {"address": link_addresses(leaf, spine)[0], "asn": SPINE_ASN, "name": "spine%d" % spine, "port": "swp5%d" % spine}
             for spine in range(1, spines + 1)]}
     return {"spines": spines, "leaves": leaves, "routers": routers}
@@ -65,7 +75,7 @@ def topology(spines, leaves):
 
 def frr_conf(name, router):
     lines = ["frr defaults datacenter", "hostname %s" % name, "log syslog warnings", "!",
-             "route-map ALLOW permit 10", "!"]
+             "route-map ALLOW permit 10", "!", "route-map DENY deny 10", "!"]
     if router["role"] == "leaf":
         lines += ["ip prefix-list RAIL seq 5 permit %s" % router["prefix"], "!",
                   "route-map RAIL permit 10", " match ip address prefix-list RAIL", "!"]
@@ -97,9 +107,10 @@ def namespaces():
 
 
 def down():
-    """Stop every process inside the lab's namespaces, delete those namespaces (their veths go with them), the FRR
-    run directories and .lab/; nothing else. Reads nothing the lab wrote: works after an interrupted or half-made up."""
+    """Stop the lab's sshd and every process inside the lab's namespaces, delete those namespaces (their veths go with
+    them), the FRR run directories and .lab/; nothing else. Reads nothing the lab wrote: works after an interrupted or half-made up."""
     inside = {namespace: _pids(namespace) for namespace in namespaces()}
+    _signal(_sshd_pids(), signal.SIGTERM)  # the lab's sshd (found by its config's path: the pid file may be gone)
     for pids in inside.values():
         _signal(pids, signal.SIGTERM)
     deadline = time.time() + 5
@@ -118,6 +129,21 @@ def down():
     shutil.rmtree(STATE, ignore_errors=True)
     if failed:
         raise LabError("could not delete %s" % "; ".join(failed))
+
+
+def _sshd_pids():
+    config = os.path.join(STATE, "sshd_config")
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(os.path.join("/proc", entry, "cmdline"), "rb") as handle:
+                line = handle.read().replace(b"\0", b" ")
+        except OSError:
+            continue
+        # "sshd: /usr/sbin/sshd -f <config> ... [listener]": sshd rewrites its own command line
+        if entry.isdigit() and b"sshd" in line and b" -f " + config.encode() + b" " in line + b" ":
+            found.append(int(entry))
+    return found
 
 
 def _pids(namespace):
@@ -173,8 +199,10 @@ def _build(spines, leaves):
             sh("ip", "-n", spine_ns, "link", "set", "swp%d" % leaf, "up")
     for name, router in topo["routers"].items():
         _start(name, router)
+        _tools(name)
     with open(os.path.join(STATE, "lab.json"), "w", encoding="utf-8") as handle:
         json.dump(topo, handle, indent=1)
+    _sshd(topo)
     converged(topo)
     return topo
 
@@ -193,6 +221,41 @@ def _start(name, router):
     for daemon in DAEMONS:
         sh("ip", "netns", "exec", pathspace, os.path.join(FRR, daemon), "-d", "-N", pathspace, "-f", conf,
            "-i", os.path.join(run_dir, "%s.pid" % daemon))
+
+
+def _tools(name):
+    """The router's own `vtysh` for an SSH session (lab/session.py puts this folder first on PATH): FRR's real vtysh,
+    at this router's instance."""
+    folder = os.path.join(STATE, name, "bin")
+    os.makedirs(folder, exist_ok=True)
+    stub = os.path.join(folder, "vtysh")
+    with open(stub, "w", encoding="utf-8") as handle:
+        handle.write('#!/bin/sh\nexec /usr/bin/vtysh -N %s "$@"\n' % (PREFIX + name))
+    os.chmod(stub, 0o755)
+
+
+def _sshd(topo):
+    """The lab's own sshd: one address per router (ssh_address), root by key only, each session handed to
+    lab/session.py. Its keys live in .lab/ and go with it."""
+    for key in ("id_ed25519", "ssh_host_ed25519_key"):
+        sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "pyramid-lab", "-f", os.path.join(STATE, key))
+    shutil.copyfile(os.path.join(STATE, "id_ed25519.pub"), os.path.join(STATE, "authorized_keys"))
+    entry = os.path.join(STATE, "ssh_entry")
+    with open(entry, "w", encoding="utf-8") as handle:
+        handle.write('#!/bin/sh\nexec %s -I -S %s\n' % (sys.executable, os.path.join(HERE, "session.py")))
+    os.chmod(entry, 0o755)
+    lines = ["ListenAddress %s:%d" % (router["ssh"], SSH_PORT) for router in topo["routers"].values()]
+    lines += ["HostKey %s/ssh_host_ed25519_key" % STATE, "PidFile %s/sshd.pid" % STATE,
+              "AuthorizedKeysFile %s/authorized_keys" % STATE, "AllowUsers root@127.0.0.0/8",
+              "PermitRootLogin prohibit-password", "PubkeyAuthentication yes", "PasswordAuthentication no",
+              "KbdInteractiveAuthentication no", "UsePAM no", "StrictModes no", "ForceCommand " + entry,
+              "Subsystem sftp /usr/lib/openssh/sftp-server", "MaxStartups 64", "UseDNS no", "PrintMotd no",
+              "PrintLastLog no", "X11Forwarding no", "LogLevel ERROR"]
+    config = os.path.join(STATE, "sshd_config")
+    with open(config, "w", encoding="utf-8") as handle:
+        handle.write("# Written by lab/fabric.py: the lab's routers over SSH.\n" + "\n".join(lines) + "\n")
+    os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation directory
+    sh(shutil.which("sshd") or "/usr/sbin/sshd", "-f", config, "-E", os.path.join(STATE, "sshd.log"))
 
 
 def vtysh(name, *commands):
@@ -257,6 +320,7 @@ FAULTS = {
     "wrong_remote_as_both": "the leaf and that spine each expect another AS of the other",
     "no_policy": "the leaf's sessions lose their route-maps: eBGP requires a policy, so nothing is sent or accepted",
     "isolated": "every link of the leaf is down",
+    "deny_in": "the leaf's sessions take a route-map that denies every route in: up, with a policy, receiving nothing",
 }
 
 
@@ -280,6 +344,11 @@ def fault(kind, leaf, spine=None):
             lines += ["no neighbor %s route-map ALLOW in" % neighbor["address"], "no neighbor %s route-map ALLOW out" % neighbor["address"]]
         _router_bgp(topo, leaf, *lines)
         vtysh(leaf, "clear bgp ipv4 unicast * soft")
+    elif kind == "deny_in":
+        lines = ["address-family ipv4 unicast"]
+        lines += ["neighbor %s route-map DENY in" % neighbor["address"] for neighbor in topo["routers"][leaf]["neighbors"]]
+        _router_bgp(topo, leaf, *lines)
+        vtysh(leaf, "clear bgp ipv4 unicast * soft in")
     elif kind == "isolated":
         for neighbor in topo["routers"][leaf]["neighbors"]:
             sh("ip", "-n", PREFIX + leaf, "link", "set", neighbor["port"], "down")

@@ -53,7 +53,7 @@ def test_a_healthy_mixed_vendor_fabric_raises_no_alarm(healthy):
     assert run.open_sockets == []
 
 
-# EOS's text forms, each its source's next way (catalog/checks.yml): leaf1-r4's release refuses their `| json` form
+# EOS's text forms, each its source's next way (catalog/switch.yml): leaf1-r4's release refuses their `| json` form
 TEXT_FORMS = ["show interfaces status", "show interfaces counters errors", "show interfaces transceiver", "show lldp neighbors",
               "show ip bgp summary", "show ip route bgp", "show priority-flow-control counters", "show interfaces counters discards"]
 

@@ -1,6 +1,8 @@
 """The lab (lab/fabric.py): a real FRR leaf-spine fabric in network namespaces, read live through the collection's own
-parse-and-judge path (issue 35). Healthy: no false alarm through the JSON or the text way. Four faults on four leaves:
-each caught on its own leaf, with its cause. `lab/down` leaves nothing of the lab behind and touches nothing else.
+parse-and-judge path (issue 35), and through validate.yml over real SSH (the lab's sshd, lab/session.py, the inventory
+of lab/inventory.py). Healthy: no false alarm through the JSON or the text way, and Layer 2 passes on all eight
+routers. Four faults on four leaves: each caught on its own leaf, with its cause, by the engine and by validate.yml.
+`lab/down` leaves nothing of the lab behind (its sshd included) and touches nothing else.
 
 Needs root, `ip netns` and Debian's frr (`make setup` installs it); where the machine cannot make namespaces this file
 says so and is skipped, and the rest of the suite runs.
@@ -8,6 +10,7 @@ says so and is skipped, and the rest of the suite runs.
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -22,6 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "lab"))
 
 import fabric  # noqa: E402  (path set above)
+import inventory  # noqa: E402
 
 CATALOG = _catalog.load_catalog()
 WAYS = {"json": {"sw_bgp": ("show bgp ipv4 unicast summary json", "frr_show_bgp_summary_json"),
@@ -67,6 +71,31 @@ def _judge(router, expect, way):
     return {name: _engine.judge_host(router, checks[name], CATALOG, facts, values) for name in ("bgp_sessions", "ecmp")}
 
 
+def _validate(tmp_path):
+    """validate.yml's Layer 2 on the lab's routers over SSH: {host: {check: record}} of Layer 2, and the report."""
+    inventory.main()
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"),
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    done = subprocess.run(["ansible-playbook", os.path.join(ROOT, "playbooks", "validate.yml"), "-i", inventory.INVENTORY,
+                           "--tags", "layer2", "-e", "pyramid_report_dir=%s" % tmp_path],
+                          cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    (path,) = [os.path.join(root, "report.json") for root, _dirs, files in os.walk(str(tmp_path)) if "report.json" in files]
+    with open(path, encoding="utf-8") as handle:
+        report = json.load(handle)
+    records = {host: {r["check"]: r for r in info["checks"] if r["layer"] == 2} for host, info in report["hosts"].items()}
+    return records, report, done
+
+
+def test_validate_yml_reads_the_healthy_fabric_over_ssh(lab, tmp_path):
+    records, report, done = _validate(tmp_path)
+    assert sorted(records) == sorted(lab["routers"]), done.stdout[-3000:]
+    for host, checks in records.items():
+        assert {name: r["status"] for name, r in checks.items()} == {"bgp_sessions": "PASS", "ecmp": "PASS"}, (host, checks)
+        assert checks["ecmp"]["command"].startswith("vtysh -c 'show ip route bgp json'")  # FRR's JSON, the first way
+    assert next(row for row in report["checklist"] if row["row"] == "bgp_ecmp")["status"] == "pass"
+    assert "ECMP" in records["leaf1"]["ecmp"]["title"] and records["leaf1"]["ecmp"]["actual"] == "3 prefixes, 4-way ECMP each"
+
+
 def test_a_healthy_fabric_raises_no_alarm_through_either_way(lab):
     for number in range(1, lab["leaves"] + 1):
         for way in WAYS:
@@ -74,7 +103,7 @@ def test_a_healthy_fabric_raises_no_alarm_through_either_way(lab):
             assert {name: r["status"] for name, r in results.items()} == {"bgp_sessions": "PASS", "ecmp": "PASS"}, (way, results)
 
 
-def test_each_fault_is_caught_on_its_leaf_with_its_cause(lab):
+def test_each_fault_is_caught_on_its_leaf_with_its_cause(lab, tmp_path):
     fabric.fault("session_shut", "leaf1", "spine2")
     fabric.fault("maximum_paths", "leaf2")
     fabric.fault("wrong_remote_as", "leaf3", "spine3")
@@ -91,6 +120,19 @@ def test_each_fault_is_caught_on_its_leaf_with_its_cause(lab):
     # FRR's own JSON says why leaf4 is silent: every session Established, in the Policy state
     document = json.loads(fabric.vtysh("leaf4", "show bgp ipv4 unicast summary json").stdout)
     assert {peer["peerState"] for peer in document["peers"].values()} == {"Policy"}
+    # the same four through validate.yml over SSH, each on its router with its cause
+    records, report, _done = _validate(tmp_path)
+    assert "10.254.1.2 (spine2) Idle (Admin)" in records["leaf1"]["bgp_sessions"]["actual"]
+    assert records["leaf1"]["ecmp"]["status"] == "FAIL" and "session is down" in records["leaf1"]["ecmp"]["cause"]
+    assert records["leaf2"]["bgp_sessions"]["status"] == "PASS" and "maximum-paths" in records["leaf2"]["ecmp"]["cause"]
+    assert "10.254.3.4 (spine3) Idle" in records["leaf3"]["bgp_sessions"]["actual"]
+    assert "10.254.3.5 (leaf3)" in records["spine3"]["bgp_sessions"]["actual"]  # the far end sees it too
+    assert all("ebgp-requires-policy" in records["leaf4"][name]["cause"] for name in ("bgp_sessions", "ecmp"))
+    # leaf4 sends nothing either: every spine receives no prefix from it, and spine1 nothing else is wrong
+    assert records["spine1"]["bgp_sessions"]["actual"] == "10.254.4.1 (leaf4) Established, 0 prefixes received"
+    # leaf1 shut its side: spine2 keeps trying (Active or Connect, as the moment has it)
+    assert re.search(r"10\.254\.1\.3 \(leaf1\) (Active|Connect|Idle)", records["spine2"]["bgp_sessions"]["actual"])
+    assert report["verdict"] == "NO-GO"
 
 
 def test_down_removes_the_lab_and_nothing_else(lab):
@@ -98,5 +140,6 @@ def test_down_removes_the_lab_and_nothing_else(lab):
     assert fabric.namespaces() == []
     assert not [name for name in os.listdir(fabric.RUN) if name.startswith(fabric.PREFIX)]
     assert not subprocess.run(["pgrep", "-f", "N " + fabric.PREFIX], capture_output=True, check=False).stdout  # no FRR daemon of ours
+    assert not fabric._sshd_pids()  # pylint: disable=protected-access  # the lab's sshd is gone with it
     listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True).stdout
     assert FOREIGN in listed  # made by this test, not by the lab: left alone

@@ -138,7 +138,20 @@ def _results(row):
         outcome = _judging.incast.verdict(row["group"], expect, facts["switch"], facts["nic"], facts["seconds"], facts.get("tail"))
         return {"-": _judging.incast.record(row["group"]["target"], check, CATALOG, expect, outcome, _engine)}
     facts = _host_facts(row.get("facts"), row.get("raw"), expect)
-    return {"-": _engine.judge_host("node-001", check, CATALOG, facts, expect)}
+    return {"-": _engine.judge_host("node-001", check, CATALOG, facts, expect, _collected(row.get("raw"), expect))}
+
+
+def _collected(raw, expect):
+    """What ran for each raw output given as (parser, text): the command of the way of that parser on this platform, as
+    the collector says which way answered (an ERROR names the read it could not use, not the first way planned)."""
+    collected = {}
+    for name, value in (raw or {}).items():
+        source = CATALOG["sources"][name]
+        if isinstance(value, tuple) and not source.get("counters") and not _engine.foreach_of(source, expect):
+            ways = [way for way in _engine._ways(source, expect) if way["parser"] == value[0]]  # pylint: disable=protected-access
+            if ways:  # the first planned way of that parser (a parser two ways share: the one this expectation plans)
+                collected[name] = {"command": _engine._planned_command(dict(source, ways=ways[:1]), expect)}  # pylint: disable=protected-access
+    return collected
 
 
 def _said(results):

@@ -173,9 +173,12 @@ def test_ecmp_names_missing_spine_and_cause():
     assert record["cause"] == CHECKS["ecmp"]["cause"]  # every session up: maximum-paths on the leaf
     record = _judge("ecmp", {"sw_routes": one_path, "sw_bgp": _bgp(**{"10_200_8_0": {"state": "Active"}})})
     assert record["cause"] == CHECKS["ecmp"]["causes"]["session_down"]
-    record = _judge("ecmp", {"sw_routes": {"routes": {}}, "sw_bgp": _bgp(**{"10_200_0_0": {"prefixes_received": 0},
-                                                                            "10_200_8_0": {"prefixes_received": 0}})})
-    assert "no BGP route" in record["actual"] and record["cause"] == CHECKS["ecmp"]["causes"]["no_route"]
+    silent = _bgp(**{"10_200_0_0": {"prefixes_received": 0}, "10_200_8_0": {"prefixes_received": 0}})
+    record = _judge("ecmp", {"sw_routes": {"routes": {}}, "sw_bgp": silent})  # sessions up, nothing received
+    assert "no BGP route" in record["actual"] and record["cause"] == CHECKS["ecmp"]["causes"]["nothing_received"]
+    other_leaf = {"routes": {"10.52.0.0/24": {"next_hops": ["10.200.0.0", "10.200.8.0"]}}}
+    record = _judge("ecmp", {"sw_routes": other_leaf, "sw_bgp": _bgp()})  # routes received, not this leaf's prefix
+    assert "10.51.0.0/24: no BGP route" in record["actual"] and record["cause"] == CHECKS["ecmp"]["causes"]["no_route"]
 
 
 def test_ecmp_an_empty_route_table_beside_sessions_with_prefixes_is_an_error_about_the_read():

@@ -7,6 +7,7 @@ short port names (Eth1/1) in the tables, full names (Ethernet1/1) in the per-por
 """
 
 import ipaddress
+import json
 import re
 
 from pyramid_twin import commands
@@ -295,6 +296,52 @@ def show_ip_route_bgp(switch):
     return "\n".join(lines) + "\n"
 
 
+# --- the same two as JSON (`| json`) -------------------------------------------------------------------
+# NX-OS 9.3's `| json` (netenglabs/suzieq's captures, tests/unit/parsers/cisco_nxos_*_json): every value a string, a
+# ROW_ holding one entry printed as that entry, several as a list.
+
+def _rows(entries):
+    return entries[0] if len(entries) == 1 else entries
+
+
+def show_ip_bgp_summary_json(switch):
+    neighbors = switch.get("bgp_neighbors", [])
+    up = [n for n in neighbors if n["state"] == "Established"]
+    family = {"safi": "1", "af-name": "IPv4 Unicast", "tableversion": str(40 + len(up)),
+              "configuredpeers": str(len(neighbors)), "capablepeers": str(len(up)),
+              "totalnetworks": str(len(switch.get("routes", []))), "dampening": "false"}
+    if neighbors:
+        family["TABLE_neighbor"] = {"ROW_neighbor": _rows([
+            {"neighborid": n["address"], "neighborversion": "4", "msgrecvd": str(n.get("msg_rcvd", 0)),
+             "msgsent": str(n.get("msg_sent", 0)), "neighbortableversion": str(40 + len(up)), "inq": "0", "outq": "0",
+             "neighboras": str(n["remote_as"]), "time": "P2DT3H",
+             "state": n["state"], "prefixreceived": str(n.get("prefixes_received") or 0 if n["state"] == "Established" else 0)}
+            for n in neighbors])}
+    vrf = {"vrf-name-out": "default", "vrf-router-id": switch["router_id"], "vrf-local-as": str(switch["asn"]),
+           "TABLE_af": {"ROW_af": {"af-id": "1", "TABLE_saf": {"ROW_saf": family}}}}
+    return json.dumps({"TABLE_vrf": {"ROW_vrf": vrf}}) + "\n"
+
+
+def show_ip_route_bgp_json(switch):
+    peers = {n["address"]: n["remote_as"] for n in switch.get("bgp_neighbors", [])}
+    prefixes = []
+    for route in sorted(switch.get("routes", []), key=lambda r: ipaddress.ip_network(r["prefix"], strict=False)):
+        paths = []
+        for hop in route["next_hops"]:
+            peer_as = peers.get(hop["address"], switch["asn"])
+            kind, pref = ("internal", "200") if peer_as == switch["asn"] else ("external", "20")
+            paths.append({"ipnexthop": hop["address"], "uptime": "P2DT3H", "pref": pref, "metric": "0",
+                          "clientname": "bgp-%d" % switch["asn"], "type": kind, "tag": str(peer_as), "ubest": "true"})
+        entry = {"ipprefix": route["prefix"], "ucast-nhops": str(len(paths)), "mcast-nhops": "0", "attached": "false"}
+        if paths:
+            entry["TABLE_path"] = {"ROW_path": _rows(paths)}
+        prefixes.append(entry)
+    addrf = {"addrf": "ipv4"}
+    if prefixes:
+        addrf["TABLE_prefix"] = {"ROW_prefix": _rows(prefixes)}
+    return json.dumps({"TABLE_vrf": {"ROW_vrf": {"vrf-name-out": "default", "TABLE_addrf": {"ROW_addrf": addrf}}}}) + "\n"
+
+
 # --- show interface priority-flow-control detail -----------------------------------------------------
 
 def _pfc_row(label, values):
@@ -516,6 +563,8 @@ COMMANDS = commands.Commands({
     "show lldp neighbors": show_lldp_neighbors,
     "show ip bgp summary": show_ip_bgp_summary,
     "show ip route bgp": show_ip_route_bgp,
+    "show ip bgp summary | json": show_ip_bgp_summary_json,
+    "show ip route bgp | json": show_ip_route_bgp_json,
     "show interface priority-flow-control detail": show_interface_priority_flow_control_detail,
     "show queuing interface": show_queuing_interface,
     "show running-config ipqos": show_running_config_ipqos,

@@ -88,8 +88,8 @@ def _merge(catalog, area, path):
     """Add an area file's sources, checks, expectations and platforms; a name defined twice is refused."""
     unknown = set(area) - {"sources", "checks", "expectations", "platforms"}
     if unknown:
-        raise CatalogError("catalog %s: unknown keys %s%s" % (path, sorted(unknown),
-                                                             " (rows live in the index)" if "rows" in unknown else ""))
+        where = " (rows live in the index)" if "rows" in unknown else ""
+        raise CatalogError("catalog %s: unknown keys %s%s" % (path, sorted(unknown), where))
     for key in ("sources", "expectations", "platforms"):
         twice = sorted(set(area.get(key) or {}) & set(catalog[key]))
         if twice:

@@ -350,8 +350,8 @@ def bgp_sessions(facts, expect):
         if state is None:
             problems.append("%s not configured" % name)
             kinds.update(("missing", "absent"))
-        elif state["state"] != "Established":
-            problems.append("%s %s" % (name, state["state"]))
+        elif not _up(state):
+            problems.append("%s %s" % (name, _state(state)))
             kinds.add("down")
         elif state.get("no_policy"):
             problems.append("%s Established, no routes exchanged: no policy on this switch (Policy)" % name)
@@ -390,15 +390,15 @@ def ecmp(facts, expect):
     names = {n["address"]: n.get("name") or n["address"] for n in expect["pyramid_bgp_neighbors"]}
     expected = "%d prefixes with %d BGP next hops each" % (len(prefixes), want)
     problems, kinds, flagged = [], set(), {}
-    isolated = None  # read only for a missing prefix: a PASS never rests on the sessions
+    isolated = silent = None  # read only for a missing prefix: a PASS never rests on the sessions
     for prefix in prefixes:
         key = str(ipaddress.ip_network(prefix, strict=False))
         route = routes.get(key)
         if route is None:
             if isolated is None:
-                isolated = _isolated(names, sessions)
+                isolated, silent = _isolated(names, sessions), _silent(names, sessions)
             problems.append("%s: no BGP route" % prefix)
-            kinds.add("session_down" if isolated else "no_route")
+            kinds.add("session_down" if isolated else "nothing_received" if silent else "no_route")
             flagged[prefix] = key
             continue
         hops = list(dict.fromkeys(route["next_hops"]))  # distinct next hops: a via line read twice is one path
@@ -407,12 +407,14 @@ def ecmp(facts, expect):
         flagged[prefix] = key
         missing = [name for address, name in sorted(names.items(), key=lambda kv: kv[1]) if address not in hops]
         down = [name for address, name in names.items() if address not in hops
-                and sessions.get(address, {}).get("state") != "Established"]
+                and not _up(sessions.get(address, {}))]
         via = " (missing via %s)" % ", ".join(missing) if missing else ""
         problems.append("%s: %d of %d next hops%s" % (prefix, len(hops), want, via))
         kinds.add("session_down" if down else "short")
     if isolated and problems:
         problems.append("no BGP session Established (%s)" % ", ".join(sorted(names.values())))
+    elif "nothing_received" in kinds and not any(sessions[address].get("no_policy") for address in names if address in sessions):
+        problems.append("BGP sessions Established, 0 prefixes received (%s)" % ", ".join(silent))
     # asked only when a wanted prefix is missing: a table that lists every wanted prefix is not empty
     damaged = _routes_unread(routes, sessions) if "no_route" in kinds else None
     if damaged:
@@ -434,7 +436,27 @@ def ecmp(facts, expect):
 def _isolated(names, sessions):
     """No session of this switch up: every prefix it lacks is lost here, through those sessions (issue 35: a leaf
     whose every session is down was told "prefix not in the routing table")."""
-    return bool(names) and not any(sessions.get(address, {}).get("state") == "Established" for address in names)
+    return bool(names) and not any(_up(sessions.get(address, {})) for address in names)
+
+
+def _silent(names, sessions):
+    """The planned sessions that are up, when every one of them receives no prefix at all (else None): a prefix this
+    switch lacks was then dropped on the way in (a route policy here, or the peers' outbound), not withheld by its own
+    leaf. FRR's Policy-marked sessions are among them; their own cause is named first."""
+    up = sorted(names[address] for address in names if _up(sessions.get(address, {})))
+    if up and all(not sessions[address].get("prefixes_received") for address in names if _up(sessions.get(address, {}))):
+        return up
+    return None
+
+
+def _up(session):
+    """Established with no reason beside it (EOS's Estab(NotNegotiated) is up with no address family to carry)."""
+    return session.get("state") == "Established" and not session.get("reason")
+
+
+def _state(session):
+    """The state as the platform said it: its word, and its reason where it gave one ("Idle (Admin)")."""
+    return "%s (%s)" % (session["state"], session["reason"]) if session.get("reason") else session["state"]
 
 
 def _routes_unproven(value, flagged):
@@ -458,7 +480,7 @@ def _routes_unread(routes, sessions):
     if routes:
         return None
     feeding = sorted(address for address, state in sessions.items()
-                     if state.get("state") == "Established" and (state.get("prefixes_received") or 0) > 0)
+                     if _up(state) and (state.get("prefixes_received") or 0) > 0)
     if not feeding:
         return None
     return "no BGP route read, while %s report%s %d prefixes received: the route table read is incomplete" % (
@@ -470,6 +492,8 @@ def _ecmp_cause(kinds, short, total):
     cause); or only some prefixes short (their leaf's session to that spine is down)."""
     if "session_down" in kinds:
         return "session_down"
+    if "nothing_received" in kinds:
+        return "nothing_received"
     if kinds == {"no_route"}:
         return "no_route"
     return None if short == total else "remote"

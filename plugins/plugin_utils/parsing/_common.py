@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 JMESPATH_IMPORT_ERROR = None
 try:
@@ -82,6 +83,34 @@ def asn(text):
         high, low = text.split(".")
         return int(high) * 65536 + int(low)
     return int(text)
+
+
+# RFC 4271's session states, as each platform spells them (EOS "Estab", FRR's text in lower case)
+BGP_STATES = {"idle": "Idle", "connect": "Connect", "active": "Active", "opensent": "OpenSent",
+              "openconfirm": "OpenConfirm", "established": "Established", "estab": "Established",
+              "clearing": "Clearing", "deleted": "Deleted",  # FRR's own two, past RFC 4271's six
+              "shut": "Shut"}  # NX-OS: "Shut (Admin)", a neighbor shut down in the configuration
+
+
+def bgp_state(text):
+    """A session's state as printed, split into RFC 4271's word and the platform's reason beside it, or None:
+    "Idle (Admin)" (FRR, NX-OS) and "Idle(NoIf)" (EOS) -> ("Idle", "Admin"), ("Idle", "NoIf");
+    "Estab(NotNegotiated)" -> ("Established", "NotNegotiated"): up, its address family never negotiated.
+    Raises on a word that is no state: the judge never compares a garbled word with "Established"."""
+    match = re.match(r"^\s*([A-Za-z]+)\s*(?:\(\s*([A-Za-z][\w-]*)\s*\))?\s*$", str(text))
+    if not match or match.group(1).lower() not in BGP_STATES:
+        raise ValueError("unknown BGP state %r" % (text,))
+    return BGP_STATES[match.group(1).lower()], match.group(2)
+
+
+def bgp_neighbor(remote_as, state_text, received):
+    """One neighbor's facts: {"remote_as", "state" (RFC 4271's word), "prefixes_received" (while Established),
+    "reason" where the platform gave one (Admin, NoIf, NotNegotiated: a session with a reason is not up)}."""
+    state, reason = bgp_state(state_text)
+    entry = {"remote_as": remote_as, "state": state, "prefixes_received": received if state == "Established" else None}
+    if reason:
+        entry["reason"] = reason
+    return entry
 
 
 def number(text):

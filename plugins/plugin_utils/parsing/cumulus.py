@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import distinct, pick, reject_other as _reject_other, trailerless
+from ._common import bgp_neighbor, distinct, pick, reject_other as _reject_other, trailerless
 from ._registry import parser
 
 
@@ -392,10 +392,6 @@ def _prepare_bgp_summary(text):
     return re.sub(r"^(\S+)[ \t]*\n[ \t]+(?=\d[ \t]+\d+[ \t]+\d+[ \t]+\d+)", r"\1 ", text, flags=re.M)
 
 
-_BGP_STATES = {"idle": "Idle", "connect": "Connect", "active": "Active", "opensent": "OpenSent",
-               "openconfirm": "OpenConfirm", "established": "Established", "clearing": "Clearing", "deleted": "Deleted"}
-
-
 @parser("frr_show_ip_bgp_summary",
         "vtysh -c 'show ip bgp summary' (FRR 7-10): IPv4 unicast neighbors, remote AS, state, prefixes received (bgp fact)",
         prepare=_prepare_bgp_summary)
@@ -424,12 +420,12 @@ def _bgp_summary(rows):
             state, received = "Established", int(raw)
         elif raw == "(Policy)":  # RFC 8212: established, but no policy on THIS router lets routes in or out
             state, received = "Established", 0
-        else:
-            word = raw.split()[0].lower()
-            if word not in _BGP_STATES:
-                raise ValueError("%s: unknown state %r" % (name, raw))
-            state, received = _BGP_STATES[word], None
-        neighbors[key] = {"remote_as": int(row["remote_as"]), "state": state, "prefixes_received": received}
+        else:  # "Idle (Admin)", "Active"
+            state, received = raw, None
+        try:
+            neighbors[key] = bgp_neighbor(int(row["remote_as"]), state, received)
+        except ValueError as exc:
+            raise ValueError("%s: %s" % (name, exc)) from None
         if raw == "(Policy)":
             neighbors[key]["no_policy"] = True
     totals = [int(row["total"]) for row in ipv4 if row.get("total")]
@@ -526,16 +522,16 @@ def _bgp_summary_json(document):
     neighbors = {}
     for address, peer in peers.items():
         fields = pick(_FRR_PEER, peer)
-        word = str(fields["state"] or "").split(" ", maxsplit=1)[0]
-        if word.lower() not in _BGP_STATES:
-            raise ValueError("neighbor %s: unknown state %r" % (address, fields["state"]))
-        state = _BGP_STATES[word.lower()]
-        received = fields["received"] if state == "Established" else None
-        if state == "Established" and (isinstance(received, bool) or not isinstance(received, int)):
+        try:
+            entry = bgp_neighbor(fields["remote_as"], fields["state"], fields["received"])
+        except ValueError as exc:
+            raise ValueError("neighbor %s: %s" % (address, exc)) from None
+        received = entry["prefixes_received"]
+        if entry["state"] == "Established" and (isinstance(received, bool) or not isinstance(received, int)):
             raise ValueError("neighbor %s is Established but shows no prefix count" % address)
         if isinstance(fields["remote_as"], bool) or not isinstance(fields["remote_as"], int):
             raise ValueError("neighbor %s: remote AS %r is not a number" % (address, fields["remote_as"]))
-        neighbors[address] = {"remote_as": fields["remote_as"], "state": state, "prefixes_received": received}
+        neighbors[address] = entry
         if fields["peer_state"] == "Policy":
             neighbors[address].update(prefixes_received=0, no_policy=True)
     total = document.get("totalPeers")

@@ -8,7 +8,7 @@ cannot read completely (an error message, a missing table header, a line it does
 registry turns that into ParseError. EOS answers every command the catalog reads in JSON too (`| json`,
 what eAPI and ANTA read): the *_json parsers read those documents, which cannot be cut short without
 failing to decode, and are asked first; each text parser is its command's next way, asked where a release
-refuses the JSON form (catalog/checks.yml, collect/cli.py). `show ip route`
+refuses the JSON form (catalog/switch.yml, collect/cli.py). `show ip route`
 is read as text by our own line parser (both the pre-4.31 layout, first next hop on the route's line,
 and the 4.31+ one with its `Source Codes:` legend and every next hop on its own line).
 """
@@ -17,7 +17,7 @@ import ipaddress
 import math
 import re
 
-from ._common import asn, distinct, headed_rows, listed, number as _number, reject_other as _other, trailerless
+from ._common import asn, bgp_neighbor, bgp_state, distinct, headed_rows, listed, number as _number, reject_other as _other, trailerless
 from ._registry import parser
 
 
@@ -276,10 +276,6 @@ def _lldp_json(document):
 
 # --- bgp ----------------------------------------------------------------------------------------
 
-_BGP_STATES = {"Estab": "Established", "Established": "Established", "Idle": "Idle", "Active": "Active",
-               "Connect": "Connect", "OpenSent": "OpenSent", "OpenConfirm": "OpenConfirm"}
-
-
 @parser("arista_eos_show_ip_bgp_summary",
         "show ip bgp summary: BGP neighbors of the default VRF, remote AS, state, prefixes received")
 def _bgp(rows):
@@ -290,16 +286,13 @@ def _bgp(rows):
         state, received = row["state"], row["state_pfxrcd"]
         if not state and received:  # old layout: a number in State/PfxRcd means Established
             state = "Estab"
-        base, qualifier = state.split("(", 1) if "(" in state else (state, "")
-        if base not in _BGP_STATES:
-            raise ValueError("neighbor %s: unknown state %r" % (row["bgp_neigh"], state))
-        state = _BGP_STATES[base]
-        if qualifier:  # Estab(NotNegotiated): up, but its address family was never negotiated; Idle(Admin)
-            state = "%s (%s)" % (state, qualifier.rstrip(")"))
-        if state == "Established" and not received:
+        try:  # Estab(NotNegotiated): up, but its address family was never negotiated; Idle(NoIf), Idle(Admin)
+            word, reason = bgp_state(state)
+        except ValueError as exc:
+            raise ValueError("neighbor %s: %s" % (row["bgp_neigh"], exc)) from None
+        if word == "Established" and not reason and not received:
             raise ValueError("neighbor %s is Established but shows no prefix count (truncated?)" % row["bgp_neigh"])
-        neighbors[row["bgp_neigh"]] = {"remote_as": asn(row["neigh_as"]), "state": state,
-                                       "prefixes_received": int(received) if state == "Established" else None}
+        neighbors[row["bgp_neigh"]] = bgp_neighbor(asn(row["neigh_as"]), state, int(received) if received else None)
     if not neighbors:
         raise ValueError("no BGP neighbor of the default VRF listed")
     return trailerless({"neighbors": neighbors})

@@ -14,7 +14,7 @@ command's report.
 
 import re
 
-from ._common import asn, distinct, fail, headed_rows, listed, reject_other as _other, trailerless
+from ._common import asn, bgp_neighbor, distinct, fail, headed_rows, listed, pick, reject_other as _other, trailerless
 from ._registry import parser
 
 
@@ -248,14 +248,82 @@ def _bgp(rows):
             continue
         if not row["state_pfxrcd"]:
             raise ValueError("neighbor %s: row cut short" % row["bgp_neigh"])
-        state = row["state_pfxrcd"]
-        if state.isdigit():
-            entry = {"state": "Established", "prefixes_received": int(state)}
-        else:
-            entry = {"state": state.split("(")[0].strip(), "prefixes_received": None}
-        entry["remote_as"] = asn(row["neigh_as"])
-        neighbors[row["bgp_neigh"]] = entry
+        state = row["state_pfxrcd"]  # a number while Established, else the state and its reason: "Idle (Admin)"
+        try:
+            neighbors[row["bgp_neigh"]] = bgp_neighbor(asn(row["neigh_as"]), "Established" if state.isdigit() else state,
+                                                       int(state) if state.isdigit() else None)
+        except ValueError as exc:
+            raise ValueError("neighbor %s: %s" % (row["bgp_neigh"], exc)) from None
     return trailerless({"neighbors": neighbors})
+
+
+# NX-OS's JSON (`| json`, NX-API's body): each table is {"TABLE_x": {"ROW_x": ...}}, whose ROW_x is the one entry itself
+# where there is one and a list where there are several (`| json native` prints a list always); `| json` prints every
+# value as a string, `| json native` counters as numbers. The fields each parser takes are declared beside it.
+_NXOS_NEIGHBOR = "{address: neighborid, remote_as: neighboras, state: state, received: prefixreceived}"
+
+
+def _table(parent, name):
+    """The entries of parent's TABLE_<name>: [] where there is none, [entry] where ROW_<name> is one entry."""
+    table = parent.get("TABLE_" + name) if isinstance(parent, dict) else None
+    if table is None:
+        return []
+    entries = table.get("ROW_" + name) if isinstance(table, dict) else None
+    entries = [entries] if isinstance(entries, dict) else entries
+    if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
+        raise ValueError("TABLE_%s holds no ROW_%s entry or list of entries" % (name, name))
+    return entries
+
+
+def _default_vrf(document, what):
+    if not isinstance(document, dict) or "TABLE_vrf" not in document:
+        raise ValueError("not %s: no TABLE_vrf" % what)
+    # NX-API may list a VRF twice (a header-only entry, then the full one): both are read
+    vrfs = [vrf for vrf in _table(document, "vrf") if vrf.get("vrf-name-out") == "default"]
+    if not vrfs:
+        raise ValueError("%s without the default VRF" % what)
+    return vrfs
+
+
+def _count(value, what):
+    """A count NX-OS prints as a string (`| json`) or a number (`| json native`)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    raise ValueError("%s %r is not a count" % (what, value))
+
+
+@parser("cisco_nxos_show_ip_bgp_summary_json",
+        "show ip bgp summary | json: IPv4 unicast neighbors of the default VRF, AS, state and reason, prefixes received",
+        kind="json")
+def _bgp_json(document):
+    """TABLE_vrf > TABLE_af > TABLE_saf (the IPv4 Unicast one: af-id 1, safi 1) > TABLE_neighbor, each neighbor
+    {"neighborid", "neighboras" (asdot possible), "state" ("Established", "Idle", "Shut (Admin)"), "prefixreceived"};
+    the family's "configuredpeers" proves the list whole. A family with no peer prints its af-name and safi alone."""
+    families = [saf for vrf in _default_vrf(document, "a BGP summary") for af in _table(vrf, "af") for saf in _table(af, "saf")
+                if str(af.get("af-id")) == "1" and str(saf.get("safi")) == "1"
+                and saf.get("af-name", "IPv4 Unicast") == "IPv4 Unicast"]
+    if not families:
+        raise ValueError("no IPv4 Unicast address family in the default VRF's summary")
+    if len(families) > 1:
+        raise ValueError("the default VRF's IPv4 Unicast summary listed %d times" % len(families))
+    family, neighbors = families[0], {}
+    for row in _table(family, "neighbor"):
+        fields = pick(_NXOS_NEIGHBOR, row)
+        address = str(fields["address"])
+        established = fields["state"] == "Established"
+        try:
+            received = _count(fields["received"], "prefixreceived") if established else None
+            neighbors[address] = bgp_neighbor(asn(str(fields["remote_as"])), fields["state"], received)
+        except ValueError as exc:
+            raise ValueError("neighbor %s: %s" % (address, exc)) from None
+    if "configuredpeers" not in family and not neighbors:
+        return {"neighbors": {}}  # the family with no peer configured prints its name alone (napalm's NX-API mocks)
+    configured = _count(family.get("configuredpeers"), "configuredpeers")
+    if configured != len(neighbors):
+        raise ValueError("%d neighbors listed, %d in configuredpeers" % (len(neighbors), configured))
+    return {"neighbors": neighbors}
 
 
 # --- routes ---------------------------------------------------------------------------------------
@@ -297,6 +365,33 @@ def _routes(rows):
     close(current)
     # each route proves its own next hops (ubest): a short route is short, even the last; the table's end is unproven
     return trailerless({"routes": routes, "next_hops_counted": True})
+
+
+_NXOS_PATH = "{hop: ipnexthop, best: ubest, client: clientname}"
+
+
+@parser("cisco_nxos_show_ip_route_bgp_json",
+        "show ip route bgp | json: BGP routes of the default VRF with every best (ECMP) next hop", kind="json")
+def _routes_json(document):
+    """TABLE_vrf > TABLE_addrf (ipv4) > TABLE_prefix, each {"ipprefix", "ucast-nhops", TABLE_path: [{"ipnexthop",
+    "ubest": "true" on a best path, "clientname": "bgp-65000"}]}. Each route counts its best paths (ucast-nhops): a
+    route whose marked paths disagree with its count is damaged. Only BGP routes are kept (a table of every protocol
+    reads the same); a discard path (no next hop: an aggregate's Null0) forwards nowhere."""
+    prefixes = [prefix for vrf in _default_vrf(document, "a route table") for addrf in _table(vrf, "addrf")
+                if addrf.get("addrf") == "ipv4" for prefix in _table(addrf, "prefix")]
+    routes = {}
+    for entry in prefixes:
+        prefix = entry.get("ipprefix")
+        if not isinstance(prefix, str) or not re.match(r"^\d+\.\d+\.\d+\.\d+/\d+$", prefix):
+            raise ValueError("a route without an IPv4 prefix: %r" % (prefix,))
+        paths = [pick(_NXOS_PATH, path) for path in _table(entry, "path")]
+        best = [path for path in paths if str(path["best"]).lower() == "true"]
+        if len(best) != _count(entry.get("ucast-nhops"), "%s: ucast-nhops" % prefix):
+            raise ValueError("%s: ucast-nhops %s but %d best paths listed" % (prefix, entry.get("ucast-nhops"), len(best)))
+        if any(str(path["client"] or "").startswith("bgp-") for path in paths):
+            routes[prefix] = {"next_hops": distinct(str(path["hop"]) for path in best
+                                                    if path["hop"] and str(path["client"] or "").startswith("bgp-"))}
+    return {"routes": routes}
 
 
 # --- pfc ------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ that is empty, cut short, an error message or another command's report.
 import math
 import re
 
-from ._common import fail as _fail, reject_other as _reject_other, trailerless
+from ._common import bgp_neighbor, fail as _fail, reject_other as _reject_other, trailerless
 from ._registry import parser
 
 
@@ -269,9 +269,6 @@ def _lldp_table(rows):
 
 # --- bgp -------------------------------------------------------------------------------------------
 
-_BGP_STATES = ("Idle", "Connect", "Active", "OpenSent", "OpenConfirm", "Established", "Clearing", "Deleted")
-
-
 _PLAIN_HEADER = re.compile(r"^\s*Neighbor\s+V\s+AS\s+MsgRcvd\s+MsgSent\s+TblVer\s+InQ\s+OutQ\s+Up/Down\s+State/PfxRcd"
                            r"(?P<name>\s+NeighborName)?\s*$")
 
@@ -314,15 +311,12 @@ def _bgp_summary(rows):
         address = row["neighbor"]
         if not re.match(r"[0-9A-Fa-f:.]+$", address) or not row["remote_as"].isdigit():
             _fail("not a neighbor row: %r", "|".join(row[key] for key in ("neighbor", "version", "remote_as")))
-        state_pfx = row["state_pfxrcd"]
-        if state_pfx.isdigit():
-            state, prefixes = "Established", int(state_pfx)
-        else:
-            state = state_pfx.split()[0] if state_pfx else ""
-            if state not in _BGP_STATES:
-                _fail("%s: state %r", address, state_pfx)
-            prefixes = None
-        neighbors[address] = {"remote_as": int(row["remote_as"]), "state": state, "prefixes_received": prefixes}
+        state_pfx = row["state_pfxrcd"]  # a number while Established, else the state and its reason: "Idle (Admin)"
+        try:
+            neighbors[address] = bgp_neighbor(int(row["remote_as"]), "Established" if state_pfx.isdigit() else state_pfx,
+                                              int(state_pfx) if state_pfx.isdigit() else None)
+        except ValueError:
+            _fail("%s: state %r", address, state_pfx)
     if not totals:
         return {"neighbors": neighbors, "unverified": "no 'Total number of neighbors' line"}
     return {"neighbors": neighbors}

@@ -1,6 +1,7 @@
 """Switch states that real outputs print and the first parsers dropped (issue "Truth on real hosts"):
 EOS BGP states with a qualifier (Estab(NotNegotiated): one neighbor is a FAIL naming it, the other
-rows stand) and NX-OS PFC Oper Mode Off on a planned lossless port (RoCE is lossy: never a PASS)."""
+rows stand), NX-OS's state with its reason (Shut (Admin), issue 35: the reason was dropped) and NX-OS PFC
+Oper Mode Off on a planned lossless port (RoCE is lossy: never a PASS)."""
 
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import fixture
 
@@ -30,6 +31,11 @@ DATA = [
     {"check": "bgp_sessions", "name": "EOS: the Established neighbor of the same table stands",
      "raw": {"sw_bgp": fixture("arista_eos_show_ip_bgp_summary", "estab_not_negotiated_real")},
      "expect": dict(EANTC, pyramid_bgp_neighbors=EANTC["pyramid_bgp_neighbors"][:1]), "status": "PASS", "contains": ["1 neighbors Established"]},
+    {"check": "bgp_sessions", "name": "NX-OS Shut (Admin): the state and the reason the switch gave, both named",
+     "raw": {"sw_bgp": fixture("cisco_nxos_show_ip_bgp_summary", "genie_dampening_shut_admin_real")},
+     "expect": {"pyramid_switch_os": "nxos", "pyramid_switch_ports": plan("Ethernet1/1"), "pyramid_bgp_min_prefixes": 1,
+                "pyramid_bgp_neighbors": [{"address": "2.2.2.5", "name": "spine-01", "remote_as": 200}]},
+     "status": "FAIL", "contains": ["2.2.2.5 (spine-01) Shut (Admin)"]},
     {"check": "pfc_enabled", "name": "NX-OS PFC Oper Mode Off on planned ports",
      "raw": {"sw_pfc_state": fixture(NXOS_STATE, "faulty_leaf")},
      "expect": NXOS, "status": "FAIL", "contains": ["Ethernet1/2: PFC Oper Mode Off", "Ethernet1/4: PFC Oper Mode Off", PFC_OFF]},

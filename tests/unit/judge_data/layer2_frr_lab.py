@@ -114,3 +114,17 @@ DATA += [
      "raw": routes(ROUTES_TEXT, SUMMARY_TEXT, "one_leaf_without_policy", "leaf1"), "expect": leaf(1), "status": "ERROR",
      "contains": ["10.53.0.0/24: no BGP route", "may have been cut off"]},
 ]
+
+# One leaf whose sessions take a route-map that denies every route in: up, with a policy (no Policy mark), 0 prefixes
+# received, no remote prefix. The cause is the policy on the way in, not the remote leaves (issue 35); the sessions
+# check names the prefixes that did not come. FRR prints no text route table at all: the answer "no route", read whole.
+DENYING = "one_leaf_denying_in"
+DATA += [
+    {"check": "ecmp", "name": "lab sessions up that receive nothing, JSON", "raw": routes(ROUTES_JSON, SUMMARY_JSON, DENYING, "leaf2"),
+     "expect": leaf(2), "status": "FAIL",
+     "contains": ["10.50.0.0/24: no BGP route", "0 prefixes received (spine1, spine2, spine3, spine4)", "drops them on the way in"]},
+    {"check": "ecmp", "name": "lab sessions up that receive nothing, text", "raw": routes(ROUTES_TEXT, SUMMARY_TEXT, DENYING, "leaf2"),
+     "expect": leaf(2), "status": "FAIL", "contains": ["10.53.0.0/24: no BGP route", "drops them on the way in"]},
+    {"check": "bgp_sessions", "name": "lab sessions up that receive nothing, JSON", "raw": bgp(SUMMARY_JSON, DENYING, "leaf2"),
+     "expect": leaf(2), "status": "FAIL", "contains": ["10.254.2.0 (spine1) Established, 0 prefixes received", "does not advertise"]},
+]
