@@ -110,7 +110,7 @@ def down():
     """Stop the lab's sshd and every process inside the lab's namespaces, delete those namespaces (their veths go with
     them), the FRR run directories and .lab/; nothing else. Reads nothing the lab wrote: works after an interrupted or half-made up."""
     inside = {namespace: _pids(namespace) for namespace in namespaces()}
-    _signal(_sshd_pids(), signal.SIGTERM)  # the lab's sshd (found by its config's path: the pid file may be gone)
+    inside[None] = _sshd_pids()  # the lab's sshd (found by its config's path: the pid file may be gone)
     for pids in inside.values():
         _signal(pids, signal.SIGTERM)
     deadline = time.time() + 5
@@ -119,7 +119,7 @@ def down():
     for pids in inside.values():
         _signal([pid for pid in pids if _alive(pid)], signal.SIGKILL)
     failed = []
-    for namespace in inside:
+    for namespace in [namespace for namespace in inside if namespace]:
         deleted = sh("ip", "netns", "del", namespace, check=False)
         if deleted.returncode:
             failed.append("%s: %s" % (namespace, deleted.stderr.strip()))
@@ -250,7 +250,7 @@ def _sshd(topo):
               "PermitRootLogin prohibit-password", "PubkeyAuthentication yes", "PasswordAuthentication no",
               "KbdInteractiveAuthentication no", "UsePAM no", "StrictModes no", "ForceCommand " + entry,
               "Subsystem sftp /usr/lib/openssh/sftp-server", "MaxStartups 64", "UseDNS no", "PrintMotd no",
-              "PrintLastLog no", "X11Forwarding no", "LogLevel ERROR"]
+              "PrintLastLog no", "DisableForwarding yes", "LogLevel ERROR"]
     config = os.path.join(STATE, "sshd_config")
     with open(config, "w", encoding="utf-8") as handle:
         handle.write("# Written by lab/fabric.py: the lab's routers over SSH.\n" + "\n".join(lines) + "\n")

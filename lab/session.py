@@ -34,7 +34,7 @@ def main(address):
     os.environ.pop("PYRAMID_TWIN_SCENARIO", None)
     os.environ["PATH"] = os.path.join(STATE, name, "bin") + os.pathsep + os.environ.get("PATH", "/usr/sbin:/usr/bin:/sbin:/bin")
     shell = os.environ.get("SHELL") or "/bin/sh"
-    argv = [shell, "-c", command] if command is not None else ["-" + os.path.basename(shell)]
+    argv = [shell, "-c", command] if command is not None else [shell, "-l"]  # `ip netns exec` runs argv[0] as a path
     os.execv("/usr/bin/ip" if os.path.exists("/usr/bin/ip") else "/sbin/ip",
              ["ip", "netns", "exec", PREFIX + name] + argv)
     return 255

@@ -11,6 +11,7 @@ says so and is skipped, and the rest of the suite runs.
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -141,5 +142,7 @@ def test_down_removes_the_lab_and_nothing_else(lab):
     assert not [name for name in os.listdir(fabric.RUN) if name.startswith(fabric.PREFIX)]
     assert not subprocess.run(["pgrep", "-f", "N " + fabric.PREFIX], capture_output=True, check=False).stdout  # no FRR daemon of ours
     assert not fabric._sshd_pids()  # pylint: disable=protected-access  # the lab's sshd is gone with it
+    with pytest.raises(OSError):  # and nothing answers at a router's SSH address
+        socket.create_connection((lab["routers"]["leaf1"]["ssh"], fabric.SSH_PORT), timeout=2).close()
     listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True).stdout
     assert FOREIGN in listed  # made by this test, not by the lab: left alone

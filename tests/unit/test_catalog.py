@@ -113,6 +113,8 @@ def test_the_areas_merge_in_the_index_order_and_may_not_redefine(edited_catalog)
     ("  - telemetry ", "  - telemetry\n  - host ", None, "an area is listed twice"),
     (None, None, {"telemetry.yml": "rows: []\n"}, r"unknown keys \['rows'\] \(rows live in the index\)"),
     ("\nareas:\n", "\nchecks: []\nareas:\n", None, "sources and checks live in the areas"),
+    ("  - telemetry ", "  - ../telemetry ", None, "areas is a list of file names beside it"),  # never a file elsewhere
+    ("  - id: qos_load\n", "  - name: qos_load\n", None, "each row has an id"),
     ("  - id: qos_load\n    title: \"No PFC storms under load\"\n    layer: 3\n", "", None, "unknown row 'qos_load'"),
 ])
 def test_an_index_or_area_that_contradicts_itself_is_refused(edited_catalog, old, new, files, said):

@@ -149,8 +149,9 @@ def _collected(raw, expect):
         source = CATALOG["sources"][name]
         if isinstance(value, tuple) and not source.get("counters") and not _engine.foreach_of(source, expect):
             ways = [way for way in _engine._ways(source, expect) if way["parser"] == value[0]]  # pylint: disable=protected-access
-            if ways:  # the first planned way of that parser (a parser two ways share: the one this expectation plans)
-                collected[name] = {"command": _engine._planned_command(dict(source, ways=ways[:1]), expect)}  # pylint: disable=protected-access
+            assert ways, "row feeds %s to %s, whose ways planned here have no such parser" % (value[0], name)
+            # the first planned way of that parser (a parser two ways share: the one this expectation plans)
+            collected[name] = {"command": _engine._planned_command(dict(source, ways=ways[:1]), expect)}  # pylint: disable=protected-access
     return collected
 
 

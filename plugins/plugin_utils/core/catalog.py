@@ -68,6 +68,8 @@ def _load(path):
 def _area_paths(path, areas):
     """The index's areas, in its order; a .yml file beside it that it does not list is refused, not ignored."""
     folder = os.path.dirname(os.path.abspath(path))
+    if not isinstance(areas, list) or not all(isinstance(name, str) and re.match(r"^[a-z0-9_]+$", name) for name in areas):
+        raise CatalogError("catalog %s: areas is a list of file names beside it, without .yml (a-z, 0-9, _)" % path)
     listed = [name + ".yml" for name in areas]
     problems = []
     if len(set(listed)) != len(listed):
@@ -99,6 +101,8 @@ def _merge(catalog, area, path):
 
 
 def _check(catalog):
+    if not all(isinstance(row, dict) and isinstance(row.get("id"), str) for row in catalog["rows"]):
+        raise CatalogError("catalog %s: each row has an id, a title and a layer" % CATALOG_PATH)
     rows = {row["id"] for row in catalog["rows"]}
     problems = []
     layers = [row.get("layer") for row in catalog["rows"]]

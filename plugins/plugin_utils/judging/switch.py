@@ -396,7 +396,7 @@ def ecmp(facts, expect):
         route = routes.get(key)
         if route is None:
             if isolated is None:
-                isolated, silent = _isolated(names, sessions), _silent(names, sessions)
+                isolated, silent = _isolated(names, sessions), _silent(names, sessions, routes)
             problems.append("%s: no BGP route" % prefix)
             kinds.add("session_down" if isolated else "nothing_received" if silent else "no_route")
             flagged[prefix] = key
@@ -416,7 +416,7 @@ def ecmp(facts, expect):
     elif "nothing_received" in kinds and not any(sessions[address].get("no_policy") for address in names if address in sessions):
         problems.append("BGP sessions Established, 0 prefixes received (%s)" % ", ".join(silent))
     # asked only when a wanted prefix is missing: a table that lists every wanted prefix is not empty
-    damaged = _routes_unread(routes, sessions) if "no_route" in kinds else None
+    damaged = _routes_unread(routes, sessions) if kinds & {"no_route", "nothing_received"} else None
     if damaged:
         return verdict(ERROR, expected, damaged, cause="The route table read contradicts the BGP summary read: a damaged "
                        "or cut-short read of `show ip route bgp`, or received routes never installed (unresolvable next "
@@ -439,14 +439,16 @@ def _isolated(names, sessions):
     return bool(names) and not any(_up(sessions.get(address, {})) for address in names)
 
 
-def _silent(names, sessions):
-    """The planned sessions that are up, when every one of them receives no prefix at all (else None): a prefix this
-    switch lacks was then dropped on the way in (a route policy here, or the peers' outbound), not withheld by its own
-    leaf. FRR's Policy-marked sessions are among them; their own cause is named first."""
-    up = sorted(names[address] for address in names if _up(sessions.get(address, {})))
-    if up and all(not sessions[address].get("prefixes_received") for address in names if _up(sessions.get(address, {}))):
-        return up
-    return None
+def _silent(names, sessions, routes):
+    """The planned sessions, when every one is up, none receives a prefix and the table holds no BGP route (else None):
+    a prefix this switch lacks then came in through none of them. A session down is its own cause; a route the table
+    holds contradicts "nothing received" (the read, weighed by _routes_unread). FRR's Policy-marked sessions are among
+    them; their own cause is named first."""
+    if not names or routes or not all(_up(sessions.get(address, {})) for address in names):
+        return None
+    if any(sessions[address].get("prefixes_received") for address in names):
+        return None
+    return sorted(names.values())
 
 
 def _up(session):

@@ -89,11 +89,12 @@ def asn(text):
 BGP_STATES = {"idle": "Idle", "connect": "Connect", "active": "Active", "opensent": "OpenSent",
               "openconfirm": "OpenConfirm", "established": "Established", "estab": "Established",
               "clearing": "Clearing", "deleted": "Deleted",  # FRR's own two, past RFC 4271's six
-              "shut": "Shut"}  # NX-OS: "Shut (Admin)", a neighbor shut down in the configuration
+              "shut": "Shut",  # NX-OS: "Shut (Admin)", a neighbor shut down in the configuration
+              "closing": "Closing"}  # NX-OS, napalm's driver's table of its states
 
 
 def bgp_state(text):
-    """A session's state as printed, split into RFC 4271's word and the platform's reason beside it, or None:
+    """A session's state as printed, split into RFC 4271's word and the platform's reason beside it (None without one):
     "Idle (Admin)" (FRR, NX-OS) and "Idle(NoIf)" (EOS) -> ("Idle", "Admin"), ("Idle", "NoIf");
     "Estab(NotNegotiated)" -> ("Established", "NotNegotiated"): up, its address family never negotiated.
     Raises on a word that is no state: the judge never compares a garbled word with "Established"."""

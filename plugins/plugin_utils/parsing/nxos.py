@@ -311,7 +311,9 @@ def _bgp_json(document):
     family, neighbors = families[0], {}
     for row in _table(family, "neighbor"):
         fields = pick(_NXOS_NEIGHBOR, row)
-        address = str(fields["address"])
+        address = fields["address"]
+        if not isinstance(address, str) or not address:
+            raise ValueError("a neighbor without its neighborid: %r" % (row,))
         established = fields["state"] == "Established"
         try:
             received = _count(fields["received"], "prefixreceived") if established else None
