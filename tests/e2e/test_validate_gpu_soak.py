@@ -15,11 +15,16 @@ RISING = {
 }
 
 
+# Layers 0 to 2: Layer 2's records of a node that failed Layer 1 show the gate ("blocked at layer 1"); the layers above
+# were climbed by the two healthy nodes for no test here (the suite's budget, issue 33)
+TO_LAYER2 = "--tags layer0,layer1,layer2"
+
+
 @pytest.fixture(scope="module")
 def pod(validate):
     faults = [dict(fault, node=node) for node, (fault, *_rest) in RISING.items()]
     # 3 s: NVLink recovery errors at 0.5/s show as a rise, as on the switches' soak (tests/e2e/test_validate_switches.py)
-    return validate({"pod": {"nodes": 4}, "faults": faults}, pyramid_soak_seconds=3)
+    return validate({"pod": {"nodes": 4}, "faults": faults}, cmdline=TO_LAYER2, pyramid_soak_seconds=3)
 
 
 @pytest.mark.parametrize("node", sorted(RISING))
@@ -34,14 +39,16 @@ def test_a_link_going_bad_passes_layer0_and_stops_at_layer1(pod, node):
     assert failing == {check: "FAIL"}, layer1
     assert said in layer1[check]["actual"] and "s soak" in layer1[check]["expected"], layer1[check]
     assert cause in layer1[check]["cause"] and layer1[check]["go_back_to"]
-    above = [r for r in host["checks"] if r["layer"] > 1]
-    assert above and all(r["status"] == "SKIP" and "blocked at layer 1" in r["actual"] for r in above)
+    layer2 = [r for r in host["checks"] if r["layer"] == 2]
+    assert layer2 and all(r["status"] == "SKIP" and "blocked at layer 1" in r["actual"] for r in layer2), layer2
+    assert all(r["status"] == "SKIP" for r in host["checks"] if r["layer"] > 2)  # not in this run's tags
 
 
 def test_healthy_nodes_add_nothing_over_the_soak(pod):
     for node in ("node-001", "node-004"):
         host = pod.host(node)
-        assert host["verdict"] == "GO", pod.not_passing(node)
+        ran = {r["status"] for r in host["checks"] if r["layer"] <= 2 and not r.get("not_applicable")}
+        assert host["stopped_at"] is None and ran == {"PASS"}, pod.not_passing(node)
         soak = {r["check"]: r for r in host["checks"] if r["layer"] == 1}
         assert set(soak) == {"gpu_pcie_replays_soak", "gpu_nvlink_errors_soak"}
         assert "8 GPUs: 0 PCIe replays in" in soak["gpu_pcie_replays_soak"]["actual"]

@@ -80,23 +80,42 @@ GPU_NAMED = {
 }
 
 
+# The faults are Layer 0's: the run reads Layers 0 and 1 (Layer 1's records of a failing node show the gate: "blocked at
+# layer 0"), as an AWX job's tags would. The climb from Layer 0 to the top is the healthy pod's and the demo's to prove;
+# here it cost about two minutes a run that no test read (the suite's budget, issue 33).
+TO_LAYER1 = "--tags layer0,layer1"
+
+
 @pytest.fixture(scope="module")
 def faulty_pod(validate):
     faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
-    return validate({"pod": {"nodes": 36}, "faults": faults})
+    return validate({"pod": {"nodes": 36}, "faults": faults}, cmdline=TO_LAYER1)
+
+
+def _passes_what_ran(run, node):
+    """A node with nothing against it in a run of Layers 0 and 1: no stop, every record of those layers a PASS or
+    not applicable, the layers above "not run in this play" (never a PASS: they were not read)."""
+    host = run.host(node)
+    ran = [r for r in host["checks"] if r["layer"] <= 1 and not r.get("not_applicable")]
+    above = [r for r in host["checks"] if r["layer"] > 1 and not r.get("not_applicable")]
+    return (host["stopped_at"] is None and ran and {r["status"] for r in ran} == {"PASS"} and above
+            and all(r["status"] == "SKIP" and r["actual"] == "not run in this play" for r in above))
 
 
 def test_a_healthy_pod_is_go(healthy_pod):
     run = healthy_pod
     assert run.report["verdict"] == "GO", run.stdout[-3000:]
     assert run.rc == 0 and run.status == "successful"
+    nodes = [name for name, info in run.report["hosts"].items() if info["device"] == "gpu_node"]
+    assert len(nodes) == 8 and len(run.report["hosts"]) == 8 + 12  # and its fabric: 8 rail leaves, 4 spines
     for name, info in run.report["hosts"].items():
         assert info["verdict"] == "GO" and info["stopped_at"] is None
-        # every check PASSes but those that do not apply (no switch in this pod to agree with; the incast when
-        # pyramid_incast is false): SKIP not applicable, never a PASS
+        # every check PASSes but those that do not apply (the incast when pyramid_incast is false; on a switch, a check
+        # its platform has no way for): SKIP not applicable, never a PASS
         judged = [r for r in info["checks"] if not r.get("not_applicable")]
         assert {r["status"] for r in judged} == {"PASS"}, (name, run.not_passing(name))
-        assert {r["check"] for r in info["checks"] if r.get("not_applicable")} == {"incast_ecn", "roce_host_switch_agree"}
+        if name in nodes:
+            assert {r["check"] for r in info["checks"] if r.get("not_applicable")} == {"incast_ecn"}
 
 
 def test_the_faulty_pod_is_no_go_and_awx_sees_a_failed_job(faulty_pod):
@@ -110,15 +129,18 @@ def test_each_fault_is_caught_at_layer0_with_its_cause(faulty_pod, node):
     host = faulty_pod.host(node)
     not_passing = faulty_pod.not_passing(node)
     if not flagged:
-        assert host["verdict"] == "GO", not_passing
+        assert _passes_what_ran(faulty_pod, node), not_passing
         return
     assert host["verdict"] == "NO-GO" and host["stopped_at"] == 0
-    # The gate: nothing above layer 0 ran on this host.
-    above = [r for r in host["checks"] if r["layer"] > 0]
-    assert above and all(r["status"] == "SKIP" and "blocked at layer 0" in r["actual"] for r in above)
+    # The gate: nothing above layer 0 ran on this host (Layer 1 ran for the others and says why; the layers above
+    # were not in this run's tags).
+    layer1 = [r for r in host["checks"] if r["layer"] == 1]
+    assert layer1 and all(r["status"] == "SKIP" and "blocked at layer 0" in r["actual"] for r in layer1), layer1
+    above = [r for r in host["checks"] if r["layer"] > 1]
+    assert above and all(r["status"] == "SKIP" for r in above)
     layer0 = {check: r for check, r in not_passing.items() if r["layer"] == 0}
     if flagged == "ALL_ERROR":
-        assert {r["status"] for r in layer0.values()} == {"ERROR"} and len(layer0) == len(host["checks"]) - len(above)
+        assert {r["status"] for r in layer0.values()} == {"ERROR"} and len(layer0) == len(host["checks"]) - len(layer1) - len(above)
         assert all("unreachable" in r["actual"] and node in r["cause"] for r in layer0.values())
         return
     assert {check: r["status"] for check, r in layer0.items()} == flagged
@@ -151,7 +173,7 @@ def test_the_kernel_log_is_read_in_a_form_whose_end_shows(faulty_pod):
 
 def test_healthy_hosts_beside_faults_raise_no_alarm(faulty_pod):
     for node in ("node-001", "node-019", "node-020"):
-        assert faulty_pod.host(node)["verdict"] == "GO", faulty_pod.not_passing(node)
+        assert _passes_what_ran(faulty_pod, node), faulty_pod.not_passing(node)
 
 
 def test_dcgm_absent_is_not_applicable(faulty_pod):

@@ -12,23 +12,13 @@ import pytest
 
 pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
-FABRIC = {"spines": 4, "nodes_per_leaf": 4, "leaf_os": ["eos", "nxos", "sonic", "cumulus"],
-          "spine_os": ["eos", "nxos", "sonic", "cumulus"]}
-FAST = {"pyramid_rdma_duration": 1, "pyramid_soak_seconds": 1}
-SWITCH_FAULTS = [
-    # node-004's ports (the 4th port of each leaf): SONiC Ethernet24 at MTU 1500, NVUE swp4 lossless on priority 4
-    {"switch": "leaf1-r6", "kind": "mtu_small", "port": "Ethernet24", "mtu": 1500},
-    {"switch": "leaf1-r7", "kind": "lossless_priority", "port": "swp4", "priority": 4},
-]
-NODE_FAULTS = [
-    {"node": "node-002", "kind": "pfc_priority", "priority": 4},  # every rail's NIC lossless on 4, the leaves on 3
-    {"node": "node-003", "kind": "mtu", "rail": "mlx5_2", "mtu": 9216},  # over leaf1-r2's 9100
-]
-
 
 @pytest.fixture(scope="module")
-def agree_pod(validate):
-    return validate({"pod": {"nodes": 4}, "switches": dict(FABRIC, faults=SWITCH_FAULTS), "faults": NODE_FAULTS}, **FAST)
+def agree_pod(roce_fabric):
+    """The session's RoCE fabric (tests/e2e/conftest.py): node-002's NICs lossless on priority 4, node-003's rail 2 at
+    MTU 9216 over leaf1-r2's 9100; node-004's ports on leaf1-r6 (MTU 1500) and leaf1-r7 (lossless on priority 4), and
+    on leaf1-r1 (no ECN: tests/e2e/test_validate_roce_qos.py's)."""
+    return roce_fabric
 
 
 def _record(run, device, check):

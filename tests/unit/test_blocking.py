@@ -48,6 +48,19 @@ def test_device_failure_uplink_or_error_blocks_every_host_of_the_leaf(tmp_path):
         assert _blocking.block(run_dir, 2, ["leaf1-r0"], hosts) == {h: ["leaf1-r0"] for h in hosts}
 
 
+def test_two_switches_failing_one_check_are_each_named_with_their_own_status(tmp_path):
+    # node-001 behind a FAIL on leaf1-r0's port and an ERROR of leaf1-r1's whole read of the same check: each entry of
+    # blocked_by keeps its own switch's status (the first one's was given to both)
+    run_dir = str(tmp_path)
+    _switch(run_dir, "leaf1-r0", [_failure("roce_port_qos", 3, ["Ethernet1/1"])])
+    _switch(run_dir, "leaf1-r1", [dict(_failure("roce_port_qos", 3, ["Ethernet1/1"], status="ERROR"), host="leaf1-r1")])
+    _blocking.block(run_dir, 3, ["leaf1-r0", "leaf1-r1"], ["node-001"])
+    record = _results.load(run_dir, "node-001")["results"][0]
+    assert record["blocked_by"] == [{"switch": "leaf1-r0", "check": "roce_port_qos", "status": "FAIL", "ports": ["Ethernet1/1"]},
+                                    {"switch": "leaf1-r1", "check": "roce_port_qos", "status": "ERROR", "ports": []}]
+    assert record["actual"] == "blocked by leaf1-r0 Ethernet1/1, leaf1-r1: roce_port_qos ERROR/FAIL"
+
+
 def test_passing_switch_blocks_nobody(tmp_path):
     run_dir = str(tmp_path)
     _switch(run_dir, "leaf1-r0", [dict(_failure("bgp_sessions", 2), status="PASS")])

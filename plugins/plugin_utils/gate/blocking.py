@@ -90,19 +90,21 @@ def block(run_dir, layer, switches, hosts):
         doc = _results.load(run_dir, host)
         by_check = {}
         for switch, record, ports in items:
-            by_check.setdefault(record["check"], (record, []))[1].append((switch, ports))
+            by_check.setdefault(record["check"], []).append((switch, record, ports))
         records = []
-        for check, (record, where) in sorted(by_check.items()):
-            named = ", ".join("%s%s" % (switch, " " + "/".join(ports) if ports else "") for switch, ports in where)
+        for check, where in sorted(by_check.items()):
+            record = where[0][1]  # the title, row and what to do are the check's; each switch's status is its own
+            named = ", ".join("%s%s" % (switch, " " + "/".join(ports) if ports else "") for switch, _record, ports in where)
+            statuses = "/".join(sorted({item[1]["status"] for item in where}))
             records.append({
                 "host": host, "layer": layer, "check": check, "title": record["title"], "row": record["row"],
                 "status": BLOCKED, "expected": "every switch in this host's path passes %s" % check,
-                "actual": "blocked by %s: %s %s" % (named, check, record["status"]),
+                "actual": "blocked by %s: %s %s" % (named, check, statuses),
                 "command": record["command"],
                 "cause": "Not this host: %s fails %s (%s)" % (named, check, record["cause"]),
                 "go_back_to": record["go_back_to"],
-                "blocked_by": [{"switch": switch, "check": check, "status": record["status"], "ports": ports}
-                               for switch, ports in where],
+                "blocked_by": [{"switch": switch, "check": check, "status": found["status"], "ports": ports}
+                               for switch, found, ports in where],
             })
         _results.record(doc, records)
         _results.save(run_dir, doc)
