@@ -28,7 +28,9 @@ FAULTS = {
 
 @pytest.fixture(scope="module")
 def roce_pod(validate):
-    return validate(SCENARIO, **FAST)
+    # Layers 0 to 4: Layer 4's records of a node that failed Layer 3 show the gate ("blocked at layer 3"); Layers 5 to 7
+    # were climbed by the three healthy nodes for no test here (the suite's budget, issue 33)
+    return validate(SCENARIO, cmdline="--tags layer0,layer1,layer2,layer3,layer4", **FAST)
 
 
 def _layer3(run, node):
@@ -62,9 +64,11 @@ def test_each_fault_is_caught_at_layer3_on_its_rail(roce_pod, node):
     for words in said:
         assert words in main["actual"], main
     assert main["expected"] and cause.lower() in main["cause"].lower() and main["go_back_to"], main
-    # the gate: nothing above Layer 3 ran on this node
-    above = [r for r in host["checks"] if r["layer"] > 3]
-    assert above and all(r["status"] == "SKIP" and "blocked at layer 3" in r["actual"] for r in above), above
+    # the gate: nothing above Layer 3 ran on this node (Layer 4 ran for the others and says why; the layers above were not
+    # in this run's tags)
+    layer4 = [r for r in host["checks"] if r["layer"] == 4]
+    assert layer4 and all(r["status"] == "SKIP" and "blocked at layer 3" in r["actual"] for r in layer4), layer4
+    assert all(r["status"] == "SKIP" for r in host["checks"] if r["layer"] > 4)
 
 
 def test_the_rest_of_each_faulty_node_passes_layer3(roce_pod):
