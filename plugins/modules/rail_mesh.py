@@ -19,7 +19,8 @@ description:
     own C(pyramid_rail_addresses), checked with netaddr) and two rounds, each a matching in which a
     pair runs both ways on every rail at once (node I(i) with node I(i + n/2), then a shifted round
     with no pair repeated). Every node is server and client on every rail, with two partners, in two
-    rounds whatever the pod's size.
+    rounds whatever the pod's size. Layer 2's pings need no server and load nothing, so both rounds'
+    pings run as one round.
   - V(serve) (every node) - starts its servers of the round with M(gpufabric.pyramid.rail_servers),
     and returns once each is seen waiting for
     its client (rail i on C(pyramid_rdma_port_base) + i). V(run) (every node) - its clients of the round at once;
@@ -33,10 +34,13 @@ description:
     partners for misses the two rounds cannot place. V(verdict) (once) - one result per node
     naming each missing rail, its partner and Gb/s, and the likely cause (the node's rail, the path
     between two nodes, the whole rail).
-  - At Layer 4, unless C(pyramid_rdma_gpudirect) is false, V(plan) adds GPUDirect rounds after the
-    host-memory rounds - the same pairs, each end with C(--use_cuda=<the GPU nearest the rail>)
+  - At Layer 4, unless C(pyramid_rdma_gpudirect) is false, V(plan) runs every run of a round again in GPU
+    memory in the same round, right after the host-memory run of its rail (never beside it - two runs on one
+    rail would share its bandwidth), its server listening from the round's start on C(pyramid_rdma_port_base)
+    + 50 + i - the same pairs, each end with C(--use_cuda=<the GPU nearest the rail>)
     (C(pyramid_rdma_gpudirect_gpus), else GPU I(i) for rail I(i)), and C(--use_cuda_dmabuf) when
-    C(pyramid_rdma_gpudirect_dmabuf) - and V(verdict) writes a second result per node,
+    C(pyramid_rdma_gpudirect_dmabuf); a round then lasts two C(pyramid_rdma_duration) and costs each node no
+    module run more. V(verdict) writes a second result per node,
     C(rdma_gpudirect_bw), each run judged against the host-memory run of the same pair, rail and
     direction (C(pyramid_rdma_gpudirect_tolerance_percent)). A node with no GPU near any rail, or the
     switch off, is SKIP not applicable.
@@ -111,10 +115,16 @@ EXAMPLES = r"""
 
 RETURN = r"""
 rounds:
-  description: The rounds planned (0-based indices), from V(plan); Layer 4's GPUDirect rounds come after the host-memory rounds.
+  description: The rounds planned (0-based indices), from V(plan).
   returned: phase plan
   type: list
   elements: int
+round_seconds:
+  description:
+    - How long a round's runs take on a rail, from V(plan) - C(pyramid_rdma_duration), twice that where GPUDirect runs
+      follow the host-memory runs (0 for Layer 2's pings). The V(stop) tasks' expected time for the progress callback.
+  returned: phase plan
+  type: int
 retest_rounds:
   description: The retest rounds planned (0-based indices), from V(judge).
   returned: phase judge

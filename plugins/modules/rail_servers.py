@@ -46,6 +46,14 @@ options:
         type: list
         elements: str
         required: true
+      after:
+        description:
+          - The id of another entry of the same start that must end first; this one then runs (with
+            O(wait_for=running) only). Its process starts at once and waits for that exit code under its own
+            C(timeout), so O(lifetime) covers the wait and the run. Layer 4's GPUDirect client of a rail runs
+            right after the host-memory client of that rail, never beside it (two runs on one rail would share
+            its bandwidth), in the same module run.
+        type: str
   listen_timeout:
     description: Seconds to wait for every server to listen.
     type: float
@@ -109,6 +117,9 @@ options:
             type: list
             elements: str
             required: true
+          after:
+            description: As O(servers[].after).
+            type: str
       listen_timeout:
         description: As O(listen_timeout).
         type: float
@@ -209,6 +220,8 @@ SETTLE_SECONDS = 0.3
 SAFE_ID = re.compile(r"^[\w.\[\]@>-]+$")  # also a file name in the work directory
 # sh runs the server and writes its exit code where the stopping module (another process) can read it
 WRAPPER = 'rc=0; "$@" || rc=$?; echo "$rc" > "$0"'
+# an entry with `after`: under its own timeout, wait for the exit code of the entry it follows, then become the command
+AFTER = 'while [ ! -e "$0" ]; do sleep 0.1; done; exec "$@"'
 
 
 def _paths(workdir, server_id):
@@ -258,10 +271,13 @@ def _kill_group(pid, alive=None):
 
 def _start(workdir, server, lifetime, timeout_bin):
     paths = _paths(workdir, server["id"])
+    command = server["argv"]
+    if server.get("after"):
+        command = ["/bin/sh", "-c", AFTER, _paths(workdir, server["after"])["rc"]] + command
     with open(paths["out"], "wb") as out, open(paths["err"], "wb") as err:
         process = subprocess.Popen(  # pylint: disable=consider-using-with  # it outlives this module on purpose
             # --foreground: timeout stays in the server's process group, so stopping the group stops it all
-            ["/bin/sh", "-c", WRAPPER, paths["rc"], timeout_bin, "--foreground", "-k", "5", str(lifetime)] + server["argv"],
+            ["/bin/sh", "-c", WRAPPER, paths["rc"], timeout_bin, "--foreground", "-k", "5", str(lifetime)] + command,
             stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True, close_fds=True,
             env=dict(os.environ, LC_ALL="C"))
     with open(paths["pid"], "w", encoding="utf-8") as handle:
@@ -273,6 +289,20 @@ def _start(workdir, server, lifetime, timeout_bin):
 
 def _bad_ids(servers):
     return [server["id"] for server in servers if not SAFE_ID.match(server["id"]) or not server["argv"]]
+
+
+def _bad_after(servers, wait_for):
+    """Why an entry's `after` cannot be kept: it must name an entry listed before it, of a start that waits only for
+    its runs to be running (an entry that waits cannot show a banner), or None."""
+    seen = set()
+    for server in servers:
+        after = server.get("after")
+        if after and wait_for != "running":
+            return "server %r: after needs wait_for=running" % server["id"]
+        if after and after not in seen:
+            return "server %r: after %r is not an entry listed before it" % (server["id"], after)
+        seen.add(server["id"])
+    return None
 
 
 def start(module, workdir, servers, listen_timeout, lifetime, wait_for):
@@ -316,6 +346,9 @@ def started(module):
     bad = _bad_ids(params["servers"])
     if bad:
         module.fail_json(msg="server id %r: letters, digits and _ . - [ ] @ > only, and an argv" % bad[0])
+    after = _bad_after(params["servers"], params["wait_for"])
+    if after:
+        module.fail_json(msg=after)
     module.exit_json(changed=False, servers=start(module, params["workdir"], params["servers"], params["listen_timeout"],
                                                   params["lifetime"], params["wait_for"]))
 
@@ -410,6 +443,9 @@ def stopped(module):
     bad = _bad_ids(following["servers"]) if following else []
     if bad:  # refused before anything is stopped
         module.fail_json(msg="then_start: server id %r: letters, digits and _ . - [ ] @ > only, and an argv" % bad[0])
+    after = _bad_after(following["servers"], following["wait_for"]) if following else None
+    if after:
+        module.fail_json(msg="then_start: %s" % after)
     servers = _stop_dir(params["workdir"], params["grace"])
     answer = dict(changed=False, servers=servers,
                   and_then=[_stop_dir(step["workdir"], step["grace"]) for step in params["and_then"]])
@@ -419,7 +455,7 @@ def stopped(module):
     module.exit_json(**answer)
 
 
-SERVER = dict(id=dict(type="str", required=True), argv=dict(type="list", elements="str", required=True))
+SERVER = dict(id=dict(type="str", required=True), argv=dict(type="list", elements="str", required=True), after=dict(type="str"))
 ARGUMENT_SPEC = dict(
     state=dict(type="str", required=True, choices=["started", "stopped"]),
     workdir=dict(type="path", required=True),

@@ -268,6 +268,7 @@ def _declared_defaults():
 def test_the_roles_declarations_default_to_the_catalogs_defaults():
     expectations = _catalog.load_catalog()["expectations"]
     found = _declared_defaults()
-    assert {name for name, default in found} >= {"pyramid_soak_seconds", "pyramid_nccl_timeout", "pyramid_train_timeout", "pyramid_rdma_duration"}
+    # (the rail mesh's stop takes its seconds from the plan, resolved from the catalog: rail_mesh_plan.round_seconds)
+    assert {name for name, default in found} >= {"pyramid_soak_seconds", "pyramid_nccl_timeout", "pyramid_train_timeout"}
     for name, default in found:
         assert expectations[name]["default"] == int(default), name

@@ -99,6 +99,17 @@ def test_a_ping_pings_the_partners_rail_address_from_its_own_and_needs_no_server
     assert ping["run"][-3:] == ["-I", "10.55.0.1", "10.55.0.2"] and ping["accept_rc"] == [0, 1, 2]
 
 
+def test_pings_to_both_partners_run_in_one_round_and_ib_write_bw_takes_two():
+    # a ping loads nothing: a node pings both partners on every rail in one module run; ib_write_bw's pairs take turns
+    nodes = ["node-%03d" % i for i in range(1, 9)]
+    pings, _expect_ = _plan(nodes, check="rail_ping")
+    bandwidth, _expect_ = _plan(nodes)
+    assert len(pings["rounds"]) == 1 and len(bandwidth["rounds"]) == 2
+    assert pings["rounds"][0] == bandwidth["rounds"][0] + bandwidth["rounds"][1]
+    partners = {run["server"] for run in pings["rounds"][0] if run["client"] == "node-001" and run["rail"] == 0}
+    assert len(partners) == 2
+
+
 def test_records_name_the_failing_rail_its_partner_and_the_cause():
     nodes = ["node-%03d" % i for i in range(1, 9)]
     plan, expect = _plan(nodes)

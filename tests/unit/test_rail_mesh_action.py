@@ -48,10 +48,10 @@ def _validated(tmp_path, nodes, faults="[]", **overrides):
     return planned, {host: {r["check"]: r for r in doc["results"]} for host, doc in docs.items()}
 
 
-def test_the_plan_says_its_gpudirect_rounds_and_the_verdict_writes_both_checks(tmp_path):
+def test_the_plan_says_its_gpudirect_runs_and_the_verdict_writes_both_checks(tmp_path):
     planned, results = _validated(tmp_path, 4, '[{node: node-003, kind: gdr_bw, factor: 0.6}]')
     assert planned["msg"] == ("layer 4 rdma_write_bw mesh: 4 nodes, 2 rounds of 32/32 runs, "
-                              "then 2 GPUDirect rounds (rdma_gpudirect_bw)") and planned["rounds"] == [0, 1, 2, 3]
+                              "each then again in GPU memory on its rail (rdma_gpudirect_bw: 32/32 runs)") and planned["rounds"] == [0, 1]
     assert {host: checks["rdma_write_bw"]["status"] for host, checks in results.items()} == dict.fromkeys(results, "PASS")
     gdr = {host: checks["rdma_gpudirect_bw"] for host, checks in results.items()}
     assert gdr["node-003"]["status"] == "FAIL" and "(60% of host memory's 391.6)" in gdr["node-003"]["actual"], gdr["node-003"]

@@ -37,38 +37,54 @@ def test_the_gpu_nearest_each_rail_is_gpu_i_unless_the_node_says():
     assert _mesh.gpus_of(_expect(pyramid_rdma_gpudirect_gpus=[3, 2, 1, 0, -1, 5]), rails) == [3, 2, 1, 0, None, 5, None, None]
 
 
-def test_gpudirect_rounds_repeat_the_host_rounds_after_them_with_the_same_pairs():
+def _gpudirect(plan):
+    return [(index, run) for index, runs in enumerate(plan["rounds"]) for run in runs if run.get("gpudirect")]
+
+
+def test_each_round_runs_its_pairs_again_in_gpu_memory_each_client_after_its_host_memory_run():
+    # no rounds of their own (they cost every node four module runs): in the same round, on the same rail, after the
+    # host-memory run (never beside it: two runs on one rail share its bandwidth), their servers on ports of their own
     nodes = ["node-%03d" % i for i in range(1, 9)]
-    plan, _expect_ = _plan(nodes)
-    assert plan["gpudirect"]["rounds"] == [2, 3] and len(plan["rounds"]) == 4
-    for host_round, gdr_round in zip(plan["rounds"][:2], plan["rounds"][2:]):
-        assert [dict(run, gpudirect=True) for run in host_round] == gdr_round
+    plan, expect = _plan(nodes)
+    assert len(plan["rounds"]) == 2
+    for runs in plan["rounds"]:
+        host = [run for run in runs if not run.get("gpudirect")]
+        assert len(host) == 4 * 2 * 8 and [dict(run, gpudirect=True) for run in host] == [run for run in runs if run.get("gpudirect")]
+    clients = _mesh.planned(plan, 0, "node-001", "client", CATALOG, expect, HOST, GDR)
+    by_id = {client["id"]: client for client in clients}
+    gdr = [client for client in clients if client["id"].endswith(".gdr")]
+    assert len(gdr) == 8 and all(by_id[client["after"]]["id"] == client["id"][:-len(".gdr")] for client in gdr)
+    assert not [client for client in clients if not client["id"].endswith(".gdr") and client.get("after")]
+    servers = _mesh.planned(plan, 0, "node-001", "server", CATALOG, expect, HOST, GDR)
+    ports = [server["ways"][0]["run"][server["ways"][0]["run"].index("-p") + 1] for server in servers]
+    assert len(ports) == len(set(ports)) == 16 and not [server for server in servers if server.get("after")]
 
 
 def test_a_rail_without_a_gpu_at_either_end_is_not_run_in_gpu_memory():
     nodes = ["node-%03d" % i for i in range(1, 5)]
     plan, _e = _plan(nodes, gpus_of={"node-002": [0, 1, 2, 3, 4, 5, 6, None]})
-    gdr = [run for index in plan["gpudirect"]["rounds"] for run in plan["rounds"][index]]
+    gdr = [run for _index, run in _gpudirect(plan)]
     assert not [run for run in gdr if run["rail"] == 7 and "node-002" in (run["server"], run["client"])]
     assert [run for run in gdr if run["rail"] == 7]  # the other pairs still run rail 7
 
 
 @pytest.mark.parametrize("overrides, tail", [
-    ({}, ["-x", "3", "-p", "18518", "--use_cuda=3"]),
-    ({"pyramid_rdma_gpudirect_dmabuf": True}, ["-p", "18518", "--use_cuda=3", "--use_cuda_dmabuf"]),
-    ({"pyramid_rdma_link_layer": "infiniband"}, ["-D", "5", "-p", "18518", "--use_cuda=3"]),
+    ({}, ["-x", "3", "-p", "18568", "--use_cuda=3"]),  # rail 3's GPUDirect server: base 18515 + 50 + 3
+    ({"pyramid_rdma_gpudirect_dmabuf": True}, ["-p", "18568", "--use_cuda=3", "--use_cuda_dmabuf"]),
+    ({"pyramid_rdma_link_layer": "infiniband"}, ["-D", "5", "-p", "18568", "--use_cuda=3"]),
 ])
 def test_each_end_of_a_gpudirect_run_uses_its_own_gpu_nearest_the_rail(overrides, tail):
     plan, expect = _plan(["node-001", "node-002"], gpus_of={"node-002": [7, 6, 5, 4, 3, 2, 1, 0]}, **overrides)
-    servers = {s["id"]: s["ways"][0]["run"] for s in _mesh.planned(plan, 1, "node-001", "server", CATALOG, expect, HOST, GDR)}
-    clients = {c["id"]: c["ways"][0]["run"] for c in _mesh.planned(plan, 1, "node-002", "client", CATALOG, expect, HOST, GDR)}
+    servers = {s["id"]: s["ways"][0]["run"] for s in _mesh.planned(plan, 0, "node-001", "server", CATALOG, expect, HOST, GDR)}
+    clients = {c["id"]: c["ways"][0]["run"] for c in _mesh.planned(plan, 0, "node-002", "client", CATALOG, expect, HOST, GDR)}
     assert servers["node-002>node-001@3.gdr"][-len(tail):] == tail
     client = clients["node-002>node-001@3.gdr"]
     assert client[-1] == "10.53.0.1" and "--use_cuda=4" in client  # node-002's GPU nearest rail 3
     assert ("-x" in client) == (overrides.get("pyramid_rdma_link_layer") != "infiniband")
     assert ("--use_cuda_dmabuf" in client) == bool(overrides.get("pyramid_rdma_gpudirect_dmabuf"))
-    host = {c["id"]: c["ways"][0]["run"] for c in _mesh.planned(plan, 0, "node-002", "client", CATALOG, expect, HOST, GDR)}
-    assert not [arg for argv in host.values() for arg in argv if arg.startswith("--use_cuda")]
+    host = {c["id"]: c["ways"][0]["run"] for c in _mesh.planned(plan, 0, "node-002", "client", CATALOG, expect, HOST, GDR)
+            if not c["id"].endswith(".gdr")}
+    assert host and not [arg for argv in host.values() for arg in argv if arg.startswith("--use_cuda")]
 
 
 def _capture(name):
@@ -83,9 +99,9 @@ def _judged(tmp_path, nodes, slow=(), host_gbps=145.0):
     run_dir = str(tmp_path)
     text = _capture("client_gbits_cuda_dmabuf_a_roce_h200")
     host_runs = []
-    for index in plan["gpudirect"]["rounds"]:
+    for index, runs in enumerate(plan["rounds"]):
         by_client = {}
-        for run in plan["rounds"][index]:
+        for run in (run for run in runs if run.get("gpudirect")):
             by_client.setdefault(run["client"], {})[_mesh.run_id(run)] = {"status": "ok", "stdout": text, "command": "ib_write_bw", "parser": PARSER}
             fast = run["server"] in slow or run["client"] in slow
             host_runs.append(dict(run, gpudirect=None, status="PASS", gbps=300.0 if fast else host_gbps, actual=None))
@@ -114,8 +130,7 @@ def _one_gpudirect_run_collected(tmp_path, host_runs):
     """Four nodes' plan with the first GPUDirect run's client output saved, measured against ``host_runs``
     (given the planned run, so a test can build its host-memory twin): (plan, expect, run, runs)."""
     plan, expect = _plan(["node-%03d" % i for i in range(1, 5)])
-    index = plan["gpudirect"]["rounds"][0]
-    run = plan["rounds"][index][0]
+    index, run = _gpudirect(plan)[0]
     _mesh.save_raw(str(tmp_path), 4, index, run["client"], "client", {_mesh.run_id(run): {
         "status": "ok", "stdout": _capture("client_gbits_cuda_dmabuf_a_roce_h200"), "command": "ib_write_bw", "parser": PARSER}})
     runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, JUDGES["mesh"][GDR["judge"]], lambda host: expect,

@@ -1,11 +1,12 @@
 """The rail mesh's Layer 4 from plan to records through the twin's own ib_write_bw (no SSH, no Ansible):
 every round's servers really listen on the nodes' loopback addresses and every client really connects,
-the GPUDirect rounds after the host-memory rounds, then measured, blame and records as the action's
+each GPUDirect run after the host-memory run of its rail, then measured, blame and records as the action's
 judge and verdict phases call them. The end-to-end run on the twin (tests/e2e/test_validate_rail_mesh.py)
 adds Ansible's phases around the same calls."""
 
 import contextlib
 import io
+import os
 import sys
 import threading
 import time
@@ -19,7 +20,9 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import J
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
 HOST, GDR = CHECKS["rdma_write_bw"], CHECKS["rdma_gpudirect_bw"]
-PORT_BASE = 28700  # loopback only (127.1.0.x), away from a twin's 18515
+# loopback only (127.1.0.x), away from a twin's 18515; each pytest worker its own ports (test_rail_mesh_action.py runs
+# rounds too, maybe at the same time on the other worker: one port held by both fails a run)
+PORT_BASE = 28700 + 200 * int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
 
 
 def _states(tmp_path, nodes, faults):
@@ -61,14 +64,24 @@ def _run_round(run_dir, plan, index, states, expect):
             threads.append(threading.Thread(target=serve))
             threads[-1].start()
     _listening(sum(len(items) for items in servers.values()))
-    for host in plan["nodes"]:
-        raw = {}
-        for item in _mesh.planned(plan, index, host, "client", CATALOG, expect, HOST, GDR):
-            argv = item["ways"][0]["run"]
-            raw[item["id"]] = _engine.answered(item, _raw(argv, formats_perftest.ib_write_bw(states[host], argv[1:], {})))
+    clients = {host: _mesh.planned(plan, index, host, "client", CATALOG, expect, HOST, GDR) for host in plan["nodes"]}
+    raws = {host: {} for host in clients}
+    chains = []
+    for host, items in clients.items():
+        # every client of the round at once, as rail_servers starts them; one with `after` when that one ended
+        for first in (item for item in items if not item.get("after")):
+            chain = [first] + [item for item in items if item.get("after") == first["id"]]
+
+            def run_chain(host=host, chain=chain):
+                for item in chain:
+                    argv = item["ways"][0]["run"]
+                    raws[host][item["id"]] = _engine.answered(item, _raw(argv, formats_perftest.ib_write_bw(states[host], argv[1:], {})))
+            chains.append(threading.Thread(target=run_chain))
+            chains[-1].start()
+    for thread in chains + threads:
+        thread.join(20)
+    for host, raw in raws.items():
         _mesh.save_raw(run_dir, 4, index, host, "client", raw)
-    for thread in threads:
-        thread.join(10)
     for host, items in servers.items():
         _mesh.save_raw(run_dir, 4, index, host, "server", {
             item["id"]: _raw(item["ways"][0]["run"], answers[(host, item["id"])]) for item in items})

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 MODULE = os.path.join(os.path.dirname(__file__), "..", "..", "plugins", "modules", "rail_servers.py")
 BANNER = "echo 'Waiting for client to connect'; "
 
@@ -114,3 +116,43 @@ def test_a_zombie_is_not_alive():
     finally:
         child.wait()
     assert not alive(child.pid) and alive(os.getpid())
+
+
+def test_a_run_after_another_starts_only_when_that_one_ended(tmp_path):
+    # Layer 4's GPUDirect client of a rail runs right after the host-memory client of that rail, never beside it: the
+    # second writes when it started, the first when it ended; a failed first run does not hold the second back
+    clients, marks = tmp_path / "clients", tmp_path / "marks"
+    marks.mkdir()
+    first = ["sh", "-c", "sleep 1; date +%%s.%%N > %s/first_ended; echo 'BW 390.1'" % marks]
+    failing = ["sh", "-c", "sleep 0.5; exit 3"]
+    second = ["sh", "-c", "date +%%s.%%N > %s/second_started; echo 'BW 388.0'" % marks]
+    answer = _module(tmp_path, state="started", workdir=str(clients), wait_for="running", lifetime=60, listen_timeout=10, servers=[
+        {"id": "b>a@0", "argv": first}, {"id": "b>a@1", "argv": failing},
+        {"id": "b>a@0.gdr", "argv": second, "after": "b>a@0"}, {"id": "b>a@1.gdr", "argv": ["echo", "ran"], "after": "b>a@1"}])
+    assert {sid: state["status"] for sid, state in answer["servers"].items()} == dict.fromkeys(
+        ("b>a@0", "b>a@1", "b>a@0.gdr", "b>a@1.gdr"), "listening")
+    assert answer["servers"]["b>a@0.gdr"]["command"] == " ".join(second)  # its own command, not the wait before it
+    ended = _module(tmp_path, state="stopped", workdir=str(clients), grace=20)["servers"]
+    assert [ended[sid]["status"] for sid in ("b>a@0", "b>a@0.gdr", "b>a@1", "b>a@1.gdr")] == ["ok", "ok", "failed", "ok"]
+    assert ended["b>a@0.gdr"]["stdout"].strip() == "BW 388.0" and ended["b>a@1.gdr"]["stdout"].strip() == "ran"
+    assert float((marks / "second_started").read_text()) >= float((marks / "first_ended").read_text())
+
+
+def test_a_run_waiting_for_one_that_hangs_is_killed_with_it(tmp_path):
+    clients = tmp_path / "clients"
+    _module(tmp_path, state="started", workdir=str(clients), wait_for="running", lifetime=60, listen_timeout=10, servers=[
+        {"id": "b>a@0", "argv": ["sleep", "60"]}, {"id": "b>a@0.gdr", "argv": ["echo", "ran"], "after": "b>a@0"}])
+    ended = _module(tmp_path, state="stopped", workdir=str(clients), grace=1)["servers"]
+    assert ended["b>a@0"]["status"] == ended["b>a@0.gdr"]["status"] == "killed" and "ran" not in ended["b>a@0.gdr"]["stdout"]
+    assert not clients.exists()
+
+
+@pytest.mark.parametrize("servers, wait_for, words", [
+    ([{"id": "a", "argv": ["true"], "after": "b"}, {"id": "b", "argv": ["true"]}], "running", "'b' is not an entry listed before it"),
+    ([{"id": "a", "argv": ["true"], "after": "a"}], "running", "'a' is not an entry listed before it"),
+    ([{"id": "a", "argv": ["true"]}, {"id": "b", "argv": ["true"], "after": "a"}], "banner", "after needs wait_for=running"),
+])
+def test_an_after_that_cannot_be_kept_is_refused_before_anything_starts(tmp_path, servers, wait_for, words):
+    workdir = tmp_path / "clients"
+    answer = _module(tmp_path, state="started", workdir=str(workdir), wait_for=wait_for, servers=servers)
+    assert answer.get("failed") and words in answer["msg"] and not workdir.exists()

@@ -70,7 +70,7 @@ def test_a_hung_client_is_a_timeout_naming_the_wait():
                     "msg": "still running 65s after its client was done (killed)"}}
     read = client_reads({"c0": RUNNING}, ended, "lost", 5, 65)["c0"]
     assert read["status"] == "timeout"
-    assert "hung: still running when the round's stop had waited 65 s for a 5 s run (killed)" in read["msg"]
+    assert "hung: still running when the round's stop had waited 65 s for 5 s of runs (killed)" in read["msg"]
 
 
 def test_a_client_whose_output_the_stop_lost_is_a_failure_saying_so():

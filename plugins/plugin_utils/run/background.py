@@ -117,8 +117,8 @@ def client_reads(started, ended, lost, duration, waited):
         elif state.get("status") != "listening":
             raw[cid] = dict(state, msg=(state.get("msg") or "").replace("ended before listening", "ended at once"))
         elif final and final.get("status") == "killed":
-            raw[cid] = dict(final, status="timeout", msg="%s: hung: still running when the round's stop had waited %d s for a %d s run (killed); output: %s" % (
-                final.get("command"), waited, duration, (final.get("stdout") or final.get("stderr") or "none").strip()[-200:]))
+            raw[cid] = dict(final, status="timeout", msg="%s: hung: still running when the round's stop had waited %d s for %d s of runs (killed); "
+                            "output: %s" % (final.get("command"), waited, duration, (final.get("stdout") or final.get("stderr") or "none").strip()[-200:]))
         else:
             raw[cid] = dict(final or {"status": "failed", "command": state.get("command"), "msg": lost})
         raw[cid].update(_choice(state))
@@ -141,9 +141,11 @@ class Background:
 
     def start_arguments(self, host, index, side, reads, lifetime, listen_timeout, wait_for="banner"):
         """What rail_servers starts ``reads`` (each run's first way's command) on ``host`` with: the arguments of its
-        ``started`` state, or its ``then_start`` after a stop."""
+        ``started`` state, or its ``then_start`` after a stop. A read with ``after`` (another read's id) runs once that
+        one ended."""
         return {"workdir": self.workdir(host, index, side), "lifetime": int(lifetime), "listen_timeout": listen_timeout,
-                "wait_for": wait_for, "servers": [{"id": read["id"], "argv": read["ways"][0]["run"]} for read in reads]}
+                "wait_for": wait_for, "servers": [dict({"id": read["id"], "argv": read["ways"][0]["run"]},
+                                                       **({"after": read["after"]} if read.get("after") else {})) for read in reads]}
 
     def keep_started(self, host, index, side, reads, states, lost):
         """Keep what the start of ``reads`` said (the stop reads it), each with its parser; a module run that failed

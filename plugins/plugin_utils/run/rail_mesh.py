@@ -28,16 +28,18 @@ def mesh_dir(run_dir, layer):
     return os.path.join(run_dir, "mesh", "layer%d" % layer)
 
 
-def server_lifetime(nodes, forks, duration, listen_timeout, command_timeout):
+def server_lifetime(nodes, forks, duration, listen_timeout, command_timeout, in_turn=1):
     """How long a server of a round may wait for its client before coreutils timeout ends it: the serve, run
-    (the clients start in the background) and stop phases across the pod, each in waves of forks, the run's
-    ``duration``, the listen wait and twice the client's command timeout. A round after the first starts its
+    (the clients start in the background) and stop phases across the pod, each in waves of forks, the runs'
+    ``duration`` (``in_turn`` runs one after the other on a rail: a GPUDirect server waits out the host-memory run
+    before its own), the listen wait and twice the client's command timeout. A round after the first starts its
     servers in the stop of the round before (rail_servers' then_start), so a server started in the first wave
-    also waits out the later waves of that stop, each as long as a hung client's ``duration`` and command
+    also waits out the later waves of that stop, each as long as a hung client's runs and command
     timeout. Ansible's waves are what grows with the pod: at 512 nodes and 16 forks each phase is 32 waves
     (forks that cover the GPU nodes, as the pre-flight advises, make one)."""
     wave_count = _background.waves(nodes, forks)
-    return 3 * wave_count * _background.TASK_SLACK_SECONDS + wave_count * (duration + command_timeout) + duration + listen_timeout + 2 * command_timeout
+    runs = in_turn * duration
+    return 3 * wave_count * _background.TASK_SLACK_SECONDS + wave_count * (runs + command_timeout) + runs + listen_timeout + 2 * command_timeout
 
 
 def files(run_dir, layer):
@@ -125,40 +127,55 @@ def gpus_of(expect, rails):
     return [rail if rail < count else None for rail in range(len(rails))]
 
 
-def gpudirect_rounds(rounds, gpus):
-    """The GPUDirect rounds: each first round again, every run with the buffer in the GPU nearest its
-    rail at both ends, for the runs whose two nodes have one there (so each has its host-memory twin)."""
-    found = []
-    for runs in rounds:
-        again = [dict(run, gpudirect=True) for run in runs
-                 if gpus[run["server"]][run["rail"]] is not None and gpus[run["client"]][run["rail"]] is not None]
-        if again:
-            found.append(again)
-    return found
+# A GPUDirect server listens this far above its rail's host-memory server (both listen through the round); the
+# incast's ports sit above both (run/incast_reads.py PORT_OFFSET).
+GPUDIRECT_PORT_OFFSET = 50
+
+
+def gpudirect_runs(runs, gpus):
+    """A round's GPUDirect runs: each of its runs again with the buffer in the GPU nearest its rail at both ends, for
+    the runs whose two nodes have one there (so each has its host-memory twin, which it runs right after)."""
+    return [dict(run, gpudirect=True) for run in runs
+            if gpus[run["server"]][run["rail"]] is not None and gpus[run["client"]][run["rail"]] is not None]
 
 
 def make_plan(layer, check, nodes, rails, addresses, expect, gpus=None, companion=None):
     """The plan: nodes, rails, addresses and the first two rounds (every run of each); with a companion
-    check (rdma_gpudirect_bw) and each node's GPU per rail, the same rounds again in GPU memory."""
+    check (rdma_gpudirect_bw) and each node's GPU per rail, each round's runs again in GPU memory, in the same round:
+    on each rail the GPUDirect run follows its host-memory twin (never beside it), so a round costs each node no
+    module run more (they were rounds of their own, four module runs per node more). A check whose runs need no server
+    (Layer 2's pings) runs both rounds' runs as one: a ping loads nothing, so a node pings both partners at once, in
+    one module run where two rounds took two."""
     rounds = [_rounds.runs_of(pairs, list(range(len(rails)))) for pairs in _rounds.plan_rounds(nodes)]
+    if rounds and source_of(check, "server") is None:
+        rounds = [[run for runs in rounds for run in runs]]
     plan = {"layer": layer, "check": check["id"], "nodes": nodes, "rails": list(rails), "addresses": addresses,
             "rounds": rounds, "expect": {name: expect[name] for name in SHARED if name in expect}}
     if companion is not None and gpus is not None:
-        again = gpudirect_rounds(rounds, gpus)
-        plan["gpudirect"] = {"check": companion["id"], "gpus": gpus,
-                             "rounds": list(range(len(rounds), len(rounds) + len(again)))}
-        plan["rounds"] = rounds + again
+        plan["gpudirect"] = {"check": companion["id"], "gpus": gpus}
+        plan["rounds"] = [runs + gpudirect_runs(runs, gpus) for runs in rounds]
     return plan
 
 
+def in_turn(runs):
+    """How many runs a rail of this round runs one after the other: 2 where GPUDirect runs follow host memory's."""
+    return 2 if any(run.get("gpudirect") for run in runs) else 1
+
+
 def port_of(run, base):
-    """Rail i's server listens on ``base`` + i: a node serves one run per rail in a round, and a
-    retest on a rail meets the same port (a stale server holding it is found again, not dodged)."""
-    return base + run["rail"]
+    """Rail i's server listens on ``base`` + i (its GPUDirect server on ``base`` + GPUDIRECT_PORT_OFFSET + i): a node
+    serves one run per rail in a round, and a retest on a rail meets the same port (a stale server holding it is found
+    again, not dodged)."""
+    return base + run["rail"] + (GPUDIRECT_PORT_OFFSET if run.get("gpudirect") else 0)
 
 
 def run_id(run):
     return "%s>%s@%d%s" % (run["client"], run["server"], run["rail"], ".gdr" if run.get("gpudirect") else "")
+
+
+def host_memory_twin(run):
+    """The host-memory run a GPUDirect run follows on its rail."""
+    return {key: value for key, value in run.items() if key != "gpudirect"}
 
 
 def source_of(check, side):
@@ -169,7 +186,8 @@ def source_of(check, side):
 
 def planned(plan, round_index, host, side, catalog, expect, check, companion=None):
     """The reads (engine.reads: id, ways, each way's parser) of ``host``'s servers or clients in a round (a GPUDirect
-    round's from the companion check's sources, with this host's GPU nearest each rail)."""
+    run's from the companion check's sources, with this host's GPU nearest each rail; its client ``after`` the
+    host-memory client of its rail)."""
     items = []
     for run in (run for run in plan["rounds"][round_index] if run[side] == host):
         name = source_of(companion if run.get("gpudirect") else check, side)
@@ -181,7 +199,10 @@ def planned(plan, round_index, host, side, catalog, expect, check, companion=Non
         if run.get("gpudirect"):
             group["gpu"] = plan["gpudirect"]["gpus"][host][run["rail"]]
         item = _engine.reads([name], {"sources": {name: catalog["sources"][name]}}, dict(expect, **plan["expect"]), group=group)[0]
-        items.append(dict(item, id=run_id(run)))
+        item = dict(item, id=run_id(run))
+        if run.get("gpudirect") and side == "client":  # after its host-memory twin on the rail, never beside it
+            item["after"] = run_id(host_memory_twin(run))
+        items.append(item)
     return items
 
 
@@ -219,11 +240,11 @@ def measured(run_dir, plan, check, judge, expect_of):
 
 def measured_gpudirect(run_dir, plan, companion, judge, expect_of, host_runs):
     """Every GPUDirect run, judged against the host-memory run of the same pair, rail and direction
-    (``host_runs``: measured()'s runs of the first rounds), in measured()'s shape."""
+    (``host_runs``: measured()'s runs), in measured()'s shape."""
     twins = {(run["server"], run["client"], run["rail"]): run for run in host_runs}
     runs, layer = [], plan["layer"]
-    for index in plan.get("gpudirect", {}).get("rounds", []):
-        for run in plan["rounds"][index]:
+    for index, round_runs in enumerate(plan["rounds"]):
+        for run in (run for run in round_runs if run.get("gpudirect")):
             rid = run_id(run)
             client = (load_raw(run_dir, layer, index, run["client"], "client") or {}).get(rid)
             server = (load_raw(run_dir, layer, index, run["server"], "server") or {}).get(rid)
@@ -251,8 +272,7 @@ def gpudirect_not_run(check, catalog, plan, node, expect, switched_off):
     """SKIP, neither for nor against GO, for a node with no GPUDirect run judged: switched off, no GPU
     near any rail (the check does not apply to it), or every host-memory run it was in missed (its
     GPUDirect runs had nothing sound to be compared with: rdma_write_bw's finding stands)."""
-    planned = any(node in (run["server"], run["client"]) for index in plan.get("gpudirect", {}).get("rounds", [])
-                  for run in plan["rounds"][index])
+    planned = any(run.get("gpudirect") and node in (run["server"], run["client"]) for runs in plan.get("rounds", []) for run in runs)
     if planned and not switched_off:
         return _engine.result(node, check, catalog, expect, "SKIP", "a GPU near each rail",
                               "not compared: every host-memory run of %s missed (rdma_write_bw's finding), so its "

@@ -70,12 +70,14 @@ class RailMeshPhases:
         plan["left_out"] = [host for host in hosts if host not in nodes]
         plan["reference"] = partner
         _mesh.save_plan(run_dir, plan)
-        again = len(plan.get("gpudirect", {}).get("rounds", []))
-        return dict(result, rounds=list(range(len(plan["rounds"]))), nodes=len(nodes), reference=partner or "",
+        again = [sum(1 for run in runs if run.get("gpudirect")) for runs in plan["rounds"]]
+        round_seconds = plan["expect"].get("pyramid_rdma_duration", 0) * max([_mesh.in_turn(runs) for runs in plan["rounds"]] or [1])
+        return dict(result, rounds=list(range(len(plan["rounds"]))), nodes=len(nodes), reference=partner or "", round_seconds=round_seconds,
                     servers=_mesh.source_of(self._check, "server") is not None, msg="layer %d %s mesh: %d nodes, %d rounds of %s runs%s" % (
-            self._layer, self._check["id"], len(nodes), len(plan["rounds"]) - again,
-            "/".join(str(len(r)) for r in plan["rounds"][:len(plan["rounds"]) - again]) or "no",
-            ", then %d GPUDirect rounds (%s)" % (again, plan["gpudirect"]["check"]) if again else ""))
+            self._layer, self._check["id"], len(nodes), len(plan["rounds"]),
+            "/".join(str(len(runs) - gpudirect) for runs, gpudirect in zip(plan["rounds"], again)) or "no",
+            ", each then again in GPU memory on its rail (%s: %s runs)" % (plan["gpudirect"]["check"], "/".join(map(str, again)))
+            if any(again) else ""))
 
     def _host(self, args):
         """The node this task works for: its own host, or the reference partner it is delegated to."""
@@ -93,11 +95,12 @@ class RailMeshPhases:
 
     def _lifetime(self, plan, expect):
         """How long a server may wait for its client (run/rail_mesh.py server_lifetime): with this run's forks,
-        so the waves a pod larger than the forks runs in are counted. It bounds what an interrupted run
-        leaves behind."""
+        so the waves a pod larger than the forks runs in are counted, and the runs a rail makes in turn. It bounds
+        what an interrupted run leaves behind."""
         return _mesh.server_lifetime(len(plan["nodes"]), self._step.forks or 5,
                                      plan["expect"].get("pyramid_rdma_duration", 0),
-                                     expect["pyramid_rdma_listen_timeout"], expect["pyramid_command_timeout"])
+                                     expect["pyramid_rdma_listen_timeout"], expect["pyramid_command_timeout"],
+                                     in_turn=max([_mesh.in_turn(runs) for runs in plan["rounds"]] or [1]))
 
     def _servers_of(self, args, plan, index, expect):
         """The node's servers of a round (reads), and rail_servers' arguments to start them (nothing to start: None)."""
@@ -159,7 +162,7 @@ class RailMeshPhases:
         background = self._background(args)
         following = None if args.get("next_round") in (None, "") else int(args["next_round"])
         next_servers, start = self._servers_of(args, plan, following, expect) if following is not None else ([], None)
-        duration = plan["expect"].get("pyramid_rdma_duration", 0)
+        duration = plan["expect"].get("pyramid_rdma_duration", 0) * _mesh.in_turn(plan["rounds"][index])
         waited = duration + expect["pyramid_command_timeout"]
         ended, answer = background.stop(host, index, {"clients": waited, "servers": 5}, then_start=start)
         if answer is None:
