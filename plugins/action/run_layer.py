@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import counters as _counters, ansible_collect as _collector
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import layer as _layer
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import layer as _layer, pod as _pod
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 
 
@@ -31,8 +31,9 @@ class ActionModule(EngineAction):
         if errors:
             return dict(result, failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
         doc = _results.load(run_dir, host)
+        reads_for = _pod.reads_for(host, checks, catalog, task_vars.get("groups") or {}, run_dir, layer, task_vars.get("ansible_play_hosts_all") or [host])
         _records, summary = _layer.run(host, layer, checks, catalog, expect, doc, lambda planned: _collector.collect(
-            self, planned, expect["pyramid_command_timeout"], task_vars))
+            self, planned, expect["pyramid_command_timeout"], task_vars), reads_for=reads_for)
         if "counters" in summary:
             _counters.save(run_dir, host, layer, summary.pop("counters"))
         _results.save(run_dir, doc)

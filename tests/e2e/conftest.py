@@ -64,6 +64,12 @@ class Run:
     def not_passing(self, name):
         return {r["check"]: r for r in self.host(name)["checks"] if r["status"] != "PASS"}
 
+    def layer_facts(self, name, layer):
+        """The facts a device's layer kept in its results file (what it read there, by source)."""
+        path = os.path.join(self.run_dirs[-1], "devices", name + ".json")
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle).get("facts", {}).get("layer%d" % layer, {})
+
 
 @pytest.fixture(scope="session")
 def validate(twin, tmp_path_factory):

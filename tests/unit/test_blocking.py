@@ -142,8 +142,12 @@ def test_report_shows_blocked_host_apart_from_failing_switch(tmp_path):
 
 def test_rows_of_an_absent_device_type_are_not_checked_never_passed(tmp_path):
     run_dir = str(tmp_path)
-    _host(run_dir, "node-001")
+    # a RoCE node without its switches: the links row's one GPU-node check (InfiniBand's ib_links) does not apply
+    _results.save(run_dir, {"host": "node-001", "facts": {}, "results": [
+        {"host": "node-001", "layer": 1, "check": check, "title": "t", "row": "links", "status": "SKIP", "not_applicable": True,
+         "expected": "e", "actual": "not applicable: pyramid_rdma_link_layer is roce", "command": "(none)", "cause": None, "go_back_to": None}
+        for check in ("ib_links", "ib_rail_leaves")]})
     report = _report.build(CATALOG, run_dir, {"gpu_node": ["node-001"]})
     links = next(row for row in report["checklist"] if row["row"] == "links")
-    assert links["status"] == "not_covered" and links["why_not"] == "no switch in this run"
-    assert "(not checked: no switch in this run)" in _report.checklist_text(report)
+    assert links["status"] == "not_covered" and links["why_not"] == "not applicable to the platforms in this run; no switch in this run"
+    assert "(not checked: not applicable to the platforms in this run; no switch in this run)" in _report.checklist_text(report)

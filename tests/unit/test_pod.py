@@ -38,3 +38,81 @@ def test_the_pod_checks_are_recorded_for_every_judged_host_and_a_blocked_one_is_
         assert all(records[check]["status"] == "PASS" or "%s=%s" % (host, records[check]["status"]) in not_passing[check] for check in pod)
     assert not any(r["check"] in pod for r in _results.load(run_dir, "node-003")["results"])
     assert sorted(not_passing["nccl_node_busbw"]) == ["node-001=FAIL", "node-002=FAIL"], not_passing
+
+
+# A source read on one host for the pod (read_on): InfiniBand's subnet read, iblinkinfo on the reader of ib_fabric_hosts,
+# handed by judge_layer to every node's ib_links judge (catalog/infiniband.yml). Real captures: the ibsim subnet and
+# each node's ibstat with its own port GUIDs (tests/unit/judge_data/layer1_infiniband.py).
+IB = {"pyramid_rails": ["mlx5_0", "mlx5_1"], "pyramid_rail_rate_gbps": 200, "pyramid_rdma_link_layer": "infiniband"}
+NODES = ("node-001", "node-002", "node-003", "node-004")
+
+
+def _ib_layer1(run_dir, host, groups, subnet="ibsim_hdr_4_nodes_2_rails", hosts=NODES):
+    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer1_infiniband as _ib  # pylint: disable=import-outside-toplevel
+    expect, errors = _expectations.resolve(CATALOG, IB)
+    assert not errors, errors
+    texts = {"iblinkinfo": _ib.fixture("linux_iblinkinfo", subnet)[1], "ibstat": _ib.ibstat(host)[1]}
+    planned_ids = []
+
+    def collect(planned):
+        planned_ids.extend(item["id"] for item in planned)
+        return _engine.answers(planned, {item["id"]: {"status": "ok", "rc": 0, "stdout": texts.get(item["ways"][0]["run"][0], ""),
+                                                      "command": " ".join(item["ways"][0]["run"])} for item in planned}), None
+    doc = _results.load(run_dir, host)
+    checks = _catalog.checks_at(CATALOG, 1, "gpu_node")
+    reads_for = _pod.reads_for(host, checks, CATALOG, groups, run_dir, 1, hosts)
+    _layer.run(host, 1, checks, CATALOG, expect, doc, collect, wait=lambda doc, seconds: 0.0, reads_for=reads_for)
+    _results.save(run_dir, doc)
+    return planned_ids
+
+
+def _ib_links(run_dir, host):
+    return next(r for r in _results.load(run_dir, host)["results"] if r["check"] == "ib_links")
+
+
+def test_a_subnet_read_is_made_once_on_its_groups_reader_and_judged_on_every_node(tmp_path):
+    run_dir = str(tmp_path)
+    groups = {"gpu_nodes": list(NODES), "ib_fabric_hosts": ["node-002"]}
+    planned = {host: _ib_layer1(run_dir, host, groups) for host in NODES}
+    assert [host for host, ids in planned.items() if "ib_link_info" in ids] == ["node-002"]
+    assert all("ibstat" in ids for ids in planned.values())  # each node's own port GUIDs
+    judged, not_passing = _pod.judge_layer(CATALOG, run_dir, 1, NODES, groups=groups)
+    assert judged == 4 and "ib_links" not in not_passing, not_passing
+    for host in NODES:
+        record = _ib_links(run_dir, host)
+        assert record["status"] == "PASS" and "seen by iblinkinfo on node-002" in record["expected"], record
+        assert record["command"] == "iblinkinfo; ibstat"
+
+
+def test_the_reader_is_the_first_of_its_group_in_the_run_not_held_back_else_the_first_gpu_node(tmp_path):
+    run_dir = str(tmp_path)
+    _results.save(run_dir, {"host": "node-001", "results": [{"layer": 0, "check": "iommu", "status": "FAIL"}], "facts": {}})
+    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES}, run_dir, 1, NODES) == "node-002"  # no such group: gpu_nodes
+    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES, "ib_fabric_hosts": ["node-004", "node-003"]}, run_dir, 1, NODES) == "node-004"
+    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES, "ib_fabric_hosts": ["mgmt-01"]}, run_dir, 1, NODES) is None
+
+
+def test_a_subnet_read_nobody_made_is_an_error_on_every_node_naming_the_group(tmp_path):
+    run_dir = str(tmp_path)
+    groups = {"gpu_nodes": NODES, "ib_fabric_hosts": ["mgmt-01"]}  # the reader is not in this run
+    for host in NODES[:2]:
+        assert "ib_link_info" not in _ib_layer1(run_dir, host, groups, hosts=NODES[:2])
+    _pod.judge_layer(CATALOG, run_dir, 1, NODES[:2], groups=groups)
+    for host in NODES[:2]:
+        record = _ib_links(run_dir, host)
+        assert record["status"] == "ERROR" and "no host of ib_fabric_hosts (or of gpu_nodes) is in the run" in record["actual"], record
+
+
+def test_a_node_blocked_by_the_subnet_read_fails_alone_and_a_roce_node_is_not_applicable(tmp_path):
+    run_dir = str(tmp_path)
+    groups = {"gpu_nodes": NODES}
+    for host in NODES:
+        _ib_layer1(run_dir, host, groups, subnet="ibsim_rail_at_1x")
+    _judged, not_passing = _pod.judge_layer(CATALOG, run_dir, 1, NODES, groups=groups)
+    assert sorted(not_passing["ib_links"]) == ["node-002=ERROR", "node-003=FAIL"]
+    assert "leaf-r0 port 3" in _ib_links(run_dir, "node-003")["actual"]
+    # the same check on a RoCE pod: SKIP not applicable, recorded with the layer, never judged across the pod
+    expect, _errors = _expectations.resolve(CATALOG, {})
+    record = next(r for r in _layer.split_applicable("node-009", _catalog.checks_at(CATALOG, 1, "gpu_node"), CATALOG, expect)[1]
+                  if r["check"] == "ib_links")
+    assert record["status"] == "SKIP" and record["not_applicable"] and "pyramid_rdma_link_layer is roce" in record["actual"]

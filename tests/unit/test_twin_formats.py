@@ -195,11 +195,12 @@ RAIL_MESH_FAULTS = {"rail_bw", "gid_missing", "stale_server", "perftest_server_s
                     "ping_rtt", "rail_ip_wrong", "gdr_bw"}
 # Host RoCE configuration faults (mlnx_qos, ethtool -S, the rails' RoCE sysfs): tests/unit/test_twin_formats_roce.py covers them.
 ROCE_HOST_FAULTS = {"dcqcn_off", "trust_pcp", "pfc_priority", "dscp_mark", "mtu"}
+INFINIBAND_FAULTS = {"ib_link", "ib_cable_swap"}  # test_twin_formats_infiniband.py
 
 
 def test_every_fault_kind_is_covered():
     assert {case[0] for case in FAULT_CASES} | SESSION_FAULTS == \
-        set(model.FAULTS) - L5_L6_FAULTS - FABRIC_FAULTS - GPU_HEALTH_FAULTS - RAIL_MESH_FAULTS - ROCE_HOST_FAULTS
+        set(model.FAULTS) - L5_L6_FAULTS - FABRIC_FAULTS - GPU_HEALTH_FAULTS - RAIL_MESH_FAULTS - ROCE_HOST_FAULTS - INFINIBAND_FAULTS
     tests = [name for name in globals() if name.startswith("test_")]
     assert all(any(name.startswith("test_%s_" % kind) for name in tests) for kind in SESSION_FAULTS)
 

@@ -353,6 +353,7 @@ def load_node(name):
 
 TOOLS = {
     "ib_write_bw": _rail_mesh("formats_perftest", "ib_write_bw"),
+    "iblinkinfo": _rail_mesh("formats_infiniband", "iblinkinfo"),  # the whole subnet: every node of the pod
     "ping": _rail_mesh("formats_ping", "ping"),
     "fping": _rail_mesh("formats_ping", "fping"),
     "ibstat": ibstat,

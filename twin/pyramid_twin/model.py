@@ -273,6 +273,22 @@ def _rail_rate(state, fault):
     _rail(state, fault)["rate"] = fault.get("rate", 100)
 
 
+def _ib_link(state, fault):
+    """An InfiniBand rail trained narrower or slower than both ends can (formats_infiniband): ibstat's Rate follows."""
+    from pyramid_twin.formats_infiniband import LANE_GBPS  # pylint: disable=import-outside-toplevel
+    rail = _rail(state, fault)
+    rail["ib_top_gbps"] = LANE_GBPS.get(rail["rate"], 106.25)
+    rail["ib_width"] = fault.get("width", "4X")
+    rail["ib_speed_gbps"] = fault.get("speed_gbps", rail["ib_top_gbps"])
+    per_lane = {25.78125: 25, 53.125: 50, 106.25: 100, 212.5: 200}.get(rail["ib_speed_gbps"], 100)
+    rail["rate"] = int(rail["ib_width"].rstrip("X")) * per_lane
+
+
+def _ib_cable_swap(state, fault):
+    """Two rails' cables crossed at the leaves (formats_infiniband: each lands on the other's leaf)."""
+    state["ib_cable_swap"] = list(fault.get("rails", [6, 7]))
+
+
 def _module_missing(state, fault):
     module = fault.get("module", "nvidia_peermem")
     state["modules"] = [m for m in state["modules"] if m != module]
@@ -500,6 +516,8 @@ FAULTS = {
     "rail_missing": _rail_missing,
     "port_state": _port_state,
     "rail_rate": _rail_rate,
+    "ib_link": _ib_link,
+    "ib_cable_swap": _ib_cable_swap,
     "module_missing": _module_missing,
     "open_kernel_module": _open_kernel_module,
     "mlxconfig": _mlxconfig,

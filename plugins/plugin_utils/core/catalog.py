@@ -23,7 +23,7 @@ import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checklist.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
-                "judges_failures", "causes", "platforms", "switch_facts", "names_from"}
+                "judges_failures", "causes", "platforms", "switch_facts", "names_from", "only_if"}
 SCOPES = ("host", "pod", "fabric", "mesh", "incast")  # incast: its own play (roles/incast), judged per target
 LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli", "query")  # query: PromQL, asked of Prometheus by the controller (Layer 7)
@@ -113,6 +113,8 @@ def _check(catalog):
             kinds = [kind for kind in WAY_KINDS if kind in way]
             if len(kinds) != 1:
                 problems.append("source %s: each way needs exactly one of %s" % (name, ", ".join(WAY_KINDS)))
+            if "read_on" in source and (not isinstance(source["read_on"], str) or not source["read_on"]):
+                problems.append("source %s: read_on names the inventory group one host of which reads it for the pod" % name)
             if source.get("launched") and way.get("launcher") not in LAUNCHERS:
                 problems.append("source %s: each way of a launched source names a launcher of %s" % (name, LAUNCHERS))
             if "platform" in way and way["platform"] not in SWITCH_OSES:
@@ -158,6 +160,11 @@ def _check(catalog):
             problems.append("check %s: unknown scope %r" % (cid, scope))
         if scope == "fabric" and not all(catalog["sources"].get(n, {}).get("launched") for n in check.get("sources", [])):
             problems.append("check %s: a fabric check reads launched sources only" % cid)
+        if scope != "pod" and any("read_on" in catalog["sources"].get(n, {}) for n in check.get("sources", [])):
+            problems.append("check %s: a source read on one host for the pod (read_on) is read by pod checks only" % cid)
+        only_if = check.get("only_if", {})
+        if not isinstance(only_if, dict) or set(only_if) - set(catalog["expectations"]):
+            problems.append("check %s: only_if maps expectations to the values the check applies to" % cid)
         if scope == "mesh" and len(check.get("sources", [])) not in (1, 2):
             problems.append("check %s: a mesh check reads the client's source (judged), and the server's where there is one" % cid)
         for field in ("layer", "title", "cause", "go_back_to"):
@@ -176,10 +183,15 @@ def checks_at(catalog, layer, device="gpu_node", scopes=SCOPES):
 
 
 def not_applicable(check, expect):
-    """Why a check does not apply to this device (a switch platform it was not written for), else None."""
+    """Why a check does not apply to this device (a switch platform it was not written for, an expectation outside the
+    values of its only_if: an InfiniBand check on a RoCE pod), else None."""
     platform = expect.get("pyramid_switch_os")
     if "platforms" in check and platform not in check["platforms"]:
         return "not applicable on %s: %s is checked on %s" % (platform, check["id"], ", ".join(check["platforms"]))
+    for name, wanted in sorted(check.get("only_if", {}).items()):
+        wanted = wanted if isinstance(wanted, list) else [wanted]
+        if expect.get(name) not in wanted:
+            return "not applicable: %s is %s (%s is checked where it is %s)" % (name, expect.get(name), check["id"], " or ".join(map(str, wanted)))
     return None
 
 
@@ -196,6 +208,7 @@ def expectation_names(checks, catalog):
     names = {"pyramid_command_timeout", "pyramid_enforce_gate"}
     for check in checks:
         names.update(check.get("expect", []))
+        names.update(check.get("only_if", {}))
         for source in check["sources"]:
             names.update(source_expectations(catalog["sources"][source]))
             if catalog["sources"][source].get("counters"):

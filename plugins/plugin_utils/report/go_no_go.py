@@ -84,7 +84,10 @@ def _checklist(catalog, hosts, devices_in_run):
         elif not any(r["row"] == row["id"] and not r.get("not_applicable") for info in hosts.values() for r in info["checks"]):
             # a check that could not measure and says why (telemetry without a Prometheus URL), else the platforms
             said = sorted({r["not_checked"] for info in hosts.values() for r in info["checks"] if r["row"] == row["id"] and r.get("not_checked")})
-            entry["status"], entry["why_not"] = "not_covered", "; ".join(said) or "not applicable to the platforms in this run"
+            # and a device type the row needs that this run lacks (the links row of a RoCE pod run without its switches:
+            # the GPU nodes' one check of it, InfiniBand's ib_links, does not apply to them)
+            absent = ["no %s in this run" % " or ".join(d for d in wanted if d not in devices_in_run)] if set(wanted) - set(devices_in_run) else []
+            entry["status"], entry["why_not"] = "not_covered", "; ".join(said or ["not applicable to the platforms in this run"] + absent)
         else:
             for host, info in sorted(hosts.items()):
                 statuses = {r["status"] for r in info["checks"] if r["row"] == row["id"] and not r.get("not_applicable")}

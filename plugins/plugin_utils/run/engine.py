@@ -241,6 +241,8 @@ def check_inputs(check, catalog, facts, expect=None):
                 failures.append(SourceFailure(first.command, first.reason))
                 continue
         inputs[name] = value
+    if "read_on_host" in facts:  # where each source read once for the pod was read (run/pod.py), for the judge to name
+        inputs["read_on_host"] = facts["read_on_host"]
     if check.get("switch_facts"):  # the cabled switch ports' facts, put beside the host's by judge_pod (roce_agree.py)
         inputs["cabled_switch_ports"] = facts.get("cabled_switch_ports")
         if not inputs["cabled_switch_ports"]:
@@ -278,9 +280,12 @@ def result(host, check, catalog, expect, status, expected, actual, cause=None, c
 
 
 def not_applicable_result(host, check, catalog, expect):
-    """SKIP for a check this device's platform has no way for; it does not count against GO."""
-    record = result(host, check, catalog, expect, SKIP, "a device of %s" % ", ".join(check["platforms"]),
-                    _catalog.not_applicable(check, expect), command="(none)")
+    """SKIP for a check this device's platform has no way for, or whose only_if this device is outside; it does not
+    count against GO."""
+    wanted = ("a device of %s" % ", ".join(check["platforms"]) if "platforms" in check else
+              "; ".join("%s %s" % (name, " or ".join(map(str, value if isinstance(value, list) else [value])))
+                        for name, value in sorted(check.get("only_if", {}).items())))
+    record = result(host, check, catalog, expect, SKIP, wanted, _catalog.not_applicable(check, expect), command="(none)")
     record["not_applicable"] = True
     return record
 

@@ -28,9 +28,12 @@ def split_applicable(host, checks, catalog, expect):
     return applicable, inapplicable
 
 
-def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait):
+def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait, reads_for=()):
     """Judge ``checks`` of ``layer`` on ``host`` into ``doc``; returns (the layer's records, summary).
 
+    ``reads_for``: the inventory groups this host reads for (run/pod.py reader): a source with ``read_on`` is read on
+    that group's reader only (a fabric-wide read such as iblinkinfo, made once for the pod; its pod checks' judge
+    hands it to every device).
     summary: {"counts", "failing", "soak_waited", "msg"}; counter windows, when any, in summary["counters"].
     """
     on_switch = any(check["device"] == "switch" for check in checks)
@@ -55,7 +58,9 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
 
     counters = _counters.source_names(catalog, local)
     waited = wait(doc, expect["pyramid_soak_seconds"]) if counters else 0.0
-    collected, unreachable = collect(_engine.reads(_engine.source_names(local), catalog, expect))
+    # a source read on one host for the pod (read_on) only where this host is its group's reader
+    names = [name for name in _engine.source_names(local) if catalog["sources"][name].get("read_on") in (None,) + tuple(reads_for)]
+    collected, unreachable = collect(_engine.reads(names, catalog, expect))
     records, summary = [], {"soak_waited": round(waited, 1)}
     judged = _without_ports(expect, set_aside) if set_aside and expect["pyramid_enforce_gate"] else expect
     if unreachable:
@@ -65,7 +70,7 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait)
                 SourceFailure(_engine.commands_of(check, catalog, expect), "host unreachable, nothing collected: " + unreachable)]))
         doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts({"unreachable": failure})
     else:
-        facts = _engine.parse_sources(_engine.source_names(local), catalog, collected, expect)
+        facts = _engine.parse_sources(names, catalog, collected, expect)
         _counters.windows(facts, counters, doc)
         if counters:
             summary["counters"] = {name: facts[name] for name in counters}

@@ -10,14 +10,60 @@ from __future__ import annotations
 import os
 
 from ..core import catalog as _catalog, results as _results
-from ..core.model import PASS
+from ..core.model import PASS, SourceFailure
 from ..judging import roce_agree as _agree
 from . import engine as _engine
 
 
-def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node"):
+def reader(group, groups, run_dir, layer, hosts):
+    """The host that reads a ``read_on: group`` check's sources at ``layer`` for the whole pod (a fabric-wide read, such
+    as iblinkinfo from a host with fabric access): the first host of ``group`` in inventory order, or of gpu_nodes where
+    the inventory has no such group, that is in the run (``hosts``) and not held back below ``layer``. Every device's
+    layer task and the pod's judge ask it of the same results files (written by the layers below), so they agree."""
+    for host in list(groups.get(group) or groups.get("gpu_nodes") or []):
+        if host in hosts and _results.blocker(_results.load(run_dir, host)["results"], layer) is None:
+            return host
+    return None
+
+
+def _groups_read_on(checks, catalog):
+    return {catalog["sources"][name]["read_on"] for check in checks for name in check["sources"] if "read_on" in catalog["sources"][name]}
+
+
+def reads_for(host, checks, catalog, groups, run_dir, layer, hosts):
+    """The ``read_on`` groups of the sources of ``checks`` that ``host`` reads for."""
+    return {group for group in _groups_read_on(checks, catalog) if reader(group, groups, run_dir, layer, hosts) == host}
+
+
+def _read_on(check, catalog, run_dir, layer, groups, hosts, facts_by_host, ran_by_host, expect, read_from):
+    """Every host's facts for a check that reads a ``read_on`` source: its own, with each such source as its group's
+    reader read it (``read_on_host``: {source: reader}, for the judge to name) from ``read_from`` (every host's facts of
+    the layer), or a failure naming the group and why nobody read it (never a PASS on a read not made)."""
+    shared, ran, where = {}, {}, {}
+    for name in check["sources"]:
+        group = catalog["sources"][name].get("read_on")
+        if not group:
+            continue
+        host = reader(group, groups, run_dir, layer, hosts)
+        read = read_from.get(host)
+        planned = _engine.commands_of(dict(check, sources=[name]), catalog, expect)
+        if host is None:
+            shared[name] = SourceFailure(planned, "read once for the pod on a host of %s: no host of %s (or of gpu_nodes) is in "
+                                                  "the run and climbed to layer %d" % (group, group, layer))
+        elif read is None or name not in read:
+            shared[name] = SourceFailure(planned, "read on %s (the reader of %s for the pod): unreachable at layer %d, or the "
+                                                  "layer did not run there" % (host, group, layer))
+        else:
+            shared[name], where[name] = read[name], host
+            if name in (ran_by_host.get(host) or {}):
+                ran[name] = ran_by_host[host][name]
+    return ({node: dict(facts, read_on_host=where, **shared) for node, facts in facts_by_host.items()},
+            {node: dict(ran_by_host.get(node) or {}, **ran) for node in facts_by_host})
+
+
+def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node", groups=None):
     """Record the pod checks of ``layer`` for ``hosts`` in their results files: (hosts judged, {check: ["host=STATUS"]}
-    of the records that did not pass)."""
+    of the records that did not pass). ``groups``: the inventory's groups, for the checks read on one host of a group."""
     checks = [c for c in _catalog.checks_at(catalog, layer, device) if c["scope"] == "pod"]
     docs, facts_by_host, expect_by_host, ran_by_host = {}, {}, {}, {}
     for host in hosts:
@@ -35,7 +81,14 @@ def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node"):
             facts["cabled_switch_ports"] = _agree.cabled_ports(host, switch_docs)
     not_passing = {}
     for check in checks:
-        for host, record in _engine.judge_pod(check, catalog, facts_by_host, expect_by_host, ran_by_host).items():
+        applicable = {host: facts for host, facts in facts_by_host.items() if not _catalog.not_applicable(check, expect_by_host[host])}
+        if not applicable:
+            continue  # its SKIP "not applicable" was recorded with the layer (run/layer.py)
+        facts, ran = applicable, ran_by_host
+        if any("read_on" in catalog["sources"][name] for name in check["sources"]):
+            facts, ran = _read_on(check, catalog, run_dir, layer, groups or {}, hosts, applicable, ran_by_host,
+                                  expect_by_host[next(iter(applicable))], facts_by_host)
+        for host, record in _engine.judge_pod(check, catalog, facts, expect_by_host, ran).items():
             _results.record(docs[host], [record])
             if record["status"] != PASS:
                 not_passing.setdefault(check["id"], []).append("%s=%s" % (host, record["status"]))

@@ -141,9 +141,11 @@ class RailMeshPhases:
             states, _not_running = self._background(args).start(host, index, "clients", clients, self._lifetime(plan, expect),
                                                                 expect["pyramid_rdma_listen_timeout"], wait_for="running")
             return dict(result, msg="%s: %d clients started in round %d" % (host, len(states), index + 1))
-        # pings: a few seconds each, run and read in one task
+        # pings: a few seconds each, run and read in one task, one per rail at a time (a round of pings to both partners
+        # runs in two waves: as many pings at once as a round of one partner ran, where 512 at once on a 16-fork
+        # controller starved the twin's pings past their timeout)
         timeout = plan["expect"].get("pyramid_rdma_duration", 0) + expect["pyramid_command_timeout"]
-        raw, unreachable = self._step.collect(clients, timeout, parallel=len(clients))
+        raw, unreachable = self._step.collect(clients, timeout, parallel=max(1, len(plan["rails"])))
         if unreachable:
             raw = _engine.answers(clients, {c["id"]: {"status": "unreachable", "command": " ".join(c["ways"][0]["run"]),
                                                       "msg": "host unreachable: %s" % unreachable} for c in clients})

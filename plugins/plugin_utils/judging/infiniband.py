@@ -1,0 +1,141 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""InfiniBand fabric judges: each GPU node judged on its own rails from a read of the whole subnet made once for the
+pod (iblinkinfo on the reader of ib_fabric_hosts, run/pod.py), its rails found by the port GUIDs its own ibstat shows."""
+
+from __future__ import annotations
+
+from ..core.model import ERROR, FAIL, PASS, SKIP, verdict
+from .registry import judge, summary
+
+# A lane's signalling rate as iblinkinfo prints it, per rail rate (4X): EDR 100, HDR 200, NDR 400, XDR 800 Gb/s
+# (infiniband-diags' mad_dump_linkspeedext: 25.78125, 53.125, 106.25, 212.5 Gbps).
+LANE_GBPS = {100: 25.78125, 200: 53.125, 400: 106.25, 800: 212.5}
+LANES = {"1X": 1, "2X": 2, "4X": 4, "8X": 8, "12X": 12}
+
+
+@judge("ib_links", scope="pod")
+def ib_links(facts_by_host, expect_by_host):
+    return {host: _node(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
+
+
+def _node(host, facts, expect):
+    width, rate = expect["pyramid_ib_link_width"], expect["pyramid_rail_rate_gbps"]
+    lane = LANE_GBPS.get(rate)
+    reader = (facts.get("read_on_host") or {}).get("ib_link_info", "the fabric host")
+    expected = "every rail Active/LinkUp at %s %s Gbps a lane (pyramid_rail_rate_gbps %d), seen by iblinkinfo on %s" % (
+        width, lane if lane else "?", rate, reader)
+    if lane is None:
+        return verdict(ERROR, expected, "no InfiniBand lane speed is known for a %d Gb/s rail (known: %s)" % (
+            rate, ", ".join("%d" % known for known in sorted(LANE_GBPS))))
+    links, devices = facts["ib_link_info"]["ca_ports"], facts["ibstat"]["devices"]
+    bad, unseen, good = [], [], []
+    for rail in expect["pyramid_rails"]:
+        port = ((devices.get(rail) or {}).get("ports") or {}).get("1")
+        if port is None:
+            unseen.append("%s: not in %s's ibstat" % (rail, host))
+            continue
+        link = links.get((port.get("port_guid") or "").lower())
+        if link is None:
+            unseen.append("%s (port GUID %s): not in iblinkinfo on %s" % (rail, port.get("port_guid"), reader))
+            continue
+        said = _said(rail, link)
+        if (link["state"], link["phys_state"]) != ("Active", "LinkUp") or link["width"] != width or link["speed_gbps"] != lane:
+            bad.append(said + (" (could be %s)" % link["could_be"] if link["could_be"] and _short(link, width, lane) else ""))
+        else:
+            good.append(said)
+    if bad:
+        return verdict(FAIL, expected, summary(bad + ["not seen: " + item for item in unseen]),
+                       cause=_cause(bad))
+    if unseen:
+        return verdict(ERROR, expected, "not seen: %s" % summary(unseen),
+                       cause="A rail missing from the fabric read while its own host shows it up: the read is cut short "
+                             "or the fabric changed since Layer 0 (run iblinkinfo on %s again)" % reader)
+    return verdict(PASS, expected, "%d rails at %s %s Gbps a lane, each Active/LinkUp (%s)" % (
+        len(good), width, lane, summary(sorted(good), 2)))
+
+
+def _said(rail, link):
+    remote = link.get("remote") or {}
+    at = "%s port %s" % (remote.get("name"), remote.get("port")) if remote else "no peer"
+    state = "%s/%s" % (link["state"], link["phys_state"])
+    if link["width"]:
+        return "%s: %s %s Gbps %s to %s" % (rail, link["width"], link["speed_gbps"], state, at)
+    return "%s: %s to %s" % (rail, state, at)
+
+
+def _short(link, width, lane):
+    return link["width"] != width or link["speed_gbps"] != lane
+
+
+def _cause(bad):
+    if any(" 1X " in item or " 2X " in item for item in bad):
+        return ("Degraded InfiniBand link: it trained on fewer lanes (1X/2X of 4X): a bad lane in the cable or "
+                "transceiver; reseat or replace it (both ends named)")
+    if all("Active/LinkUp" in item for item in bad):
+        return ("InfiniBand link at a lower speed than its rate: a cable or transceiver of an older generation, or a "
+                "port's speed capped (ibportstate); the other end is named")
+    return "InfiniBand link not Active/LinkUp: no subnet manager has brought it up, or the link is training or down"
+
+
+# The fewest nodes' rails a leaf must carry for the rail it serves to show (a majority of one is no evidence).
+RAIL_LEAF_QUORUM = 3
+
+
+@judge("ib_rail_leaves", scope="pod")
+def ib_rail_leaves(facts_by_host, expect_by_host):
+    """Rail-optimized cabling from the subnet read: every leaf carries one rail of every node (rail r of each node on
+    the leaves of rail r). A leaf's rail is the one most of the pod's rails landing there are (each found by its own
+    node's port GUID); a node's rail on another rail's leaf is miscabled (cables swapped at the leaves)."""
+    owners, landing = {}, {}
+    for host, facts in facts_by_host.items():
+        for rail in expect_by_host[host]["pyramid_rails"]:
+            port = ((facts["ibstat"]["devices"].get(rail) or {}).get("ports") or {}).get("1") or {}
+            if port.get("port_guid"):
+                owners[port["port_guid"].lower()] = (host, rail)
+    links = next(iter(facts_by_host.values()))["ib_link_info"]["ca_ports"] if facts_by_host else {}
+    for guid, (host, rail) in owners.items():
+        link = links.get(guid)
+        if link and link.get("remote"):
+            landing.setdefault(link["remote"]["name"], []).append((host, rail, link["remote"]["port"]))
+    serves = {}
+    for leaf, rails in landing.items():
+        counts = {}
+        for _host, rail, _port in rails:
+            counts[rail] = counts.get(rail, 0) + 1
+        top = max(counts.values())
+        leaders = [rail for rail, count in counts.items() if count == top]
+        serves[leaf] = leaders[0] if len(leaders) == 1 and top >= RAIL_LEAF_QUORUM else None
+    return {host: _rail_leaves(host, facts, expect_by_host[host], landing, serves) for host, facts in facts_by_host.items()}
+
+
+def _rail_leaves(host, facts, expect, landing, serves):
+    reader = (facts.get("read_on_host") or {}).get("ib_link_info", "the fabric host")
+    expected = "each rail on the leaf its rail's other nodes land on (rail-optimized), seen by iblinkinfo on %s" % reader
+    mine = {rail: (leaf, port) for leaf, rails in landing.items() for node, rail, port in rails if node == host}
+    wrong, unseen, untold, right = [], [], [], []
+    for rail in expect["pyramid_rails"]:
+        if rail not in mine:
+            unseen.append("%s: not in iblinkinfo on %s" % (rail, reader))
+            continue
+        leaf, port = mine[rail]
+        if serves.get(leaf) is None:
+            untold.append("%s on %s port %s" % (rail, leaf, port))
+        elif serves[leaf] != rail:
+            others = sum(1 for node, other, _port in landing[leaf] if other == serves[leaf] and node != host)
+            home = sorted({name for name, rails in landing.items() if serves.get(name) == rail})
+            wrong.append("%s on %s port %s, the leaf of %s (%d other nodes' %s there)%s" % (
+                rail, leaf, port, serves[leaf], others, serves[leaf], "; %s's leaf: %s" % (rail, ", ".join(home)) if home else ""))
+        else:
+            right.append("%s on %s" % (rail, leaf))
+    if wrong:
+        return verdict(FAIL, expected, summary(wrong + ["not judged: " + item for item in unseen + untold]))
+    if unseen:
+        return verdict(ERROR, expected, "not seen: %s" % summary(unseen),
+                       cause="A rail missing from the subnet read while its own host shows it up: the read is cut short "
+                             "or the fabric changed since Layer 0 (run iblinkinfo on %s again)" % reader)
+    if untold:  # a leaf whose rail no majority of at least RAIL_LEAF_QUORUM nodes shows: nothing to compare with
+        return verdict(SKIP, expected, "cannot tell which rail a leaf serves (fewer than %d nodes' rails on it, or no majority): %s" % (
+            RAIL_LEAF_QUORUM, summary(untold, 3)), not_applicable=True)
+    return verdict(PASS, expected, "%d rails each on its rail's leaf (%s)" % (len(right), summary(right, 2)))

@@ -1,0 +1,67 @@
+"""An InfiniBand pod on the twin (docs/infiniband.md, issue 36): validate.yml reads the subnet once, on its reader, and
+judges every node's own rails from it (catalog/infiniband.yml: ib_links, ib_rail_leaves).
+
+The runs read Layer 1 alone, its gate lifted (the InfiniBand checks are Layer 1's; Layers 0 and 2-6 of an InfiniBand
+pod are other issues' work): a degraded link that ibstat would stop at Layer 0 is judged here from the fabric's side."""
+
+import pytest
+
+IB = {"link_layer": "InfiniBand"}
+LAYER1 = "--tags layer1 -e pyramid_enforce_gate=false"
+FAULTS = [
+    {"node": "node-002", "kind": "ib_link", "rail": "mlx5_3", "width": "1X"},  # one lane of four
+    {"node": "node-003", "kind": "ib_cable_swap", "rails": [6, 7]},  # two cables crossed at the leaves
+]
+
+
+def _pod(nodes, *faults):
+    return {"pod": {"nodes": nodes, "node_defaults": IB}, "faults": list(faults)}
+
+
+def _record(run, node, check):
+    return next(r for r in run.host(node)["checks"] if r["check"] == check)
+
+
+@pytest.fixture(scope="module")
+def faulty(validate):
+    return validate(_pod(4, *FAULTS), cmdline=LAYER1, pyramid_rdma_link_layer="infiniband")
+
+
+def test_the_subnet_is_read_once_on_its_reader_and_healthy_nodes_pass(faulty):
+    for node in ("node-001", "node-004"):
+        for check in ("ib_links", "ib_rail_leaves"):
+            record = _record(faulty, node, check)
+            assert record["status"] == "PASS", (node, record, faulty.stdout[-3000:])
+            assert "seen by iblinkinfo on node-001" in record["expected"]  # the first GPU node: no ib_fabric_hosts group
+    assert "8 rails at 4X 106.25 Gbps a lane" in _record(faulty, "node-001", "ib_links")["actual"]
+    # iblinkinfo ran on node-001 alone: the other nodes' Layer 1 reads did not include it
+    assert "ib_link_info" not in faulty.layer_facts("node-002", 1) and "ib_link_info" in faulty.layer_facts("node-001", 1)
+
+
+def test_a_link_at_one_lane_names_the_rail_the_leaf_port_and_what_it_could_be(faulty):
+    record = _record(faulty, "node-002", "ib_links")
+    assert record["status"] == "FAIL" and record["layer"] == 1, record
+    assert "mlx5_3: 1X 106.25 Gbps Active/LinkUp to leaf1-r3 port 2 (could be 4X)" in record["actual"]
+    assert "fewer lanes" in record["cause"]
+    assert _record(faulty, "node-002", "ib_rail_leaves")["status"] == "PASS"
+
+
+def test_crossed_cables_name_both_rails_where_they_land_and_their_own_leaves(faulty):
+    record = _record(faulty, "node-003", "ib_rail_leaves")
+    assert record["status"] == "FAIL", record
+    assert "mlx5_6 on leaf1-r7 port 3, the leaf of mlx5_7 (3 other nodes' mlx5_7 there); mlx5_6's leaf: leaf1-r6" in record["actual"]
+    assert "mlx5_7 on leaf1-r6 port 3" in record["actual"] and "Miscabled" in record["cause"]
+    assert _record(faulty, "node-003", "ib_links")["status"] == "PASS"  # every link itself is healthy
+
+
+def test_a_reader_without_iblinkinfo_is_an_error_on_every_node_never_a_pass(validate):
+    run = validate(_pod(3, {"node": "node-001", "kind": "tool_missing", "tool": "iblinkinfo"}), cmdline=LAYER1,
+                   pyramid_rdma_link_layer="infiniband")
+    for node in ("node-001", "node-002", "node-003"):
+        record = _record(run, node, "ib_links")
+        assert record["status"] == "ERROR" and "iblinkinfo" in record["actual"], (node, record)
+
+
+def test_a_roce_pod_has_its_infiniband_checks_not_applicable(healthy_pod):
+    record = _record(healthy_pod, "node-001", "ib_links")
+    assert record["status"] == "SKIP" and record.get("not_applicable") and "pyramid_rdma_link_layer is roce" in record["actual"]

@@ -1,0 +1,86 @@
+"""The twin's iblinkinfo (twin/pyramid_twin/formats_infiniband.py) against real captures: the same subnet rendered by
+the twin is the real text, block for block; and a twin pod's subnet is read by the product's parser, each node's rails
+found by the port GUIDs its own ibstat shows."""
+
+import os
+
+import pytest
+
+from pyramid_twin import formats_infiniband, model
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.parsing import parse
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers", "linux_iblinkinfo")
+
+
+def _blocks(text):
+    """A subnet's text as its node blocks, in any order (iblinkinfo prints them in discovery order)."""
+    blocks, current = [], None
+    for line in text.splitlines():
+        if line.startswith(("Switch: ", "CA: ")):
+            current = [line]
+            blocks.append(current)
+        else:
+            current.append(line)
+    return sorted("\n".join(block) for block in blocks)
+
+
+def _port(port):
+    if port["remote"] is None:
+        return {"state": port["state"], "phys": port["phys_state"], "remote": None}
+    could = port["could_be"]
+    top = float(could.split()[0]) if could.endswith("Gbps") else port["speed_gbps"]
+    return {"width": port["width"], "speed": port["speed_gbps"], "max_speed": top, "remote": port["remote"]}
+
+
+@pytest.mark.parametrize("case", ["ibsim_ndr_4_nodes_2_rails", "ibsim_ndr_rail_at_1x"])
+def test_the_twin_prints_a_real_subnet_as_iblinkinfo_does(case):
+    with open(os.path.join(FIXTURES, case + ".raw"), encoding="utf-8") as handle:
+        real = handle.read()
+    facts = parse("linux_iblinkinfo", real)
+    lid = {}  # every LID the real text shows, by node
+    for name, switch in facts["switches"].items():
+        lid[name] = next(iter(switch["ports"].values()))["lid"]
+    switches = [(switch["guid"], name, lid[name], {int(n): _port(p) for n, p in switch["ports"].items()})
+                for name, switch in facts["switches"].items()]
+    cas = [(port["name"], guid, port["lid"], _port(port)) for guid, port in facts["ca_ports"].items()]
+    assert _blocks(formats_infiniband.render(switches, cas)) == _blocks(real)
+
+
+def _pod(tmp_path, nodes, faults="[]"):
+    path = tmp_path / "ib.yml"
+    path.write_text("pod: {nodes: %d, rails: 8, node_defaults: {link_layer: InfiniBand}}\nfaults: %s\n" % (nodes, faults))
+    scenario = model.load_scenario(str(path))
+    return {name: model.node_state(scenario, name) for name in model.node_names(scenario)}
+
+
+def test_a_twin_pods_subnet_shows_every_rail_on_its_rails_leaf_found_by_its_port_guid(tmp_path):
+    states = _pod(tmp_path, 4, "[{node: node-001, kind: ib_cable_swap, rails: [6, 7]}]")
+    rc, out, err = formats_infiniband.iblinkinfo(states["node-002"], [], {}, states.get)
+    assert rc == 0 and not err
+    facts = parse("linux_iblinkinfo", out)
+    assert sorted(facts["switches"]) == ["leaf1-r%d" % r for r in range(8)] + ["spine-01", "spine-02"]
+    assert all(len(switch["ports"]) == 64 for switch in facts["switches"].values())
+    for name, state in states.items():
+        for number, rail in enumerate(state["rails"]):
+            port = facts["ca_ports"][rail["port_guid"]]
+            leaf = "leaf1-r%d" % ({6: 7, 7: 6}.get(number, number) if name == "node-001" else number)
+            assert (port["name"], port["width"], port["speed_gbps"], port["remote"]["name"]) == (
+                "%s mlx5_%d" % (name, number), "4X", 106.25, leaf)
+    assert facts["switches"]["leaf1-r0"]["ports"]["33"]["remote"]["name"] == "spine-01"
+
+
+def test_a_degraded_link_shows_at_both_ends_with_what_it_could_be_and_ibstat_follows(tmp_path):
+    states = _pod(tmp_path, 2, "[{node: node-002, kind: ib_link, rail: mlx5_3, width: 1X}]")
+    facts = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
+    port = facts["ca_ports"][states["node-002"]["rails"][3]["port_guid"]]
+    assert (port["width"], port["could_be"]) == ("1X", "4X") and states["node-002"]["rails"][3]["rate"] == 100
+    assert facts["switches"]["leaf1-r3"]["ports"]["2"]["width"] == "1X"
+
+
+def test_a_roce_node_has_no_subnet_to_show(tmp_path):
+    path = tmp_path / "roce.yml"
+    path.write_text("pod: {nodes: 2}\nfaults: []\n")
+    scenario = model.load_scenario(str(path))
+    state = model.node_state(scenario, "node-001")
+    assert formats_infiniband.iblinkinfo(state, [], {}, lambda name: None)[0] == 2

@@ -1,0 +1,107 @@
+"""A twin pod's InfiniBand subnet as infiniband-diags prints it from any node: iblinkinfo.
+
+Layout (iblinkinfo.c, and real captures: tests/unit/parsers/linux_iblinkinfo, infiniband-diags 44.0 on ibsim, and a
+public HDR Quantum capture for the speed hint): a "Switch: <GUID> <name>:" block with one line per port, every port
+of the switch listed (an unused one Down/Polling), and a "CA: <node description>:" block per HCA whose port line starts
+with the port GUID; a link shows "( <width> <speed> Gbps <state>/<physical state>)" and the far end's LID, port and
+node description, then what both ends could do beyond it ("(Could be 4X )", "( Could be 106.25 Gbps)", else "( )").
+
+The subnet follows the scenario's nodes: rail r of node i on leaf "leaf<u>-r<r>" port ((i - 1) % 32) + 1 (u the
+scalable unit of 32 nodes), each leaf's ports 33 and 34 up to spine-01 and spine-02; 64-port switches (Quantum-2). A
+node's fault `ib_cable_swap` {rails: [a, b]} crosses its two rails' cables at the leaves; a rail's `ib_width` or
+`ib_speed_gbps` (the `ib_link` fault) is what that link trained at, seen from both ends.
+"""
+
+from __future__ import annotations
+
+PORTS = 64
+NODES_PER_LEAF = 32
+SPINES = ("spine-01", "spine-02")
+LANE_GBPS = {100: 25.78125, 200: 53.125, 400: 106.25, 800: 212.5}  # the rail's rate at 4X -> a lane's speed
+
+
+def _speed(gbps):
+    return ("%.5f" % gbps).rstrip("0").rstrip(".") + " Gbps"
+
+
+def _link(port):
+    """The link part of a port line, and the far end (iblinkinfo.c print_port)."""
+    if port.get("remote") is None:
+        return "==(%20s/%8s)==>%13s[  ] \"\" ( )" % (port["state"], port["phys"], "")
+    could = ""
+    if port["width"] != "4X":
+        could += "Could be 4X "
+    if port["speed"] < port["max_speed"]:
+        could += " Could be %s" % _speed(port["max_speed"])
+    remote = port["remote"]
+    return "==( %2s %18s %6s/%8s)==>%8d %4d[  ] \"%s\" (%s)" % (
+        port["width"], _speed(port["speed"]), "Active", "LinkUp", remote["lid"], remote["port"], remote["name"], could or " ")
+
+
+def render(switches, cas):
+    """iblinkinfo's text of a subnet: ``switches`` [(guid, name, lid, {port: port})], ``cas`` [(description, port guid,
+    lid, port)]; a port {"state", "phys"} when down, else {"width", "speed", "max_speed", "remote": {lid, port, name}}."""
+    lines = []
+    for guid, name, lid, ports in switches:
+        lines.append("Switch: %s %s:" % (guid, name))
+        for number in range(1, len(ports) + 1):
+            lines.append("      %6d %4d[  ] %s" % (lid, number, _link(ports[number])))
+    for description, guid, lid, port in cas:
+        lines.append("CA: %s:" % description)
+        lines.append("      %s %6d %4d[  ] %s" % (guid, lid, 1, _link(port)))
+    return "\n".join(lines) + "\n"
+
+
+def _pod(load_node):
+    nodes, index = [], 1
+    while True:
+        state = load_node("node-%03d" % index)
+        if state is None:
+            return nodes
+        nodes.append(state)
+        index += 1
+
+
+def subnet(nodes):
+    """The switches and CAs of the pod's InfiniBand rails (render's arguments)."""
+    rails = [r for r in nodes[0]["rails"] if r["link_layer"] == "InfiniBand"] if nodes else []
+    units = (len(nodes) + NODES_PER_LEAF - 1) // NODES_PER_LEAF
+    leaves = [(unit, rail) for unit in range(1, units + 1) for rail in range(len(rails))]
+    lids = {}
+    for name in ["leaf%d-r%d" % leaf for leaf in leaves] + list(SPINES):
+        lids[name] = len(lids) + 1
+    ports = {name: {n: {"state": "Down", "phys": "Polling", "remote": None} for n in range(1, PORTS + 1)} for name in lids}
+    cas = []
+    for state in nodes:
+        swapped = dict(zip(state.get("ib_cable_swap", []), reversed(state.get("ib_cable_swap", []))))
+        for number, rail in enumerate(state["rails"]):
+            if rail["link_layer"] != "InfiniBand" or rail.get("state") != "Active":
+                continue
+            lid = len(lids) + 1
+            lids["%s %s" % (state["hostname"], rail["device"])] = lid
+            leaf = "leaf%d-r%d" % ((state["index"] - 1) // NODES_PER_LEAF + 1, swapped.get(number, number))
+            port_number = (state["index"] - 1) % NODES_PER_LEAF + 1
+            top = rail.get("ib_top_gbps") or LANE_GBPS.get(rail["rate"], 106.25)  # what both ends can do (the ib_link fault keeps it)
+            link = {"width": rail.get("ib_width", "4X"), "speed": rail.get("ib_speed_gbps", top), "max_speed": top}
+            description = "%s %s" % (state["hostname"], rail["device"])
+            ports[leaf][port_number] = dict(link, remote={"lid": lid, "port": 1, "name": description})
+            cas.append((description, rail["port_guid"], lid, dict(link, remote={"lid": lids[leaf], "port": port_number, "name": leaf})))
+    for unit, rail in leaves:
+        leaf = "leaf%d-r%d" % (unit, rail)
+        for up, spine in enumerate(SPINES):
+            down = len([1 for u, _r in leaves if u < unit]) + rail + 1
+            top = 106.25
+            ports[leaf][NODES_PER_LEAF + 1 + up] = {"width": "4X", "speed": top, "max_speed": top,
+                                                    "remote": {"lid": lids[spine], "port": down, "name": spine}}
+            ports[spine][down] = {"width": "4X", "speed": top, "max_speed": top,
+                                  "remote": {"lid": lids[leaf], "port": NODES_PER_LEAF + 1 + up, "name": leaf}}
+    switches = [("0x0c42a10300%06x" % lids[name], name, lids[name], ports[name]) for name in ports]
+    return switches, cas
+
+
+def iblinkinfo(state, args, env, load_node):  # pylint: disable=unused-argument
+    if args:
+        return 2, "", "pyramid twin: `iblinkinfo %s` is not simulated (only the default form)\n" % " ".join(args)
+    if not any(rail["link_layer"] == "InfiniBand" for rail in state["rails"]):
+        return 2, "", "pyramid twin: `iblinkinfo` on a node without an InfiniBand rail is not simulated\n"
+    return (0,) + (render(*subnet(_pod(load_node))), "")
