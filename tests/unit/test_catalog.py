@@ -149,3 +149,16 @@ def test_every_parser_is_reached_by_a_way_of_the_catalog_or_read_inside_another(
     named = {way["parser"] for source in CATALOG["sources"].values() for way in source["ways"]}
     assert sorted(set(parsing.PARSERS) - named - set(READ_INSIDE)) == []
     assert not set(READ_INSIDE) & named and set(READ_INSIDE) <= set(parsing.PARSERS)
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("    read_on: ib_fabric_hosts\n", "    read_on: ''\n", "source ib_link_info: read_on names the inventory group"),
+    ("  - id: ib_links\n    layer: 1\n    row: links\n    scope: pod\n", "  - id: ib_links\n    layer: 1\n    row: links\n",
+     "check ib_links: a source read on one host for the pod (read_on) is read by pod checks only"),
+    ("only_if: {pyramid_rdma_link_layer: infiniband}\n    title: \"Every rail's",
+     "only_if: {pyramid_rdma_link_layr: infiniband}\n    title: \"Every rail's", "check ib_links: only_if maps expectations"),
+])
+def test_a_read_on_source_or_an_only_if_that_cannot_be_kept_is_refused(edited_catalog, old, new, words):
+    with pytest.raises(_catalog.CatalogError) as refused:
+        edited_catalog(old, new)
+    assert words in str(refused.value) and str(refused.value).count(words) == 1

@@ -113,14 +113,14 @@ def _check(catalog):
             kinds = [kind for kind in WAY_KINDS if kind in way]
             if len(kinds) != 1:
                 problems.append("source %s: each way needs exactly one of %s" % (name, ", ".join(WAY_KINDS)))
-            if "read_on" in source and (not isinstance(source["read_on"], str) or not source["read_on"]):
-                problems.append("source %s: read_on names the inventory group one host of which reads it for the pod" % name)
             if source.get("launched") and way.get("launcher") not in LAUNCHERS:
                 problems.append("source %s: each way of a launched source names a launcher of %s" % (name, LAUNCHERS))
             if "platform" in way and way["platform"] not in SWITCH_OSES:
                 problems.append("source %s: unknown platform %r" % (name, way["platform"]))
             if "cli" in way and "platform" not in way:
                 problems.append("source %s: a cli way names its platform" % name)
+        if "read_on" in source and (not isinstance(source["read_on"], str) or not source["read_on"]):
+            problems.append("source %s: read_on names the inventory group one host of which reads it for the pod" % name)
         for expectation in source_expectations(source):
             if expectation not in catalog["expectations"]:
                 problems.append("source %s: %r is not an expectation" % (name, expectation))

@@ -16,7 +16,7 @@ from . import engine as _engine
 
 
 def reader(group, groups, run_dir, layer, hosts):
-    """The host that reads a ``read_on: group`` check's sources at ``layer`` for the whole pod (a fabric-wide read, such
+    """The host that reads the sources with ``read_on: group`` at ``layer`` for the whole pod (a fabric-wide read, such
     as iblinkinfo from a host with fabric access): the first host of ``group`` in inventory order, or of gpu_nodes where
     the inventory has no such group, that is in the run (``hosts``) and not held back below ``layer``. Every device's
     layer task and the pod's judge ask it of the same results files (written by the layers below), so they agree."""
