@@ -165,6 +165,8 @@ ROCE_NODE_FAULTS = [
 
 @pytest.fixture(scope="session")
 def roce_fabric(validate):
-    """4 nodes behind the mixed-vendor fabric with the RoCE faults above, every layer (pyramid_rdma_duration and the
-    soak at the suite's 1 s): node-002, node-003 and node-004 stop at Layer 3, node-001 climbs."""
-    return validate({"pod": {"nodes": 4}, "switches": dict(MIXED_FABRIC, faults=ROCE_SWITCH_FAULTS), "faults": ROCE_NODE_FAULTS})
+    """4 nodes behind the mixed-vendor fabric with the RoCE faults above, Layers 0 to 3 (the soak at the suite's 1 s):
+    node-002, node-003 and node-004 stop at Layer 3, node-001 passes it. Both files read Layer 3 and below only: the
+    layers above would climb node-001 alone for no assertion (the suite's budget, issue 33)."""
+    return validate({"pod": {"nodes": 4}, "switches": dict(MIXED_FABRIC, faults=ROCE_SWITCH_FAULTS), "faults": ROCE_NODE_FAULTS},
+                    cmdline="--tags layer0,layer1,layer2,layer3")

@@ -206,7 +206,7 @@ def test_gpudirect_switched_off_is_not_applicable_and_runs_nothing_in_gpu_memory
 
 
 def _fake_servers():
-    found = subprocess.run(["pgrep", "-f", "fake_tool.py ib_write_bw"], capture_output=True, text=True, check=False)
+    found = subprocess.run(["pgrep", "-f", "run_tool.py ib_write_bw"], capture_output=True, text=True, check=False)
     return [line for line in found.stdout.split() if line]
 
 

@@ -5,7 +5,7 @@ exit codes; argv the real tool rejects gets its usage error. Valid argv the twin
 simulate gets a message saying so and rc 2, never made-up output.
 """
 
-import json
+import marshal
 import os
 import sys
 import time
@@ -335,6 +335,12 @@ def _roce(name):
     return run
 
 
+def read_state(node_dir):
+    """A rendered node's state: its state.marshal, the state.json that render.py wrote, read without json's import."""
+    with open(os.path.join(node_dir, "state.marshal"), "rb") as handle:
+        return marshal.load(handle)
+
+
 def load_node(name):
     """Another node of this pod as it is now (its changed render if a session changed it), or None."""
     if not name.startswith("node-") or not name[5:].isdigit():
@@ -344,8 +350,7 @@ def load_node(name):
     index = int(name[5:])
     path = changes.current(render_dir, index) or os.path.join(render_dir, "@%d" % index)
     try:
-        with open(os.path.join(path, "state.json"), encoding="utf-8") as handle:
-            state = json.load(handle)
+        state = read_state(path)
     except OSError:
         return None
     return state if state["hostname"] == name else None
@@ -378,8 +383,7 @@ NODE = [None]  # the node directory this tool runs for (changes.commit renders t
 def main(argv):
     tool, node = argv[1], argv[2]
     NODE[0] = node
-    with open(os.path.join(node, "state.json"), encoding="utf-8") as handle:
-        state = json.load(handle)
+    state = read_state(node)
     # A setting made earlier in this same session (one task's mlnx_qos on rail after rail) is there now, as on a
     # real node: the session's node directory is the render it started with, the latest one may be newer.
     state = load_node(state["hostname"]) or state

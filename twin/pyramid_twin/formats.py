@@ -5,8 +5,9 @@ kmod lsmod/modinfo, the kernel's /proc/modules and /proc/meminfo, mstflint
 mlxconfig (mlxcfg_ui.cpp) and nvidia-smi topo -m from DGX H100 hosts.
 """
 
-import json
 import os
+
+# json is imported by the two renders that print it: every tool run imports this module (the suite's budget).
 
 # Per module: size in bytes, the modules it depends on, vendor ("nvidia",
 # "ofed" or "" for in-tree). Sizes are from a 5.15 host with driver 550 and
@@ -464,6 +465,7 @@ def dmesg(state):
 def dmesg_json(state):
     """dmesg --json (util-linux 2.38+): the layout util-linux 2.39.3 printed on a real H100 host (3-space indent,
     records joined by "},{", the time as a number right-aligned in 12 columns; tests/unit/parsers/linux_dmesg_json)."""
+    import json
     # util-linux writes a message's UTF-8 as it is, escaping only what JSON must
     records = ["         \"pri\": %d,\n         \"time\": %12.6f,\n         \"msg\": %s\n" % (
         pri, when, json.dumps(text, ensure_ascii=False)) for when, pri, text in _kernel_lines(state)]
@@ -495,6 +497,7 @@ DCGM_DEPLOYMENT = ["Denylist", "NVML Library", "CUDA Main Library", "Permissions
 
 
 def _dcgm_result(gpu_ids, status, warning, indent):
+    import json
     tab = "\t" * indent
     lines = [tab + "{", tab + "\t\"gpu_ids\" : %s," % gpu_ids, tab + "\t\"status\" : \"%s\"%s" % (status, "," if warning else "")]
     if warning:

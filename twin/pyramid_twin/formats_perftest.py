@@ -17,14 +17,12 @@ figure times its GPUDirect factor (healthy: GDR_HEALTHY; the `gdr_bw` fault's `f
 
 from __future__ import annotations
 
-import json
-import re
-import socket
 import sys
 import time
 
+from pyramid_twin import wire
+
 DASHES = "-" * 87 + "\n"
-PLAN = re.compile(r"^10\.5(\d)\.(\d+)\.(\d+)$")
 ACCEPT_SECONDS = 120
 # perftest_communication.c, then write_bw.c: a port another process holds
 HELD = "Couldn't listen to port %d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n"
@@ -205,53 +203,49 @@ def _serve(state, rail, opts, port, size, duration, load_node, preamble=""):
     out.flush()
     if port in rdma.get("stale_ports", []):  # a leftover server holds the port on this node
         return 1, "", HELD % port
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        listener.bind((state["address"], port))
+        listener = wire.listen(state["address"], port, ACCEPT_SECONDS)
     except OSError:
         return 1, "", HELD % port
-    listener.listen(1)
-    listener.settimeout(ACCEPT_SECONDS)
     try:
-        connection, _peer = listener.accept()
+        connection = wire.accept(listener)
     except OSError:
         return 1, "", "server accept: Connection timed out\naccept() failed\n Unable to init the socket connection\n"
     with connection:
-        hello = json.loads(connection.makefile("r").readline() or "{}")
+        hello = wire.receive(connection)
         client = (load_node(hello.get("node", "")) if load_node else None) or {}
-        if _gid_missing(state, rail) or hello.get("gid_missing"):
-            connection.sendall(b'{"rtr_failed": true}\n')
+        if _gid_missing(state, rail) or hello.get("gid_missing") == "1":
+            wire.send(connection, {"rtr_failed": True})
             listener.close()
             return 1, preamble + _header(state, rail, opts) + _addresses(state, rail, client.get("index", 0), True), RTR_FAILED % (0x40 + rail["port"])
         gbps = round(min(rail_gbps(state, rail["device"]) * gdr_factor(state, opts), float(hello.get("gbps", 0.0))), 2)
-        connection.sendall((json.dumps({"gbps": gbps}) + "\n").encode())
+        wire.send(connection, {"gbps": gbps})
     listener.close()
     text = preamble + _header(state, rail, opts) + _addresses(state, rail, client.get("index", 0), rail["link_layer"] == "Ethernet")
     return 0, text + _table(gbps, size, duration), ""
 
 
 def _connect(state, rail, opts, server_name, port, size, duration, rate=None, load_node=None):
-    match = PLAN.match(server_name)
-    if not match:  # an address outside the twin's plan: nothing to connect to
+    planned = wire.rail_address(server_name)
+    if not planned:  # an address outside the twin's plan: nothing to connect to
         return 1, "", "Couldn't connect to %s:%d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n" % (
             server_name, port)
-    index = int(match.group(2)) * 256 + int(match.group(3))
+    index = planned[1]
     address = "127.1.%d.%d" % (index // 256, index % 256)
     try:
-        connection = socket.create_connection((address, port), timeout=5)
+        connection = wire.connect(address, port, 5)
     except OSError:
         return 1, "", "Couldn't connect to %s:%d\nUnable to open file descriptor for socket connection Unable to init the socket connection\n" % (
             server_name, port)
     with connection:
-        connection.sendall((json.dumps({"node": state["hostname"], "gbps": rail_gbps(state, rail["device"]) * gdr_factor(state, opts),
-                                        "gid_missing": _gid_missing(state, rail)}) + "\n").encode())
-        answer = json.loads(connection.makefile("r").readline() or "{}")
-    if answer.get("rtr_failed"):
+        wire.send(connection, {"node": state["hostname"], "gbps": rail_gbps(state, rail["device"]) * gdr_factor(state, opts),
+                               "gid_missing": _gid_missing(state, rail)})
+        answer = wire.receive(connection)
+    if answer.get("rtr_failed") == "1":
         return 1, _header(state, rail, opts) + _addresses(state, rail, index, True), RTR_FAILED % (0x40 + rail["port"])
     if "gbps" not in answer:
         return 1, "", " Failed to exchange data between server and clients\n"
-    gbps = answer["gbps"]
+    gbps = float(answer["gbps"])
     if rate is not None:  # a paced sender: part of an incast, whose counters the twin keeps (incast.py)
         gbps = round(min(gbps, rate), 2)
         _incast(state, rail, opts, index, duration, rate, load_node)
@@ -262,7 +256,7 @@ def _connect(state, rail, opts, server_name, port, size, duration, rate=None, lo
 def _incast(state, rail, opts, target_index, duration, rate, load_node):
     """Record this run's event, run for its duration in real time (so a read during the run sees the
     counters part way), then commit this node's and the target's NIC counters (twin/README.md, Incast)."""
-    node_dir = getattr(sys.modules.get("__main__"), "NODE", [None])[0]
+    node_dir = getattr(sys.modules.get("pyramid_twin.fake_tool"), "NODE", [None])[0]
     if not node_dir or load_node is None:
         return
     from pyramid_twin import changes, formats_roce, incast

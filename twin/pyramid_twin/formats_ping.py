@@ -13,9 +13,7 @@ when nothing came back, 4 (its errno_crash_and_burn) when the source address can
 
 from __future__ import annotations
 
-import re
-
-PLAN = re.compile(r"^10\.5(\d)\.(\d+)\.(\d+)$")
+from pyramid_twin import wire
 
 
 def _options(args):
@@ -36,8 +34,7 @@ def _options(args):
 
 
 def _rail_of(address):
-    match = PLAN.match(address or "")
-    return (int(match.group(1)), int(match.group(2)) * 256 + int(match.group(3))) if match else (None, None)
+    return wire.rail_address(address) or (None, None)
 
 
 def _ping_state(state, rail):

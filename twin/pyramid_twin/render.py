@@ -4,6 +4,7 @@ Run by entry.py only on a cache miss: ``python render.py SCENARIO DIGEST_DIR IND
 Layout of DIGEST_DIR/<node>/ (read by namespace.py and fake_tool.py):
 
     state.json                the node state (model.node_state)
+    state.marshal             the same, for fake_tool.py (no json import at each tool run)
     node.meta                 what entry.py needs: hostname, unreachable, missing tools, placed paths
     fs/<path>                 each file or directory placed over <path> (_files below)
     sys_module/<module>/      /sys/module entries lsmod reads (coresize, refcnt, holders/)
@@ -16,6 +17,7 @@ The caller (entry.py) holds DIGEST_DIR/.lock, so one process renders while the o
 
 import errno
 import json
+import marshal
 import os
 import shutil
 import sys
@@ -25,7 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pyramid_twin import formats, formats_roce, model  # noqa: E402  (path set above)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FAKE_TOOL = os.path.join(HERE, "fake_tool.py")
+# The stubs run run_tool.py (fake_tool.main from its cached bytecode, not fake_tool.py compiled at every run)
+FAKE_TOOL = os.path.join(HERE, "run_tool.py")
 # Tools a twin node simulates; lsmod is the host's real one reading the fake /proc/modules.
 SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo", "mlxfwreset", "modprobe", "dmesg", "journalctl", "ib_write_bw", "ping",
              "dcgmi", "mlnx_qos", "ethtool", "fping", "iblinkinfo"]
@@ -98,8 +101,14 @@ def render_into(state, path, final):
     os.makedirs(path)
     for sub in ("fs", "sys_module", "bin", "garbage", "mnt/stash", "mnt/shade"):
         os.makedirs(os.path.join(path, sub))
+    text = json.dumps(state, indent=1)  # key order is output order (mlxconfig rows)
     with open(os.path.join(path, "state.json"), "w", encoding="utf-8") as handle:
-        json.dump(state, handle, indent=1)  # key order is output order (mlxconfig rows)
+        handle.write(text)
+    # The same state for fake_tool.py, which reads it at every tool run: marshal is built into Python, json's import
+    # (re, enum, functools) was a third of a tool run's CPU (the suite's budget). Loaded back from the JSON text, so a
+    # tool sees exactly what json.load would give it (string keys, lists), in the same order.
+    with open(os.path.join(path, "state.marshal"), "wb") as handle:
+        marshal.dump(json.loads(text), handle)
     files = _files(state)
     for where, content in files.items():
         target = os.path.join(path, "fs", where.lstrip("/"))

@@ -17,23 +17,30 @@ written (a real tool prints its table at the end of its run). Each wait is recor
 .twin/changes/<digest>/timing/ (``record``), for bench/pod_twin.py's critical path; twin/up clears it.
 """
 
-import json
 import os
-import re
 import time
 
-from pyramid_twin import incast
+# re, json and incast are imported where the timing mode is on: every tool run imports this module to ask whether it
+# is (it is off but in bench/pod_twin.py's runs), and re's import alone was a fifth of a tool run's CPU (the suite's
+# budget, issue 33).
 
 # tool -> how its output says what it took: "self" (its own time, scaled) or "asked" (the argv's, real)
 SELF_TIMED = ("all_reduce_perf", "torchrun", "mpirun", "srun")
 ASKED = ("ib_write_bw", "ping", "fping")
 
-NCCL_HEAD = re.compile(r"warmup iters: (\d+) iters: (\d+)")
-NCCL_ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+\S+\s+\S+\s+-?\d+\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+\S+\s+([\d.]+)\s")
-STEP = re.compile(r"\bstep=(\d+) step_time_ms=([\d.]+)")
-ITERATION = re.compile(r"elapsed time per iteration \(ms\): ([\d.]+)")
-PING_TIME = re.compile(r"packets transmitted, .* time (\d+)ms")
-HOSTS = re.compile(r"(?:Rank +\d+ Group +\d+ Pid +\d+ on +|host=)(\S+)")
+PATTERNS = {
+    "nccl_head": r"warmup iters: (\d+) iters: (\d+)",
+    "nccl_row": r"^\s*(\d+)\s+(\d+)\s+\S+\s+\S+\s+-?\d+\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+\S+\s+([\d.]+)\s",
+    "step": r"\bstep=(\d+) step_time_ms=([\d.]+)",
+    "iteration": r"elapsed time per iteration \(ms\): ([\d.]+)",
+    "ping_time": r"packets transmitted, .* time (\d+)ms",
+    "hosts": r"(?:Rank +\d+ Group +\d+ Pid +\d+ on +|host=)(\S+)",
+}
+
+
+def _pattern(name):
+    import re
+    return re.compile(PATTERNS[name])  # re caches compiled patterns
 
 
 def factor(state):
@@ -45,8 +52,8 @@ def factor(state):
 def nccl_seconds(text):
     """Seconds an nccl-tests table took: sum over sizes of (out-of-place + in-place) x iters, plus the
     warmup's runs of the largest size (nccl-tests warms up with maxBytes). 0 for no table."""
-    head = NCCL_HEAD.search(text)
-    rows = [match.groups() for match in map(NCCL_ROW.match, text.splitlines()) if match]
+    head = _pattern("nccl_head").search(text)
+    rows = [match.groups() for match in map(_pattern("nccl_row").match, text.splitlines()) if match]
     if not head or not rows:
         return 0.0
     warmup, iters = int(head.group(1)), int(head.group(2))
@@ -59,9 +66,9 @@ def train_seconds(text):
     """Seconds a training log's steps took: per step the slowest rank's step_time_ms (DDP waits for it),
     or Megatron-LM's elapsed time per iteration."""
     slowest = {}
-    for step, millis in STEP.findall(text):
+    for step, millis in _pattern("step").findall(text):
         slowest[step] = max(slowest.get(step, 0.0), float(millis))
-    return (sum(slowest.values()) + sum(float(ms) for ms in ITERATION.findall(text))) / 1e3
+    return (sum(slowest.values()) + sum(float(ms) for ms in _pattern("iteration").findall(text))) / 1e3
 
 
 def _option(args, name, default):
@@ -75,7 +82,7 @@ def asked_seconds(tool, args, out):
             return None
         return float(_option(args, "-D", 0)) or None
     if tool == "ping":
-        match = PING_TIME.search(out)
+        match = _pattern("ping_time").search(out)
         return int(match.group(1)) / 1e3 if match else None
     if tool == "fping":
         return max(int(_option(args, "-c", 1)) - 1, 0) * float(_option(args, "-p", 1000)) / 1e3
@@ -108,17 +115,19 @@ def entry(state, tool, result, wait, start):
     """What one wait was: {tool, host, kind (nccl, train, asked), nodes (the hosts its output names), seconds, start}."""
     out = result[1]
     kind = "asked" if tool in ASKED else "train" if train_seconds(out) else "nccl"
-    return {"tool": tool, "host": state["hostname"], "kind": kind, "nodes": max(len(set(HOSTS.findall(out))), 1),
+    return {"tool": tool, "host": state["hostname"], "kind": kind, "nodes": max(len(set(_pattern("hosts").findall(out))), 1),
             "seconds": wait, "start": start}
 
 
 def record(timing_dir, item):
     """Keep one wait, in its own file (concurrent tools never write the same one)."""
+    from pyramid_twin import incast
     incast.write_own_file(timing_dir, "%s-%s" % (item["host"], item["tool"]), item)
 
 
 def load(timing_dirs, since=0.0, until=float("inf")):
     """The waits recorded in these directories that started within [since, until]."""
+    import json
     found = []
     for timing_dir in timing_dirs:
         for name in sorted(os.listdir(timing_dir)) if os.path.isdir(timing_dir) else []:
