@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync prometheus frr
+APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync prometheus frr iputils-ping fping
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 
 .PHONY: setup apt venv link twin demo test check unit e2e sanity lint docs clean lab lab-down

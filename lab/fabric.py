@@ -1,7 +1,7 @@
 """The lab: a real leaf-spine fabric of FRR routers (zebra and bgpd) in network namespaces (issue 35).
 
-    sudo lab/up [--spines N] [--leaves N]   build it (a lab already up is taken down first)
-    sudo lab/fault KIND LEAF [SPINE]        change it: see FAULTS (`lab/up` again for a healthy fabric)
+    sudo lab/up [--spines N] [--leaves N] [--nodes N]   build it (a lab already up is taken down first)
+    sudo lab/fault KIND DEVICE [OTHER]      change it: see FAULTS (`lab/up` again for a healthy fabric)
     sudo lab/down                           remove every namespace and FRR process it made, and nothing else
     lab/vtysh ROUTER -c COMMAND             ask one router (vtysh -N pyrlab-ROUTER)
 
@@ -10,6 +10,13 @@ files under /var/run/frr/pyrlab-<name>/, its configuration under .lab/<name>/). 
 prefix 10.5<i-1>.0.0/24 on its loopback and announces it to every spine (AS 65000) over a veth pair, leaf port
 swp5<j> to spine j's swp<i>, with route-maps in and out (FRR's eBGP-requires-policy holds). All packets stay inside
 these namespaces: no interface of the host is touched.
+
+GPU nodes (`--nodes N`, 0 for none) are namespaces `pyrlab-node<n>` with one rail per leaf: node n's port `eth<r>`
+holds the rail plan's address 10.5<r>.0.<n>/24 (pyramid_rail_address_plan's default) and is cabled to leaf r+1's port
+`swp<n>`, a port of that leaf's bridge `rail`, which then holds the leaf's rail subnet (.254) instead of its loopback:
+the leaf switches its rail at layer 2, as a rail-optimized fabric does, so the ping mesh between two nodes' rail r
+crosses leaf r+1 and nothing else. The nodes run the host's real `ping` and
+`fping`; a rail can be taken down or given loss and latency with `tc netem` (FAULTS).
 
 What FRR prints here is real: `lab/capture.py` keeps it as the parsers' fixtures (tests/unit/parsers/frr_*/lab_*).
 Each router is also a switch to log in to over real SSH: the lab's own sshd listens at 127.3.1.i:2223 for leaf i and
@@ -48,17 +55,26 @@ def rail_prefix(leaf):
     return "10.5%d.0.0/24" % (leaf - 1)
 
 
+def rail_address(rail, node):
+    """Node n's address on rail r (0-based): the rail plan's default 10.5{rail}.{node_hi}.{node_lo}, n < 256."""
+    return "10.5%d.0.%d" % (rail, node)
+
+
 def link_addresses(leaf, spine):
     """(spine side, leaf side) of the /31 between leaf i and spine j."""
     return "10.254.%d.%d" % (leaf, 2 * (spine - 1)), "10.254.%d.%d" % (leaf, 2 * (spine - 1) + 1)
 
 
 def ssh_address(role, number):
-    """Where the twin's sshd hands a session to this router (lab/session.py): 127.3.1.i leaf i, 127.3.2.j spine j."""
-    return "127.3.%d.%d" % (1 if role == "leaf" else 2, number)
+    """Where the lab's sshd hands a session to this device (lab/session.py): 127.3.1.i leaf i, 127.3.2.j spine j,
+    127.3.3.n node n."""
+    return "127.3.%d.%d" % ({"leaf": 1, "spine": 2, "node": 3}[role], number)
 
 
-def topology(spines, leaves):
+MAX_NODES = 49  # a node's leaf port is swp<n>: swp5<j> faces spine j, so n stays below 50
+
+
+def topology(spines, leaves, nodes=0):
     routers = {}
     for spine in range(1, spines + 1):
         neighbors = [{"address": link_addresses(leaf, spine)[1], "asn": leaf_asn(leaf), "name": "leaf%d" % leaf,
@@ -70,7 +86,12 @@ def topology(spines, leaves):
                                     "ssh": ssh_address("leaf", leaf), "prefix": rail_prefix(leaf), "neighbors": [
             {"address": link_addresses(leaf, spine)[0], "asn": SPINE_ASN, "name": "spine%d" % spine, "port": "swp5%d" % spine}
             for spine in range(1, spines + 1)]}
-    return {"spines": spines, "leaves": leaves, "routers": routers}
+    hosts = {}
+    for node in range(1, nodes + 1):
+        hosts["node%d" % node] = {"role": "node", "ssh": ssh_address("node", node), "rails": [
+            {"rail": rail, "port": "eth%d" % rail, "address": rail_address(rail, node), "leaf": "leaf%d" % (rail + 1),
+             "leaf_port": "swp%d" % node} for rail in range(leaves)]}
+    return {"spines": spines, "leaves": leaves, "routers": routers, "nodes": hosts}
 
 
 def frr_conf(name, router):
@@ -168,26 +189,28 @@ def _alive(pid):
     return True
 
 
-def up(spines, leaves):
+def up(spines, leaves, nodes=0):
     if not os.path.exists(os.path.join(FRR, "bgpd")):
         raise LabError("FRR is not installed (%s/bgpd): apt-get install frr" % FRR)
+    if not 0 <= nodes <= MAX_NODES:
+        raise LabError("--nodes %d: from 0 to %d" % (nodes, MAX_NODES))
     down()
     try:
-        return _build(spines, leaves)
+        return _build(spines, leaves, nodes)
     except BaseException:  # half a lab is no lab: remove what was made, then say why
         down()
         raise
 
 
-def _build(spines, leaves):
-    topo = topology(spines, leaves)
+def _build(spines, leaves, nodes):
+    topo = topology(spines, leaves, nodes)
     os.makedirs(STATE)
     for name, router in topo["routers"].items():
         namespace = PREFIX + name
         sh("ip", "netns", "add", namespace)
         sh("ip", "-n", namespace, "link", "set", "lo", "up")
-        if router["role"] == "leaf":  # the rail's subnet, on lo: this kernel may have no dummy interfaces
-            sh("ip", "-n", namespace, "addr", "add", router["prefix"].replace(".0/24", ".1/24"), "dev", "lo")
+        if router["role"] == "leaf":  # the rail's subnet, at .254 (the nodes hold .1 up: rail_address)
+            sh("ip", "-n", namespace, "addr", "add", router["prefix"].replace(".0/24", ".254/24"), "dev", _rail_interface(topo, namespace))
     for leaf in range(1, leaves + 1):
         for spine in range(1, spines + 1):
             spine_side, leaf_side = link_addresses(leaf, spine)
@@ -197,6 +220,7 @@ def _build(spines, leaves):
             sh("ip", "-n", spine_ns, "addr", "add", spine_side + "/31", "dev", "swp%d" % leaf)
             sh("ip", "-n", leaf_ns, "link", "set", "swp5%d" % spine, "up")
             sh("ip", "-n", spine_ns, "link", "set", "swp%d" % leaf, "up")
+    _nodes(topo)
     for name, router in topo["routers"].items():
         _start(name, router)
         _tools(name)
@@ -205,6 +229,33 @@ def _build(spines, leaves):
     _sshd(topo)
     converged(topo)
     return topo
+
+
+def _rail_interface(topo, namespace):
+    """Where a leaf holds its rail's subnet: its bridge `rail` where the lab has GPU nodes (their ports are the bridge's),
+    else its loopback (this kernel may have no dummy interfaces). Never lo with nodes: a subnet on lo is local whole, so
+    the leaf would answer every node address's ARP and swallow the nodes' pings to each other."""
+    if not topo["nodes"]:
+        return "lo"
+    sh("ip", "-n", namespace, "link", "add", "rail", "type", "bridge")
+    sh("ip", "-n", namespace, "link", "set", "rail", "up")
+    return "rail"
+
+
+def _nodes(topo):
+    """Each GPU node's namespace and rails: eth<r> (its rail address) cabled to leaf r+1's swp<n>, a port of the
+    leaf's bridge `rail` (_rail_interface)."""
+    for name, node in topo["nodes"].items():
+        namespace = PREFIX + name
+        sh("ip", "netns", "add", namespace)
+        sh("ip", "-n", namespace, "link", "set", "lo", "up")
+        for rail in node["rails"]:
+            leaf_ns = PREFIX + rail["leaf"]
+            sh("ip", "link", "add", rail["port"], "netns", namespace, "type", "veth", "peer", "name", rail["leaf_port"], "netns", leaf_ns)
+            sh("ip", "-n", leaf_ns, "link", "set", rail["leaf_port"], "master", "rail")
+            sh("ip", "-n", leaf_ns, "link", "set", rail["leaf_port"], "up")
+            sh("ip", "-n", namespace, "addr", "add", rail["address"] + "/24", "dev", rail["port"])
+            sh("ip", "-n", namespace, "link", "set", rail["port"], "up")
 
 
 def _start(name, router):
@@ -244,7 +295,8 @@ def _sshd(topo):
     with open(entry, "w", encoding="utf-8") as handle:
         handle.write('#!/bin/sh\nexec %s -I -S %s\n' % (sys.executable, os.path.join(HERE, "session.py")))
     os.chmod(entry, 0o755)
-    lines = ["ListenAddress %s:%d" % (router["ssh"], SSH_PORT) for router in topo["routers"].values()]
+    devices = list(topo["routers"].values()) + list(topo["nodes"].values())
+    lines = ["ListenAddress %s:%d" % (device["ssh"], SSH_PORT) for device in devices]
     lines += ["HostKey %s/ssh_host_ed25519_key" % STATE, "PidFile %s/sshd.pid" % STATE,
               "AuthorizedKeysFile %s/authorized_keys" % STATE, "AllowUsers root@127.0.0.0/8",
               "PermitRootLogin prohibit-password", "PubkeyAuthentication yes", "PasswordAuthentication no",
@@ -321,13 +373,22 @@ FAULTS = {
     "no_policy": "the leaf's sessions lose their route-maps: eBGP requires a policy, so nothing is sent or accepted",
     "isolated": "every link of the leaf is down",
     "deny_in": "the leaf's sessions take a route-map that denies every route in: up, with a policy, receiving nothing",
+    # a GPU node's rail (lab/fault KIND NODE RAIL, the rail 0-based)
+    "rail_down": "the node's port on that rail is down (ip link set eth<r> down): its address there has no route",
+    "rail_loss": "tc netem drops half of what the node sends on that rail (loss %d%%)" % 50,
+    "rail_delay": "tc netem holds what the node sends on that rail %d ms (delay)" % 5,
 }
+NETEM = {"rail_loss": ["loss", "50%"], "rail_delay": ["delay", "5ms"]}
 
 
 def fault(kind, leaf, spine=None):
+    """Inject one fault: KIND LEAF [SPINE] for the routing faults, KIND NODE RAIL for a node's rail."""
     topo = load()
     if kind not in FAULTS:
         raise LabError("unknown fault %r (known: %s)" % (kind, ", ".join(sorted(FAULTS))))
+    if kind.startswith("rail_"):
+        _rail_fault(topo, kind, leaf, spine)
+        return
     if kind in ("session_shut", "wrong_remote_as", "wrong_remote_as_both") and spine is None:
         raise LabError("%s needs a spine" % kind)
     if kind == "session_shut":
@@ -354,25 +415,55 @@ def fault(kind, leaf, spine=None):
             sh("ip", "-n", PREFIX + leaf, "link", "set", neighbor["port"], "down")
 
 
+def netem_missing():
+    """Why `tc netem` cannot run here (a kernel without sch_netem), or None: tried on a veth in a scratch namespace."""
+    probe = PREFIX + "netem-probe"
+    sh("ip", "netns", "del", probe, check=False)
+    try:
+        sh("ip", "netns", "add", probe)
+        sh("ip", "-n", probe, "link", "add", "probe0", "type", "veth", "peer", "name", "probe1")
+        tried = sh("ip", "netns", "exec", probe, "tc", "qdisc", "add", "dev", "probe0", "root", "netem", "delay", "1ms", check=False)
+    finally:
+        sh("ip", "netns", "del", probe, check=False)
+    if tried.returncode:
+        return "this kernel has no netem qdisc (tc: %s)" % (tried.stderr or tried.stdout).strip()
+    return None
+
+
+def _rail_fault(topo, kind, node, rail):
+    if node not in topo["nodes"]:
+        raise LabError("%s: no node %r in the lab (nodes: %s)" % (kind, node, ", ".join(sorted(topo["nodes"])) or "none"))
+    ports = {str(item["rail"]): item["port"] for item in topo["nodes"][node]["rails"]}
+    if str(rail) not in ports:
+        raise LabError("%s: %s has no rail %r (rails %s)" % (kind, node, rail, ", ".join(sorted(ports))))
+    namespace, port = PREFIX + node, ports[str(rail)]
+    if kind == "rail_down":
+        sh("ip", "-n", namespace, "link", "set", port, "down")
+    else:
+        sh("ip", "netns", "exec", namespace, "tc", "qdisc", "add", "dev", port, "root", "netem", *NETEM[kind])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="lab", description=__doc__.split("\n\n", maxsplit=1)[0])
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("up")
     build.add_argument("--spines", type=int, default=4)
     build.add_argument("--leaves", type=int, default=4)
+    build.add_argument("--nodes", type=int, default=4, help="GPU nodes, one rail on each leaf (0: none)")
     commands.add_parser("down")
     change = commands.add_parser("fault")
     change.add_argument("kind", choices=sorted(FAULTS))
-    change.add_argument("leaf")
-    change.add_argument("spine", nargs="?")
+    change.add_argument("leaf", metavar="DEVICE", help="the leaf (routing faults) or the node (rail_* faults)")
+    change.add_argument("spine", nargs="?", metavar="OTHER", help="the spine, or the node's rail (0-based)")
     ask = commands.add_parser("vtysh")
     ask.add_argument("router")
     ask.add_argument("-c", dest="commands", action="append", required=True)
     args = parser.parse_args(argv)
     try:
         if args.command == "up":
-            topo = up(args.spines, args.leaves)
-            print("lab up: %d spines, %d leaves, every session Established" % (topo["spines"], topo["leaves"]))
+            topo = up(args.spines, args.leaves, args.nodes)
+            print("lab up: %d spines, %d leaves, %d nodes, every session Established" % (
+                topo["spines"], topo["leaves"], len(topo["nodes"])))
         elif args.command == "down":
             down()
         elif args.command == "fault":

@@ -6,6 +6,8 @@ Each router is a Cumulus-style Linux switch at its lab address (127.3.x.y:2223: 
 with the lab's key). Its expectations are the healthy lab's: every session Established with a prefix or more,
 each leaf holding every other leaf's rail prefix over every spine, each spine every leaf's prefix over its one link.
 The routers run FRR alone (no NVUE): read them with `--tags layer2` (BGP and ECMP), the layers whose sources FRR answers.
+The GPU nodes (`lab/up --nodes N`) are at 127.3.3.n, their rails one per leaf: Layer 2's ping mesh runs on them with
+the host's real ping and fping (`-e pyramid_enforce_gate=false`: they have no Layer 0 or 1 to pass).
 """
 
 import os
@@ -35,13 +37,21 @@ def inventory(topo):
             "pyramid_ecmp_paths": topo["spines"] if router["role"] == "leaf" else 1,
             "pyramid_switch_ports": [{"port": n["port"], "peer": n["name"], "peer_port": _far_port(topo, name, n["name"]),
                                       "role": "fabric"} for n in router["neighbors"]]}
+    # The GPU nodes, in order (their position is their rail plan address's last byte: pyramid_rail_address_plan's
+    # default), one rail per leaf; they answer the ping mesh (Layer 2) with the host's real ping and fping.
+    nodes = {name: {"ansible_host": node["ssh"]} for name, node in sorted(topo.get("nodes", {}).items(), key=_number)}
+    rails = ["mlx5_%d" % rail for rail in range(topo["leaves"])]
     return {"all": {
         "vars": {"ansible_port": fabric.SSH_PORT, "ansible_user": "root", "ansible_python_interpreter": "/usr/bin/python3",
                  "ansible_ssh_private_key_file": os.path.join(fabric.STATE, "id_ed25519"),
                  "ansible_ssh_common_args": SSH_ARGS, "pyramid_switch_os": "cumulus",
                  "pyramid_bgp_min_prefixes": 1},
-        "children": {"gpu_nodes": {"hosts": {}},
+        "children": {"gpu_nodes": {"hosts": nodes, "vars": {"pyramid_rails": rails}},
                      "switches": {"children": {group: {"hosts": hosts} for group, hosts in groups.items()}}}}}
+
+
+def _number(item):
+    return int(item[0][len("node"):])
 
 
 def _far_port(topo, name, other):

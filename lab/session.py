@@ -2,7 +2,8 @@
 
 The session's command runs inside the router's network namespace with the router's tools first on PATH (its
 `vtysh`: FRR's real vtysh at this router's instance, lab/fabric.py), as on a Linux switch that runs FRR (SONiC,
-Cumulus). Nothing is simulated here: a command the router has no tool for fails as it would on the switch.
+Cumulus); a GPU node's session runs in the node's namespace with the host's own tools (ping, fping). Nothing is
+simulated here: a command the device has no tool for fails as it would on the switch.
 Run as root by sshd; stdlib only. Errors go to stderr with exit 255, as ssh itself fails.
 """
 
@@ -16,13 +17,14 @@ PREFIX = "pyrlab-"  # = fabric.PREFIX
 
 
 def router_at(address, state=STATE):
-    """The lab router answering at ``address``, or None (no lab up, or no router there)."""
+    """The lab router or GPU node answering at ``address``, or None (no lab up, or nothing there)."""
     try:
         with open(os.path.join(state, "lab.json"), encoding="utf-8") as handle:
-            routers = json.load(handle)["routers"]
-    except (OSError, ValueError, KeyError):
+            topo = json.load(handle)
+        devices = dict(topo["routers"], **topo.get("nodes", {}))
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    return next((name for name, router in routers.items() if router.get("ssh") == address), None)
+    return next((name for name, device in devices.items() if device.get("ssh") == address), None)
 
 
 def main(address):

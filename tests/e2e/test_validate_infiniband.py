@@ -1,15 +1,20 @@
 """An InfiniBand pod on the twin (docs/infiniband.md, issue 36): validate.yml reads the subnet once, on its reader, and
 judges every node's own rails from it (catalog/infiniband.yml: ib_links, ib_rail_leaves).
 
-The runs read Layer 1 alone, its gate lifted (the InfiniBand checks are Layer 1's; Layers 0 and 2-6 of an InfiniBand
-pod are other issues' work): a degraded link that ibstat would stop at Layer 0 is judged here from the fabric's side."""
+The runs read Layer 1, their gate lifted (the subnet checks are Layer 1's), the fault pod Layer 0 too: the rails' link
+layer and a port that no subnet manager configured (Layers 2-6 of an InfiniBand pod are other issues' work). A degraded
+link that ibstat stops at Layer 0 is judged at Layer 1 from the fabric's side as well."""
 
 import pytest
 
 IB = {"link_layer": "InfiniBand"}
 LAYER1 = "--tags layer1 -e pyramid_enforce_gate=false"
+# The fault pod reads Layer 0 too (its InfiniBand specifics: the link layer, a port no subnet manager configured)
+LAYERS_0_1 = "--tags layer0,layer1 -e pyramid_enforce_gate=false"
 FAULTS = [
     {"node": "node-002", "kind": "ib_link", "rail": "mlx5_3", "width": "1X"},  # one lane of four
+    # trained, never configured: no subnet manager has reached it (ibstat Initializing/LinkUp)
+    {"node": "node-002", "kind": "port_state", "rail": "mlx5_5", "state": "Initializing", "phys_state": "LinkUp"},
     {"node": "node-003", "kind": "ib_cable_swap", "rails": [6, 7]},  # two cables crossed at the leaves
 ]
 
@@ -24,7 +29,7 @@ def _record(run, node, check):
 
 @pytest.fixture(scope="module")
 def faulty(validate):
-    return validate(_pod(4, *FAULTS), cmdline=LAYER1, pyramid_rdma_link_layer="infiniband")
+    return validate(_pod(4, *FAULTS), cmdline=LAYERS_0_1, pyramid_rdma_link_layer="infiniband")
 
 
 def test_the_subnet_is_read_once_on_its_reader_and_healthy_nodes_pass(faulty):
@@ -52,6 +57,18 @@ def test_crossed_cables_name_both_rails_where_they_land_and_their_own_leaves(fau
     assert "mlx5_6 on leaf1-r7 port 3, the leaf of mlx5_7 (3 other nodes' mlx5_7 there); mlx5_6's leaf: leaf1-r6" in record["actual"]
     assert "mlx5_7 on leaf1-r6 port 3" in record["actual"] and "Miscabled" in record["cause"]
     assert _record(faulty, "node-003", "ib_links")["status"] == "PASS"  # every link itself is healthy
+
+
+def test_layer0_reads_the_rails_on_infiniband_and_names_a_port_no_subnet_manager_configured(faulty):
+    record = _record(faulty, "node-001", "rails_link_layer")
+    assert record["status"] == "PASS" and record["actual"] == "8 ports on InfiniBand", record
+    assert _record(faulty, "node-001", "rails_active")["status"] == "PASS"
+    record = _record(faulty, "node-002", "rails_active")
+    assert record["status"] == "FAIL" and record["layer"] == 0 and "mlx5_5/1 Initializing/LinkUp" in record["actual"], record
+    assert "no subnet manager has configured it" in record["cause"], record
+    assert _record(faulty, "node-002", "rails_link_layer")["status"] == "PASS"
+    # the subnet shows that port as ibsim did with OpenSM stopped: trained, Initialize/LinkUp, cabled where it should be
+    assert "mlx5_5: 4X 106.25 Gbps Initialize/LinkUp to leaf1-r5 port 2" in _record(faulty, "node-002", "ib_links")["actual"]
 
 
 def test_a_reader_without_iblinkinfo_is_an_error_on_every_node_never_a_pass(validate):

@@ -26,12 +26,12 @@ FAULTS = {
     "node-011": ([{"kind": "firmware", "version": "28.37.1014"}], {"nic_firmware": "FAIL"}, "firmware drift"),
     "node-012": ([{"kind": "gpu_nic_affinity", "gpu": 5}], {"gpu_nic_affinity": "FAIL"}, "SYS"),
     "node-013": ([{"kind": "tool_missing", "tool": "ibstat"}],
-                 {c: "ERROR" for c in ("rails_present", "rails_active", "rails_rate", "mlxconfig", "nic_firmware",
+                 {c: "ERROR" for c in ("rails_present", "rails_active", "rails_link_layer", "rails_rate", "mlxconfig", "nic_firmware",
                                        "gpu_nic_affinity")}, "No data from `ibstat`"),
     # nvidia-smi hangs: every check that reads it is an ERROR; gpu_xid still reads the kernel log (no Xid: PASS).
     "node-014": ([{"kind": "tool_hang", "tool": "nvidia-smi"}], {c: "ERROR" for c in NVIDIA_SMI_CHECKS}, "No data from `nvidia-smi"),
     "node-015": ([{"kind": "tool_garbage", "tool": "ibstat"}],
-                 {c: "ERROR" for c in ("rails_present", "rails_active", "rails_rate", "mlxconfig", "nic_firmware",
+                 {c: "ERROR" for c in ("rails_present", "rails_active", "rails_link_layer", "rails_rate", "mlxconfig", "nic_firmware",
                                        "gpu_nic_affinity")}, "No data from `ibstat`"),
     "node-016": ([{"kind": "unreachable"}], "ALL_ERROR", "No data"),
     # A host without lsmod (a container image) falls back to /proc/modules and still passes.
@@ -62,6 +62,8 @@ FAULTS = {
     # ... and without journald either: plain dmesg cannot prove it is whole, so no Xid in it is an ERROR, never a PASS.
     "node-036": ([{"kind": "dmesg_no_json"}, {"kind": "tool_missing", "tool": "journalctl"}], {"gpu_xid": "ERROR"},
                  "cannot prove it holds every line since boot"),
+    # a VPI port left in InfiniBand mode on this RoCE pod: Active/LinkUp at 400G, on the wrong fabric
+    "node-037": ([{"kind": "link_layer", "rail": "mlx5_4"}], {"rails_link_layer": "FAIL"}, "other link layer"),
 }
 
 # fault node -> (check, what its actual must say): the GPU by nvidia-smi index and bus id
@@ -89,7 +91,7 @@ TO_LAYER1 = "--tags layer0,layer1"
 @pytest.fixture(scope="module")
 def faulty_pod(validate):
     faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
-    return validate({"pod": {"nodes": 36}, "faults": faults}, cmdline=TO_LAYER1)
+    return validate({"pod": {"nodes": 37}, "faults": faults}, cmdline=TO_LAYER1)
 
 
 def _passes_what_ran(run, node):

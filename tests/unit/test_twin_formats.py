@@ -144,6 +144,9 @@ FAULT_CASES = [
     ("port_state", {"rail": "mlx5_5"}, lambda p, s, f: (
         (_port(f, "mlx5_5")["state"], _port(f, "mlx5_5")["phys_state"]) == ("Down", "Polling"))),
     ("rail_rate", {"rail": "mlx5_2", "rate": 200}, lambda p, s, f: _port(f, "mlx5_2")["rate_gbps"] == 200),
+    ("link_layer", {"rail": "mlx5_4"}, lambda p, s, f: (
+        _port(f, "mlx5_4")["link_layer"] == "InfiniBand" and _port(f, "mlx5_3")["link_layer"] == "Ethernet"
+        and f["mlxconfig"]["mlx5_4"]["params"]["LINK_TYPE_P1"]["current"] == "IB(1)")),
     ("rail_rate", {"rail": "mlx5_6"}, lambda p, s, f: _port(f, "mlx5_6")["rate_gbps"] == 100),
     ("module_missing", {}, lambda p, s, f: (
         "nvidia_peermem" not in f["lsmod"]["modules"]

@@ -91,8 +91,10 @@ def expected(switch):
             "crc": p["crc"], "in_errors": p["in_errors"], "out_errors": p["out_errors"]} for p in ports}},
         "show interfaces transceiver": {"ports": {p["name"]: {"rx_dbm": p["rx_dbm"], "tx_dbm": p["tx_dbm"]} for p in with_optic}},
         "show lldp neighbors": {"neighbors": {p["name"]: p["lldp"] for p in ports if p["lldp"]}},
-        "show ip bgp summary": {"neighbors": {n["address"]: {
-            "remote_as": n["remote_as"], "state": n["state"], "prefixes_received": n["prefixes_received"]}
+        # EOS prints PfxAcc beside PfxRcd (the twin: all accepted, no inbound policy denies any)
+        "show ip bgp summary": {"neighbors": {n["address"]: dict({
+            "remote_as": n["remote_as"], "state": n["state"], "prefixes_received": n["prefixes_received"]},
+            **({"prefixes_accepted": n["prefixes_received"]} if n["state"] == "Established" else {}))
             for n in switch["bgp_neighbors"]}},
         "show ip route bgp": {"routes": {r["prefix"]: {"next_hops": [h["address"] for h in r["next_hops"]]}
                                          for r in switch["routes"]}},

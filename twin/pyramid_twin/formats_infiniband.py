@@ -35,7 +35,8 @@ def _link(port):
         could += " Could be %s" % _speed(port["max_speed"])
     remote = port["remote"]
     return "==( %2s %18s %6s/%8s)==>%8d %4d[  ] \"%s\" (%s)" % (
-        port["width"], _speed(port["speed"]), "Active", "LinkUp", remote["lid"], remote["port"], remote["name"], could or " ")
+        port["width"], _speed(port["speed"]), port.get("state", "Active"), "LinkUp", remote["lid"], remote["port"], remote["name"],
+        could or " ")
 
 
 def render(switches, cas):
@@ -75,14 +76,17 @@ def subnet(nodes):
     for state in nodes:
         swapped = dict(zip(state.get("ib_cable_swap", []), reversed(state.get("ib_cable_swap", []))))
         for number, rail in enumerate(state["rails"]):
-            if rail["link_layer"] != "InfiniBand" or rail.get("state") != "Active":
+            # a port that trained but no SM configured is in the subnet too, as ibsim showed it with OpenSM stopped
+            # (captures-ndr fault_d: "Initialize/  LinkUp" at both ends); a port down is not
+            if rail["link_layer"] != "InfiniBand" or rail.get("state") not in ("Active", "Initializing"):
                 continue
             lid = len(lids) + 1
             lids["%s %s" % (state["hostname"], rail["device"])] = lid
             leaf = "leaf%d-r%d" % ((state["index"] - 1) // NODES_PER_LEAF + 1, swapped.get(number, number))
             port_number = (state["index"] - 1) % NODES_PER_LEAF + 1
             top = rail.get("ib_top_gbps") or LANE_GBPS.get(rail["rate"], 106.25)  # what both ends can do (the ib_link fault keeps it)
-            link = {"width": rail.get("ib_width", "4X"), "speed": rail.get("ib_speed_gbps", top), "max_speed": top}
+            link = {"width": rail.get("ib_width", "4X"), "speed": rail.get("ib_speed_gbps", top), "max_speed": top,
+                    "state": "Active" if rail["state"] == "Active" else "Initialize"}
             description = "%s %s" % (state["hostname"], rail["device"])
             ports[leaf][port_number] = dict(link, remote={"lid": lid, "port": 1, "name": description})
             cas.append((description, rail["port_guid"], lid, dict(link, remote={"lid": lids[leaf], "port": port_number, "name": leaf})))

@@ -269,6 +269,15 @@ def _port_state(state, fault):
     rail["phys_state"] = fault.get("phys_state", "Polling")
 
 
+def _link_layer(state, fault):
+    """A VPI port in the other link layer: ibstat's Link layer says so, and mlxconfig's LINK_TYPE_P1 (1 IB, 2 ETH)."""
+    rail = _rail(state, fault)
+    rail["link_layer"] = fault.get("link_layer", "InfiniBand")
+    value = "IB(1)" if rail["link_layer"] == "InfiniBand" else "ETH(2)"
+    entry = state["mlxconfig"][rail["device"]].setdefault("LINK_TYPE_P1", {"default": value})
+    entry["current"] = entry["next_boot"] = value
+
+
 def _rail_rate(state, fault):
     _rail(state, fault)["rate"] = fault.get("rate", 100)
 
@@ -516,6 +525,7 @@ FAULTS = {
     "rail_missing": _rail_missing,
     "port_state": _port_state,
     "rail_rate": _rail_rate,
+    "link_layer": _link_layer,
     "ib_link": _ib_link,
     "ib_cable_swap": _ib_cable_swap,
     "module_missing": _module_missing,

@@ -53,7 +53,8 @@ class Connection:
 
 def accept(listener):
     """The next connection on a listener (OSError at its timeout)."""
-    fd, _peer = listener._accept()  # pylint: disable=protected-access  (_socket's accept: a file descriptor)
+    # _socket's own accept: a file descriptor, wrapped below (socket.socket.accept is the Python layer not imported)
+    fd, _peer = listener._accept()  # pylint: disable=protected-access
     sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM, 0, fd)
     sock.settimeout(listener.gettimeout())
     return Connection(sock)

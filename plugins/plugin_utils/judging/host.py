@@ -187,19 +187,52 @@ def rails_present(facts, expect):
     return verdict(PASS, expected, "%s present" % present)
 
 
+# An InfiniBand port whose link trained (LinkUp) but that no subnet manager has configured: Initializing until an SM
+# assigns its LID, Armed until the SM activates it (the state words of infiniband-diags 44.0's ibstat binary; iblinkinfo
+# shows such a port as Initialize/LinkUp: a real ibsim capture with OpenSM stopped, docs/infiniband.md). A cable is not
+# its cause.
+WAITING_FOR_SM = ("Initializing", "Armed")
+
+
 @judge("rails_active")
 def rails_active(facts, expect):
-    bad, count = [], 0
+    bad, count, waiting = [], 0, 0
     for name, port in _declared_ports(facts, expect):
         count += 1
         if port["state"] != "Active" or port["phys_state"] != "LinkUp":
             bad.append("%s %s/%s" % (name, port["state"], port["phys_state"]))
+            waiting += port["state"] in WAITING_FOR_SM and port["phys_state"] == "LinkUp"
     if bad:
-        return verdict(FAIL, "every rail port Active/LinkUp", _summary(bad))
+        # every bad port trained and waits for a subnet manager: the SM, not the cables (a mix keeps the cable cause)
+        return verdict(FAIL, "every rail port Active/LinkUp", _summary(bad), cause_key="no_sm" if waiting == len(bad) else None)
     unread = unread_rails(facts, expect)
     if unread:
         return _unread_verdict("every rail port Active/LinkUp", unread, "%s Active/LinkUp" % counted(count, "port"))
     return verdict(PASS, "every rail port Active/LinkUp", "%s Active/LinkUp" % counted(count, "port"))
+
+
+# ibstat's "Link layer" for each pyramid_rdma_link_layer (older libibumad prints "IB" for InfiniBand)
+LINK_LAYERS = {"roce": ("Ethernet",), "infiniband": ("InfiniBand", "IB")}
+
+
+@judge("rails_link_layer")
+def rails_link_layer(facts, expect):
+    """Every rail port on the fabric's link layer: a VPI ConnectX port left in InfiniBand mode on a RoCE pod (or in
+    Ethernet on an InfiniBand one) trains and reads Active on its own, and then reaches no one on the fabric."""
+    wanted = LINK_LAYERS[expect["pyramid_rdma_link_layer"]]
+    expected = "every rail port's link layer %s (pyramid_rdma_link_layer %s)" % (wanted[0], expect["pyramid_rdma_link_layer"])
+    bad, count = [], 0
+    for name, port in _declared_ports(facts, expect):
+        count += 1
+        if port["link_layer"] not in wanted:
+            bad.append("%s %s" % (name, port["link_layer"]))
+    if bad:
+        return verdict(FAIL, expected, _summary(bad))
+    unread = unread_rails(facts, expect)
+    said = "%s on %s" % (counted(count, "port"), wanted[0])
+    if unread:
+        return _unread_verdict(expected, unread, said)
+    return verdict(PASS, expected, said)
 
 
 @judge("rails_rate")

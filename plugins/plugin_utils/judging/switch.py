@@ -356,9 +356,14 @@ def bgp_sessions(facts, expect):
         elif state.get("no_policy"):
             problems.append("%s Established, no routes exchanged: no policy on this switch (Policy)" % name)
             kinds.add("no_policy")
-        elif (state["prefixes_received"] or 0) < minimum:
-            problems.append("%s Established, %s prefixes received" % (name, state["prefixes_received"]))
-            kinds.add("no_prefixes")
+        elif _accepted(state) < minimum:
+            if _denied(state):
+                problems.append("%s Established, %d prefixes received, %d accepted: the inbound policy denied the rest"
+                                % (name, state["prefixes_received"], state["prefixes_accepted"]))
+                kinds.add("denied_in")
+            else:
+                problems.append("%s Established, %s prefixes received" % (name, state["prefixes_received"]))
+                kinds.add("no_prefixes")
         elif neighbor.get("remote_as") and state["remote_as"] != neighbor["remote_as"]:
             problems.append("%s remote AS %s, want %s" % (name, state["remote_as"], neighbor["remote_as"]))
             kinds.add("missing")
@@ -414,9 +419,16 @@ def ecmp(facts, expect):
     if isolated and problems:
         problems.append("no BGP session Established (%s)" % ", ".join(sorted(names.values())))
     elif "nothing_received" in kinds and not any(sessions[address].get("no_policy") for address in names if address in sessions):
-        problems.append("BGP sessions Established, 0 prefixes received (%s)" % ", ".join(silent))
+        denied = sorted(names[address] for address in names if _denied(sessions.get(address, {})))
+        if denied:  # the spines send: this switch's inbound policy lets nothing in (EOS counts both)
+            kinds.discard("nothing_received")
+            kinds.add("denied_in")
+            problems.append("BGP sessions Established, 0 prefixes accepted of those received (%s): denied on the way in"
+                            % ", ".join(denied))
+        else:
+            problems.append("BGP sessions Established, 0 prefixes received (%s)" % ", ".join(silent))
     # asked only when a wanted prefix is missing: a table that lists every wanted prefix is not empty
-    damaged = _routes_unread(routes, sessions) if kinds & {"no_route", "nothing_received"} else None
+    damaged = _routes_unread(routes, sessions) if kinds & {"no_route", "nothing_received", "denied_in"} else None
     if damaged:
         return verdict(ERROR, expected, damaged, cause="The route table read contradicts the BGP summary read: a damaged "
                        "or cut-short read of `show ip route bgp`, or received routes never installed (unresolvable next "
@@ -446,9 +458,22 @@ def _silent(names, sessions, routes):
     them; their own cause is named first."""
     if not names or routes or not all(_up(sessions.get(address, {})) for address in names):
         return None
-    if any(sessions[address].get("prefixes_received") for address in names):
+    if any(_accepted(sessions[address]) for address in names):
         return None
     return sorted(names.values())
+
+
+def _accepted(session):
+    """The prefixes a session brought into this switch: what its inbound policy accepted where the platform counts
+    that apart (EOS), else what it received (FRR's PfxRcd is counted after the inbound policy)."""
+    accepted = session.get("prefixes_accepted")
+    return accepted if accepted is not None else (session.get("prefixes_received") or 0)
+
+
+def _denied(session):
+    """Up, sent prefixes, and the inbound policy let fewer in than came (EOS's PfxAcc below PfxRcd)."""
+    accepted = session.get("prefixes_accepted")
+    return _up(session) and accepted is not None and accepted < (session.get("prefixes_received") or 0)
 
 
 def _up(session):
@@ -481,12 +506,11 @@ def _routes_unread(routes, sessions):
     (and accepted) install routes, so no BGP route at all beside them is a read that lost its table."""
     if routes:
         return None
-    feeding = sorted(address for address, state in sessions.items()
-                     if _up(state) and (state.get("prefixes_received") or 0) > 0)
+    feeding = sorted(address for address, state in sessions.items() if _up(state) and _accepted(state) > 0)
     if not feeding:
         return None
     return "no BGP route read, while %s report%s %d prefixes received: the route table read is incomplete" % (
-        ", ".join(feeding[:4]), "s" if len(feeding) == 1 else "", sum(sessions[a]["prefixes_received"] for a in feeding))
+        ", ".join(feeding[:4]), "s" if len(feeding) == 1 else "", sum(_accepted(sessions[a]) for a in feeding))
 
 
 def _ecmp_cause(kinds, short, total):
@@ -494,6 +518,8 @@ def _ecmp_cause(kinds, short, total):
     cause); or only some prefixes short (their leaf's session to that spine is down)."""
     if "session_down" in kinds:
         return "session_down"
+    if "denied_in" in kinds:
+        return "denied_in"
     if "nothing_received" in kinds:
         return "nothing_received"
     if kinds == {"no_route"}:

@@ -104,11 +104,16 @@ def bgp_state(text):
     return BGP_STATES[match.group(1).lower()], match.group(2)
 
 
-def bgp_neighbor(remote_as, state_text, received):
+def bgp_neighbor(remote_as, state_text, received, accepted=None):
     """One neighbor's facts: {"remote_as", "state" (RFC 4271's word), "prefixes_received" (while Established),
-    "reason" where the platform gave one (Admin, NoIf, NotNegotiated: a session with a reason is not up)}."""
+    "prefixes_accepted" where the platform counts apart what its inbound policy let in (EOS's PfxAcc and
+    prefixAccepted; FRR's PfxRcd is already that count), "reason" where the platform gave one (Admin, NoIf,
+    NotNegotiated: a session with a reason is not up)}."""
     state, reason = bgp_state(state_text)
-    entry = {"remote_as": remote_as, "state": state, "prefixes_received": received if state == "Established" else None}
+    up = state == "Established"
+    entry = {"remote_as": remote_as, "state": state, "prefixes_received": received if up else None}
+    if up and accepted is not None:
+        entry["prefixes_accepted"] = accepted
     if reason:
         entry["reason"] = reason
     return entry

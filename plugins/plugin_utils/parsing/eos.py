@@ -277,7 +277,7 @@ def _lldp_json(document):
 # --- bgp ----------------------------------------------------------------------------------------
 
 @parser("arista_eos_show_ip_bgp_summary",
-        "show ip bgp summary: BGP neighbors of the default VRF, remote AS, state, prefixes received")
+        "show ip bgp summary: BGP neighbors of the default VRF, remote AS, state, prefixes received and accepted")
 def _bgp(rows):
     neighbors = {}
     for row in _other(rows):
@@ -292,7 +292,9 @@ def _bgp(rows):
             raise ValueError("neighbor %s: %s" % (row["bgp_neigh"], exc)) from None
         if word == "Established" and not reason and not received:
             raise ValueError("neighbor %s is Established but shows no prefix count (truncated?)" % row["bgp_neigh"])
-        neighbors[row["bgp_neigh"]] = bgp_neighbor(asn(row["neigh_as"]), state, int(received) if received else None)
+        accepted = row["state_pfxacc"]  # PfxAcc: what the inbound policy let in (absent in the old layout)
+        neighbors[row["bgp_neigh"]] = bgp_neighbor(asn(row["neigh_as"]), state, int(received) if received else None,
+                                                   int(accepted) if accepted else None)
     if not neighbors:
         raise ValueError("no BGP neighbor of the default VRF listed")
     return trailerless({"neighbors": neighbors})
@@ -302,21 +304,28 @@ _JSON_BGP_STATES = {state: state for state in ("Idle", "Connect", "Active", "Ope
 
 
 @parser("arista_eos_show_ip_bgp_summary_json",
-        "show ip bgp summary | json: BGP neighbors of the default VRF, remote AS, state, prefixes received",
+        "show ip bgp summary | json: BGP neighbors of the default VRF, remote AS, state, prefixes received and accepted",
         kind="json")
 def _bgp_json(document):
     """{"vrfs": {"default": {"peers": {ADDR: {"peerState": "Established", "asn": "65100",
-    "prefixReceived": N, ...}}}}}; the asn is a string in recent EOS, a number in older ones."""
+    "prefixReceived": N, "prefixAccepted": M, ...}}}}}; the asn is a string in recent EOS, a number in older ones.
+    prefixReceived counts what the peer sent, prefixAccepted what the inbound policy let in (both in every real
+    capture here; a release without prefixAccepted leaves it out)."""
     peers = document["vrfs"]["default"]["peers"]
     neighbors = {}
     for address, peer in peers.items():
         state = peer["peerState"]
         if state not in _JSON_BGP_STATES:
             raise ValueError("neighbor %s: unknown state %r" % (address, state))
-        received = peer.get("prefixReceived") if state == "Established" else None
-        if state == "Established" and (isinstance(received, bool) or not isinstance(received, int)):
+        up = state == "Established"
+        received, accepted = (peer.get("prefixReceived"), peer.get("prefixAccepted")) if up else (None, None)
+        if up and (isinstance(received, bool) or not isinstance(received, int)):
             raise ValueError("neighbor %s is Established but shows no prefix count" % address)
+        if accepted is not None and (isinstance(accepted, bool) or not isinstance(accepted, int)):
+            raise ValueError("neighbor %s: prefixAccepted %r is not a count" % (address, accepted))
         neighbors[address] = {"remote_as": asn(str(peer["asn"])), "state": state, "prefixes_received": received}
+        if accepted is not None:
+            neighbors[address]["prefixes_accepted"] = accepted
     if not neighbors:
         raise ValueError("no BGP neighbor of the default VRF listed")
     return {"neighbors": neighbors}

@@ -102,6 +102,13 @@ def listing(*entries):
     return {"entries": list(entries)}
 
 
+def _edited(source, old, new):
+    """A real output with its first `old` changed to `new` by hand (the row's name says "edited")."""
+    parser, text = source
+    assert old in text, old
+    return parser, text.replace(old, new, 1)
+
+
 def ibstat(rails=RAILS, fw=FW, rate=400, ports=1, drop=(), **changes):
     """ibstat facts: every rail Active/LinkUp at `rate`; changes: rail -> {firmware, port ("1"), port fields}."""
     devices = {}
@@ -387,6 +394,38 @@ DATA = [
     {"check": "rails_active", "name": "an absent rail is rails_present's finding", "raw": {"ibstat": fixture("linux_ibstat", "missing_device")},
      "status": "PASS", "contains": ["7 ports Active/LinkUp"]},
     {"check": "rails_active", "name": "ibstat not installed", "facts": node(ibstat=missing("ibstat")), "status": "ERROR",
+     "contains": ["ibstat: command not found"]},
+    # InfiniBand: a port that trained but that no subnet manager configured reads Initializing (or Armed) / LinkUp
+    {"check": "rails_active", "name": "InfiniBand NDR (real, edited): a port Initializing/LinkUp waits for a subnet manager",
+     "raw": {"ibstat": _edited(fixture("linux_ibstat", "cx7_ib_ndr"), "State: Active", "State: Initializing")},
+     "expect": {"pyramid_rails": ["mlx5_0", "mlx5_1"]}, "status": "FAIL",
+     "contains": ["mlx5_0/1 Initializing/LinkUp", "no subnet manager has configured it"]},
+    {"check": "rails_active", "name": "InfiniBand: a port Armed/LinkUp waits for the SM too",
+     "facts": node(ibstat=ibstat(mlx5_1={"state": "Armed", "link_layer": "InfiniBand"})), "status": "FAIL",
+     "contains": ["mlx5_1/1 Armed/LinkUp", "no subnet manager"]},
+    {"check": "rails_active", "name": "InfiniBand: one port Initializing, another Down/Polling: the cable cause stays",
+     "facts": node(ibstat=ibstat(mlx5_1={"state": "Initializing"}, mlx5_2={"state": "Down", "phys_state": "Polling"})),
+     "status": "FAIL", "contains": ["mlx5_1/1 Initializing/LinkUp", "mlx5_2/1 Down/Polling", CAUSE]},
+
+    # --- rails_link_layer: every declared rail's ports on pyramid_rdma_link_layer's link layer
+    {"check": "rails_link_layer", "name": "8 RoCE rails on Ethernet", "raw": {"ibstat": IBSTAT}, "status": "PASS",
+     "contains": ["8 ports on Ethernet"]},
+    {"check": "rails_link_layer", "name": "InfiniBand NDR on an InfiniBand pod", "raw": {"ibstat": fixture("linux_ibstat", "cx7_ib_ndr")},
+     "expect": {"pyramid_rails": ["mlx5_0", "mlx5_1"], "pyramid_rdma_link_layer": "infiniband"}, "status": "PASS",
+     "contains": ["2 ports on InfiniBand"]},
+    {"check": "rails_link_layer", "name": "older libibumad's IB is InfiniBand",
+     "facts": node(ibstat=ibstat(**{rail: {"link_layer": "IB"} for rail in RAILS})), "expect": {"pyramid_rdma_link_layer": "infiniband"},
+     "status": "PASS", "contains": ["8 ports on InfiniBand"]},
+    {"check": "rails_link_layer", "name": "a VPI port left in InfiniBand mode on a RoCE pod",
+     "facts": node(ibstat=ibstat(mlx5_3={"link_layer": "InfiniBand"})), "status": "FAIL", "contains": ["mlx5_3/1 InfiniBand", CAUSE]},
+    {"check": "rails_link_layer", "name": "InfiniBand NDR (real) on a pod declared RoCE",
+     "raw": {"ibstat": fixture("linux_ibstat", "cx7_ib_ndr")}, "expect": {"pyramid_rails": ["mlx5_0", "mlx5_1"]}, "status": "FAIL",
+     "contains": ["mlx5_0/1 InfiniBand", "mlx5_1/1 InfiniBand"]},
+    {"check": "rails_link_layer", "name": "RoCE rails (real) on a pod declared InfiniBand", "raw": {"ibstat": IBSTAT},
+     "expect": {"pyramid_rdma_link_layer": "infiniband"}, "status": "FAIL", "contains": ["mlx5_0/1 Ethernet"]},
+    {"check": "rails_link_layer", "name": "ibstat refused at mlx5_4: the 4 read are not a PASS",
+     "raw": {"ibstat": PERMISSION_DENIED, "rdma_sysfs": SYSFS_RAILS}, "status": "ERROR", "contains": ["not read: mlx5_4", "4 ports on Ethernet"]},
+    {"check": "rails_link_layer", "name": "ibstat not installed", "facts": node(ibstat=missing("ibstat")), "status": "ERROR",
      "contains": ["ibstat: command not found"]},
 
     # --- rails_rate: every port of every declared rail at pyramid_rail_rate_gbps

@@ -150,9 +150,13 @@ def lldp(**changes):
     return {"neighbors": neighbors}
 
 
-def bgp(prefixes=3, **changes):
-    """sw_bgp facts: both spines Established with `prefixes`; changes: address (_ for .) -> fields, or None to drop."""
+def bgp(prefixes=3, prefixes_accepted=None, **changes):
+    """sw_bgp facts: both spines Established with `prefixes` (and EOS's accepted count, where given); changes: address
+    (_ for .) -> fields, or None to drop."""
     neighbors = {n["address"]: {"remote_as": 65000, "state": "Established", "prefixes_received": prefixes} for n in SPINES}
+    if prefixes_accepted is not None:
+        for neighbor in neighbors.values():
+            neighbor["prefixes_accepted"] = prefixes_accepted
     for address, change in changes.items():
         address = address.replace("_", ".")
         if change is None:
@@ -556,6 +560,31 @@ DATA = [
     {"check": "ecmp", "name": "every prefix missing, the sessions up and receiving nothing: the policy on the way in",
      "facts": {"sw_routes": routes(**{"10_51": None, "10_52": None}), "sw_bgp": bgp(prefixes=0)}, "expect": ECMP, "status": "FAIL",
      "contains": ["10.51.0.0/24: no BGP route; 10.52.0.0/24: no BGP route", "0 prefixes received (spine-01, spine-02)", "on the way in"]},
+    # EOS counts what a peer sent (PfxRcd, prefixReceived) apart from what the inbound policy let in (PfxAcc,
+    # prefixAccepted): the judges read the accepted count (issue 35, a reviewer's finding)
+    {"check": "ecmp", "name": "EOS: every prefix missing, the spines send and nothing is accepted: denied on the way in",
+     "facts": {"sw_routes": routes(**{"10_51": None, "10_52": None}), "sw_bgp": bgp(prefixes_accepted=0)}, "expect": ECMP,
+     "status": "FAIL", "contains": ["10.51.0.0/24: no BGP route", "0 prefixes accepted of those received (spine-01, spine-02)",
+                                    "inbound policy accepts none of"]},
+    {"check": "ecmp", "name": "EOS: an empty route table beside accepted prefixes is still the read's ERROR",
+     "facts": {"sw_routes": routes(**{"10_51": None, "10_52": None}), "sw_bgp": bgp(prefixes_accepted=3)}, "expect": ECMP,
+     "status": "ERROR", "contains": ["report 6 prefixes received: the route table read is incomplete"]},
+    {"check": "ecmp", "name": "EOS: one spine's prefixes denied, the other's accepted: the missing path is that session's",
+     "facts": {"sw_routes": routes(**{"10_51": ["10.200.0.0"], "10_52": ["10.200.0.0"]}),
+               "sw_bgp": bgp(**{"10_200_8_0": {"prefixes_accepted": 0}})}, "expect": ECMP,
+     "status": "FAIL", "contains": ["10.51.0.0/24: 1 of 2 next hops (missing via spine-02)"]},
+    {"check": "bgp_sessions", "name": "EOS eAPI JSON (real, edited): a spine's 14 prefixes received and none accepted",
+     "raw": {"sw_bgp": _edited_raw(fixture("arista_eos_show_ip_bgp_summary_json", "anta_real"), '"prefixAccepted": 14', '"prefixAccepted": 0')},
+     "expect": dict(EOS, pyramid_bgp_neighbors=spines("10.1.255.2", remote_as=65100)), "status": "FAIL",
+     "contains": ["10.1.255.2 (spine-01) Established, 14 prefixes received, 0 accepted: the inbound policy denied the rest",
+                  "inbound policy accepts too few"]},
+    {"check": "bgp_sessions", "name": "EOS text (edited): PfxAcc 0 of PfxRcd 3 is denied in, not a silent peer",
+     "raw": {"sw_bgp": _edited_raw(fixture("arista_eos_show_ip_bgp_summary", "healthy"), "Estab   3      3\n  spine-02", "Estab   3      0\n  spine-02")},
+     "expect": dict(EOS, pyramid_bgp_neighbors=spines("10.200.0.0", "10.200.8.0")), "status": "FAIL",
+     "contains": ["10.200.0.0 (spine-01) Established, 3 prefixes received, 0 accepted", "inbound policy accepts too few"]},
+    {"check": "bgp_sessions", "name": "EOS text: PfxAcc equal to PfxRcd passes",
+     "raw": {"sw_bgp": fixture("arista_eos_show_ip_bgp_summary", "healthy")},
+     "expect": dict(EOS, pyramid_bgp_neighbors=spines("10.200.0.0", "10.200.8.0")), "status": "PASS"},
     {"check": "ecmp", "name": "every prefix missing, one session down and the other silent: not called a policy",
      "facts": {"sw_routes": routes(**{"10_51": None, "10_52": None}),
                "sw_bgp": bgp(prefixes=0, **{"10_200_8_0": {"state": "Idle", "prefixes_received": None}})},
