@@ -102,8 +102,8 @@ def listing(*entries):
     return {"entries": list(entries)}
 
 
-def _edited(source, old, new):
-    """A real output with its first `old` changed to `new` by hand (the row's name says "edited")."""
+def edited_raw(source, old, new):
+    """A real output with one stretch of its text changed by hand (the row's name says "edited")."""
     parser, text = source
     assert old in text, old
     return parser, text.replace(old, new, 1)
@@ -397,7 +397,7 @@ DATA = [
      "contains": ["ibstat: command not found"]},
     # InfiniBand: a port that trained but that no subnet manager configured reads Initializing (or Armed) / LinkUp
     {"check": "rails_active", "name": "InfiniBand NDR (real, edited): a port Initializing/LinkUp waits for a subnet manager",
-     "raw": {"ibstat": _edited(fixture("linux_ibstat", "cx7_ib_ndr"), "State: Active", "State: Initializing")},
+     "raw": {"ibstat": edited_raw(fixture("linux_ibstat", "cx7_ib_ndr"), "State: Active", "State: Initializing")},
      "expect": {"pyramid_rails": ["mlx5_0", "mlx5_1"]}, "status": "FAIL",
      "contains": ["mlx5_0/1 Initializing/LinkUp", "no subnet manager has configured it"]},
     {"check": "rails_active", "name": "InfiniBand: a port Armed/LinkUp waits for the SM too",

@@ -12,7 +12,7 @@ The fixtures' optics are healthy DR4 readings near -2 dBm (inside the default -7
 """
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.parsing import parse
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import CAUSE, failed, fixture
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import CAUSE, edited_raw as _edited_raw, failed, fixture
 
 
 def parsed(parser, case):
@@ -88,13 +88,6 @@ def _cut_before_lane(source, lane):
     """An NX-OS transceiver read that ends just before its "Lane Number:<lane>" block (a cut between two lanes)."""
     parser, text = source
     return parser, text[:text.index("Lane Number:%d " % lane)]
-
-
-def _edited_raw(source, old, new):
-    """A real output with one stretch of its text changed by hand."""
-    parser, text = source
-    assert old in text, old
-    return parser, text.replace(old, new, 1)
 
 
 def per_port_window(parser, healthy, ports, after=None, seconds=300):
