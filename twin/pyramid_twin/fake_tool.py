@@ -1,4 +1,4 @@
-"""A twin node's vendor tools: ``fake_tool.py TOOL NODE_DIR ARGS...`` (the stubs in NODE_DIR/bin).
+"""A twin node's vendor tools: ``main([_, TOOL, NODE_DIR, ARGS...])``, run by run_tool.py (the stubs in NODE_DIR/bin).
 
 Prints what formats.py renders for the argv the real tool understands, with the real tool's
 exit codes; argv the real tool rejects gets its usage error. Valid argv the twin does not
@@ -399,7 +399,3 @@ def main(argv):
         sys.stderr.flush()
         time.sleep(3600)
     return rc
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
