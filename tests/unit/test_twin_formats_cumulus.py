@@ -170,3 +170,29 @@ def test_no_bgp_route_prints_nothing_and_reads_as_no_route(parsers):
     switch = dict(HEALTHY, routes=[])
     assert formats_frr.show_ip_route(switch) == ""
     assert parsers.parse("frr_show_ip_route", formats_frr.show_ip_route(switch)) == {"routes": {}}
+
+
+# The per-port forms are matched without `re` (commands.PortView: `re`'s import was most of an `nv` run's cost); they
+# answer exactly what the pattern they replaced, ^nv show interface (\S+) (view|...)$, answered.
+PER_PORT_FORMS = [
+    ("nv show interface swp1 counters errors", ("swp1", "counters errors")),
+    ("nv show interface swp10 qos roce status", ("swp10", "qos roce status")),
+    ("nv show interface swp1s0 transceiver", ("swp1s0", "transceiver")),
+    ("nv show interface swp1 counters error", None),  # a view it does not know
+    ("nv show interface swp1", None),
+    ("nv show interface  swp1 transceiver", None),  # an empty port name
+    ("nv show interface swp1\ttransceiver", None),
+    ("nv show interfaces swp1 transceiver", None),
+    ("nv show interface swp1 transceiver extra", None),
+]
+
+
+@pytest.mark.parametrize("command, expected", PER_PORT_FORMS)
+def test_per_port_forms_match_as_the_pattern_did(command, expected):
+    import re  # pylint: disable=import-outside-toplevel
+
+    pattern = re.compile(r"^nv show interface (\S+) (%s)$" % "|".join(formats_cumulus.PER_PORT))
+    match = formats_cumulus.COMMANDS.per_port[0][0].match(command)
+    assert (match.groups() if match else None) == expected
+    old = pattern.match(command)
+    assert (old.groups() if old else None) == expected

@@ -31,6 +31,28 @@ class Commands(dict):
         return handler
 
 
+class PortView:
+    """The per-port form "PREFIX <port> <view>" (a port name without spaces, a view from ``views``) without `re`, whose
+    import is most of a short tool run's cost: match() answers like re.match(r"^PREFIX (\\S+) (view|...)$")."""
+
+    def __init__(self, prefix, views):
+        self.prefix = prefix + " "
+        self.views = frozenset(views)
+
+    def match(self, command):
+        if not command.startswith(self.prefix):
+            return None
+        port, _space, view = command[len(self.prefix):].partition(" ")
+        if not port or view not in self.views or not port.isprintable():
+            return None
+        return _Match((port, view))
+
+
+class _Match(tuple):
+    def groups(self):
+        return tuple(self)
+
+
 def bound(render, name, missing):
     """A handler rendering one port (`render(switch, port)`), or `missing` for a port the switch lacks."""
     def handler(switch):

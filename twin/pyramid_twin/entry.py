@@ -23,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TWIN = os.path.dirname(HERE)
 STATE_DIR = os.path.join(os.path.dirname(TWIN), ".twin")
 DEFAULT_SCENARIO = os.path.join(TWIN, "scenarios", "default.yml")  # = model.DEFAULT_SCENARIO
+HOST_PYTHON = os.path.join(TWIN, "host_python")
 sys.path.insert(0, TWIN)  # run as a script under python -I -S
 
 
@@ -81,6 +82,8 @@ def main():
     if len(connection) != 4:
         raise TwinError("not an SSH session (no SSH_CONNECTION)")
     scenario = os.path.abspath(os.environ.get("PYRAMID_TWIN_SCENARIO") or DEFAULT_SCENARIO)
+    # The node's Python compiles Ansible's modules once, not at every module run (twin/host_python/sitecustomize.py).
+    os.environ["PYTHONPATH"] = HOST_PYTHON
     if connection[2].startswith("127.2."):  # a switch of the fabric (switch_session.py)
         from pyramid_twin import switch_session
         with open(scenario, "rb") as handle:

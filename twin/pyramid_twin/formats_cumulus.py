@@ -6,9 +6,7 @@ pattern: COMMANDS.get() hands back a handler bound to that port. A port the swit
 gets NVUE's error text. Standard library only.
 """
 
-import json
 import math
-import re
 
 from pyramid_twin import commands, formats_frr
 
@@ -16,6 +14,8 @@ NO_ITEM = "Error: The requested item does not exist.\n"
 
 
 def _natural(name):
+    # only where ports are listed: the per-port runs need none
+    import re  # pylint: disable=import-outside-toplevel
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
@@ -83,6 +83,7 @@ def nv_show_interface_json(switch):
         if lldp:
             entry["lldp"] = lldp
         document[port["name"]] = entry
+    import json  # pylint: disable=import-outside-toplevel
     return json.dumps(document, indent=2, sort_keys=True) + "\n"
 
 
@@ -184,7 +185,7 @@ PER_PORT = {
     "counters qos": nv_show_interface_counters_qos,
     "qos roce status": nv_show_interface_qos_roce_status,
 }
-_PER_PORT = re.compile(r"^nv show interface (\S+) (%s)$" % "|".join(PER_PORT))
+_PER_PORT = commands.PortView("nv show interface", PER_PORT)
 
 
 def _per_port(match):

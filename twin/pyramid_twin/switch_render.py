@@ -1,6 +1,7 @@
 """Render every switch of a scenario: ``python switch_render.py SCENARIO DIGEST_DIR`` (see switch_session)."""
 
 import json
+import marshal
 import os
 import sys
 import time
@@ -35,8 +36,14 @@ def render(scenario_path, digest_dir):
                 with open(os.path.join(bin_dir, tool_name), "w", encoding="utf-8") as handle:
                     handle.write(TOOL_STUB % (sys.executable, tool, path, tool_name))
                 os.chmod(os.path.join(bin_dir, tool_name), 0o755)
+        text = json.dumps(state)
+        # The same state for switch_tool.py, which reads it at every tool run (a Cumulus leaf runs `nv` once per port
+        # and view): marshal is built into Python, json's import is not (as render.py's state.marshal for the nodes)
+        with open(path[:-len(".json")] + ".marshal.tmp", "wb") as handle:
+            marshal.dump(json.loads(text), handle)
+        os.replace(path[:-len(".json")] + ".marshal.tmp", path[:-len(".json")] + ".marshal")
         with open(path + ".tmp", "w", encoding="utf-8") as handle:
-            json.dump(state, handle)
+            handle.write(text)
         os.replace(path + ".tmp", path)
         link = os.path.join(digest_dir, "sw@%d" % info["index"])
         os.symlink(os.path.join("switches", name + ".json"), link + ".tmp")

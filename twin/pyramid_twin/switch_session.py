@@ -4,12 +4,12 @@ EOS and NX-OS switches run their CLI (switch_cli.py): what network_cli expects a
 SONiC and Cumulus switches are Linux: the session's command runs in a shell whose PATH starts with
 the switch's tools (`show`, `nv`, `vtysh` -> switch_tool.py). Hot path: stdlib only, no YAML.
 
-Layout: DIGEST_DIR/switches/<name>.json (switch_model.switch_state + rendered_at) and, for Linux
+Layout: DIGEST_DIR/switches/<name>.json (switch_model.switch_state + rendered_at; <name>.marshal the same) and, for Linux
 switches, DIGEST_DIR/switches/<name>/bin/<tool>; DIGEST_DIR/sw@<index> -> <name>.json marks a
 rendered switch.
 """
 
-import json
+import marshal
 import os
 import sys
 import time
@@ -37,8 +37,15 @@ def switch_json(digest_dir, scenario, index):
 
 
 def load(path):
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+    """A rendered switch: its .marshal beside the .json (switch_render.py writes both, the same dict), json's import
+    spared at each tool run."""
+    try:
+        with open(path[:-len(".json")] + ".marshal", "rb") as handle:
+            return marshal.load(handle)
+    except OSError:  # a render older than the .marshal files
+        import json  # pylint: disable=import-outside-toplevel
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
 
 
 def snapshot_now(switch):
@@ -54,7 +61,8 @@ def snapshot_now(switch):
             return [concrete(item) for item in value]
         return value
     snapshot = concrete(switch)
-    if switch.get("incast_events"):  # counts of incasts at this leaf's hosts (incast.py; only the twin's own files)
+    # counts of incasts at this leaf's hosts (incast.py; only the twin's own files), once the pod has had one
+    if switch.get("incast_events") and os.path.isdir(switch["incast_events"]):
         from pyramid_twin import incast
         incast.apply_switch(snapshot)
     return snapshot
