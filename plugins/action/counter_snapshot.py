@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import ansible_collect as _collector
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import layer as _layer
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import layer as _layer, pod as _pod
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 
 
@@ -28,7 +28,10 @@ class ActionModule(EngineAction):
         if errors:
             return dict(result, failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
         doc = _results.load(run_dir, host)
+        # a source read once for the pod (read_on) is snapshotted where its layer will read it: on its group's reader
+        reads_for = _pod.reads_for_checks(host, checks, catalog, task_vars.get("groups") or {}, run_dir,
+                                          task_vars.get("ansible_play_hosts_all") or [host])
         summary = _layer.snapshot(host, checks, catalog, expect, doc, lambda planned: _collector.collect(
-            self, planned, expect["pyramid_command_timeout"], task_vars))
+            self, planned, expect["pyramid_command_timeout"], task_vars), reads_for=reads_for)
         _results.save(run_dir, doc)
         return dict(result, changed=False, **summary)

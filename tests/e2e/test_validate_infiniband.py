@@ -1,5 +1,6 @@
 """An InfiniBand pod on the twin (docs/infiniband.md, issue 36): validate.yml reads the subnet once, on its reader, and
-judges every node's own rails from it (catalog/infiniband.yml: ib_links, ib_rail_leaves).
+judges every node's own rails from it (catalog/infiniband.yml: ib_links, ib_rail_leaves), and the subnet's error
+counters read twice a soak apart on the same reader (ib_port_errors).
 
 The runs read Layer 1, their gate lifted (the subnet checks are Layer 1's), the fault pod Layer 0 too: the rails' link
 layer and a port that no subnet manager configured (Layers 2-6 of an InfiniBand pod are other issues' work). A degraded
@@ -16,6 +17,12 @@ FAULTS = [
     # trained, never configured: no subnet manager has reached it (ibstat Initializing/LinkUp)
     {"node": "node-002", "kind": "port_state", "rail": "mlx5_5", "state": "Initializing", "phys_state": "LinkUp"},
     {"node": "node-003", "kind": "ib_cable_swap", "rails": [6, 7]},  # two cables crossed at the leaves
+    # symbol errors rising at the leaf port facing node-003's mlx5_1 (a dirty cable), from the soak's first read
+    {"node": "node-003", "kind": "ib_port_errors", "rail": "mlx5_1", "counts": {"SymbolErrorCounter": 3},
+     "per_s": {"SymbolErrorCounter": 40}},
+    # node-004's own port on mlx5_4: a 16-bit symbol error counter stopped at 65535 (nothing learnt from it)
+    {"node": "node-004", "kind": "ib_port_errors", "rail": "mlx5_4", "end": "ca", "counts": {"SymbolErrorCounter": 65535}},
+    {"node": "node-001", "kind": "ib_port_errors", "rail": "mlx5_0", "counts": {"LinkDownedCounter": 1}},  # old, not rising
 ]
 
 
@@ -82,3 +89,20 @@ def test_a_reader_without_iblinkinfo_is_an_error_on_every_node_never_a_pass(vali
 def test_a_roce_pod_has_its_infiniband_checks_not_applicable(healthy_pod):
     record = _record(healthy_pod, "node-001", "ib_links")
     assert record["status"] == "SKIP" and record.get("not_applicable") and "pyramid_rdma_link_layer is roce" in record["actual"]
+
+
+def test_error_counters_over_the_soak_rising_named_saturated_an_error_old_counts_pass(faulty):
+    record = _record(faulty, "node-003", "ib_port_errors")
+    assert record["status"] == "FAIL" and record["layer"] == 1, (record, faulty.stdout[-3000:])
+    assert "leaf1-r1 port 3 (node-003 mlx5_1): SymbolErrorCounter +" in record["actual"], record
+    assert "dirty or damaged cable or transceiver" in record["cause"]
+    record = _record(faulty, "node-004", "ib_port_errors")
+    assert record["status"] == "ERROR", record  # never a rate from a counter that stopped counting
+    assert "node-004 mlx5_4 port 1: SymbolErrorCounter 65535, its 16-bit maximum" in record["actual"], record
+    assert "perfquery -R -G" in record["actual"] and "clear the named port's counters" in record["cause"]
+    record = _record(faulty, "node-001", "ib_port_errors")
+    assert record["status"] == "PASS", record
+    assert "leaf1-r0 port 1 (node-001 mlx5_0): LinkDownedCounter 1, not rising" in record["actual"], record
+    assert "read by ibqueryerrors on node-001" in record["expected"]
+    # read on the reader alone, at the snapshot and at Layer 1: the other nodes read no subnet
+    assert "ib_port_counters" in faulty.layer_facts("node-001", 1) and "ib_port_counters" not in faulty.layer_facts("node-003", 1)

@@ -117,7 +117,8 @@ def test_a_healthy_pod_is_go(healthy_pod):
         judged = [r for r in info["checks"] if not r.get("not_applicable")]
         assert {r["status"] for r in judged} == {"PASS"}, (name, run.not_passing(name))
         if name in nodes:
-            assert {r["check"] for r in info["checks"] if r.get("not_applicable")} == {"incast_ecn", "ib_links", "ib_rail_leaves"}
+            assert {r["check"] for r in info["checks"] if r.get("not_applicable")} == {"incast_ecn", "ib_links", "ib_rail_leaves",
+                                                                                       "ib_port_errors"}
 
 
 def test_the_faulty_pod_is_no_go_and_awx_sees_a_failed_job(faulty_pod):

@@ -116,3 +116,44 @@ def test_a_node_blocked_by_the_subnet_read_fails_alone_and_a_roce_node_is_not_ap
     record = next(r for r in _layer.split_applicable("node-009", _catalog.checks_at(CATALOG, 1, "gpu_node"), CATALOG, expect)[1]
                   if r["check"] == "ib_links")
     assert record["status"] == "SKIP" and record["not_applicable"] and "pyramid_rdma_link_layer is roce" in record["actual"]
+
+
+def test_a_pod_counter_read_is_snapshotted_and_read_again_on_its_reader_alone_and_judged_on_every_node(tmp_path):
+    """ib_port_counters (ibqueryerrors, read_on ib_fabric_hosts, counters: true): the soak's two reads on the reader
+    only (counter_snapshot's reads_for_checks, then Layer 1's reads_for), the window handed to every node's judge.
+    Real ibsim captures a soak apart: leaf-r0 port 2 (node-002 mlx5_0) symbol errors 5 -> 40."""
+    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer1_infiniband as _ib  # pylint: disable=import-outside-toplevel
+    run_dir, groups = str(tmp_path), {"gpu_nodes": list(NODES), "ib_fabric_hosts": ["node-003"]}
+    expect, errors = _expectations.resolve(CATALOG, IB)
+    assert not errors, errors
+    reads = {}
+
+    def collect_for(host, counts):
+        def collect(planned):
+            texts = {"iblinkinfo": _ib.HEALTHY[1], "ibstat": _ib.ibstat_one_guid(host)[1], "ibqueryerrors": counts}
+            reads.setdefault(host, []).extend(item["id"] for item in planned)
+            return _engine.answers(planned, {item["id"]: {"status": "ok", "rc": 0, "command": " ".join(item["ways"][0]["run"]),
+                                                          "stdout": texts.get(item["ways"][0]["run"][0], "")}
+                                             for item in planned}), None
+        return collect
+    checks = _catalog.checks_for(CATALOG, "gpu_node")
+    for host in NODES:
+        doc = _results.load(run_dir, host)
+        _layer.snapshot(host, checks, CATALOG, expect, doc, collect_for(host, _ib.COUNTS["old"][1]),
+                        reads_for=_pod.reads_for_checks(host, checks, CATALOG, groups, run_dir, NODES))
+        _results.save(run_dir, doc)
+    assert [host for host, ids in reads.items() if "ib_port_counters" in ids] == ["node-003"]
+    reads.clear()
+    layer1 = _catalog.checks_at(CATALOG, 1, "gpu_node")
+    for host in NODES:
+        doc = _results.load(run_dir, host)
+        _layer.run(host, 1, layer1, CATALOG, expect, doc, collect_for(host, _ib.COUNTS["rising"][1]), wait=lambda doc, seconds: 0.0,
+                   reads_for=_pod.reads_for(host, layer1, CATALOG, groups, run_dir, 1, NODES))
+        _results.save(run_dir, doc)
+    assert [host for host, ids in reads.items() if "ib_port_counters" in ids] == ["node-003"]
+    _pod.judge_layer(CATALOG, run_dir, 1, NODES, groups=groups)
+    records = {host: next(r for r in _results.load(run_dir, host)["results"] if r["check"] == "ib_port_errors") for host in NODES}
+    assert {host: r["status"] for host, r in records.items()} == {"node-001": "PASS", "node-002": "FAIL", "node-003": "PASS",
+                                                                  "node-004": "PASS"}, records
+    assert "leaf-r0 port 2 (node-002 mlx5_0): SymbolErrorCounter +35" in records["node-002"]["actual"]
+    assert "read by ibqueryerrors on node-003" in records["node-001"]["expected"]

@@ -198,7 +198,7 @@ RAIL_MESH_FAULTS = {"rail_bw", "gid_missing", "stale_server", "perftest_server_s
                     "ping_rtt", "rail_ip_wrong", "gdr_bw"}
 # Host RoCE configuration faults (mlnx_qos, ethtool -S, the rails' RoCE sysfs): tests/unit/test_twin_formats_roce.py covers them.
 ROCE_HOST_FAULTS = {"dcqcn_off", "trust_pcp", "pfc_priority", "dscp_mark", "mtu"}
-INFINIBAND_FAULTS = {"ib_link", "ib_cable_swap"}  # test_twin_formats_infiniband.py
+INFINIBAND_FAULTS = {"ib_link", "ib_cable_swap", "ib_port_errors"}  # test_twin_formats_infiniband.py
 
 
 def test_every_fault_kind_is_covered():

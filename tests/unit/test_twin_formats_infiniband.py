@@ -84,3 +84,27 @@ def test_a_roce_node_has_no_subnet_to_show(tmp_path):
     scenario = model.load_scenario(str(path))
     state = model.node_state(scenario, "node-001")
     assert formats_infiniband.iblinkinfo(state, [], {}, lambda name: None)[0] == 2
+
+
+def test_the_twins_ibqueryerrors_lists_the_faulty_ports_whole_and_saturated_as_real_ports_do(tmp_path):
+    """ibqueryerrors (formats_infiniband.ibqueryerrors) read by the product's parser: the leaf port facing node-002's
+    mlx5_1, node-003's own CA port, a 16-bit counter that stopped at 65535; the summary closes the read."""
+    states = _pod(tmp_path, 4, "[{node: node-002, kind: ib_port_errors, rail: mlx5_1, counts: {SymbolErrorCounter: 70000,"
+                               " LinkDownedCounter: 2}}, {node: node-003, kind: ib_port_errors, rail: mlx5_0, end: ca,"
+                               " counts: {PortRcvErrors: 7}}]")
+    rc, out, err = formats_infiniband.ibqueryerrors(states["node-001"], ["--threshold-file", "/dev/null"], {}, states.get)
+    assert rc == 1 and not err  # as the real tool: 1 when it listed a port
+    facts = parse("linux_ibqueryerrors", out)
+    links = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
+    leaf = facts["ports"]["%s:2" % links["switches"]["leaf1-r1"]["guid"]]
+    assert leaf == {"SymbolErrorCounter": 65535, "LinkDownedCounter": 2}
+    assert facts["ports"]["%s:1" % states["node-003"]["rails"][0]["node_guid"]] == {"PortRcvErrors": 7}
+    assert len(facts["ports"]) == 2 and facts["thresholds"] == {} and facts["suppressed"] == []
+    healthy = _pod(tmp_path, 2)
+    rc, out, _err = formats_infiniband.ibqueryerrors(healthy["node-001"], ["--threshold-file", "/dev/null"], {}, healthy.get)
+    assert rc == 0 and parse("linux_ibqueryerrors", out)["ports"] == {}
+
+
+def test_a_counter_the_port_does_not_have_is_a_scenario_error(tmp_path):
+    with pytest.raises(model.ScenarioError, match="no counter SymbolErrors"):
+        _pod(tmp_path, 2, "[{node: node-001, kind: ib_port_errors, rail: mlx5_0, per_s: {SymbolErrors: 5}}]")

@@ -204,6 +204,20 @@ def rising(state):
     return state
 
 
+def pod_clock(name):
+    """Seconds since the first call of ``name``'s clock in this pod since twin/up (beside the pod's session changes,
+    so twin/up restarts it): the time a rising counter of the pod's shared state has risen for."""
+    clock = os.path.join(changes.changes_dir(NODE[0]), "clock-" + name)
+    os.makedirs(os.path.dirname(clock), exist_ok=True)
+    try:
+        with open(clock, "x", encoding="utf-8") as handle:
+            handle.write("%f\n" % time.time())
+    except FileExistsError:
+        pass
+    with open(clock, encoding="utf-8") as handle:
+        return max(time.time() - float(handle.read()), 0.0)
+
+
 def nvidia_smi(state, args, env):
     state = rising(state)
     if args in (["topo", "-m"], ["topo", "--matrix"]):
@@ -359,6 +373,7 @@ def load_node(name):
 TOOLS = {
     "ib_write_bw": _rail_mesh("formats_perftest", "ib_write_bw"),
     "iblinkinfo": _rail_mesh("formats_infiniband", "iblinkinfo"),  # the whole subnet: every node of the pod
+    "ibqueryerrors": _rail_mesh("formats_infiniband", "ibqueryerrors"),
     "ping": _rail_mesh("formats_ping", "ping"),
     "fping": _rail_mesh("formats_ping", "fping"),
     "ibstat": ibstat,

@@ -1,4 +1,4 @@
-"""A twin pod's InfiniBand subnet as infiniband-diags prints it from any node: iblinkinfo.
+"""A twin pod's InfiniBand subnet as infiniband-diags prints it from any node: iblinkinfo, ibqueryerrors.
 
 Layout (iblinkinfo.c, and real captures: tests/unit/parsers/linux_iblinkinfo, infiniband-diags 44.0 on ibsim, and a
 public HDR Quantum capture for the speed hint): a "Switch: <GUID> <name>:" block with one line per port, every port
@@ -109,3 +109,70 @@ def iblinkinfo(state, args, env, load_node):  # pylint: disable=unused-argument
     if not any(rail["link_layer"] == "InfiniBand" for rail in state["rails"]):
         return 2, "", "pyramid twin: `iblinkinfo` on a node without an InfiniBand rail is not simulated\n"
     return (0,) + (render(*subnet(_pod(load_node))), "")
+
+
+# ibqueryerrors.c's order of a port's error counters, and their widths (the IBA PortCounters attribute): a port's
+# counter stops at its maximum.
+COUNTERS = (("SymbolErrorCounter", 16), ("LinkErrorRecoveryCounter", 8), ("LinkDownedCounter", 8), ("PortRcvErrors", 16),
+            ("PortRcvRemotePhysicalErrors", 16), ("PortRcvSwitchRelayErrors", 16), ("PortXmitDiscards", 16),
+            ("PortXmitConstraintErrors", 8), ("PortRcvConstraintErrors", 8), ("LocalLinkIntegrityErrors", 4),
+            ("ExcessiveBufferOverrunErrors", 4), ("VL15Dropped", 16), ("PortXmitWait", 32))
+
+
+def _counts(errors, elapsed):
+    counts = {}
+    for counter, bits in COUNTERS:
+        value = int(errors["counts"].get(counter, 0) + errors["per_s"].get(counter, 0.0) * elapsed)
+        if value:
+            counts[counter] = min(value, 2 ** bits - 1)
+    return counts
+
+
+def _line(counts):
+    return " ".join("[%s == %d]" % (counter, counts[counter]) for counter, _bits in COUNTERS if counts.get(counter))
+
+
+def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argument
+    """`ibqueryerrors --threshold-file /dev/null` (or without a threshold file: the twin has none), in the layout of
+    real captures (tests/unit/parsers/linux_ibqueryerrors, infiniband-diags 44.0 on ibsim): each node with a non-zero
+    error counter ("Errors for <GUID> "<name>"", a CA's header without its GUID), a port line per such port (a switch's
+    "port ALL" first, the sum), then the closing summary. The counters are the scenario's `ib_port_errors` faults."""
+    if args not in ([], ["--threshold-file", "/dev/null"]):
+        return 2, "", "pyramid twin: `ibqueryerrors %s` is not simulated\n" % " ".join(args)
+    if not any(rail["link_layer"] == "InfiniBand" for rail in state["rails"]):
+        return 2, "", "pyramid twin: `ibqueryerrors` on a node without an InfiniBand rail is not simulated\n"
+    nodes = _pod(load_node)
+    switches, cas = subnet(nodes)
+    guids = {name: guid for guid, name, _lid, _ports in switches}
+    faulty = [(state_, rail) for state_ in nodes for rail in state_["rails"] if rail.get("ib_errors")]
+    elapsed = 0.0
+    if any(rail["ib_errors"]["per_s"] for _node, rail in faulty):
+        from pyramid_twin.fake_tool import pod_clock  # pylint: disable=import-outside-toplevel
+        elapsed = pod_clock("ibqueryerrors")
+    by_switch, by_ca = {}, []
+    for node, rail in faulty:
+        description = "%s %s" % (node["hostname"], rail["device"])
+        link = next((port for name, _guid, _lid, port in cas if name == description), None)
+        counts = _counts(rail["ib_errors"], elapsed)
+        if link is None or not counts:
+            continue
+        if rail["ib_errors"]["end"] == "ca":
+            by_ca.append((description, rail["node_guid"], counts))
+        else:
+            by_switch.setdefault(link["remote"]["name"], {})[link["remote"]["port"]] = counts
+    lines = []
+    for description, guid, counts in by_ca:
+        lines += ['Errors for "%s"' % description, "   GUID %s port 1: %s" % (guid, _line(counts))]
+    for name, ports in sorted(by_switch.items()):
+        total = {}
+        for counts in ports.values():
+            for counter, value in counts.items():
+                total[counter] = total.get(counter, 0) + value
+        lines += ['Errors for %s "%s"' % (guids[name], name), "   GUID %s port ALL: %s" % (guids[name], _line(total))]
+        lines += ["   GUID %s port %d: %s" % (guids[name], number, _line(ports[number])) for number in sorted(ports)]
+    listed = len(by_ca) + sum(len(ports) for ports in by_switch.values())
+    checked = len(switches) * PORTS + len(cas) + len(by_switch)
+    lines += ["", "## Summary: %d nodes checked, %d bad nodes found" % (len(switches) + len(cas), len(by_ca) + len(by_switch)),
+              "##          %d ports checked, %d ports have errors beyond threshold" % (checked, listed),
+              "## Thresholds: ", "## Suppressed:"]
+    return (1 if listed else 0), "\n".join(lines) + "\n", ""

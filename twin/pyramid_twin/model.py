@@ -293,6 +293,23 @@ def _ib_link(state, fault):
     rail["rate"] = int(rail["ib_width"].rstrip("X")) * per_lane
 
 
+def _ib_port_errors(state, fault):
+    """Error counters of an InfiniBand rail's link (formats_infiniband.ibqueryerrors), at the leaf's port facing it
+    (`end: leaf`, the default) or the CA's own (`end: ca`): `counts` {counter: n} standing before the run, `per_s`
+    {counter: rate} rising from the pod's first ibqueryerrors read; each stops at its width's maximum, as a port's do."""
+    from pyramid_twin.formats_infiniband import COUNTERS  # pylint: disable=import-outside-toplevel
+    known = [name for name, _bits in COUNTERS]
+    for key in ("counts", "per_s"):
+        unknown = sorted(set(fault.get(key) or {}) - set(known))
+        if unknown:
+            raise ScenarioError("%s: ib_port_errors %s: no counter %s (known: %s)" % (
+                state["hostname"], key, ", ".join(unknown), ", ".join(known)))
+    if fault.get("end", "leaf") not in ("leaf", "ca"):
+        raise ScenarioError("%s: ib_port_errors end %r: leaf or ca" % (state["hostname"], fault.get("end")))
+    _rail(state, fault)["ib_errors"] = {"end": fault.get("end", "leaf"), "counts": dict(fault.get("counts") or {}),
+                                        "per_s": dict(fault.get("per_s") or {})}
+
+
 def _ib_cable_swap(state, fault):
     """Two rails' cables crossed at the leaves (formats_infiniband: each lands on the other's leaf)."""
     state["ib_cable_swap"] = list(fault.get("rails", [6, 7]))
@@ -528,6 +545,7 @@ FAULTS = {
     "link_layer": _link_layer,
     "ib_link": _ib_link,
     "ib_cable_swap": _ib_cable_swap,
+    "ib_port_errors": _ib_port_errors,
     "module_missing": _module_missing,
     "open_kernel_module": _open_kernel_module,
     "mlxconfig": _mlxconfig,

@@ -139,3 +139,121 @@ def _rail_leaves(host, facts, expect, landing, serves):
         return verdict(SKIP, expected, "cannot tell which rail a leaf serves (fewer than %d nodes' rails on it, or no majority): %s" % (
             RAIL_LEAF_QUORUM, summary(untold, 3)), not_applicable=True)
     return verdict(PASS, expected, "%d rails each on its rail's leaf (%s)" % (len(right), summary(right, 2)))
+
+
+# The IBA PortCounters' widths (InfiniBand Architecture Specification vol. 1, PortCounters attribute): a counter stops
+# at its maximum and no longer counts, so a count there says nothing of what happened since (it is cleared with
+# `perfquery -R`). PortXmitWait is congestion, not an error; the data counters are not read here.
+COUNTER_BITS = {"SymbolErrorCounter": 16, "LinkErrorRecoveryCounter": 8, "LinkDownedCounter": 8, "PortRcvErrors": 16,
+                "PortRcvRemotePhysicalErrors": 16, "PortRcvSwitchRelayErrors": 16, "PortXmitDiscards": 16,
+                "PortXmitConstraintErrors": 8, "PortRcvConstraintErrors": 8, "LocalLinkIntegrityErrors": 4,
+                "ExcessiveBufferOverrunErrors": 4, "VL15Dropped": 16, "PortXmitWait": 32}
+# The counters that must not rise over the soak on a rail's link (seed 004's fabric check), with what a rise means.
+LINK_ERRORS = {
+    "SymbolErrorCounter": "bit errors on the link's lanes: a dirty or damaged cable or transceiver",
+    "LinkErrorRecoveryCounter": "the link retrained to recover from errors: a marginal cable or transceiver",
+    "LinkDownedCounter": "the link went down and came back during the soak: a flapping cable, transceiver or port",
+    "PortRcvErrors": "packets received with errors: a damaged cable or transceiver",
+    "LocalLinkIntegrityErrors": "the link's integrity errors passed their limit: a marginal cable or transceiver",
+    "ExcessiveBufferOverrunErrors": "the receive buffer overran: a peer sending without credits (a misconfigured port)",
+    "PortXmitDiscards": "packets discarded on transmit: the port could not send (a stuck or down peer, credits withheld)",
+}
+
+
+@judge("ib_port_errors", scope="pod")
+def ib_port_errors(facts_by_host, expect_by_host):
+    """Each GPU node's rails, both ends of each link (the CA's port and the leaf port it lands on, found through
+    iblinkinfo by the port GUIDs of the node's own ibstat), their error counters read twice a soak apart by
+    ibqueryerrors on the fabric host. A counter that rose: FAIL naming the port, the node and rail, the counter and the
+    rise. A counter at its maximum (16-bit SymbolErrorCounter at 65535...) no longer counts: ERROR naming the port and
+    its reset, never a rate. A counter lower than before was reset during the soak: ERROR. Old counts that did not rise
+    pass. The read lists only ports with a count, so it is whole only without thresholds or suppressed counters."""
+    return {host: _port_errors(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
+
+
+def _port_errors(host, facts, expect):
+    window = facts["ib_port_counters"]
+    reader = (facts.get("read_on_host") or {}).get("ib_port_counters", "the fabric host")
+    expected = ("no InfiniBand error counter rising over the %ds soak at either end of each rail's link (%s), read by "
+                "ibqueryerrors on %s" % (window["seconds"], ", ".join(sorted(LINK_ERRORS)), reader))
+    hidden = _hidden(window)
+    if hidden:
+        return verdict(ERROR, expected, "the read does not show every count: %s" % "; ".join(hidden),
+                       cause="ibqueryerrors lists only counts over its thresholds and not suppressed: run it with "
+                             "--threshold-file /dev/null and without -s or -c (the catalog's way does)")
+    rising, broken, unseen, old = [], [], [], []
+    for rail in expect["pyramid_rails"]:
+        ends, why = _ends(host, rail, facts)
+        if why:
+            unseen.append(why)
+            continue
+        for said, key, guid, port in ends:
+            before, after = window["before"]["ports"].get(key, {}), window["after"]["ports"].get(key, {})
+            for counter in sorted(set(before) | set(after) | set(LINK_ERRORS)):
+                first, last = before.get(counter, 0), after.get(counter, 0)
+                top = 2 ** COUNTER_BITS[counter] - 1 if counter in COUNTER_BITS else None
+                if top is not None and top in (first, last):
+                    broken.append(("saturated", "%s: %s %d, its %d-bit maximum: it no longer counts (clear it: perfquery -R "
+                                                "-G %s %d)" % (said, counter, top, COUNTER_BITS[counter], guid, port)))
+                elif last < first:
+                    broken.append(("cleared", "%s: %s went from %d to %d (cleared during the soak)" % (said, counter, first, last)))
+                elif counter in LINK_ERRORS and last > first:
+                    said_rise = "%s: %s +%d in %ds (%d -> %d)" % (said, counter, last - first, window["seconds"], first, last)
+                    rising.append((counter, said_rise))
+                elif counter in LINK_ERRORS and last:
+                    old.append("%s: %s %d, not rising" % (said, counter, last))
+    unjudged = [text for _kind, text in broken] + ["not seen: " + item for item in unseen]
+    if rising:
+        return verdict(FAIL, expected, summary([text for _counter, text in rising] + unjudged),
+                       cause="InfiniBand error counters rising over the soak: %s" % "; ".join(
+                           sorted({LINK_ERRORS[counter] for counter, _text in rising})))
+    if unjudged:
+        return verdict(ERROR, expected, summary(unjudged), cause=_unjudged_cause({kind for kind, _text in broken}, unseen, reader))
+    return verdict(PASS, expected, "%d rails, both ends: no error counter rose over %ds%s" % (
+        len(expect["pyramid_rails"]), window["seconds"], " (old counts: %s)" % summary(old, 3) if old else ""))
+
+
+def _unjudged_cause(kinds, unseen, reader):
+    """One cause for counters that could not be compared, the first of: saturated, cleared, a rail not seen."""
+    if "saturated" in kinds:
+        return ("An error counter at its maximum no longer counts, so its rise over the soak is unknown (a port that has "
+                "been erring for long, or never cleared): clear the named port's counters (perfquery -R -G <GUID> <port>) "
+                "and run Layer 1 again")
+    if "cleared" in kinds:
+        return ("Error counters cleared during the soak (perfquery -R, ibclearerrors, a port or switch reset): nothing to "
+                "compare; run Layer 1 again and clear nothing while it soaks")
+    return ("A rail missing from the fabric read while its own host shows it up: the read is cut short or the fabric "
+            "changed since Layer 0 (run iblinkinfo on %s again)" % reader)
+
+
+def _hidden(window):
+    """Why a read of the window may leave counts out (thresholds, suppressed counters), or []."""
+    hidden = []
+    for when in ("before", "after"):
+        read = window[when]
+        if read["thresholds"]:
+            hidden.append("%s the soak, counts at or under thresholds %s are not listed" % (
+                "at the start of" if when == "before" else "at the end of",
+                ", ".join("%s %d" % item for item in sorted(read["thresholds"].items()))))
+        if set(read["suppressed"]) & set(LINK_ERRORS):
+            hidden.append("%s suppressed" % ", ".join(sorted(set(read["suppressed"]) & set(LINK_ERRORS))))
+    return hidden
+
+
+def _ends(host, rail, facts):
+    """([(said, key, GUID, port)] of the rail's two ends: its CA port and the leaf port it lands on), or (None, why)."""
+    device = facts["ibstat"]["devices"].get(rail) or {}
+    port = (device.get("ports") or {}).get("1")
+    if port is None:
+        return None, "%s: not in %s's ibstat" % (rail, host)
+    links = facts["ib_link_info"]
+    link = links["ca_ports"].get((port.get("port_guid") or "").lower())
+    if link is None or not link.get("remote"):
+        return None, "%s (port GUID %s): no link in iblinkinfo" % (rail, port.get("port_guid"))
+    leaf, leaf_port = link["remote"]["name"], link["remote"]["port"]
+    leaf_guid = ((links["switches"].get(leaf) or {}).get("guid") or "").lower()
+    ca_guid = (device.get("node_guid") or port.get("port_guid") or "").lower()
+    if not leaf_guid:
+        return None, "%s: its leaf %s is not among iblinkinfo's switches" % (rail, leaf)
+    return [("%s %s port 1" % (host, rail), "%s:1" % ca_guid, ca_guid, 1),
+            ("%s port %d (%s %s)" % (leaf, leaf_port, host, rail), "%s:%d" % (leaf_guid, leaf_port), leaf_guid, leaf_port)], None

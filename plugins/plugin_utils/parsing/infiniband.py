@@ -86,3 +86,72 @@ def _closed(node):
 
 def _ranges(numbers):
     return ", ".join(str(n) for n in numbers[:6]) + (", ..." if len(numbers) > 6 else "")
+
+
+# ibqueryerrors.c (infiniband-diags 44): "Errors for <GUID> "<name>"" (a CA's header has its name only), then one line
+# per port whose error counters are not zero ("port ALL" a switch's sum of its ports), each counter as "[Name == N]"
+# ("[Name == N (2.332MB)]" for a data counter), and a closing summary: how many nodes and ports were checked, the
+# thresholds a port had to pass to be listed, and the counters left out (-s, -c). Captures: tests/unit/parsers/
+# linux_ibqueryerrors (ibsim 0.10 with OpenSM 3.3.23).
+_ERRORS_FOR = re.compile(r"^Errors for (?:(0x[0-9a-fA-F]{16}) )?\"(.*)\"$")
+_ERROR_PORT = re.compile(r"^\s+GUID (0x[0-9a-fA-F]{16}) port (\d+|ALL):((?:\s*\[\w+ == \d+(?: \([^)]*\))?\])+)\s*$")
+_COUNTER = re.compile(r"\[(\w+) == (\d+)(?: \([^)]*\))?\]")
+_SUMMARY_NODES = re.compile(r"^## Summary: (\d+) nodes checked, (\d+) bad nodes found$")
+_SUMMARY_PORTS = re.compile(r"^##\s+(\d+) ports checked, (\d+) ports have errors beyond threshold$")
+_THRESHOLDS = re.compile(r"^## Thresholds: ?(.*)$")
+_SUPPRESSED = re.compile(r"^## Suppressed: ?(.*)$")
+_THRESHOLD = re.compile(r"\[(\w+) = (\d+)\]")
+
+
+@parser("linux_ibqueryerrors",
+        "ibqueryerrors: every port of the subnet whose error counters are not zero, with the summary that closes the read",
+        kind="text")
+def ibqueryerrors(text):
+    """{"ports": {"<GUID>:<port>": {counter: n}}, "names": {GUID: node name}, "checked": {"nodes", "ports"},
+    "thresholds": {counter: n}, "suppressed": [counter]}.
+
+    A port not listed had every counter at zero (or under its threshold: ``thresholds``, or left out: ``suppressed``).
+    That absence is a reading only because the summary closes the read: without its four lines, or with a line that
+    is no header, port or summary line, the text is not a complete read."""
+    ports, names, guid, name, closing = {}, {}, None, None, []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if line.startswith("##"):
+            closing.append(line)
+            continue
+        if closing:
+            raise ValueError("line %d follows the summary: %r" % (number, line[:120]))
+        header = _ERRORS_FOR.match(line)
+        if header:
+            guid = header.group(1).lower() if header.group(1) else None
+            name = header.group(2)
+            continue
+        match = _ERROR_PORT.match(line)
+        if not match or name is None:  # a port line before any header: the header was lost
+            raise ValueError("line %d is no ibqueryerrors header, port or summary line: %r" % (number, line[:120]))
+        port_guid = match.group(1).lower()
+        if guid is not None and port_guid != guid:
+            raise ValueError("line %d: a port of %s under the header of %s (a header lost?)" % (number, port_guid, guid))
+        names[port_guid] = name
+        if match.group(2) == "ALL":
+            continue  # a switch's sum of its ports: each port is listed on its own
+        key = "%s:%s" % (port_guid, match.group(2))
+        if key in ports:
+            raise ValueError("line %d: %s listed twice" % (number, key))
+        ports[key] = {counter: int(value) for counter, value in _COUNTER.findall(match.group(3))}
+    return dict(_summary(closing), ports=ports, names=names)
+
+
+def _summary(lines):
+    """The four closing lines, in order: the proof that the read ran to its end."""
+    patterns = (_SUMMARY_NODES, _SUMMARY_PORTS, _THRESHOLDS, _SUPPRESSED)
+    matches = [pattern.match(line) for pattern, line in zip(patterns, lines)]
+    if len(lines) != len(patterns) or not all(matches):
+        raise ValueError("no complete closing summary (## Summary, ports checked, ## Thresholds, ## Suppressed): the read "
+                         "was cut short or is not ibqueryerrors' (%d closing lines)" % len(lines))
+    thresholds = dict((name, int(value)) for name, value in _THRESHOLD.findall(matches[2].group(1)))
+    if matches[2].group(1).strip() and not thresholds:
+        raise ValueError("unreadable thresholds line: %r" % lines[2])
+    return {"checked": {"nodes": int(matches[0].group(1)), "ports": int(matches[1].group(1))}, "thresholds": thresholds,
+            "suppressed": [word.strip() for word in matches[3].group(1).replace(",", " ").split() if word.strip()]}

@@ -56,10 +56,10 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
         _results.record(doc, inapplicable)
         return inapplicable, {"msg": "layer %d: no checks to run on %s itself (fabric checks run from the launcher)" % (layer, host)}
 
-    counters = _counters.source_names(catalog, local)
-    waited = wait(doc, expect["pyramid_soak_seconds"]) if counters else 0.0
     # a source read on one host for the pod (read_on) only where this host is its group's reader
     names = [name for name in _engine.source_names(local) if catalog["sources"][name].get("read_on") in (None,) + tuple(reads_for)]
+    counters = [name for name in _counters.source_names(catalog, local) if name in names]
+    waited = wait(doc, expect["pyramid_soak_seconds"]) if counters else 0.0
     collected, unreachable = collect(_engine.reads(names, catalog, expect))
     records, summary = [], {"soak_waited": round(waited, 1)}
     judged = _without_ports(expect, set_aside) if set_aside and expect["pyramid_enforce_gate"] else expect
@@ -106,9 +106,11 @@ def _set_aside_said(record, expect, judged):
     return record
 
 
-def snapshot(host, checks, catalog, expect, doc, collect):
-    """Read every counters source of ``checks`` once (the start of the soak) into ``doc``; a summary."""
-    names = _counters.source_names(catalog, split_applicable(host, checks, catalog, expect)[0])
+def snapshot(host, checks, catalog, expect, doc, collect, reads_for=()):
+    """Read every counters source of ``checks`` once (the start of the soak) into ``doc``; a summary. A source read
+    once for the pod (``read_on``) only where this host is its group's reader (``reads_for``, as run() reads it)."""
+    names = [name for name in _counters.source_names(catalog, split_applicable(host, checks, catalog, expect)[0])
+             if catalog["sources"][name].get("read_on") in (None,) + tuple(reads_for)]
     collected, unreachable = collect(_engine.reads(names, catalog, expect))
     if unreachable:
         facts = {name: SourceFailure("ssh %s" % host, "host unreachable at the snapshot: " + unreachable) for name in names}

@@ -35,6 +35,15 @@ def reads_for(host, checks, catalog, groups, run_dir, layer, hosts):
     return {group for group in _groups_read_on(checks, catalog) if reader(group, groups, run_dir, layer, hosts) == host}
 
 
+def reads_for_checks(host, checks, catalog, groups, run_dir, hosts):
+    """The ``read_on`` groups ``host`` reads for, each at the layer of the checks that read it (the counters' snapshot
+    covers checks of several layers: each group's reader is the one its check's layer will ask)."""
+    found = set()
+    for check in checks:
+        found |= reads_for(host, [check], catalog, groups, run_dir, check["layer"], hosts)
+    return found
+
+
 def _read_on(check, catalog, run_dir, layer, groups, hosts, facts_by_host, ran_by_host, expect, read_from):
     """Every host's facts for a check that reads a ``read_on`` source: its own, with each such source as its group's
     reader read it (``read_on_host``: {source: reader}, for the judge to name) from ``read_from`` (every host's facts of

@@ -100,3 +100,65 @@ DATA += [
                for node in NODES[:3]},
      "expect": HDR, "status": dict.fromkeys(NODES[:3], "ERROR"), "contains": {"node-001": ["no host of ib_fabric_hosts"]}},
 ]
+
+
+# --- ib_port_errors: the subnet's error counters read twice a soak apart (ibqueryerrors on the fabric host) -------------
+# Real captures of the same ibsim subnet as HEALTHY (tests/unit/parsers/linux_ibqueryerrors: `ibqueryerrors
+# --threshold-file /dev/null`), each state set from ibsim's console between reads: old counts (leaf-r0 port 2, facing
+# node-002 mlx5_0: 5 symbol errors; node-003 mlx5_0's own port: 2 link downs), then leaf-r0 port 2 risen to 40, then
+# leaf-r0 port 4 (node-004 mlx5_0) at 65535 symbol errors and 15 local link integrity errors and leaf-r1 port 3
+# (node-003 mlx5_1) at 255 link error recoveries: each its counter's maximum.
+COUNTS = dict({state: fixture("linux_ibqueryerrors", "ibsim_" + state)
+               for state in ("healthy", "old", "rising", "saturated", "thresholds", "suppressed")},
+              cut_inside_the_summary=fixture("linux_ibqueryerrors", "cut_inside_the_summary"))
+
+
+def ibstat_one_guid(node):
+    """As ibstat(node), with each CA's node GUID its port GUID, as a ConnectX's is (cx7_ib_ndr: Node GUID = Port GUID)
+    and as ibsim's CAs are: ibqueryerrors names a CA's port by its node GUID."""
+    text = edited(ibstat(node), "Node GUID: 0xa088c20300f1e210", "Node GUID: %s" % GUIDS[node][0])
+    return edited(text, "Node GUID: 0xa088c20300f1e211", "Node GUID: %s" % GUIDS[node][1])
+
+
+def soak(before, after, nodes=NODES, seconds=300):
+    return {node: {"ib_port_counters": {"before": COUNTS[before], "after": COUNTS[after], "seconds": seconds},
+                   "ib_link_info": HEALTHY, "ibstat": ibstat_one_guid(node)} for node in nodes}
+
+
+SOAK = dict(HDR, pyramid_soak_seconds=300)
+DATA += [
+    {"check": "ib_port_errors", "name": "no error counter on any port at either read: every node passes",
+     "raw": soak("healthy", "healthy"), "expect": SOAK, "status": dict.fromkeys(NODES, "PASS"),
+     "contains": {"node-001": ["2 rails, both ends: no error counter rose over 300s"]}},
+    {"check": "ib_port_errors", "name": "old counts at a leaf port and at a CA's own port that do not rise pass, said",
+     "raw": soak("old", "old"), "expect": SOAK, "status": dict.fromkeys(NODES, "PASS"),
+     "contains": {"node-002": ["old counts: leaf-r0 port 2 (node-002 mlx5_0): SymbolErrorCounter 5, not rising"],
+                  "node-003": ["node-003 mlx5_0 port 1: LinkDownedCounter 2, not rising"]}},
+    {"check": "ib_port_errors", "name": "symbol errors rising at the leaf port facing a rail: FAIL naming the port, node and rail",
+     "raw": soak("old", "rising"), "expect": SOAK,
+     "status": {"node-001": "PASS", "node-002": "FAIL", "node-003": "PASS", "node-004": "PASS"},
+     "contains": {"node-002": ["leaf-r0 port 2 (node-002 mlx5_0): SymbolErrorCounter +35 in 300s (5 -> 40)",
+                               "bit errors on the link's lanes: a dirty or damaged cable or transceiver"]}},
+    {"check": "ib_port_errors", "name": "a counter at its width's maximum (16-bit 65535, 8-bit 255) proves nothing: ERROR with its reset",
+     "raw": soak("rising", "saturated"), "expect": SOAK,
+     "status": {"node-001": "PASS", "node-002": "PASS", "node-003": "ERROR", "node-004": "ERROR"},
+     "contains": {"node-004": ["leaf-r0 port 4 (node-004 mlx5_0): SymbolErrorCounter 65535, its 16-bit maximum: it no longer "
+                               "counts (clear it: perfquery -R -G 0x1070fd0300c1e000 4)",
+                               "LocalLinkIntegrityErrors 15, its 4-bit maximum"],
+                  "node-003": ["leaf-r1 port 3 (node-003 mlx5_1): LinkErrorRecoveryCounter 255, its 8-bit maximum"]}},
+    {"check": "ib_port_errors", "name": "a count lower than at the start was cleared during the soak: ERROR, never a pass",
+     "raw": soak("rising", "old"), "expect": SOAK,
+     "status": {"node-001": "PASS", "node-002": "ERROR", "node-003": "PASS", "node-004": "PASS"},
+     "contains": {"node-002": ["SymbolErrorCounter went from 40 to 5 (cleared during the soak)"]}},
+    {"check": "ib_port_errors", "name": "a read under thresholds hides counts (node-003's 2 link downs): ERROR on every node",
+     "raw": soak("saturated", "thresholds", ["node-001", "node-003"]), "expect": SOAK,
+     "status": {"node-001": "ERROR", "node-003": "ERROR"},
+     "contains": {"node-001": ["counts at or under thresholds LinkDownedCounter 10, SymbolErrorCounter 10 are not listed",
+                               "--threshold-file /dev/null"]}},
+    {"check": "ib_port_errors", "name": "a read with a counter suppressed (-s) does not show it: ERROR",
+     "raw": soak("saturated", "suppressed", ["node-003"]), "expect": SOAK, "status": {"node-003": "ERROR"},
+     "contains": {"node-003": ["LinkDownedCounter suppressed"]}},
+    {"check": "ib_port_errors", "name": "a read cut inside its summary is no read: ERROR, never a pass",
+     "raw": soak("healthy", "cut_inside_the_summary", ["node-001"]), "expect": SOAK, "status": {"node-001": "ERROR"},
+     "contains": {"node-001": ["no complete closing summary"]}},
+]
