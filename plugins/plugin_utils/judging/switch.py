@@ -502,14 +502,14 @@ def _routes_unproven(value, flagged):
 
 
 def _routes_unread(routes, sessions):
-    """Why an empty route table cannot be the truth, or None: BGP neighbors that report prefixes received
-    (and accepted) install routes, so no BGP route at all beside them is a read that lost its table."""
+    """Why an empty route table cannot be the truth, or None: BGP neighbors that report prefixes received and accepted
+    (past their inbound policy) install routes, so no BGP route at all beside them is a read that lost its table."""
     if routes:
         return None
     feeding = sorted(address for address, state in sessions.items() if _up(state) and _accepted(state) > 0)
     if not feeding:
         return None
-    return "no BGP route read, while %s report%s %d prefixes received: the route table read is incomplete" % (
+    return "no BGP route read, while %s report%s %d prefixes accepted: the route table read is incomplete" % (
         ", ".join(feeding[:4]), "s" if len(feeding) == 1 else "", sum(_accepted(sessions[a]) for a in feeding))
 
 

@@ -561,7 +561,7 @@ DATA = [
                                     "inbound policy accepts none of"]},
     {"check": "ecmp", "name": "EOS: an empty route table beside accepted prefixes is still the read's ERROR",
      "facts": {"sw_routes": routes(**{"10_51": None, "10_52": None}), "sw_bgp": bgp(prefixes_accepted=3)}, "expect": ECMP,
-     "status": "ERROR", "contains": ["report 6 prefixes received: the route table read is incomplete"]},
+     "status": "ERROR", "contains": ["report 6 prefixes accepted: the route table read is incomplete"]},
     {"check": "ecmp", "name": "EOS: one spine's prefixes denied, the other's accepted: the missing path is that session's",
      "facts": {"sw_routes": routes(**{"10_51": ["10.200.0.0"], "10_52": ["10.200.0.0"]}),
                "sw_bgp": bgp(**{"10_200_8_0": {"prefixes_accepted": 0}})}, "expect": ECMP,

@@ -81,12 +81,12 @@ DATA = [
     {"check": "ecmp", "name": "FRR: no route printed while the one session up reports a single prefix: the read lost its table",
      "raw": {"sw_routes": fixture(FRR_ROUTES, "empty_no_bgp_route"), "sw_bgp": FRR_ONE_PREFIX},
      "expect": CUMULUS, "status": "ERROR",
-     "contains": ["no BGP route read, while 10.0.1.1 reports 1 prefixes received: the route table read is incomplete"]},
+     "contains": ["no BGP route read, while 10.0.1.1 reports 1 prefixes accepted: the route table read is incomplete"]},
     {"check": "ecmp", "name": "FRR: no route printed beside five sessions with prefixes: four named, every prefix counted",
      "raw": {"sw_routes": fixture(FRR_ROUTES, "empty_no_bgp_route")},
      "facts": {"sw_bgp": {"neighbors": {address: session() for address in FIVE_SPINES}}},
      "expect": dict(CUMULUS, pyramid_ecmp_paths=5, pyramid_bgp_neighbors=spines(*FIVE_SPINES, remote_as=65001)), "status": "ERROR",
-     "contains": ["no BGP route read, while 10.0.1.1, 10.0.1.3, 10.0.1.5, 10.0.1.7 report 45 prefixes received"]},
+     "contains": ["no BGP route read, while 10.0.1.1, 10.0.1.3, 10.0.1.5, 10.0.1.7 report 45 prefixes accepted"]},
 
     # --- pfc_enabled: an unread port never hides the ports after it
     {"check": "pfc_enabled", "name": "SONiC: a planned port the table does not list, then one with PFC off: the FAIL says both",
