@@ -11,7 +11,8 @@ import pytest
 IB = {"link_layer": "InfiniBand"}
 LAYER1 = "--tags layer1 -e pyramid_enforce_gate=false"
 # The fault pod reads Layer 0 too (its InfiniBand specifics: the link layer, a port no subnet manager configured)
-LAYERS_0_1 = "--tags layer0,layer1 -e pyramid_enforce_gate=false"
+# and Layer 3, whose RoCE checks (DCQCN, trust, PFC, DSCP, the host/switch agreement, the incast) are not applicable here
+LAYERS_0_1 = "--tags layer0,layer1,layer3 -e pyramid_enforce_gate=false"
 FAULTS = [
     {"node": "node-002", "kind": "ib_link", "rail": "mlx5_3", "width": "1X"},  # one lane of four
     # trained, never configured: no subnet manager has reached it (ibstat Initializing/LinkUp)
@@ -106,3 +107,15 @@ def test_error_counters_over_the_soak_rising_named_saturated_an_error_old_counts
     assert "read by ibqueryerrors on node-001" in record["expected"]
     # read on the reader alone, at the snapshot and at Layer 1: the other nodes read no subnet
     assert "ib_port_counters" in faulty.layer_facts("node-001", 1) and "ib_port_counters" not in faulty.layer_facts("node-003", 1)
+
+
+def test_roce_checks_are_not_applicable_on_an_infiniband_pod_and_read_nothing(faulty):
+    layer3 = [r for r in faulty.host("node-001")["checks"] if r["layer"] == 3]
+    assert {r["check"] for r in layer3} >= {"roce_dcqcn", "roce_trust", "roce_pfc", "roce_dscp", "rail_mtu", "roce_gid",
+                                            "nic_counters", "roce_host_switch_agree", "incast_ecn"}, layer3
+    for record in layer3:
+        assert record["status"] == "SKIP" and record.get("not_applicable"), record
+        # the incast's own play says first that it was not asked for (pyramid_incast is false in this run)
+        if record["check"] != "incast_ecn":
+            assert "pyramid_rdma_link_layer is infiniband" in record["actual"], record
+    assert not faulty.layer_facts("node-001", 3)  # nothing read: no netdev ECN, DSCP or PFC on InfiniBand rails

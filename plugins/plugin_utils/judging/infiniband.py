@@ -252,7 +252,10 @@ def _ends(host, rail, facts):
         return None, "%s (port GUID %s): no link in iblinkinfo" % (rail, port.get("port_guid"))
     leaf, leaf_port = link["remote"]["name"], link["remote"]["port"]
     leaf_guid = ((links["switches"].get(leaf) or {}).get("guid") or "").lower()
-    ca_guid = (device.get("node_guid") or port.get("port_guid") or "").lower()
+    # ibqueryerrors names a CA's port by its node GUID: without it read, that end is not found (never another GUID)
+    ca_guid = (device.get("node_guid") or "").lower()
+    if not ca_guid:
+        return None, "%s: no node GUID in %s's ibstat" % (rail, host)
     if not leaf_guid:
         return None, "%s: its leaf %s is not among iblinkinfo's switches" % (rail, leaf)
     return [("%s %s port 1" % (host, rail), "%s:1" % ca_guid, ca_guid, 1),
