@@ -184,15 +184,7 @@ def rising(state):
     lives beside the node's session changes, so twin/up restarts it."""
     if not any(gpu["health"].get("rising") for gpu in state["gpus"]):
         return state
-    clock = os.path.join(changes.changes_dir(NODE[0]), "clock-" + state["hostname"])
-    os.makedirs(os.path.dirname(clock), exist_ok=True)
-    try:
-        with open(clock, "x", encoding="utf-8") as handle:
-            handle.write("%f\n" % time.time())
-    except FileExistsError:
-        pass
-    with open(clock, encoding="utf-8") as handle:
-        elapsed = max(time.time() - float(handle.read()), 0.0)
+    elapsed = pod_clock(state["hostname"])
     for gpu in state["gpus"]:
         rates, health = gpu["health"].get("rising") or {}, gpu["health"]
         health["pcie_replays"] += int(rates.get("pcie_replays", 0.0) * elapsed)
@@ -205,8 +197,9 @@ def rising(state):
 
 
 def pod_clock(name):
-    """Seconds since the first call of ``name``'s clock in this pod since twin/up (beside the pod's session changes,
-    so twin/up restarts it): the time a rising counter of the pod's shared state has risen for."""
+    """Seconds since the clock ``name`` was first read in this pod since twin/up (a node's GPU counters: its host name;
+    the subnet's error counters: ibqueryerrors), kept beside the pod's session changes so twin/up restarts it: how
+    long a rising counter has risen for."""
     clock = os.path.join(changes.changes_dir(NODE[0]), "clock-" + name)
     os.makedirs(os.path.dirname(clock), exist_ok=True)
     try:
