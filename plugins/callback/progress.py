@@ -30,6 +30,9 @@ description:
   - Enabled with C(callbacks_enabled = gpufabric.pyramid.progress) (the project's C(ansible.cfg) does). One timer
     thread per playbook run, stopped and joined when the playbook ends. With the free strategy, the lines follow the
     task started last.
+  - Ansible hands each result to the stdout callback before this one, so a line is printed a quarter of a second
+    after it falls due, under the display's lock, once any result printed meanwhile has been counted - a line follows
+    a task's last result with a count that misses it only when the controller stalls longer than that in between.
 requirements:
   - enable in configuration - C(callbacks_enabled = gpufabric.pyramid.progress) in C([defaults]).
 options:
@@ -46,6 +49,7 @@ options:
       - name: PYRAMID_PROGRESS_INTERVAL
 """
 
+import contextlib
 import threading
 import time
 
@@ -60,6 +64,9 @@ NOTE = "pyramid_progress_note"
 # Stdout callbacks whose output a program parses: progress lines on stdout would break it.
 JSON_STDOUT = ("json", "jsonl", "ansible.posix.json", "ansible.posix.jsonl")
 TICK_SECONDS = 1.0
+# Ansible hands each result to the stdout callback first, then to this one. A line due in between would follow the
+# printed result with a count that misses it; waiting this long and looking again lets this callback hear of it first.
+SETTLE_SECONDS = 0.25
 
 
 def seconds_text(seconds):
@@ -158,6 +165,7 @@ class CallbackModule(CallbackBase):
         self.forks = None
         self.to_stderr = False
         self.running = None
+        self.settle_s = SETTLE_SECONDS
         self._play = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -173,13 +181,26 @@ class CallbackModule(CallbackBase):
     def tick(self):
         """Print the running task's line when due; the thread calls this every second, the tests directly."""
         with self._lock:
-            running, now = self.running, self.clock()
-            if running is None or not running.due(now, self.interval):
+            running = self.running
+            if running is None or not running.due(self.clock(), self.interval):
+                return None
+        if self._stop.wait(self.settle_s):
+            return None  # the playbook ended meanwhile
+        # Under the display's own lock no result is printed between this look and the line: a result printed before
+        # it was heard of during the settle (its count is in the line) or the task is over (no line).
+        with self._display_lock(), self._lock:
+            now = self.clock()
+            if self.running is not running or not running.due(now, self.interval):
                 return None
             running.last_line = now
             line = running.line(now)
-        self._display.display(line, stderr=self.to_stderr)
+            self._display.display(line, stderr=self.to_stderr)
         return line
+
+    def _display_lock(self):
+        # ansible-core's Display writes under this re-entrant lock; a Display without one serializes nothing.
+        lock = getattr(self._display, "_lock", None)
+        return lock if lock is not None else contextlib.nullcontext()
 
     def _start_timer(self):
         if self._thread is not None or self.interval <= 0:

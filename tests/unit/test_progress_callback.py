@@ -26,15 +26,32 @@ class _Clock:
         return self.now
 
 
+class _DisplayLock:
+    """ansible-core Display's lock: the stdout callback's results are written under it."""
+
+    def __init__(self):
+        self.held = False
+
+    def __enter__(self):
+        self.held = True
+
+    def __exit__(self, *_):
+        self.held = False
+
+
 class _Display:
     verbosity = 0
 
     def __init__(self):
         self.lines, self.streams, self.warnings = [], [], []
+        self._lock = _DisplayLock()
+        self.unlocked = []  # lines written without the lock
 
     def display(self, msg, stderr=False, **_):
         self.lines.append(msg)
         self.streams.append("stderr" if stderr else "stdout")
+        if not self._lock.held:
+            self.unlocked.append(msg)
 
     def warning(self, msg, **_):
         self.warnings.append(msg)
@@ -82,6 +99,7 @@ class _Play:
 def _callback(variables, interval=15, forks=16):
     callback = _progress.CallbackModule(display=_Display())
     callback.clock, callback.interval, callback.forks = _Clock(), interval, forks
+    callback.settle_s = 0  # nothing sleeps; the settle itself is tested below
     callback._start_timer = lambda: None  # pylint: disable=protected-access  # the tests tick by hand
     callback.v2_playbook_on_play_start(_Play(variables))
     return callback
@@ -106,6 +124,40 @@ def test_the_line_says_what_on_how_many_devices_and_how_long_is_left():
     callback.clock.now += 41
     assert callback.tick() == "[progress] Layer 4 round 1: run - 96/128 devices done, 41 s elapsed, about 12 s left"
     assert callback._display.streams == ["stdout"]  # pylint: disable=protected-access
+
+
+class _ResultDuringSettle:
+    """The playbook's stop event, whose wait is the settle: the last host's result arrives in it, as it does when the
+    stdout callback has printed it and this callback hears of it next (what CI once saw: a line after the result)."""
+
+    def __init__(self, callback, result):
+        self.callback, self.result, self.waited = callback, result, []
+
+    def wait(self, seconds):
+        self.waited.append(seconds)
+        self.callback.v2_runner_on_ok(self.result)
+        return False
+
+
+def test_a_result_printed_as_a_line_falls_due_is_counted_first_and_ends_the_lines():
+    task = _Task("Sleep")
+    callback = _callback({"ansible_play_batch": ["node001"], _progress.EXPECTED: 3}, interval=1)
+    _start(callback, task, ["node001"])
+    callback.settle_s = _progress.SETTLE_SECONDS
+    callback._stop = _ResultDuringSettle(callback, _Result("node001", task))  # pylint: disable=protected-access
+    callback.clock.now += 4
+    assert callback.tick() is None
+    assert callback._stop.waited == [0.25] and not callback._display.lines  # pylint: disable=protected-access
+
+
+def test_a_line_waits_for_the_display_and_counts_what_arrived_meanwhile():
+    task = _Task("Layer 4 round 1: run")
+    callback = _callback({"ansible_play_batch": _batch(2), _progress.EXPECTED: 53})
+    _start(callback, task, _batch(2))
+    callback._stop = _ResultDuringSettle(callback, _Result("node001", task))  # pylint: disable=protected-access
+    callback.clock.now += 20
+    assert callback.tick() == "[progress] Layer 4 round 1: run - 1/2 devices done, 20 s elapsed, about 33 s left"
+    assert not callback._display.unlocked  # pylint: disable=protected-access  # no result printed between look and line
 
 
 def test_quiet_on_a_task_shorter_than_the_interval():
