@@ -85,6 +85,9 @@ def render(catalog):
                 extra.append("on the launcher host, across a group of nodes")
             if source.get("counters"):
                 extra.append("counters: read at the snapshot and again here, judged on the difference")
+            if source.get("load"):
+                extra.append("loads %s%s: not run under --check" % (source["load"], "".join(
+                    " where %s is %s" % (key, " or ".join(str(v) for v in values)) for key, values in sorted(source.get("load_if", {}).items()))))
             sources.append("- `%s`: %s%s" % (name, ways, (" (" + ", ".join(extra) + ")") if extra else ""))
         out += ["### L%d `%s`: %s" % (check["layer"], check["id"], check["title"]), "",
                 "Scope: %s (%s). Judge: `%s`. Expectations: %s." % (check["scope"], check["device"], check["judge"], expects),

@@ -18,6 +18,6 @@ class ActionModule(EngineAction):
         args = self._task.args
         layer = int(args["layer"])
         judged, not_passing = _pod.judge_layer(_catalog.load_catalog(), args["run_dir"], layer, args["hosts"], args.get("device", "gpu_node"),
-                                               groups=(task_vars or {}).get("groups"))
+                                               groups=(task_vars or {}).get("groups"), check_mode=bool(self._task.check_mode))
         return dict(result, changed=False, judged_hosts=judged, not_passing=not_passing, msg="layer %d pod checks on %d hosts: %s" % (
             layer, judged, "; ".join("%s: %s" % item for item in sorted(not_passing.items())) or "all PASS"))

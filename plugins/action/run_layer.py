@@ -33,7 +33,7 @@ class ActionModule(EngineAction):
         doc = _results.load(run_dir, host)
         reads_for = _pod.reads_for(host, checks, catalog, task_vars.get("groups") or {}, run_dir, layer, task_vars.get("ansible_play_hosts_all") or [host])
         _records, summary = _layer.run(host, layer, checks, catalog, expect, doc, lambda planned: _collector.collect(
-            self, planned, expect["pyramid_command_timeout"], task_vars), reads_for=reads_for)
+            self, planned, expect["pyramid_command_timeout"], task_vars), reads_for=reads_for, check_mode=bool(self._task.check_mode))
         if "counters" in summary:
             _counters.save(run_dir, host, layer, summary.pop("counters"))
         _results.save(run_dir, doc)

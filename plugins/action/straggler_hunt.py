@@ -20,4 +20,4 @@ class ActionModule(EngineAction):
         args = self._task.args
         return failed_on_run_error(result, lambda: dict(result, **_hunt.run(
             AnsibleStep(self, task_vars), _catalog.load_catalog(), int(args["layer"]), args["run_dir"], args["hosts"],
-            args.get("launcher") or "", args.get("references"))))
+            args.get("launcher") or "", args.get("references"), check_mode=bool(self._task.check_mode))))

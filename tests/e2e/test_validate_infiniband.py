@@ -3,8 +3,9 @@ judges every node's own rails from it (catalog/infiniband.yml: ib_links, ib_rail
 counters read twice a soak apart on the same reader (ib_port_errors).
 
 The runs read Layer 1, their gate lifted (the subnet checks are Layer 1's), the fault pod Layer 0 too: the rails' link
-layer and a port that no subnet manager configured (Layers 2-6 of an InfiniBand pod are other issues' work). A degraded
-link that ibstat stops at Layer 0 is judged at Layer 1 from the fabric's side as well."""
+layer and a port that no subnet manager configured, and Layer 2: the subnet manager (ib_subnet_manager: sminfo read
+once, each node's ports under the master). A degraded link that ibstat stops at Layer 0 is judged at Layer 1 from the
+fabric's side as well. The SM's own faults (stopped, a stray one master) are the whole pod's: small pods of their own."""
 
 import pytest
 
@@ -12,7 +13,7 @@ IB = {"link_layer": "InfiniBand"}
 LAYER1 = "--tags layer1 -e pyramid_enforce_gate=false"
 # The fault pod reads Layer 0 too (its InfiniBand specifics: the link layer, a port no subnet manager configured)
 # and Layer 3, whose RoCE checks (DCQCN, trust, PFC, DSCP, the host/switch agreement, the incast) are not applicable here
-LAYERS_0_1 = "--tags layer0,layer1,layer3 -e pyramid_enforce_gate=false"
+LAYERS_0_1 = "--tags layer0,layer1,layer2,layer3 -e pyramid_enforce_gate=false"
 FAULTS = [
     {"node": "node-002", "kind": "ib_link", "rail": "mlx5_3", "width": "1X"},  # one lane of four
     # trained, never configured: no subnet manager has reached it (ibstat Initializing/LinkUp)
@@ -24,6 +25,8 @@ FAULTS = [
     # node-004's own port on mlx5_4: a 16-bit symbol error counter stopped at 65535 (nothing learnt from it)
     {"node": "node-004", "kind": "ib_port_errors", "rail": "mlx5_4", "end": "ca", "counts": {"SymbolErrorCounter": 65535}},
     {"node": "node-001", "kind": "ib_port_errors", "rail": "mlx5_0", "counts": {"LinkDownedCounter": 1}},  # old, not rising
+    # node-004's mlx5_2 configured by another SM than the master (a second master: another SM_Key, a split subnet)
+    {"node": "node-004", "kind": "ib_sm_lid", "rail": "mlx5_2", "lid": 200},
 ]
 
 
@@ -119,3 +122,33 @@ def test_roce_checks_are_not_applicable_on_an_infiniband_pod_and_read_nothing(fa
         if record["check"] != "incast_ecn":
             assert "pyramid_rdma_link_layer is infiniband" in record["actual"], record
     assert not faulty.layer_facts("node-001", 3)  # nothing read: no netdev ECN, DSCP or PFC on InfiniBand rails
+
+
+def test_one_master_sm_and_a_port_under_another_sm_named_at_layer2(faulty):
+    record = _record(faulty, "node-001", "ib_subnet_manager")
+    assert record["status"] == "PASS" and record["layer"] == 2, (record, faulty.stdout[-3000:])
+    assert "master SM LID 1 GUID 0x0c42a10300000001 (leaf1-r0) priority 15, SMINFO_MASTER; 8 rails" in record["actual"]
+    assert "answering sminfo on node-001" in record["expected"]
+    record = _record(faulty, "node-004", "ib_subnet_manager")
+    assert record["status"] == "FAIL" and "mlx5_2: SM lid 200, not the master's 1" in record["actual"], record
+    assert "a second master" in record["cause"]
+    # the port no SM configured (Layer 0's finding, the gate lifted here) is under no master either
+    assert "mlx5_5: SM lid 0" in _record(faulty, "node-002", "ib_subnet_manager")["actual"]
+    # sminfo ran on the reader alone; the ping mesh ran beside it (Layer 2's other row)
+    assert "ib_sm_info" in faulty.layer_facts("node-001", 2) and "ib_sm_info" not in faulty.layer_facts("node-003", 2)
+    assert _record(faulty, "node-001", "rail_ping")["status"] == "PASS"
+
+
+@pytest.mark.parametrize("ib_sm, extra, said", [
+    ({"state": "stopped"}, {}, ("no SM answers sminfo on node-001; node-00{n}'s ports name SM LID 1", "No master subnet manager")),
+    # an opensm left enabled on node-002 won: every port is configured by it; the plan names the switch's SM
+    ({"node": "node-002", "rail": "mlx5_0"}, {"pyramid_ib_sm_guids": ["0x0c42a10300000001"]},
+     ("(node-002 mlx5_0) priority 15 is not one of pyramid_ib_sm_guids", "an opensm left enabled on a reimaged node")),
+], ids=["stopped", "a stray opensm master"])
+def test_the_subnet_managers_own_faults_fail_every_node_naming_the_sm(validate, ib_sm, extra, said):
+    run = validate({"pod": {"nodes": 3, "node_defaults": IB, "ib_sm": ib_sm}, "faults": []},
+                   cmdline="--tags layer2 -e pyramid_enforce_gate=false", pyramid_rdma_link_layer="infiniband", **extra)
+    for number in (1, 2, 3):
+        record = _record(run, "node-00%d" % number, "ib_subnet_manager")
+        assert record["status"] == "FAIL" and record["layer"] == 2, (record, run.stdout[-3000:])
+        assert said[0].format(n=number) in record["actual"] and said[1] in record["cause"], record

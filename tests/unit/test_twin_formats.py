@@ -77,7 +77,10 @@ def assert_recovers(state, facts):
                 rail["ca_type"], rail["firmware"], rail["node_guid"])
             assert device["ports"] == {str(rail["port"]): {
                 "state": rail["state"], "phys_state": rail["phys_state"], "rate_gbps": rail["rate"],
-                "link_layer": rail["link_layer"], "port_guid": rail["port_guid"]}}
+                "link_layer": rail["link_layer"], "port_guid": rail["port_guid"],
+                # the pod's master SM configured an active InfiniBand port (another SM where ib_sm_lid says so)
+                "sm_lid": rail.get("sm_lid", state["ib_sm"]["lid"])
+                if rail["link_layer"] == "InfiniBand" and rail["state"] == "Active" else 0}}
     for source in ("proc_modules", "lsmod"):
         assert list(facts[source]["modules"]) == state["modules"]
     pages = state["hugepages"]
@@ -198,7 +201,7 @@ RAIL_MESH_FAULTS = {"rail_bw", "gid_missing", "stale_server", "perftest_server_s
                     "ping_rtt", "rail_ip_wrong", "gdr_bw"}
 # Host RoCE configuration faults (mlnx_qos, ethtool -S, the rails' RoCE sysfs): tests/unit/test_twin_formats_roce.py covers them.
 ROCE_HOST_FAULTS = {"dcqcn_off", "trust_pcp", "pfc_priority", "dscp_mark", "mtu"}
-INFINIBAND_FAULTS = {"ib_link", "ib_cable_swap", "ib_port_errors"}  # test_twin_formats_infiniband.py
+INFINIBAND_FAULTS = {"ib_link", "ib_cable_swap", "ib_port_errors", "ib_sm_lid"}  # test_twin_formats_infiniband.py
 
 
 def test_every_fault_kind_is_covered():

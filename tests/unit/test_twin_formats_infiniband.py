@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from pyramid_twin import formats_infiniband, model
+from pyramid_twin import formats, formats_infiniband, model
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.parsing import parse
 
@@ -47,9 +47,10 @@ def test_the_twin_prints_a_real_subnet_as_iblinkinfo_does(case):
     assert _blocks(formats_infiniband.render(switches, cas)) == _blocks(real)
 
 
-def _pod(tmp_path, nodes, faults="[]"):
+def _pod(tmp_path, nodes, faults="[]", ib_sm=""):
     path = tmp_path / "ib.yml"
-    path.write_text("pod: {nodes: %d, rails: 8, node_defaults: {link_layer: InfiniBand}}\nfaults: %s\n" % (nodes, faults))
+    path.write_text("pod: {nodes: %d, rails: 8, node_defaults: {link_layer: InfiniBand}%s}\nfaults: %s\n" % (
+        nodes, ", ib_sm: %s" % ib_sm if ib_sm else "", faults))
     scenario = model.load_scenario(str(path))
     return {name: model.node_state(scenario, name) for name in model.node_names(scenario)}
 
@@ -108,3 +109,45 @@ def test_the_twins_ibqueryerrors_lists_the_faulty_ports_whole_and_saturated_as_r
 def test_a_counter_the_port_does_not_have_is_a_scenario_error(tmp_path):
     with pytest.raises(model.ScenarioError, match="no counter SymbolErrors"):
         _pod(tmp_path, 2, "[{node: node-001, kind: ib_port_errors, rail: mlx5_0, per_s: {SymbolErrors: 5}}]")
+
+
+def _sm_lids(state):
+    return {name: device["ports"]["1"]["sm_lid"] for name, device in parse("linux_ibstat", formats.ibstat(state))["devices"].items()}
+
+
+def test_the_subnets_master_is_the_first_leafs_sm_every_port_names_it_and_sminfo_reads_as_a_real_one(tmp_path):
+    states = _pod(tmp_path, 2)
+    rc, out, err = formats_infiniband.sminfo(states["node-002"], [], {}, states.get)
+    assert rc == 0 and not err
+    facts = parse("linux_sminfo", out)
+    links = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
+    assert facts == {"answered": True, "lid": 1, "guid": links["switches"]["leaf1-r0"]["guid"], "activity": 688,
+                     "priority": 15, "state": "SMINFO_MASTER"}
+    assert set(_sm_lids(states["node-001"]).values()) == {1}
+
+
+def test_a_stopped_sm_does_not_answer_and_the_ports_keep_its_lid(tmp_path):
+    states = _pod(tmp_path, 2, ib_sm="{state: stopped}")
+    rc, out, err = formats_infiniband.sminfo(states["node-001"], [], {}, states.get)
+    assert (rc, parse("linux_sminfo", out)) == (255, {"answered": False}) and "_do_madrpc failed; dport (Lid 1)" in err
+    assert set(_sm_lids(states["node-002"]).values()) == {1}
+
+
+def test_an_sm_on_a_node_that_became_master_configures_every_port_and_answers_with_its_own_guid(tmp_path):
+    states = _pod(tmp_path, 3, ib_sm="{node: node-002, rail: mlx5_0, priority: 15}")
+    facts = parse("linux_sminfo", formats_infiniband.sminfo(states["node-001"], [], {}, states.get)[1])
+    own = parse("linux_ibstat", formats.ibstat(states["node-002"]))["devices"]["mlx5_0"]["ports"]["1"]
+    assert (facts["guid"], facts["state"]) == (own["port_guid"], "SMINFO_MASTER")
+    assert set(_sm_lids(states["node-003"]).values()) == {facts["lid"]} == {2 * 16 + 1}
+
+
+def test_a_port_under_a_second_master_names_its_lid(tmp_path):
+    states = _pod(tmp_path, 2, "[{node: node-002, kind: ib_sm_lid, rail: mlx5_3, lid: 200}]")
+    assert _sm_lids(states["node-002"]) == {"mlx5_%d" % r: 200 if r == 3 else 1 for r in range(8)}
+
+
+def test_an_unknown_sm_setting_is_a_scenario_error(tmp_path):
+    with pytest.raises(model.ScenarioError, match="pod.ib_sm takes state"):
+        _pod(tmp_path, 2, ib_sm="{state: sleeping}")
+    with pytest.raises(model.ScenarioError, match="pod.ib_sm's node"):
+        _pod(tmp_path, 2, ib_sm="{node: node-009}")

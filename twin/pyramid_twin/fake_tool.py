@@ -367,6 +367,7 @@ TOOLS = {
     "ib_write_bw": _rail_mesh("formats_perftest", "ib_write_bw"),
     "iblinkinfo": _rail_mesh("formats_infiniband", "iblinkinfo"),  # the whole subnet: every node of the pod
     "ibqueryerrors": _rail_mesh("formats_infiniband", "ibqueryerrors"),
+    "sminfo": _rail_mesh("formats_infiniband", "sminfo"),  # the subnet's master SM (pod.ib_sm)
     "ping": _rail_mesh("formats_ping", "ping"),
     "fping": _rail_mesh("formats_ping", "fping"),
     "ibstat": ibstat,
@@ -388,6 +389,16 @@ TOOLS = {
 NODE = [None]  # the node directory this tool runs for (changes.commit renders the node's new self there)
 
 
+def _ran(node, hostname, words):
+    """Keep the command line of every simulated tool run, one line each, in .twin/changes/<digest>/ran/<host>.log:
+    what the tests read to prove what ran (check mode runs no load tool). One append of one short line: atomic
+    beside the node's other tools."""
+    folder = os.path.join(changes.changes_dir(node), "ran")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, hostname + ".log"), "a", encoding="utf-8") as handle:
+        handle.write(" ".join([words[0]] + words[2:]) + "\n")
+
+
 def main(argv):
     tool, node = argv[1], argv[2]
     NODE[0] = node
@@ -395,6 +406,7 @@ def main(argv):
     # A setting made earlier in this same session (one task's mlnx_qos on rail after rail) is there now, as on a
     # real node: the session's node directory is the render it started with, the latest one may be newer.
     state = load_node(state["hostname"]) or state
+    _ran(node, state["hostname"], argv[1:])
     result = TOOLS[tool](state, argv[3:], dict(os.environ))
     start = time.time()
     if timing.pause(state, tool, argv[3:], result):  # the scenario's timing mode: what the real run would take

@@ -65,7 +65,8 @@ def ibstat(state):
             base_lid, sm_lid, capmask = 0, 0, 0x00010000
         else:
             base_lid = state.get("index", 1) * 16 + number + 1 if active else 65535
-            sm_lid, capmask = (1 if active else 0), 0xA751E848
+            # the master that configured the port (twin model: pod.ib_sm), or another SM's (fault ib_sm_lid)
+            sm_lid, capmask = (rail.get("sm_lid", (state.get("ib_sm") or {}).get("lid", 1)) if active else 0), 0xA751E848
         lines += [
             "CA '%s'" % rail["device"],
             "\tCA type: %s" % rail["ca_type"],

@@ -176,3 +176,24 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
               "##          %d ports checked, %d ports have errors beyond threshold" % (checked, listed),
               "## Thresholds: ", "## Suppressed:"]
     return (1 if listed else 0), "\n".join(lines) + "\n", ""
+
+
+SM_STATE = {"master": (3, "SMINFO_MASTER")}
+
+
+def sminfo(state, args, env, load_node):  # pylint: disable=unused-argument
+    """`sminfo`: the SM at the SM LID of the node's first InfiniBand port (the pod's master, model pod.ib_sm), in
+    sminfo.c's one line (real captures: tests/unit/parsers/linux_sminfo, infiniband-diags 44.0 on ibsim). A stopped SM
+    does not answer: exit 255, "iberror: failed: query", as a real query to a gone master timed out on ibsim."""
+    if args:
+        return 2, "", "pyramid twin: `sminfo %s` is not simulated (only the default form)\n" % " ".join(args)
+    ports = [rail for rail in state["rails"] if rail["link_layer"] == "InfiniBand" and rail["state"] == "Active"]
+    if not ports:
+        return 2, "", "pyramid twin: `sminfo` on a node without an active InfiniBand port is not simulated\n"
+    sm = state["ib_sm"]
+    if sm["state"] == "stopped":
+        return 255, "sminfo: iberror: failed: query\n", "ibwarn: [%d] mad_rpc: _do_madrpc failed; dport (Lid %d)\n" % (
+            4000 + state["index"], sm["lid"])
+    number, name = SM_STATE[sm["state"]]
+    return 0, "sminfo: sm lid %d sm guid %s, activity count %d priority %d state %d %s\n" % (
+        sm["lid"], sm["guid"], 600 + len(state["rails"]) * 11, sm["priority"], number, name), ""

@@ -107,6 +107,7 @@ def load_scenario(path=None):
     fabric = pod.setdefault("fabric", {})
     if not isinstance(fabric, dict) or set(fabric) - {"degraded_above_nodes", "factor", "why"}:
         raise ScenarioError("%s: pod.fabric takes degraded_above_nodes, factor and why" % path)
+    pod["ib_sm"] = _ib_sm(path, pod.get("ib_sm"), node_names(data))
     data["timing"] = _timing(path, data.get("timing"))
     faults = data.setdefault("faults", [])
     names = set(node_names(data))
@@ -119,6 +120,29 @@ def load_scenario(path=None):
             raise ScenarioError("%s: fault %r names unknown node %r" % (path, fault["kind"], fault.get("node")))
     data["_path"] = path
     return data
+
+
+# The InfiniBand subnet's master SM: by default an SM on the first leaf switch (formats_infiniband: leaf1-r0, LID 1,
+# its GUID), at priority 15, as UFM or a managed Quantum switch runs it.
+SWITCH_SM = {"lid": 1, "guid": "0x0c42a10300000001", "priority": 15}
+
+
+def _ib_sm(path, ib_sm, names):
+    """pod.ib_sm: {state: master (default) or stopped, node and rail (an SM on that node's rail port became master:
+    a rogue opensm), priority: 0-15}. The master every InfiniBand port reports as its SM (ibstat SM lid) and sminfo
+    answers from; stopped: the ports keep its LID (it configured them) and nothing answers there."""
+    ib_sm = dict(ib_sm or {})
+    if set(ib_sm) - {"state", "node", "rail", "priority"} or ib_sm.get("state", "master") not in ("master", "stopped"):
+        raise ScenarioError("%s: pod.ib_sm takes state (master or stopped), node, rail and priority" % path)
+    sm = dict(SWITCH_SM, state=ib_sm.get("state", "master"), priority=ib_sm.get("priority", SWITCH_SM["priority"]))
+    if "node" in ib_sm or "rail" in ib_sm:
+        rail = str(ib_sm.get("rail", "mlx5_0"))
+        if ib_sm.get("node") not in names or not rail.startswith("mlx5_") or not rail[len("mlx5_"):].isdigit():
+            raise ScenarioError("%s: pod.ib_sm's node (one of the pod's) and rail (mlx5_N): where the SM runs" % path)
+        index = names.index(ib_sm["node"]) + 1
+        # the LID its own ibstat shows (formats.ibstat's Base lid) and its port GUID
+        sm.update(lid=index * 16 + int(rail[len("mlx5_"):]) + 1, guid=_guid(index, int(rail[len("mlx5_"):]), port=True))
+    return sm
 
 
 def _timing(path, timing):
@@ -219,6 +243,8 @@ def node_state(scenario, name):
         "nccl": {"peak_busbw": float(base.get("nccl_peak_busbw", 360.0)), "wrong": 0, "hang": False, "gdr_off": False},
         # the pod's fabric, as every multi-node run sees it (a fault that shows only at scale)
         "fabric": dict(pod.get("fabric") or {}),
+        # the InfiniBand subnet's master SM (pod.ib_sm), as every port and sminfo see it
+        "ib_sm": dict(pod.get("ib_sm") or SWITCH_SM, state=(pod.get("ib_sm") or {}).get("state", "master")),
         "training": {"step_ms": float(base.get("train_step_ms", 850.0)), "jitter": 0.01, "slow_rank": None,
                      "slow_factor": 1.0, "timeout": False},
         # the timing mode (timing.py): None, the tools answer at once
@@ -308,6 +334,12 @@ def _ib_port_errors(state, fault):
         raise ScenarioError("%s: ib_port_errors end %r: leaf or ca" % (state["hostname"], fault.get("end")))
     _rail(state, fault)["ib_errors"] = {"end": fault.get("end", "leaf"), "counts": dict(fault.get("counts") or {}),
                                         "per_s": dict(fault.get("per_s") or {})}
+
+
+def _ib_sm_lid(state, fault):
+    """An InfiniBand rail's port under another SM than the pod's master (a second master: an opensm with another
+    SM_Key, or a split subnet): ibstat's SM lid on that port is `lid`."""
+    _rail(state, fault)["sm_lid"] = int(fault.get("lid", 200))
 
 
 def _ib_cable_swap(state, fault):
@@ -546,6 +578,7 @@ FAULTS = {
     "ib_link": _ib_link,
     "ib_cable_swap": _ib_cable_swap,
     "ib_port_errors": _ib_port_errors,
+    "ib_sm_lid": _ib_sm_lid,
     "module_missing": _module_missing,
     "open_kernel_module": _open_kernel_module,
     "mlxconfig": _mlxconfig,

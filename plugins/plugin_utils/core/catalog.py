@@ -121,6 +121,12 @@ def _check(catalog):
                 problems.append("source %s: a cli way names its platform" % name)
         if "read_on" in source and (not isinstance(source["read_on"], str) or not source["read_on"]):
             problems.append("source %s: read_on names the inventory group one host of which reads it for the pod" % name)
+        if "load" in source and (not isinstance(source["load"], str) or not source["load"].strip()):
+            problems.append("source %s: load says in words what it puts on the fabric or the GPUs" % name)
+        load_if = source.get("load_if", {})
+        if not isinstance(load_if, dict) or "load" not in source and load_if or any(
+                key not in catalog["expectations"] or not isinstance(values, list) for key, values in load_if.items()):
+            problems.append("source %s: load_if maps expectations to the values that make it a load (beside its load)" % name)
         for expectation in source_expectations(source):
             if expectation not in catalog["expectations"]:
                 problems.append("source %s: %r is not an expectation" % (name, expectation))
@@ -193,6 +199,18 @@ def not_applicable(check, expect):
         if expect.get(name) not in wanted:
             return "not applicable: %s is %s (%s is checked where it is %s)" % (name, expect.get(name), check["id"], " or ".join(map(str, wanted)))
     return None
+
+
+def load_of(check, catalog, expect):
+    """What the check's sources put on the fabric or the GPUs (each source's ``load``, where its ``load_if`` holds for
+    these expectations): a check with any is not run in check mode."""
+    loads = []
+    for name in check.get("sources", []):
+        source = catalog["sources"][name]
+        if source.get("load") and source["load"] not in loads and all(
+                expect.get(key) in values for key, values in source.get("load_if", {}).items()):
+            loads.append(source["load"])
+    return loads
 
 
 def checks_for(catalog, device="gpu_node"):

@@ -260,3 +260,71 @@ def _ends(host, rail, facts):
         return None, "%s: its leaf %s is not among iblinkinfo's switches" % (rail, leaf)
     return [("%s %s port 1" % (host, rail), "%s:1" % ca_guid, ca_guid, 1),
             ("%s port %d (%s %s)" % (leaf, leaf_port, host, rail), "%s:%d" % (leaf_guid, leaf_port), leaf_guid, leaf_port)], None
+
+
+@judge("ib_subnet_manager", scope="pod")
+def ib_subnet_manager(facts_by_host, expect_by_host):
+    """One master SM for the subnet, the one planned: sminfo on the fabric host asks the SM at its port's SM LID; each
+    node's own ibstat says which SM LID configured each of its rails (a port under another SM: a second master)."""
+    return {host: _subnet_manager(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
+
+
+def _subnet_manager(host, facts, expect):
+    planned = [_guid(guid) for guid in expect["pyramid_ib_sm_guids"]]
+    priority = expect["pyramid_ib_sm_priority"]
+    reader = (facts.get("read_on_host") or {}).get("ib_sm_info", "the fabric host")
+    expected = "one master SM%s%s answering sminfo on %s, every rail's port configured by it (ibstat SM lid)" % (
+        " among %s" % ", ".join(planned) if planned else "", " at priority %d" % priority if priority is not None else "", reader)
+    lids, unseen = {}, []
+    for rail in expect["pyramid_rails"]:
+        port = ((facts["ibstat"]["devices"].get(rail) or {}).get("ports") or {}).get("1") or {}
+        if port.get("sm_lid") is None:
+            unseen.append(rail)
+        else:
+            lids[rail] = port["sm_lid"]
+    if unseen:
+        return verdict(ERROR, expected, "no SM lid for %s in %s's ibstat" % (", ".join(unseen), host),
+                       cause="The node's ibstat lists no port or no SM lid for these rails: Layer 0 reads them first")
+    sm = facts["ib_sm_info"]
+    if not sm["answered"]:
+        return verdict(FAIL, expected, "no SM answers sminfo on %s; %s's ports name SM LID %s" % (
+            reader, host, ", ".join(str(lid) for lid in sorted(set(lids.values())))),
+            cause="No master subnet manager: the SM that configured the ports stopped (or its port went down) and no "
+                  "standby took over; the links stay up until something changes, then nothing configures them")
+    who = "SM LID %d GUID %s (%s) priority %d" % (sm["lid"], sm["guid"], _sm_node(facts, sm["guid"]), sm["priority"])
+    if sm["state"] != "SMINFO_MASTER":
+        return verdict(FAIL, expected, "%s answers as %s, not master" % (who, sm["state"]),
+                       cause="No master subnet manager: the SM the ports name is not master (a handover under way or "
+                             "stuck, an SM in discovery); run sminfo and saquery SMIR on %s again" % reader)
+    problems, causes = [], []
+    if planned and sm["guid"] not in planned:
+        problems.append("master %s is not one of pyramid_ib_sm_guids" % who)
+        causes.append("A subnet manager that is not planned is master: an opensm left enabled on a reimaged node, at a "
+                      "priority that won; stop it (systemctl disable --now opensm) and hand back to the planned SM")
+    if priority is not None and sm["priority"] != priority:
+        problems.append("master %s, not at pyramid_ib_sm_priority %d" % (who, priority))
+        causes.append("The master SM runs at another priority than planned: a standby or a stray SM took over, or its "
+                      "sm_priority is wrong; the planned master at its priority must win the next handover")
+    other = ["%s: SM lid %d" % (rail, lid) for rail, lid in sorted(lids.items()) if lid != sm["lid"]]
+    if other:
+        problems.append("%s, not the master's %d" % (summary(other), sm["lid"]))
+        causes.append("A port configured by another SM than the master: a second master (an SM with another SM_Key, or a "
+                      "split subnet) or a port no SM has configured (SM lid 0); the named rails answer to it")
+    if problems:
+        return verdict(FAIL, expected, "; ".join(problems), cause=causes[0])
+    return verdict(PASS, expected, "master %s, SMINFO_MASTER; %d rails configured by it" % (who, len(lids)))
+
+
+def _guid(text):
+    return "0x%016x" % int(text, 16)
+
+
+def _sm_node(facts, guid):
+    """Where the SM's port is, from the subnet read (it only names it): a CA's node description or a switch's name."""
+    link = (facts.get("ib_link_info") or {}).get("ca_ports", {}).get(guid)
+    if link:
+        return link["name"]
+    for name, switch in ((facts.get("ib_link_info") or {}).get("switches") or {}).items():
+        if _guid(switch["guid"]) == guid:
+            return name
+    return "not in iblinkinfo"

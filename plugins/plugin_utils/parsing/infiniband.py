@@ -155,3 +155,32 @@ def _summary(lines):
         raise ValueError("unreadable thresholds line: %r" % lines[2])
     return {"checked": {"nodes": int(matches[0].group(1)), "ports": int(matches[1].group(1))}, "thresholds": thresholds,
             "suppressed": [word.strip() for word in matches[3].group(1).replace(",", " ").split() if word.strip()]}
+
+
+# sminfo.c: one line about the SM at the local port's SM LID (its SMInfo attribute); IBEXIT("query") when that SM does
+# not answer. SMInfo's SMState: 0 not active, 1 discovering, 2 standby, 3 master (IBA 14.4.1).
+_SMINFO = re.compile(r"^sminfo: sm lid (\d+) sm guid (0x[0-9a-fA-F]{1,16}), activity count (\d+) priority (\d+) "
+                     r"state (\d) (SMINFO_[A-Z]+)$")
+SM_STATES = ("SMINFO_NOTACT", "SMINFO_DISCOVER", "SMINFO_STANDBY", "SMINFO_MASTER")
+_SM_NO_ANSWER = "sminfo: iberror: failed: query"
+UNICAST_LIDS = range(1, 0xC000)  # 0x0001-0xBFFF
+
+
+@parser("linux_sminfo",
+        "sminfo: the subnet manager at the port's SM LID - its LID, GUID, priority and state - or that it did not answer",
+        kind="text")
+def sminfo(text):
+    """{"answered": True, "lid", "guid", "activity", "priority", "state" (SMINFO_MASTER...)}, or {"answered": False}
+    when sminfo's query to the SM at the port's SM LID got no answer (exit 255, ``sminfo: iberror: failed: query``:
+    nothing answers there - the SM stopped or its port is down). Any other line, or more than one: not a read."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if lines == [_SM_NO_ANSWER]:
+        return {"answered": False}
+    match = _SMINFO.match(lines[0]) if len(lines) == 1 else None
+    if not match:
+        raise ValueError("not one sminfo line: %r" % (text[:200],))
+    lid, guid, activity, priority, state, name = match.groups()
+    if int(lid) not in UNICAST_LIDS or int(priority) > 15 or int(state) >= len(SM_STATES) or SM_STATES[int(state)] != name:
+        raise ValueError("sminfo line out of range or inconsistent (LID %s, priority %s, state %s %s)" % (lid, priority, state, name))
+    return {"answered": True, "lid": int(lid), "guid": "0x%016x" % int(guid, 16), "activity": int(activity),
+            "priority": int(priority), "state": name}

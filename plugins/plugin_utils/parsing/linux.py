@@ -32,6 +32,8 @@ def _ibstat(rows):
             "state": row["state"], "phys_state": row["physical_state"],
             "rate_gbps": number(row["rate"]), "link_layer": row["link_layer"],
             "port_guid": row["port_guid"],
+            # the LID of the subnet manager that configured the port (0: none has); RoCE ports print 0
+            "sm_lid": int(row["sm_lid"]) if row["sm_lid"] else None,
         }
     if not devices and not unreadable:
         fail("no CA found")

@@ -15,6 +15,8 @@ from ..core import catalog as _catalog, results as _results
 from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP, count_statuses
 
 SCHEMA_VERSION = 1
+CHECK_MODE_LINE = ("Check mode (--check): %d checks that load the fabric or the GPUs were not run (SKIP "
+                   "\"not run: check mode\"); every read was judged, and such a run is never GO.")
 MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}
 
 
@@ -57,6 +59,8 @@ def build(catalog, run_dir, devices):
         "run_dir": run_dir,
         "layers_in_catalog": covered_layers,
         "summary": {"hosts": len(hosts), "go": go, "no_go": len(hosts) - go, "checks": counts},
+        # checks not run under --check (run/check_mode.py): the run read and judged, it loaded nothing
+        "check_mode_not_run": sum(1 for host in hosts.values() for record in host["checks"] if record.get("check_mode")),
         "checklist": checklist,
         "hosts": hosts,
     }
@@ -116,7 +120,10 @@ def problems(report):
 
 def checklist_text(report):
     summary = report["summary"]
-    lines = ["GO/NO-GO: %s  (%d of %d hosts GO)" % (report["verdict"], summary["go"], summary["hosts"]), ""]
+    lines = ["GO/NO-GO: %s  (%d of %d hosts GO)" % (report["verdict"], summary["go"], summary["hosts"])]
+    if report.get("check_mode_not_run"):
+        lines.append(CHECK_MODE_LINE % report["check_mode_not_run"])
+    lines.append("")
     for row in report["checklist"]:
         line = "%s L%d  %s" % (MARK[row["status"]], row["layer"], row["title"])
         if row["status"] == "not_covered":
@@ -172,9 +179,10 @@ def markdown(report):
     summary = report["summary"]
     out = ["# Go/no-go: %s" % report["verdict"], "",
            "%d of %d hosts GO. Generated %s. Layers in the catalog: %s." % (
-               summary["go"], summary["hosts"], report["generated_at"], ", ".join("L%d" % l for l in report["layers_in_catalog"])),
-           "", "## Checklist", "", "| | Layer | Check | Failing devices | Blocked by a switch | Not run |",
-           "|---|---|---|---|---|---|"]
+               summary["go"], summary["hosts"], report["generated_at"], ", ".join("L%d" % l for l in report["layers_in_catalog"]))]
+    if report.get("check_mode_not_run"):
+        out += ["", CHECK_MODE_LINE % report["check_mode_not_run"]]
+    out += ["", "## Checklist", "", "| | Layer | Check | Failing devices | Blocked by a switch | Not run |", "|---|---|---|---|---|---|"]
     for row in report["checklist"]:
         title = row["title"] + (" *(not checked: %s)*" % row["why_not"] if row["status"] == "not_covered" else "")
         out.append("| %s | L%d | %s | %s | %s | %s |" % (

@@ -13,6 +13,7 @@ from ..core import catalog as _catalog
 from ..core.action import EngineAction
 from ..core.task_vars import host_expectations
 from . import ansible_collect as _collector
+from . import check_mode as _check_mode
 
 
 class RunError(Exception):
@@ -72,6 +73,8 @@ class PhasedRunAction(EngineAction):
 
     PHASES = None
     _requires_connection = True  # a device phase talks to its device
+    # A kind's rounds are looped over by its role from these keys of a phase's result: empty in check mode.
+    ROUND_KEYS = ("rounds", "retest_rounds", "leaves")
 
     def run(self, tmp=None, task_vars=None):
         result = dict(super().run(tmp, task_vars), changed=False)
@@ -79,8 +82,27 @@ class PhasedRunAction(EngineAction):
         phase = args.get("phase")
         if phase not in self.PHASES.NAMES:
             return dict(result, failed=True, msg="phase must be one of %s, got %r" % (", ".join(self.PHASES.NAMES), phase))
-        phases = self.PHASES(AnsibleStep(self, task_vars), _catalog.load_catalog(), args)
+        catalog, step = _catalog.load_catalog(), AnsibleStep(self, task_vars)
+        phases = self.PHASES(step, catalog, args)
         idle = getattr(phases, "idle", lambda result: None)(result)
         if idle is not None:
             return idle
+        if self._task.check_mode:
+            not_run = failed_on_run_error(result, _not_run_in_check_mode, result, phase, phases, step, catalog, args)
+            if not_run is not None:
+                return not_run
         return _collector.released_result(self, task_vars, lambda: failed_on_run_error(result, getattr(phases, phase), result, args))
+
+
+def _not_run_in_check_mode(result, phase, phases, step, catalog, args):
+    """Check mode for a kind of run whose checks (``phases.checks``) load the fabric or the GPUs: no round runs (every
+    phase's rounds empty) and its last phase records each host's checks as not run; None where the kind only reads."""
+    checks = phases.checks
+    if not _check_mode.loads(checks, catalog, step.expectations(step.host, catalog, checks)):
+        return None
+    empty = dict(result, **{key: [] for key in PhasedRunAction.ROUND_KEYS})
+    if phase != phases.NAMES[-1]:
+        return dict(empty, msg="%s: %s" % (phase, _check_mode.NOT_RUN))
+    counts = _check_mode.record_not_run(args["run_dir"], list(args.get("hosts") or []), checks, catalog,
+                                        lambda host: step.expectations(host, catalog, checks))
+    return dict(empty, counts=counts, msg="%s: %s" % (", ".join(check["id"] for check in checks), _check_mode.NOT_RUN))

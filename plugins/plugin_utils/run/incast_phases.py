@@ -35,6 +35,7 @@ class IncastPhases:
     def __init__(self, step, catalog, args=None):  # pylint: disable=unused-argument
         self._step, self._catalog = step, catalog
         self._check = next(c for c in catalog["checks"] if c["id"] == CHECK_ID)
+        self.checks = [self._check]  # the kind's checks (check mode: run/ansible_step.py)
 
     # --- expectations ------------------------------------------------------------------------------------
 

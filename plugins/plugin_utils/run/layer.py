@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..core import catalog as _catalog, results as _results
 from . import engine as _engine
 from . import counters as _counters
+from . import check_mode as _check_mode
 from ..gate import blocking as _blocking
 from ..core.model import PASS, SKIP, SourceFailure, count_statuses
 
@@ -28,12 +29,13 @@ def split_applicable(host, checks, catalog, expect):
     return applicable, inapplicable
 
 
-def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait, reads_for=()):
+def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait, reads_for=(), check_mode=False):
     """Judge ``checks`` of ``layer`` on ``host`` into ``doc``; returns (the layer's records, summary).
 
     ``reads_for``: the inventory groups this host reads for (run/pod.py reader): a source with ``read_on`` is read on
     that group's reader only (a fabric-wide read such as iblinkinfo, made once for the pod; its pod checks' judge
     hands it to every device).
+    ``check_mode``: the checks that load the fabric or the GPUs are not run (SKIP "not run: check mode").
     summary: {"counts", "failing", "soak_waited", "msg"}; counter windows, when any, in summary["counters"].
     """
     on_switch = any(check["device"] == "switch" for check in checks)
@@ -50,8 +52,14 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
         _results.record(doc, records + inapplicable)
         why = "layer %d not run: %s stopped at layer %d (%s)" % (layer, host, below, ", ".join(failing))
         return records + inapplicable, {"skipped_checks": len(records), "msg": why}
-    # fabric checks: the straggler hunt's; incast checks: their own play's (roles/incast)
-    local = [check for check in checks if check["scope"] not in ("fabric", "incast")]
+    if check_mode:  # reads only: a check that loads is recorded as not run, with the rest of the layer
+        checks, not_run = _check_mode.split(host, checks, catalog, expect)
+        # a mesh, incast or fabric check is recorded by its own run (run/ansible_step.py, run/straggler_hunt.py)
+        scopes = {check["id"]: check["scope"] for check in catalog["checks"]}
+        inapplicable += [record for record in not_run if scopes[record["check"]] in ("host", "pod")]
+    # fabric checks: the straggler hunt's; incast checks: their own play's (roles/incast); mesh checks: the rail
+    # mesh's rounds (roles/rail_mesh)
+    local = [check for check in checks if check["scope"] not in ("fabric", "incast", "mesh")]
     if not local:
         _results.record(doc, inapplicable)
         return inapplicable, {"msg": "layer %d: no checks to run on %s itself (fabric checks run from the launcher)" % (layer, host)}

@@ -70,9 +70,10 @@ def _read_on(check, catalog, run_dir, layer, groups, hosts, facts_by_host, ran_b
             {node: dict(ran_by_host.get(node) or {}, **ran) for node in facts_by_host})
 
 
-def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node", groups=None):
+def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node", groups=None, check_mode=False):
     """Record the pod checks of ``layer`` for ``hosts`` in their results files: (hosts judged, {check: ["host=STATUS"]}
-    of the records that did not pass). ``groups``: the inventory's groups, for the checks read on one host of a group."""
+    of the records that did not pass). ``groups``: the inventory's groups, for the checks read on one host of a group.
+    ``check_mode``: a check that loads was not run (its SKIP recorded with the layer, run/layer.py)."""
     checks = [c for c in _catalog.checks_at(catalog, layer, device) if c["scope"] == "pod"]
     docs, facts_by_host, expect_by_host, ran_by_host = {}, {}, {}, {}
     for host in hosts:
@@ -91,8 +92,11 @@ def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node", groups=None):
     not_passing = {}
     for check in checks:
         applicable = {host: facts for host, facts in facts_by_host.items() if not _catalog.not_applicable(check, expect_by_host[host])}
+        if check_mode:
+            applicable = {host: facts for host, facts in applicable.items()
+                          if not _catalog.load_of(check, catalog, expect_by_host[host])}
         if not applicable:
-            continue  # its SKIP "not applicable" was recorded with the layer (run/layer.py)
+            continue  # its SKIP "not applicable" (or "not run: check mode") was recorded with the layer (run/layer.py)
         facts, ran = applicable, ran_by_host
         if any("read_on" in catalog["sources"][name] for name in check["sources"]):
             facts, ran = _read_on(check, catalog, run_dir, layer, groups or {}, hosts, applicable, ran_by_host,

@@ -10,17 +10,21 @@ from __future__ import annotations
 from ..core import catalog as _catalog, results as _results
 from ..core.model import PASS, SourceFailure
 from ..judging import JUDGES
+from . import check_mode as _check_mode
 from . import engine as _engine, fabric_rounds as _rounds, straggler as _straggler
 
 
-def run(step, catalog, layer, run_dir, hosts, launcher, references):
+def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=False):
     """Every fabric check of the layer, in catalog order (a node that misses one climbs to no later one); the task's
-    result fields."""
+    result fields. ``check_mode``: no run; each climbing node's fabric checks that load read "not run: check mode"."""
     checks = _catalog.checks_at(catalog, layer, scopes=("fabric",))
     if not checks:
         return {"msg": "layer %d has no fabric checks" % layer}
     expect = step.expectations(step.host, catalog, checks)
     docs = {host: _results.load(run_dir, host) for host in hosts}
+    if check_mode and _check_mode.loads(checks, catalog, expect):  # the node's own runs were not made either: every node
+        counts = _check_mode.record_not_run(run_dir, list(docs), checks, catalog, lambda host: step.expectations(host, catalog, checks))
+        return {"counts": counts, "runs": 0, "msg": "layer %d fabric checks: %s on %d nodes" % (layer, _check_mode.NOT_RUN, len(docs))}
     nodes = _straggler.climbing(docs, layer, {check["id"] for check in checks})
     log = _straggler.RunLog(run_dir, layer)
     counts = {}
