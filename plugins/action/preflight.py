@@ -27,10 +27,13 @@ class ActionModule(EngineAction):
             return dict(result, failed=True, msg=str(exc))
         if parsing.TEXTFSM_IMPORT_ERROR:
             return dict(result, failed=True, msg="the controller needs the textfsm Python package: %s" % parsing.TEXTFSM_IMPORT_ERROR)
-        hosts = self._task.args.get("hosts") or []
+        hosts = [host for host in self._task.args.get("hosts") or [] if host != "localhost"]  # the play's own, below
+        groups = task_vars["groups"]
         if not hosts:
-            return dict(result, failed=True, msg="no devices to validate: the inventory has no hosts in the pyramid groups")
-        devices = _inventory.device_types(hosts, task_vars["groups"])
+            return dict(result, failed=True, problems=_inventory.misspelled_groups(groups), msg="\n".join(
+                ["no devices to validate: the inventory has no hosts in the groups %s (or --limit left none)" % ", ".join(
+                    _inventory.DEVICE_GROUPS)] + _inventory.misspelled_groups(groups)))
+        devices = _inventory.device_types(hosts, groups)
         typed = {}
 
         def errors_of(host, checks):
@@ -38,6 +41,9 @@ class ActionModule(EngineAction):
             return errors
 
         problems = _inventory.problems(hosts, devices, catalog, errors_of)
+        # misspellings, which Ansible would take as a variable or a group of the user's own
+        problems += _inventory.misspelled_groups(groups)
+        problems += _inventory.unknown_variables({host: _pyramid_variables(task_vars["hostvars"][host]) for host in hosts}, catalog)
         if not problems:  # the rail addresses now, not when Layer 2 plans its mesh after the soak
             nodes = devices.get("gpu_node", [])
             problems = _mesh.address_plan_problems(nodes, task_vars["groups"].get("gpu_nodes") or nodes, typed.get)
@@ -50,3 +56,12 @@ class ActionModule(EngineAction):
         return dict(result, changed=False, run_dir=run_dir, hosts=len(hosts),  # a new report dir changes no device
                     ansible_facts={"pyramid_run_dir": run_dir, "pyramid_devices": devices},
                     msg="expectations valid for %d hosts; reports go to %s" % (len(hosts), run_dir))
+
+
+def _pyramid_variables(host_vars):
+    """{name: None} of a host's pyramid_* variables, with its pyramid_extra_vars' value (the allow-list)."""
+    names = {name: None for name in host_vars if str(name).startswith("pyramid_")}
+    if "pyramid_extra_vars" in names:
+        allowed = host_vars["pyramid_extra_vars"]
+        names["pyramid_extra_vars"] = [str(name) for name in allowed] if isinstance(allowed, (list, tuple)) else []
+    return names

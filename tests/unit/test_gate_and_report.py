@@ -162,3 +162,21 @@ def test_junit_stays_valid_xml_when_a_tool_printed_control_characters(tmp_path):
     suite = ET.fromstring(_report.junit(report).split("?>", 1)[1])
     (error,) = suite.iter("error")
     assert error.get("message") == "exited 1: ERROR bad byte ??? here ?"
+
+
+def _switch(run_dir, host, switch_only):
+    """A switch whose every check passed, its expectations saying whether the run is declared switch-only."""
+    doc = {"host": host, "results": [], "facts": {}, "expect": {"pyramid_switch_only": switch_only}}
+    _results.record(doc, [dict(_record(host, check, "PASS"), layer=check["layer"]) for check in _catalog.checks_for(CATALOG, "switch")])
+    _results.save(str(run_dir), doc)
+
+
+def test_a_run_without_any_gpu_node_is_no_go_unless_declared_switch_only(tmp_path):
+    _switch(tmp_path / "a", "leaf1", switch_only=False)
+    report = _report.build(CATALOG, str(tmp_path / "a"), {"switch": ["leaf1"]})
+    assert report["summary"]["go"] == 1 and report["verdict"] == "NO-GO"  # the switch is GO, the pod is not
+    assert "no GPU node in this run" in report["no_gpu_node"] and "pyramid_switch_only: true" in report["no_gpu_node"]
+    assert "NO-GO: no GPU node in this run" in _report.checklist_text(report) and "NO-GO: no GPU node" in _report.markdown(report)
+    _switch(tmp_path / "b", "leaf1", switch_only=True)
+    declared = _report.build(CATALOG, str(tmp_path / "b"), {"switch": ["leaf1"]})
+    assert declared["verdict"] == "GO" and declared["no_gpu_node"] is None

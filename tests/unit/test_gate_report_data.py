@@ -215,8 +215,9 @@ REPORTS = [
     ("a passing switch in the run", {"gpu_node": ["node-001"], "switch": ["leaf1"]},
      {"node-001": gpu("node-001"), "leaf1": [rec("link_status", "PASS", 1, host="leaf1", row="links")]},
      "GO", {"node-001": ("GO", None), "leaf1": ("GO", None)}, {"links": ("pass", [], [], []), "future": ("not_covered", [], [], [])}),
+    # the switch is GO; the pod is not, in a run without GPU nodes that does not declare pyramid_switch_only
     ("a switch check not applicable to its platform", {"switch": ["leaf1"]},
-     {"leaf1": [not_applicable("link_status", 1, "links", "leaf1")]}, "GO", {"leaf1": ("GO", None)},
+     {"leaf1": [not_applicable("link_status", 1, "links", "leaf1")]}, "NO-GO", {"leaf1": ("GO", None)},
      {"links": ("not_covered", [], [], []), "kernel": ("not_covered", [], [], [])}),
     ("a FAIL beats a BLOCKED in the checklist", {"gpu_node": ["node-001"]},
      {"node-001": gpu("node-001", iommu="FAIL") + [rec("extra", "BLOCKED", 0, row="kernel", blocked_by=[])]}, "NO-GO", {"node-001": ("NO-GO", 0)},

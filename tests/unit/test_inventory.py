@@ -47,3 +47,34 @@ def test_an_existing_run_directory_is_never_reused(tmp_path, monkeypatch):
     _inventory.new_run_dir(str(tmp_path), now=now)
     with pytest.raises(FileExistsError):
         _inventory.new_run_dir(str(tmp_path), now=now)
+
+
+# issue 37: the three misspelled expectations a new user typed, each with the name it was meant to be
+TYPOS = {"pyramid_rdma_gbps_mn": "pyramid_rdma_gbps_min", "pyramid_nccl_tolerence": "pyramid_nccl_tolerance",
+         "pyramid_bgp_neighbours": "pyramid_bgp_neighbors"}
+
+
+@pytest.mark.parametrize("typo, meant", sorted(TYPOS.items()))
+def test_a_misspelled_variable_stops_preflight_naming_the_hosts_and_the_nearest_known_name(typo, meant):
+    catalog = _catalog.load_catalog()
+    assert meant in catalog["expectations"]
+    found = _inventory.unknown_variables({"node-001": {typo: None}, "node-002": {typo: None, "pyramid_soak_seconds": None}}, catalog)
+    assert found == ["node-001, node-002: %s is not a variable of gpufabric.pyramid; did you mean %s? (a deliberate one: "
+                     "list it in pyramid_extra_vars)" % (typo, meant)]
+
+
+def test_known_and_allowed_variables_pass_and_a_name_near_nothing_is_still_refused():
+    catalog = _catalog.load_catalog()
+    names = {"pyramid_soak_seconds": None, "pyramid_report_dir": None, "pyramid_awx_host": None,
+             "pyramid_site_rack": None, "pyramid_extra_vars": ["pyramid_site_rack"], "ansible_host": None}
+    assert _inventory.unknown_variables({"node-001": names}, catalog) == []
+    found = _inventory.unknown_variables({"node-001": {"pyramid_zzz": None}}, catalog)
+    assert found == ["node-001: pyramid_zzz is not a variable of gpufabric.pyramid (a deliberate one: list it in pyramid_extra_vars)"]
+
+
+def test_a_misspelled_group_whose_hosts_the_playbooks_would_leave_out_is_named():
+    groups = {"all": ["n1", "n2", "sw1", "mgmt"], "ungrouped": [], "gpu_node": ["n1", "n2"], "switches": ["sw1"],
+              "spine": ["sw1"], "monitoring": ["mgmt"]}
+    assert _inventory.misspelled_groups(groups) == [
+        "group gpu_node (n1, n2): did you mean gpu_nodes? Its hosts are in none of the groups the playbooks read "
+        "(gpu_nodes, switches, rail_leaves, spines, launcher, ib_fabric_hosts)"]  # spine's host is a switch: not left out

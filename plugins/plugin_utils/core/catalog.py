@@ -223,7 +223,8 @@ def row_titles(catalog):
 
 def expectation_names(checks, catalog):
     """Every expectation the checks read, their sources' commands use, and the gate settings."""
-    names = {"pyramid_command_timeout", "pyramid_enforce_gate"}
+    # the gate, the allow-list of extra variables (pre-flight) and the switch-only declaration (the report), for every host
+    names = {"pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_extra_vars", "pyramid_switch_only"}
     for check in checks:
         names.update(check.get("expect", []))
         names.update(check.get("only_if", {}))
@@ -235,7 +236,7 @@ def expectation_names(checks, catalog):
 
 
 def source_expectations(source):
-    names = set()
+    names = set(source.get("load_if", {}))  # check mode decides with them (core/catalog.load_of)
     for spec in [source.get("foreach")] + [way.get("foreach") for way in source["ways"]]:
         if spec:
             names.add(spec.partition(".")[0])

@@ -7,6 +7,7 @@ what is wrong with any host's expectations, and the run directory every later st
 from __future__ import annotations
 
 import datetime
+import difflib
 import os
 import secrets
 
@@ -15,6 +16,13 @@ from . import catalog as _catalog
 # Inventory groups -> the catalog's device types; a host takes the type of the first group it is in.
 DEVICE_GROUPS = {"gpu_nodes": "gpu_node", "switches": "switch", "rail_leaves": "switch", "spines": "switch"}
 SHOWN_PROBLEMS = 20  # the task message lists this many; all of them are in the result's `problems`
+# The other groups the playbooks read: the launcher of the runs across nodes, the reader of an InfiniBand subnet.
+OTHER_GROUPS = ("launcher", "ib_fabric_hosts")
+# pyramid_* variables an inventory may set besides the catalog's expectations: the run's report directory, the
+# remediation's firmware reset, the AWX configuration's (playbooks/awx_configure.yml) and the allow-list itself.
+OTHER_VARIABLES = ("pyramid_report_dir", "pyramid_remediate_firmware_reset", "pyramid_extra_vars")
+OTHER_PREFIXES = ("pyramid_awx_",)
+NEAR = 0.8  # difflib's ratio from which a name reads as a misspelling of a known one (gpu_node: gpu_nodes 0.94)
 
 
 def device_types(hosts, groups):
@@ -66,3 +74,43 @@ def new_run_dir(report_dir, now=None):
     run_dir = os.path.join(os.path.abspath(os.path.expanduser(report_dir)), "%s-%s" % (stamp, secrets.token_hex(3)))
     os.makedirs(os.path.join(run_dir, "devices"))
     return run_dir
+
+
+def unknown_variables(variables_by_host, catalog):
+    """A problem for each pyramid_* variable that is neither an expectation of the catalog nor one of the playbooks'
+    own (a misspelling would leave the default in force, silently): the hosts that set it and the nearest known name.
+    A host's ``pyramid_extra_vars`` (a list) allows deliberate extras."""
+    known = set(catalog["expectations"]) | set(OTHER_VARIABLES)
+    hosts_of = {}
+    for host, names in variables_by_host.items():
+        allowed = names.get("pyramid_extra_vars") or []
+        for name in names:
+            if name.startswith("pyramid_") and name not in known and name not in allowed and not name.startswith(OTHER_PREFIXES):
+                hosts_of.setdefault(name, []).append(host)
+    found = []
+    for name, hosts in sorted(hosts_of.items()):
+        near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=NEAR)
+        found.append("%s: %s is not a variable of gpufabric.pyramid%s (a deliberate one: list it in pyramid_extra_vars)" % (
+            _hosts_text(hosts), name, "; did you mean %s?" % near[0] if near else ""))
+    return found
+
+
+def misspelled_groups(groups):
+    """A problem for each inventory group whose name reads as a misspelling of a group the playbooks read (gpu_node
+    for gpu_nodes) and that holds hosts in none of them: those hosts would silently be left out of the run."""
+    known = tuple(DEVICE_GROUPS) + OTHER_GROUPS
+    placed = {host for group in known for host in groups.get(group, [])}
+    found = []
+    for group, hosts in sorted(groups.items()):
+        if group in known or group in ("all", "ungrouped"):
+            continue
+        near = difflib.get_close_matches(group, known, n=1, cutoff=NEAR)
+        left_out = [host for host in hosts if host not in placed]
+        if near and left_out:
+            found.append("group %s (%s): did you mean %s? Its hosts are in none of the groups the playbooks read (%s)" % (
+                group, _hosts_text(left_out), near[0], ", ".join(known)))
+    return found
+
+
+def _hosts_text(hosts):
+    return ", ".join(hosts[:3]) + (" and %d more" % (len(hosts) - 3) if len(hosts) > 3 else "")

@@ -15,6 +15,8 @@ from ..core import catalog as _catalog, results as _results
 from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP, count_statuses
 
 SCHEMA_VERSION = 1
+NO_GPU_NODE = ("no GPU node in this run: the pod's GPU rows were not checked (a misspelled gpu_nodes group, or a --limit "
+               "to the switches); set pyramid_switch_only: true for a run of the switches alone")
 CHECK_MODE_LINE = ("Check mode (--check): %d checks that load the fabric or the GPUs were not run (SKIP "
                    "\"not run: check mode\"); every read was judged, and such a run is never GO.")
 MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}
@@ -22,11 +24,12 @@ MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}
 
 def build(catalog, run_dir, devices):
     """devices: device type -> inventory hosts. Every catalog check of a host's type must PASS for GO."""
-    hosts = {}
+    hosts, switch_only = {}, []
     for device, names in sorted(devices.items()):
         expected_checks = _catalog.checks_for(catalog, device)
         for host in names:
             doc = _results.load(run_dir, host)
+            switch_only.append(bool(doc.get("expect", {}).get("pyramid_switch_only")))
             by_key = {(r["layer"], r["check"]): r for r in doc["results"]}
             records = []
             for check in expected_checks:
@@ -52,9 +55,12 @@ def build(catalog, run_dir, devices):
     for host in hosts.values():
         for record in host["checks"]:
             counts[record["status"]] = counts.get(record["status"], 0) + 1
+    # a pod is its GPU nodes: a run without any (a misspelled group, a --limit to the switches) is no go-live
+    no_gpu_node = None if devices.get("gpu_node") or (switch_only and all(switch_only)) else NO_GPU_NODE
     return {
         "schema_version": SCHEMA_VERSION,
-        "verdict": "GO" if hosts and go == len(hosts) else "NO-GO",
+        "verdict": "GO" if hosts and go == len(hosts) and not no_gpu_node else "NO-GO",
+        "no_gpu_node": no_gpu_node,
         "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "run_dir": run_dir,
         "layers_in_catalog": covered_layers,
@@ -123,6 +129,8 @@ def checklist_text(report):
     lines = ["GO/NO-GO: %s  (%d of %d hosts GO)" % (report["verdict"], summary["go"], summary["hosts"])]
     if report.get("check_mode_not_run"):
         lines.append(CHECK_MODE_LINE % report["check_mode_not_run"])
+    if report.get("no_gpu_node"):
+        lines.append("NO-GO: " + report["no_gpu_node"])
     lines.append("")
     for row in report["checklist"]:
         line = "%s L%d  %s" % (MARK[row["status"]], row["layer"], row["title"])
@@ -182,6 +190,8 @@ def markdown(report):
                summary["go"], summary["hosts"], report["generated_at"], ", ".join("L%d" % l for l in report["layers_in_catalog"]))]
     if report.get("check_mode_not_run"):
         out += ["", CHECK_MODE_LINE % report["check_mode_not_run"]]
+    if report.get("no_gpu_node"):
+        out += ["", "NO-GO: " + report["no_gpu_node"]]
     out += ["", "## Checklist", "", "| | Layer | Check | Failing devices | Blocked by a switch | Not run |", "|---|---|---|---|---|---|"]
     for row in report["checklist"]:
         title = row["title"] + (" *(not checked: %s)*" % row["why_not"] if row["status"] == "not_covered" else "")
