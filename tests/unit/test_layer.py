@@ -61,7 +61,8 @@ def test_without_the_gate_a_blocked_device_is_run_anyway():
     collect = Collector(stdout="garbage")
     records, _summary = _layer.run("dev", 0, _catalog.checks_at(CATALOG, 0, "gpu_node"), CATALOG,
                                    _expect(pyramid_enforce_gate=False), doc, collect, wait=_no_wait)
-    assert collect.planned and "SKIP" not in {r["status"] for r in records}
+    # judged, not skipped (a rail read's ERROR folded under rails_present's is a SKIP naming it: run/depends.py)
+    assert collect.planned and "SKIP" not in {r["status"] for r in records if not r.get("depends_on")}
 
 
 def test_an_unreachable_device_is_an_error_for_every_check_naming_why():

@@ -23,7 +23,7 @@ import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checklist.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
-                "judges_failures", "causes", "platforms", "switch_facts", "names_from", "only_if"}
+                "judges_failures", "causes", "platforms", "switch_facts", "names_from", "only_if", "depends_on"}
 SCOPES = ("host", "pod", "fabric", "mesh", "incast")  # incast: its own play (roles/incast), judged per target
 LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli", "query")  # query: PromQL, asked of Prometheus by the controller (Layer 7)
@@ -144,6 +144,7 @@ def _check(catalog):
         for source in check.get("sources", []):
             if source not in catalog["sources"]:
                 problems.append("check %s: unknown source %r" % (cid, source))
+        problems.extend(_depends_problems(check, seen, catalog))
         names_from = check.get("names_from", [])
         if not isinstance(names_from, list) or set(names_from) - set(check.get("sources", [])):
             problems.append("check %s: names_from is a list of the check's own sources (read only to name what it found)" % cid)
@@ -199,6 +200,22 @@ def not_applicable(check, expect):
         if expect.get(name) not in wanted:
             return "not applicable: %s is %s (%s is checked where it is %s)" % (name, expect.get(name), check["id"], " or ".join(map(str, wanted)))
     return None
+
+
+def _depends_problems(check, seen, catalog):
+    """depends_on: checks of the same device, at a lower layer or earlier in the same one (judged before it)."""
+    depends = check.get("depends_on", [])
+    if not isinstance(depends, list):
+        return ["check %s: depends_on is a list of check ids" % check.get("id")]
+    by_id = {other.get("id"): other for other in catalog["checks"]}
+    problems = []
+    for name in depends:
+        other = by_id.get(name)
+        if other is None or other.get("device") != check.get("device") or other.get("layer", 99) > check.get("layer", -1) or (
+                other.get("layer") == check.get("layer") and name not in seen - {check.get("id")}):
+            problems.append("check %s: depends_on %r is no check of its device judged before it (a lower layer, or "
+                            "earlier in its own)" % (check.get("id"), name))
+    return problems
 
 
 def load_of(check, catalog, expect):

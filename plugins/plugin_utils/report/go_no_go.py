@@ -117,6 +117,21 @@ def _names(hosts, limit=6):
     return ", ".join(hosts[:limit]) + (" +%d more" % (len(hosts) - limit) if len(hosts) > limit else "")
 
 
+def dependents(report):
+    """{(host, check): [checks not judged because it did not pass]} (run/depends.py): shown with their root finding."""
+    found = {}
+    for host, info in report["hosts"].items():
+        for record in info["checks"]:
+            if record.get("depends_on"):
+                found.setdefault((host, record["depends_on"]), []).append(record["check"])
+    return found
+
+
+def _and_dependents(record, folded):
+    names = folded.get((record["host"], record["check"]))
+    return " [%d checks depend on it, not judged: %s]" % (len(names), ", ".join(names)) if names else ""
+
+
 def problems(report):
     for host, info in sorted(report["hosts"].items()):
         for record in info["checks"]:
@@ -146,8 +161,10 @@ def checklist_text(report):
     found = list(problems(report))
     if found:
         lines += ["", "Why (likely cause -> go back to):"]
+        folded = dependents(report)
         for record in found[:40]:
-            lines.append("  %s L%d %s %s: %s" % (record["host"], record["layer"], record["check"], record["status"], record["actual"]))
+            lines.append("  %s L%d %s %s: %s%s" % (record["host"], record["layer"], record["check"], record["status"], record["actual"],
+                                                 _and_dependents(record, folded)))
             lines.append("      cause: %s" % record["cause"])
             lines.append("      go back to: %s" % record["go_back_to"])
         if len(found) > 40:
@@ -202,8 +219,10 @@ def markdown(report):
     out += ["", "## Failures and their likely causes", ""]
     if found:
         out += ["| Host | Layer | Check | Status | Expected | Actual | Likely cause | Go back to |", "|---|---|---|---|---|---|---|---|"]
+        folded = dependents(report)
         for r in found:
-            cells = (r["host"], "L%d" % r["layer"], r["check"], r["status"], r["expected"], r["actual"], r["cause"], r["go_back_to"])
+            cells = (r["host"], "L%d" % r["layer"], r["check"], r["status"], r["expected"], r["actual"] + _and_dependents(r, folded),
+                     r["cause"], r["go_back_to"])
             out.append("| %s |" % " | ".join(_cell(v) for v in cells))
     else:
         out.append("None.")

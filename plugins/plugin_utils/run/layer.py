@@ -14,6 +14,7 @@ from ..core import catalog as _catalog, results as _results
 from . import engine as _engine
 from . import counters as _counters
 from . import check_mode as _check_mode
+from . import depends as _depends
 from ..gate import blocking as _blocking
 from ..core.model import PASS, SKIP, SourceFailure, count_statuses
 
@@ -84,6 +85,7 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
             summary["counters"] = {name: facts[name] for name in counters}
         records = [_set_aside_said(_engine.judge_host(host, check, catalog, facts, judged, collected), expect, judged)
                    for check in checks if check["scope"] == "host"]
+        records = _depends.fold(records, catalog, doc["results"])  # an ERROR of a failed prerequisite's making: SKIP
         doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts(facts)
         # what ran (the way that answered), for the pod checks judged later from these facts
         doc.setdefault("ran", {})["layer%d" % layer] = {

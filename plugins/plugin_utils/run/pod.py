@@ -12,6 +12,7 @@ import os
 from ..core import catalog as _catalog, results as _results
 from ..core.model import PASS, SourceFailure
 from ..judging import roce_agree as _agree
+from . import depends as _depends
 from . import engine as _engine
 
 
@@ -102,6 +103,7 @@ def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node", groups=None, 
             facts, ran = _read_on(check, catalog, run_dir, layer, groups or {}, hosts, applicable, ran_by_host,
                                   expect_by_host[next(iter(applicable))], facts_by_host)
         for host, record in _engine.judge_pod(check, catalog, facts, expect_by_host, ran).items():
+            record = _depends.fold([record], catalog, docs[host]["results"])[0]
             _results.record(docs[host], [record])
             if record["status"] != PASS:
                 not_passing.setdefault(check["id"], []).append("%s=%s" % (host, record["status"]))
