@@ -69,8 +69,8 @@ def test_switch_expectations_are_required_typed_and_cross_checked():
 
 
 @pytest.mark.parametrize("raw, message", [
-    ({"pyramid_nccl_env": ["NCCL_DEBUG=INFO"]}, "pyramid_nccl_env must be a mapping (name: value), got list"),
-    ({"pyramid_nccl_env": "NCCL_DEBUG=INFO"}, "pyramid_nccl_env must be a mapping (name: value), got str"),
+    ({"pyramid_nccl_env": ["NCCL_DEBUG=INFO"]}, "pyramid_nccl_env must be a mapping (name: value), got a list ['NCCL_DEBUG=INFO']"),
+    ({"pyramid_nccl_env": "NCCL_DEBUG=INFO"}, "pyramid_nccl_env must be a mapping (name: value), got text 'NCCL_DEBUG=INFO'"),
     ({"pyramid_nccl_tolerance": float("nan")}, "pyramid_nccl_tolerance must be a finite number, got nan"),
     ({"pyramid_straggler_ratio": float("inf")}, "pyramid_straggler_ratio must be a finite number, got inf"),
     ({"pyramid_gpus_per_node": True}, "pyramid_gpus_per_node must be a number, got True"),
@@ -131,3 +131,18 @@ def test_real_names_pass_their_grammar(raw):
 def test_a_long_port_plan_is_checked_for_duplicates():
     ports = [{"port": "Ethernet%d" % i, "peer": "node-%d" % i, "rail": "mlx5_0"} for i in range(40000)] + [{"port": "Ethernet7", "peer": "x", "rail": "mlx5_0"}]
     assert _expectations._cross_errors({"pyramid_switch_ports": ports}) == ["pyramid_switch_ports: ports listed twice: Ethernet7"]
+
+
+def test_values_as_ansible_hands_them_are_named_in_the_inventorys_words():
+    """Ansible 2.19 hands inventory values in tagged types (_AnsibleTaggedList, a tagged str): a message names the kind
+    the person typed (issue 37: "got _AnsibleTaggedList [...]")."""
+    from ansible.module_utils._internal._datatag import AnsibleTagHelper  # pylint: disable=import-outside-toplevel
+    from ansible._internal._datatag._tags import Origin  # pylint: disable=import-outside-toplevel
+    origin = Origin(path="/inventory/group_vars/gpu_nodes.yml", line_num=3)
+    tagged = AnsibleTagHelper.tag(["NCCL_DEBUG=INFO"], [origin])
+    assert type(tagged).__name__.startswith("_AnsibleTagged")
+    _values, errors = _expectations.resolve(CATALOG, {"pyramid_nccl_env": tagged,
+                                                      "pyramid_rails": AnsibleTagHelper.tag("mlx5_0", [origin])})
+    text = " ".join(errors)
+    assert "pyramid_nccl_env must be a mapping (name: value), got a list ['NCCL_DEBUG=INFO']" in text, errors
+    assert "Tagged" not in text and "_Ansible" not in text, errors

@@ -36,7 +36,9 @@ def resolve(catalog, raw_values, names=None):
     Returns (values, errors): typed values, and one message per bad variable.
     """
     spec = argument_spec(catalog, names)
-    given = {name: raw_values[name] for name in spec if raw_values.get(name) is not None}
+    # plain Python values: the validator's messages then name their types as the inventory knows them (list, not
+    # _AnsibleTaggedList)
+    given = {name: plain(raw_values[name]) for name in spec if raw_values.get(name) is not None}
     errors = _shape_errors(catalog, given)
     given = {name: value for name, value in given.items() if not any(e.startswith(name + " ") for e in errors)}
     result = ArgumentSpecValidator(spec).validate(given)
@@ -58,7 +60,7 @@ def resolve(catalog, raw_values, names=None):
                 continue  # the validator said so
             for key, item in value.items():
                 if not isinstance(item, (str, int, float)) or isinstance(item, bool):
-                    errors.append("%s.%s must be a string or a number, got %r" % (name, key, item))
+                    errors.append("%s.%s must be a string or a number, got %r" % (name, key, plain(item)))
                 else:
                     value[key] = str(item)
             if definition.get("table"):
@@ -69,6 +71,27 @@ def resolve(catalog, raw_values, names=None):
     return values, errors
 
 
+def plain(value):
+    """The value as plain Python for a message: Ansible hands variables in its own types (_AnsibleTaggedList, a
+    tagged str), whose names mean nothing to the person who typed the value."""
+    if isinstance(value, dict):
+        return {plain(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    for kind in (bool, str, int, float):
+        if isinstance(value, kind):
+            return kind(value)
+    return value
+
+
+def kind_of(value):
+    """What the value is, in the inventory's words (a list, a mapping, text, a number, true/false)."""
+    for kind, name in ((bool, "true/false"), (dict, "a mapping"), ((list, tuple), "a list"), (str, "text"), ((int, float), "a number")):
+        if isinstance(value, kind):
+            return name
+    return "a value of another kind"
+
+
 def _shape_errors(catalog, given):
     """What the argument validator would convert or crash on: a bool for a number (True is not a GPU
     count), a list or a string for a mapping, a line break in any text (it would type a second command
@@ -77,9 +100,9 @@ def _shape_errors(catalog, given):
     for name, value in given.items():
         kind = catalog["expectations"][name].get("type")
         if kind in _NUMBER_TYPES and isinstance(value, bool):
-            errors.append("%s must be a number, got %r" % (name, value))
+            errors.append("%s must be a number, got %r" % (name, plain(value)))
         elif kind == "dict" and not isinstance(value, dict):
-            errors.append("%s must be a mapping (name: value), got %s %r" % (name, type(value).__name__, value))
+            errors.append("%s must be a mapping (name: value), got %s %r" % (name, kind_of(value), plain(value)))
         elif any("\n" in text or "\r" in text for text in _texts(value)):
             errors.append("%s must not contain a line break" % name)
     return errors
@@ -184,5 +207,5 @@ def _table_errors(name, table):
         if not str(key).isdigit() or int(key) <= 0:
             errors.append("%s: key %r must be a message size in bytes" % (name, key))
         if figure <= 0:
-            errors.append("%s.%s must be a positive figure in GB/s, got %r" % (name, key, item))
+            errors.append("%s.%s must be a positive figure in GB/s, got %r" % (name, key, plain(item)))
     return errors
