@@ -47,5 +47,7 @@ def outcome(report, baseline):
     if baseline:
         files["baseline.yml"] = baseline
     return {"failing_hosts": failing, "blocked_hosts": blocked, "reports": files,
+            "unchecked_rows": [row["row"] for row in report.get("unchecked_rows") or []],
+            "waived_rows": {row["row"]: row["reason"] for row in report.get("waived_rows") or []},
             "stopped_at": {host: info["stopped_at"] for host, info in sorted(report["hosts"].items())
                            if info["stopped_at"] is not None}}

@@ -43,6 +43,7 @@ class ActionModule(EngineAction):
         problems = _inventory.problems(hosts, devices, catalog, errors_of)
         # misspellings, which Ansible would take as a variable or a group of the user's own
         problems += _inventory.misspelled_groups(groups)
+        problems += _inventory.bad_waivers(typed, catalog)
         problems += _inventory.unknown_variables({host: _pyramid_variables(task_vars["hostvars"][host]) for host in hosts}, catalog)
         if not problems:  # the rail addresses now, not when Layer 2 plans its mesh after the soak
             nodes = devices.get("gpu_node", [])

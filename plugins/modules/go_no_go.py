@@ -64,6 +64,15 @@ blocked_hosts:
   returned: always
   type: list
   elements: str
+unchecked_rows:
+  description: Go-live rows not checked for a reason of the run's and not waived (each makes the pod NO-GO).
+  returned: always
+  type: list
+  elements: str
+waived_rows:
+  description: Go-live rows the inventory waived (C(pyramid_waive)), each with its reason.
+  returned: always
+  type: dict
 stopped_at:
   description: Host to the lowest layer where it failed or was blocked; hosts that did not stop are absent.
   returned: always

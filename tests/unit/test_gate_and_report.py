@@ -84,6 +84,11 @@ def test_report_go_only_when_every_check_passes(tmp_path):
 def test_report_go_for_a_clean_pod(tmp_path):
     _write(tmp_path, "node-001", {})
     report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001"]})
+    # without its switches the pod's switch rows are unchecked: NO-GO until the inventory waives them (issue 37)
+    switch_rows = ["bgp_ecmp", "links", "qos_idle"]  # links: InfiniBand's ib_links does not apply to a RoCE node
+    assert report["verdict"] == "NO-GO" and sorted(row["row"] for row in report["unchecked_rows"]) == switch_rows
+    _write_expect(tmp_path, "node-001", pyramid_waive=[{"row": row, "reason": "switches: the network team's run"} for row in switch_rows])
+    report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001"]})
     assert report["verdict"] == "GO"
     # every row a GPU node check ticks passes; the rows of switch checks only are not covered in a run without switches,
     # nor is the links row, whose one GPU node check (InfiniBand's ib_links) does not apply to a RoCE node
@@ -180,3 +185,43 @@ def test_a_run_without_any_gpu_node_is_no_go_unless_declared_switch_only(tmp_pat
     _switch(tmp_path / "b", "leaf1", switch_only=True)
     declared = _report.build(CATALOG, str(tmp_path / "b"), {"switch": ["leaf1"]})
     assert declared["verdict"] == "GO" and declared["no_gpu_node"] is None
+
+
+def _write_expect(run_dir, host, **expect):
+    doc = _results.load(str(run_dir), host)
+    doc["expect"] = dict(doc.get("expect") or {}, **expect)
+    _results.save(str(run_dir), doc)
+
+
+def test_one_unchecked_go_live_row_is_a_no_go_unless_waived_with_its_reason(tmp_path):
+    """Seed 000: "one unchecked row is a no-go". A RoCE pod's nodes all GO, run without its switches and without the
+    incast: the switch rows and the incast's row were not checked for reasons of the run's; the InfiniBand rows are
+    not applicable (no gap). Waived, with reasons, the pod is GO and the report says what was waived and why."""
+    incast = next(check for check in ALL if check["id"] == "incast_ecn")
+    _write(tmp_path, "node-001", {})
+    doc = _results.load(str(tmp_path), "node-001")
+    _results.record(doc, [dict(_record("node-001", incast, "SKIP"), layer=3, not_applicable=True, not_checked="pyramid_incast is false")])
+    _results.save(str(tmp_path), doc)
+    report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001"]})
+    assert report["summary"]["go"] == 1 and report["verdict"] == "NO-GO"
+    gaps = {row["row"]: row["why_not"] for row in report["unchecked_rows"]}
+    assert gaps["qos_load"] == "pyramid_incast is false" and gaps["bgp_ecmp"] == "no switch in this run", gaps
+    assert "subnet_manager" not in gaps  # an InfiniBand row on a RoCE pod: not applicable, nothing left unchecked
+    text = _report.checklist_text(report)
+    assert "NO-GO: go-live row not checked: No PFC storms under load (pyramid_incast is false)" in text
+    waive = [{"row": row, "reason": "switches validated by the network team's run 42"} for row in gaps]
+    waive[gaps and list(gaps).index("qos_load")] = {"row": "qos_load", "reason": "incast scheduled for the maintenance window"}
+    _write_expect(tmp_path, "node-001", pyramid_waive=waive)
+    waived = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001"]})
+    assert waived["verdict"] == "GO" and waived["unchecked_rows"] == []
+    assert {row["row"]: row["reason"] for row in waived["waived_rows"]}["qos_load"] == "incast scheduled for the maintenance window"
+    assert "WAIVED: No PFC storms under load: incast scheduled for the maintenance window" in _report.checklist_text(waived)
+    assert "- WAIVED: No PFC storms under load" in _report.markdown(waived)
+
+
+def test_a_waiver_must_name_a_row_and_give_a_reason():
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import inventory as _inventory  # pylint: disable=import-outside-toplevel
+    found = _inventory.bad_waivers({"node-001": {"pyramid_waive": [{"row": "qos_lod", "reason": "x"}, {"row": "telemetry", "reason": " "}]}},
+                                   CATALOG)
+    assert found[0].startswith("node-001: pyramid_waive row 'qos_lod' is no row of the checklist; did you mean qos_load?")
+    assert found[1] == "node-001: pyramid_waive row telemetry has no reason: say why the pod goes live without it"

@@ -231,10 +231,15 @@ REPORTS = [
 ]
 
 
-def build(tmp_path, devices, docs):
+# These rows judge the hosts; the go-live rows a run leaves unchecked (the switch links of a run of GPU nodes) are
+# waived here and have tests of their own (test_gate_and_report.py, test_not_checked_rows_say_why_each).
+WAIVED = [{"row": "links", "reason": "the switches are another run's"}]
+
+
+def build(tmp_path, devices, docs, waive=WAIVED):
     for host, results in docs.items():
         if results is not None:
-            _results.save(str(tmp_path), {"host": host, "results": results, "facts": {}})
+            _results.save(str(tmp_path), {"host": host, "results": results, "facts": {}, "expect": {"pyramid_waive": waive}})
     return _report.build(CATALOG, str(tmp_path), devices)
 
 
@@ -296,7 +301,7 @@ def test_missing_records(tmp_path):
 def test_outputs_of_a_no_go_run(tmp_path):
     docs = {"node-001": gpu("node-001", rails="FAIL"), "node-002": gpu("node-002", nccl_correct="ERROR") + [blocked("node-002")],
             "node-003": gpu("node-003", iommu="SKIP"), "leaf1": [rec("link_status", "FAIL", 1, host="leaf1", row="links")]}
-    report = build(tmp_path, {"gpu_node": ["node-001", "node-002", "node-003"], "switch": ["leaf1"]}, docs)
+    report = build(tmp_path, {"gpu_node": ["node-001", "node-002", "node-003"], "switch": ["leaf1"]}, docs, waive=[])
     report["generated_at"] = "2026-11-23T00:00:00+00:00"
     text = _report.checklist_text(report).splitlines()
     assert text[:8] == [
@@ -345,7 +350,8 @@ def test_outputs_of_a_no_go_run(tmp_path):
 def test_outputs_of_a_go_run(tmp_path):
     report = build(tmp_path, {"gpu_node": ["node-001"]}, {"node-001": gpu("node-001")})
     text = _report.checklist_text(report)
-    assert text.splitlines()[:4] == ["GO/NO-GO: GO  (1 of 1 hosts GO)", "", "[✓] L0  Kernel set up", "[✓] L0  NICs up"]
+    assert text.splitlines()[:5] == ["GO/NO-GO: GO  (1 of 1 hosts GO)", "WAIVED: Switch links: the switches are another run's", "",
+                                     "[✓] L0  Kernel set up", "[✓] L0  NICs up"]
     assert "Why (likely" not in text and "Blocked by" not in text and "Stopped" not in text
     assert "[ ] L1  Switch links  (not checked: no switch in this run)" in text
     markdown = _report.markdown(report)
@@ -412,6 +418,7 @@ def test_several_failing_and_blocked_hosts_in_markdown(tmp_path):
     assert "  L1 by leaf1 link_status Ethernet1/1/Ethernet2/1, leaf2 link_status: node-001, node-002" in _report.checklist_text(report).splitlines()
     assert _report.markdown(report) == "\n".join([
         "# Go/no-go: NO-GO", "", "0 of 3 hosts GO. Generated 2026-11-23T00:00:00+00:00. Layers in the catalog: L0, L1, L5.", "",
+        "- WAIVED: Switch links: the switches are another run's", "",
         "## Checklist", "", "| | Layer | Check | Failing devices | Blocked by a switch | Not run |", "|---|---|---|---|---|---|",
         "| [✗] | L0 | Kernel set up |  |  | node-002, node-003 |",
         "| [✗] | L0 | NICs up | node-001, node-002 |  |  |",
@@ -481,4 +488,7 @@ def test_not_checked_rows_say_why_each(tmp_path):
     assert {r["row"]: (r["status"], r.get("why_not")) for r in report["checklist"]} == {
         "load": ("not_covered", "InfiniBand rails: no ECN or PFC to prove; " + no_url),
         "telemetry": ("not_covered", no_url)}
-    assert report["verdict"] == "GO"
+    # the node and the switch are GO; the pod is not: one unchecked go-live row is a no-go (issue 37)
+    assert report["summary"]["go"] == 2 and report["verdict"] == "NO-GO"
+    assert [(row["row"], row["why_not"]) for row in report["unchecked_rows"]] == [
+        ("load", "InfiniBand rails: no ECN or PFC to prove; " + no_url), ("telemetry", no_url)]

@@ -241,7 +241,7 @@ def row_titles(catalog):
 def expectation_names(checks, catalog):
     """Every expectation the checks read, their sources' commands use, and the gate settings."""
     # the gate, the allow-list of extra variables (pre-flight) and the switch-only declaration (the report), for every host
-    names = {"pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_extra_vars", "pyramid_switch_only"}
+    names = {"pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_extra_vars", "pyramid_switch_only", "pyramid_waive"}
     for check in checks:
         names.update(check.get("expect", []))
         names.update(check.get("only_if", {}))

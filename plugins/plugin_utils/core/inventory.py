@@ -114,3 +114,18 @@ def misspelled_groups(groups):
 
 def _hosts_text(hosts):
     return ", ".join(hosts[:3]) + (" and %d more" % (len(hosts) - 3) if len(hosts) > 3 else "")
+
+
+def bad_waivers(expect_by_host, catalog):
+    """A problem for each waiver (pyramid_waive) that names no row of the checklist or gives no reason."""
+    rows = [row["id"] for row in catalog["rows"]]
+    found = set()
+    for host, expect in expect_by_host.items():
+        for waiver in (expect or {}).get("pyramid_waive") or []:
+            if waiver["row"] not in rows:
+                near = difflib.get_close_matches(waiver["row"], rows, n=1, cutoff=0.6)
+                found.add("%s: pyramid_waive row %r is no row of the checklist%s (rows: %s)" % (
+                    host, waiver["row"], "; did you mean %s?" % near[0] if near else "", ", ".join(rows)))
+            elif not str(waiver["reason"]).strip():
+                found.add("%s: pyramid_waive row %s has no reason: say why the pod goes live without it" % (host, waiver["row"]))
+    return sorted(found)

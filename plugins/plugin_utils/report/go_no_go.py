@@ -24,12 +24,14 @@ MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}
 
 def build(catalog, run_dir, devices):
     """devices: device type -> inventory hosts. Every catalog check of a host's type must PASS for GO."""
-    hosts, switch_only = {}, []
+    hosts, switch_only, waivers = {}, [], {}
     for device, names in sorted(devices.items()):
         expected_checks = _catalog.checks_for(catalog, device)
         for host in names:
             doc = _results.load(run_dir, host)
             switch_only.append(bool(doc.get("expect", {}).get("pyramid_switch_only")))
+            for waiver in doc.get("expect", {}).get("pyramid_waive") or []:
+                waivers.setdefault(waiver["row"], waiver["reason"])
             by_key = {(r["layer"], r["check"]): r for r in doc["results"]}
             records = []
             for check in expected_checks:
@@ -56,11 +58,20 @@ def build(catalog, run_dir, devices):
         for record in host["checks"]:
             counts[record["status"]] = counts.get(record["status"], 0) + 1
     # a pod is its GPU nodes: a run without any (a misspelled group, a --limit to the switches) is no go-live
-    no_gpu_node = None if devices.get("gpu_node") or (switch_only and all(switch_only)) else NO_GPU_NODE
+    declared_switch_only = bool(switch_only) and all(switch_only)
+    no_gpu_node = None if devices.get("gpu_node") or declared_switch_only else NO_GPU_NODE
+    # one unchecked go-live row is a no-go (seed 000), unless the inventory waives it with its reason; a switch-only
+    # run declared so has no GPU rows to check
+    unchecked = [{"row": row["row"], "title": row["title"], "why_not": row["why_not"]} for row in checklist
+                 if row.get("unchecked") and row["row"] not in waivers
+                 and not (declared_switch_only and row["unchecked"] == ["gpu_node"])]
+    waived = [{"row": row["row"], "title": row["title"], "reason": waivers[row["row"]]} for row in checklist if row["row"] in waivers]
     return {
         "schema_version": SCHEMA_VERSION,
-        "verdict": "GO" if hosts and go == len(hosts) and not no_gpu_node else "NO-GO",
+        "verdict": "GO" if hosts and go == len(hosts) and not no_gpu_node and not unchecked else "NO-GO",
         "no_gpu_node": no_gpu_node,
+        "unchecked_rows": unchecked,
+        "waived_rows": waived,
         "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "run_dir": run_dir,
         "layers_in_catalog": covered_layers,
@@ -91,6 +102,7 @@ def _checklist(catalog, hosts, devices_in_run):
             entry["status"], entry["why_not"] = "not_covered", "no catalog check yet"
         elif not set(wanted) & set(devices_in_run):  # e.g. the links row of a run without switches
             entry["status"], entry["why_not"] = "not_covered", "no %s in this run" % " or ".join(wanted)
+            entry["unchecked"] = sorted(wanted)  # a go-live gap: the devices it needs were not in the run
         elif not any(r["row"] == row["id"] and not r.get("not_applicable") for info in hosts.values() for r in info["checks"]):
             # a check that could not measure and says why (telemetry without a Prometheus URL), else the platforms
             said = sorted({r["not_checked"] for info in hosts.values() for r in info["checks"] if r["row"] == row["id"] and r.get("not_checked")})
@@ -98,6 +110,8 @@ def _checklist(catalog, hosts, devices_in_run):
             # the GPU nodes' one check of it, InfiniBand's ib_links, does not apply to them)
             absent = ["no %s in this run" % " or ".join(d for d in wanted if d not in devices_in_run)] if set(wanted) - set(devices_in_run) else []
             entry["status"], entry["why_not"] = "not_covered", "; ".join(said or ["not applicable to the platforms in this run"] + absent)
+            if said or absent:  # not checked for a reason of the run's (the incast not asked for, no Prometheus URL)
+                entry["unchecked"] = sorted(set(wanted) - set(devices_in_run)) if absent and not said else ["run"]
         else:
             for host, info in sorted(hosts.items()):
                 statuses = {r["status"] for r in info["checks"] if r["row"] == row["id"] and not r.get("not_applicable")}
@@ -111,6 +125,14 @@ def _checklist(catalog, hosts, devices_in_run):
                 or not hosts else "pass"
         rows.append(entry)
     return rows
+
+
+def _rows_said(report):
+    """The go-live rows not checked (each a no-go) and those the inventory waived, with why: the report's first lines."""
+    lines = ["NO-GO: go-live row not checked: %s (%s); waive it only on purpose (pyramid_waive, with a reason)" % (
+        row["title"], row["why_not"]) for row in report.get("unchecked_rows") or []]
+    lines += ["WAIVED: %s: %s" % (row["title"], row["reason"]) for row in report.get("waived_rows") or []]
+    return lines
 
 
 def _names(hosts, limit=6):
@@ -146,6 +168,7 @@ def checklist_text(report):
         lines.append(CHECK_MODE_LINE % report["check_mode_not_run"])
     if report.get("no_gpu_node"):
         lines.append("NO-GO: " + report["no_gpu_node"])
+    lines += _rows_said(report)
     lines.append("")
     for row in report["checklist"]:
         line = "%s L%d  %s" % (MARK[row["status"]], row["layer"], row["title"])
@@ -209,6 +232,9 @@ def markdown(report):
         out += ["", CHECK_MODE_LINE % report["check_mode_not_run"]]
     if report.get("no_gpu_node"):
         out += ["", "NO-GO: " + report["no_gpu_node"]]
+    said = _rows_said(report)
+    if said:
+        out += [""] + ["- " + line for line in said]
     out += ["", "## Checklist", "", "| | Layer | Check | Failing devices | Blocked by a switch | Not run |", "|---|---|---|---|---|---|"]
     for row in report["checklist"]:
         title = row["title"] + (" *(not checked: %s)*" % row["why_not"] if row["status"] == "not_covered" else "")
