@@ -186,8 +186,8 @@ def checklist_text(report):
         lines += ["", "Why (likely cause -> go back to):"]
         folded = dependents(report)
         for record in found[:40]:
-            lines.append("  %s L%d %s %s: %s%s" % (record["host"], record["layer"], record["check"], record["status"], record["actual"],
-                                                 _and_dependents(record, folded)))
+            said = record["actual"] + _and_dependents(record, folded)
+            lines.append("  %s L%d %s %s: %s" % (record["host"], record["layer"], record["check"], record["status"], said))
             lines.append("      cause: %s" % record["cause"])
             lines.append("      go back to: %s" % record["go_back_to"])
         if len(found) > 40:
