@@ -118,7 +118,7 @@ def test_a_healthy_pod_is_go(healthy_pod):
         assert {r["status"] for r in judged} == {"PASS"}, (name, run.not_passing(name))
         if name in nodes:
             assert {r["check"] for r in info["checks"] if r.get("not_applicable")} == {"incast_ecn", "ib_links", "ib_rail_leaves",
-                                                                                       "ib_port_errors"}
+                                                                                       "ib_port_errors", "ib_subnet_manager"}
 
 
 def test_the_faulty_pod_is_no_go_and_awx_sees_a_failed_job(faulty_pod):
