@@ -15,6 +15,8 @@ import time
 import pytest
 import yaml
 
+from ansible_collections.gpufabric.pyramid.tests.e2e.waivers import HEALTHY_WAIVER
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # The twin's counters follow its own clock and its ib_write_bw runs its -D for real: one second of soak and of
@@ -131,8 +133,6 @@ def healthy_pod(validate):
     return validate(HEALTHY, pyramid_soak_seconds=3, pyramid_waive=[HEALTHY_WAIVER])
 
 
-# The healthy pod goes live without its incast (tests/e2e/test_validate_incast.py runs it on pods of its own)
-HEALTHY_WAIVER = {"row": "qos_load", "reason": "the incast is proven by its own runs (tests/e2e/test_validate_incast.py)"}
 
 
 @pytest.fixture(scope="session")

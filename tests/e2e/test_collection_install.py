@@ -12,6 +12,8 @@ import tarfile
 import pytest
 import yaml
 
+from ansible_collections.gpufabric.pyramid.tests.e2e.waivers import GPU_ONLY_WAIVERS
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.dirname(sys.executable)
 # What galaxy.yml declares: what the code and the inventories name (network_cli and the EOS/NX-OS
@@ -120,7 +122,8 @@ def test_built_collection_runs_validate_by_fqcn(twin, tmp_path):
     result = subprocess.run([os.path.join(BIN, "ansible-playbook"), "gpufabric.pyramid.validate",
                              "-i", os.path.join(ROOT, "inventories", "twin"), "-e", "twin_scenario=%s" % scenario,
                              "-e", "pyramid_report_dir=%s" % (tmp_path / "reports"),
-                             "-e", "pyramid_rdma_duration=1", "-e", "pyramid_soak_seconds=1"],  # the suite's windows
+                             "-e", "pyramid_rdma_duration=1", "-e", "pyramid_soak_seconds=1",  # the suite's windows
+                             "-e", json.dumps({"pyramid_waive": GPU_ONLY_WAIVERS})],  # no switch in its pod (tests/e2e/waivers.py)
                             cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     # Only the installed copy can have answered: the checkout is on no collection path here.
