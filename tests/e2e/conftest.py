@@ -133,8 +133,6 @@ def healthy_pod(validate):
     return validate(HEALTHY, pyramid_soak_seconds=3, pyramid_waive=[HEALTHY_WAIVER])
 
 
-
-
 @pytest.fixture(scope="session")
 def healthy_fabric(healthy_pod):
     """The same run, read for its switches (tests/e2e/test_validate_switches.py, tests/e2e/test_validate_incast.py)."""
