@@ -74,7 +74,7 @@ def test_results_file_round_trip(tmp_path):
     loaded = _results.load(str(tmp_path), "node-001")
     assert sorted(loaded) == ["expect", "facts", "host", "results"] and {key: loaded[key] for key in doc} == doc
     assert sorted(p.name for p in (tmp_path / "devices").iterdir()) == ["node-001.json"]  # no temporary file left behind
-    assert (tmp_path / "devices" / "node-001.json").read_text() == json.dumps(loaded, indent=2, sort_keys=True)
+    assert (tmp_path / "devices" / "node-001.json").read_text() == json.dumps(loaded, sort_keys=True)
     assert _results.host_path("/run", "leaf1") == "/run/devices/leaf1.json"
 
 
