@@ -1,0 +1,164 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""plan.md and the plan's summary lines, from the plan that run/plan.py builds (plan.json holds all of it)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+SHOWN = 8  # hosts, pairs or addresses named in a line; plan.json has every one
+
+
+def names(items, limit=SHOWN):
+    items = list(items)
+    return ", ".join(items[:limit]) + (" and %d more" % (len(items) - limit) if len(items) > limit else "")
+
+
+def _pairs(pairs, limit=SHOWN):
+    return names(["%s <-> %s" % tuple(pair) for pair in pairs], limit)
+
+
+def _seconds(seconds):
+    if not seconds:
+        return "-"
+    if "about" in seconds:
+        return "about %s s" % seconds["about"]
+    return "at most %s s a run" % seconds["at_most_per_run"]
+
+
+def layer_rows(plan):
+    """(layer, what loads the fabric or the GPUs, how long) for each layer."""
+    loads = {}
+    for layer in plan["layers"]:
+        found = []
+        for entries in layer["devices"].values():
+            for entry in entries:
+                for load in entry.get("loads") or []:
+                    if load not in found:
+                        found.append(load)
+        loads[layer["layer"]] = found
+    mesh2, mesh4, fabric, incast = plan["mesh"]["layer 2"], plan["mesh"]["layer 4"], plan["fabric"], plan["incast"]
+    soak = plan["soak"]["seconds"]
+    incast_text = incast.get("off") and "incast not run: %s" % incast["off"] or "incast: %s, %d round(s)" % (incast["load"], len(incast["rounds"]))
+    rows = [
+        (0, "; ".join(loads[0]) or "none: reads only", "-"),
+        (1, "none: counters read twice, the soak apart", "the soak: %s s" % soak),
+        (2, "pings: %s" % mesh2.get("how", mesh2.get("note", "")), _seconds(mesh2.get("seconds"))),
+        (3, incast_text, _seconds(incast.get("seconds")) if not incast.get("off") else "-"),
+        (4, "; ".join(loads[4]) + (": %d runs in %d round(s)" % (mesh4.get("runs", 0), len(mesh4["rounds"]))),
+         _seconds(mesh4.get("seconds"))),
+        (5, "; ".join(loads[5]) or "none", _seconds((fabric.get("seconds") or {}).get(5))),
+        (6, "; ".join(loads[6]) or "none", _seconds((fabric.get("seconds") or {}).get(6))),
+        (7, "none: Prometheus queries from the controller", "-"),
+    ]
+    return rows
+
+
+def groups_of(layer):
+    """[(hosts, entries)] of one layer: hosts with the same checks and commands together, in inventory order."""
+    grouped = {}
+    for host, entries in layer["devices"].items():
+        grouped.setdefault(json.dumps(entries, sort_keys=True), (entries, []))[1].append(host)
+    return [(hosts, entries) for entries, hosts in grouped.values()]
+
+
+def _cell(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(plan):
+    nodes, switches = plan["devices"]["gpu_node"], plan["devices"]["switch"]
+    lines = ["# Validation plan", "",
+             "Pre-flight passed for %d GPU nodes and %d switches; nothing was run on any of them. This is the run in which "
+             "every device passes the layers below: a device that fails a layer is not climbed past it and drops out of "
+             "the rounds above, so the real rounds can only be smaller." % (len(nodes), len(switches)), ""]
+    if plan.get("waves") and plan["waves"] > 1:
+        lines += ["Each per-node task runs in %d waves (forks %s for %d GPU nodes): the durations below are per wave." % (
+            plan["waves"], plan["forks"], len(nodes)), ""]
+    lines += ["## Load and duration by layer", "", "| Layer | Load on the fabric or the GPUs | How long |", "|---|---|---|"]
+    lines += ["| %d | %s | %s |" % (layer, _cell(load), _cell(how)) for layer, load, how in layer_rows(plan)]
+    lines += [""]
+    lines += _mesh_lines(plan) + _fabric_lines(plan) + _incast_lines(plan)
+    lines += ["## Checks by layer and device", ""]
+    for layer in plan["layers"]:
+        lines += ["### Layer %d" % layer["layer"], ""]
+        for hosts, entries in groups_of(layer):
+            run = [e for e in entries if "not_applicable" not in e]
+            lines += ["%s: %d check(s)" % (names(hosts), len(run)), ""]
+            if run:
+                lines += ["| Check | Commands | Load |", "|---|---|---|"]
+                for entry in run:
+                    where = "".join(" (read on %s for the pod)" % (reader or "no host of %s" % group)
+                                    for group, reader in sorted((entry.get("read_on") or {}).items()))
+                    lines.append("| %s | %s%s | %s |" % (entry["check"], _cell(entry["commands"]), where,
+                                                         _cell("; ".join(entry.get("loads") or [])) or "-"))
+                lines.append("")
+            skipped = [e for e in entries if "not_applicable" in e]
+            if skipped:
+                lines += ["Not applicable: %s" % "; ".join("%s (%s)" % (e["check"], e["not_applicable"]) for e in skipped), ""]
+    if plan["addresses"]:
+        shown = list(plan["addresses"].items())[:SHOWN]
+        lines += ["## Rail addresses", ""] + ["- %s: %s" % (node, ", ".join(map(str, found or []))) for node, found in shown]
+        if len(plan["addresses"]) > SHOWN:
+            lines.append("- ... and %d more nodes (plan.json)" % (len(plan["addresses"]) - SHOWN))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _mesh_lines(plan):
+    lines = []
+    for key in ("layer 2", "layer 4"):
+        mesh = plan["mesh"][key]
+        lines += ["## The rail mesh, %s (%s)" % (key, mesh["check"]), ""]
+        if mesh.get("note"):
+            lines += [mesh["note"], ""]
+        for index, pairs in enumerate(mesh["rounds"], 1):
+            lines.append("- round %d: %d pairs: %s" % (index, len(pairs), _pairs(pairs)))
+        if mesh.get("how"):
+            lines += ["", "%s. %d runs on %d rails." % (mesh["how"][0].upper() + mesh["how"][1:], mesh["runs"], len(mesh["rails"]))]
+        lines.append("")
+    return lines
+
+
+def _fabric_lines(plan):
+    fabric = plan["fabric"]
+    lines = ["## Layers 5 and 6 across nodes (launcher: %s)" % fabric.get("launcher"), ""]
+    for entry in fabric["rounds"]:
+        extra = ": " + _pairs(entry["pairs"]) if entry.get("pairs") else ": sizes %s" % entry["sizes"] if entry.get("sizes") else ""
+        lines.append("- round %s: %s, %d run(s)%s" % (entry["round"], entry["what"], entry["runs"], extra))
+    return lines + [""]
+
+
+def _incast_lines(plan):
+    incast = plan["incast"]
+    lines = ["## The incast (layer 3 under load)", ""]
+    if incast.get("off"):
+        return lines + ["Not run: %s." % incast["off"], ""]
+    for index, groups in enumerate(incast["rounds"], 1):
+        lines.append("- round %d: %s" % (index, "; ".join(
+            "%s <- %s (%s)" % (group["target"], names(group["senders"], 4), ", ".join(group["ports"])) for group in groups)))
+    lines += ["- %s" % note for note in incast.get("notes") or []]
+    return lines + [""]
+
+
+def summary(plan):
+    """The lines the play prints: devices, each layer's load and duration, where the files are."""
+    nodes, switches = plan["devices"]["gpu_node"], plan["devices"]["switch"]
+    lines = ["plan: %d GPU nodes, %d switches; nothing run" % (len(nodes), len(switches))]
+    for layer, load, how in layer_rows(plan):
+        checks = sum(1 for entries in next(l for l in plan["layers"] if l["layer"] == layer)["devices"].values()
+                     for entry in entries if "not_applicable" not in entry)
+        lines.append("layer %d: %d checks across the devices; %s; %s" % (layer, checks, load, how))
+    return lines
+
+
+def write(run_dir, plan):
+    """plan.json and plan.md in ``run_dir``; their paths."""
+    paths = {"json": os.path.join(run_dir, "plan.json"), "md": os.path.join(run_dir, "plan.md")}
+    with open(paths["json"], "w", encoding="utf-8") as handle:
+        json.dump(plan, handle, indent=1, sort_keys=True)
+    with open(paths["md"], "w", encoding="utf-8") as handle:
+        handle.write(markdown(plan) + "\n")
+    return paths

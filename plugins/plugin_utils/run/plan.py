@@ -1,0 +1,155 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The plan of a validation run, made before any device is touched (playbooks/plan.yml, issue 37).
+
+From the inventory and the catalog alone: per layer and device the checks that apply (and why the others do not), the
+commands each reads with, the load it puts on the fabric or the GPUs; the rail mesh's pairs, Layer 5's rounds, the
+incast's targets and senders, each from the planner the run itself uses (rail_rounds, fabric_rounds, incast_reads), and
+how long each layer's load lasts where the inventory says (the soak, ib_write_bw's and the incast's durations) or at
+most (a timeout). It is the run in which every device passes the layers below: a device that fails one is not climbed
+past it and drops out of the rounds above, so the real rounds can only be smaller.
+"""
+
+from __future__ import annotations
+
+from ..core import catalog as _catalog
+from . import background as _background
+from . import engine as _engine
+from . import fabric_rounds as _fabric_rounds
+from . import incast_reads as _incast_reads
+from . import rail_mesh as _mesh
+from . import rail_rounds as _rail_rounds
+
+LAYERS = tuple(range(8))
+DEVICES = ("gpu_node", "switch")
+MESH_CHECKS = {2: "rail_ping", 4: "rdma_write_bw"}
+
+
+def readers(groups, hosts):
+    """{group: the host that reads its `read_on` sources for the pod}: its first host in the run, or the first GPU node
+    where the inventory has no such group (run/pod.py reader, before any layer has blocked one)."""
+    found = {}
+    for group in ("ib_fabric_hosts",):
+        found[group] = next((host for host in list(groups.get(group) or groups.get("gpu_nodes") or []) if host in hosts), None)
+    return found
+
+
+def device_checks(device, layer, catalog, expect, reader_of):
+    """The checks of ``layer`` on one device: each with its commands and load, or why it does not apply."""
+    entries = []
+    for check in _catalog.checks_at(catalog, layer, device):
+        why = _catalog.not_applicable(check, expect)
+        if why:
+            entries.append({"check": check["id"], "row": check.get("row"), "not_applicable": why})
+            continue
+        entry = {"check": check["id"], "row": check.get("row"), "scope": check["scope"],
+                 "commands": _engine.commands_of(check, catalog, expect)}
+        loads = _catalog.load_of(check, catalog, expect)
+        if loads:
+            entry["loads"] = loads
+        groups = sorted({catalog["sources"][name]["read_on"] for name in check["sources"] if catalog["sources"][name].get("read_on")})
+        if groups:
+            entry["read_on"] = {group: reader_of.get(group) for group in groups}
+        entries.append(entry)
+    return entries
+
+
+def mesh(layer, nodes, expect_of, catalog):
+    """The rail mesh of ``layer`` (2: pings, 4: ib_write_bw): its pairs by round, how the rounds run, and for how long."""
+    check = next(c for c in catalog["checks"] if c["id"] == MESH_CHECKS[layer])
+    if not nodes:
+        return {"check": check["id"], "rounds": [], "note": "no GPU node"}
+    first = expect_of(nodes[0])
+    rails = list(first.get("pyramid_rails") or [])
+    rounds = [[list(pair) for pair in pairs] for pairs in _rail_rounds.plan_rounds(nodes)]
+    plan = {"check": check["id"], "rails": rails, "rounds": rounds,
+            "runs": sum(len(pairs) for pairs in rounds) * 2 * len(rails)}
+    if len(nodes) < 2:
+        plan["note"] = "one GPU node: no partner in this run (a mesh needs two nodes)"
+    if layer == 2:
+        plan["how"] = ("every node pings both partners on every rail at once (%d pings each): one module run per node, no "
+                       "load" % first["pyramid_ping_count"])
+        plan["seconds"] = {"about": first["pyramid_ping_count"]}
+        return plan
+    in_turn = 1
+    if first.get("pyramid_rdma_gpudirect") and any(gpu is not None for gpu in _mesh.gpus_of(first, rails)):
+        in_turn = 2
+    duration = first["pyramid_rdma_duration"]
+    plan["how"] = ("round after round; in a round every pair runs both ways on every rail at once, %d s each run%s; a miss "
+                   "that two partners cannot place is retested with a known-good partner (at most 4 more rounds)" % (
+                       duration, ", then again in GPU memory (GPUDirect)" if in_turn == 2 else ""))
+    plan["seconds"] = {"about": len(rounds) * in_turn * duration}
+    return plan
+
+
+def fabric(nodes, expect_of):
+    """Layer 5's rounds across nodes (the straggler hunt) and Layer 6's run across the pod."""
+    if not nodes:
+        return {"rounds": [], "note": "no GPU node"}
+    first = expect_of(nodes[0])
+    pairs, odd = _fabric_rounds.pair_up(nodes)
+    sizes = _fabric_rounds.scale_sizes(len(nodes))
+    rounds = [
+        {"round": 1, "what": "all-reduce on every node alone (its own GPUs)", "runs": len(nodes)},
+        {"round": 2, "what": "all-reduce on pairs, node i with node i + n/2", "runs": len(pairs),
+         "pairs": [list(pair) for pair in pairs] + ([[odd, "(a node that passed)"]] if odd else [])},
+        {"round": 3, "what": "all-reduce scaled up, the first N nodes, doubling until it misses", "runs": len(sizes),
+         "sizes": sizes},
+        {"round": "L6", "what": "the training step on every node, then across the pod", "runs": len(nodes) + (1 if len(nodes) > 1 else 0)},
+    ]
+    return {"rounds": rounds, "launcher": first.get("pyramid_nccl_launcher"),
+            "seconds": {5: {"at_most_per_run": first["pyramid_nccl_timeout"]}, 6: {"at_most_per_run": first["pyramid_train_timeout"]}}}
+
+
+def incast(nodes, switches, expect_of, catalog, addresses):
+    """The incast's rounds (targets, senders, the leaf port each target proves), or why it does not run."""
+    if not nodes:
+        return {"off": "no GPU node"}
+    reference = expect_of(nodes[0])
+    if reference["pyramid_rdma_link_layer"] != "roce":
+        return {"off": "the fabric is InfiniBand (pyramid_rdma_link_layer): no ECN or PFC to prove"}
+    if not reference["pyramid_incast"]:
+        return {"off": "pyramid_incast is false: the row under load is not checked (NO-GO unless waived)"}
+    switch_ports = {switch: expect_of(switch).get("pyramid_switch_ports") or [] for switch in switches}
+    planned = _incast_reads.make_plan(nodes, switch_ports, reference, addresses, catalog, {node: expect_of(node) for node in nodes})
+    if planned.get("error"):
+        return {"off": planned["error"], "error": True}
+    rounds = [[{"target": group["target"], "senders": group["senders"],
+                "ports": ["%s %s (rail %s)" % (port["leaf"], port["port"], port["rail"]) for port in group["ports"]]}
+               for group in groups] for groups in planned["rounds"]]
+    return {"rounds": rounds, "senders": planned["senders"], "notes": planned.get("notes") or [],
+            "load": "%d senders x %g Gb/s into one port per leaf" % (planned["senders"], reference["pyramid_incast_rate_gbps"]),
+            "seconds": {"about": len(rounds) * reference["pyramid_incast_duration"]}}
+
+
+def build(devices, expect_of, catalog, groups, forks):
+    """The plan: {"devices", "layers": [{"layer", "devices": {host: [checks]}, ...}], "mesh", "fabric", "incast", "soak"}.
+
+    ``devices``: {device type: hosts} (core/inventory.device_types); ``expect_of(host)``: its typed expectations."""
+    nodes = list(devices.get("gpu_node") or [])
+    switches = list(devices.get("switch") or [])
+    order = list(groups.get("gpu_nodes") or nodes)
+    reader_of = readers(groups, nodes)
+    addresses = {}
+    for node in nodes:
+        found, _problem = _mesh.rail_addresses(order.index(node) + 1 if node in order else 0, expect_of(node))
+        addresses[node] = found  # pre-flight refused a plan with a problem before this runs
+    layers = []
+    for layer in LAYERS:
+        by_host = {}
+        for device, hosts in (("gpu_node", nodes), ("switch", switches)):
+            for host in hosts:
+                by_host[host] = device_checks(device, layer, catalog, expect_of(host), reader_of)
+        layers.append({"layer": layer, "devices": by_host})
+    first = expect_of(nodes[0]) if nodes else (expect_of(switches[0]) if switches else {})
+    return {
+        "devices": {"gpu_node": nodes, "switch": switches},
+        "forks": forks, "waves": _background.waves(len(nodes), forks) if nodes and forks else None,
+        "soak": {"seconds": first.get("pyramid_soak_seconds")},
+        "addresses": addresses,
+        "layers": layers,
+        "mesh": {"layer 2": mesh(2, nodes, expect_of, catalog), "layer 4": mesh(4, nodes, expect_of, catalog)},
+        "fabric": fabric(nodes, expect_of),
+        "incast": incast(nodes, switches, expect_of, catalog, addresses),
+    }
