@@ -41,8 +41,11 @@ def _pod(leaf_faults=(), faults=()):
     return {"pod": {"nodes": NODES}, "switches": dict(FABRIC, faults=list(leaf_faults)), "faults": list(faults)}
 
 
-def _record(run, node):
-    return next(r for r in run.host(node)["checks"] if r["check"] == "incast_ecn")
+def _record(run, node, check="incast_ecn"):
+    return next(r for r in run.host(node)["checks"] if r["check"] == check)
+
+
+LEAVES = ["leaf1-r%d" % rail for rail in range(8)]
 
 
 def _plan(run):
@@ -82,6 +85,13 @@ def test_a_healthy_pod_passes_the_incast(healthy):
     for sender in SENDERS:
         assert _record(healthy, sender)["status"] == "PASS", _record(healthy, sender)
     assert _record(healthy, "node-006")["status"] == "SKIP" and _record(healthy, "node-006").get("not_applicable")
+    assert "%s passed" % ", ".join(LEAVES) in _record(healthy, "node-006")["actual"]  # each of its leaves proven by one
+    for leaf in LEAVES:  # the incast's verdict on the leaf itself (issue 37)
+        record = _record(healthy, leaf, "incast_leaf")
+        assert record["status"] == "PASS" and "(target node-001)" not in record["actual"], record
+        assert "%s port " % leaf in record["actual"] and "ECN-marked" in record["actual"], record
+    spine = _record(healthy, "spine-01", "incast_leaf")
+    assert spine["status"] == "SKIP" and spine.get("not_applicable") and "no incast target behind spine-01" in spine["actual"]
     plan = _plan(healthy)
     assert len(plan["rounds"]) == 1 and [g["target"] for g in plan["rounds"][0]] == ["node-001"]
     assert sorted(plan["leaves"][0]) == ["leaf1-r%d" % r for r in range(8)]
@@ -110,6 +120,13 @@ def test_a_tail_read_after_the_window_is_an_error_about_the_read_never_a_pass(va
     assert "its tail read ended" in record["actual"] and "after the first sender's 5 s window could have ended" in record["actual"], record
     assert "pyramid_incast_tail_percent" in record["actual"], record
     assert all(_record(run, sender)["status"] == "ERROR" for sender in SENDERS)
+    # no leaf was proven: each is an ERROR saying so, and node-006, in no incast, is not proven either (never GO)
+    for leaf in LEAVES:
+        record = _record(run, leaf, "incast_leaf")
+        assert record["status"] == "ERROR" and "not proven" in record["actual"], record
+    record = _record(run, "node-006")
+    assert record["status"] == "SKIP" and not record.get("not_applicable") and "not proven" in record["actual"], record
+    assert run.host("node-006")["verdict"] != "GO"
     assert not _nothing_left_running()
 
 
@@ -148,6 +165,20 @@ def test_switch_faults_are_caught_with_their_causes_and_both_ends_named(switch_f
     assert "leaf1-r2 port Ethernet1/1 (node-001, rail 2): ECN-marked 0" in said  # EOS leaves number their ports alike
     for sender in SENDERS:  # no CNP reached them on the faulty rails: not measured, not passed
         assert _record(switch_faults, sender)["status"] == "SKIP", _record(switch_faults, sender)
+    # the faulty leaves fail the incast themselves, with their own causes; the healthy ones pass it (issue 37)
+    for leaf, cause in (("leaf1-r0", "min_th of the RoCE queue is too high"), ("leaf1-r1", "headroom underprovisioned"),
+                        ("leaf1-r2", "min_th of the RoCE queue is too high")):
+        record = _record(switch_faults, leaf, "incast_leaf")
+        assert record["status"] == "FAIL" and cause in record["cause"] and record["layer"] == 3, record
+        assert switch_faults.host(leaf)["verdict"] == "NO-GO"
+    assert _record(switch_faults, "leaf1-r3", "incast_leaf")["status"] == "PASS"
+    # node-006 sent nothing and was no target: its leaves were not proven, and the failing leaves block it at Layer 3
+    record = _record(switch_faults, "node-006")
+    assert record["status"] == "SKIP" and not record.get("not_applicable"), record
+    assert "not proven" in record["actual"] and "leaf1-r0 FAIL" in record["actual"], record
+    blocked = _record(switch_faults, "node-006", "incast_leaf")
+    assert blocked["status"] == "BLOCKED" and {b["switch"] for b in blocked["blocked_by"]} == {"leaf1-r0", "leaf1-r1", "leaf1-r2"}, blocked
+    assert switch_faults.host("node-006")["verdict"] != "GO"
     assert not _nothing_left_running()
 
 
@@ -171,6 +202,9 @@ def test_dcqcn_off_on_the_target_storms_and_marks_without_cnps(dcqcn_off):
     record = _record(dcqcn_off, "node-001")
     assert record["status"] == "FAIL", (record, dcqcn_off.stdout[-3000:])
     assert "roce_np/enable" in record["cause"] and "CNPs sent by node-001 0" in record["actual"]
+    # the leaves marked ECN: the miss is the target NIC's, not theirs
+    leaf = _record(dcqcn_off, "leaf1-r0", "incast_leaf")
+    assert leaf["status"] == "PASS" and "the miss is the NICs': dcqcn_np" in leaf["actual"], leaf
 
 
 @pytest.fixture(scope="module")

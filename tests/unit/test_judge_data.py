@@ -28,13 +28,13 @@ import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging as _judging
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, incast_phases as _incast_phases
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 from ansible_collections.gpufabric.pyramid.tests.unit import judge_data
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
-ROW_KEYS = {"check", "name", "facts", "raw", "expect", "status", "contains", "group", "blamed"}
+ROW_KEYS = {"check", "name", "facts", "raw", "expect", "status", "contains", "group", "blamed", "leaf"}
 STATUSES = ("PASS", "FAIL", "ERROR", "SKIP")
 # fec_counters' table (judge_data/layer1_fec.py) is being written alongside by another change of issue 12:
 # the check is skipped while it has no row at all, and held to PASS/FAIL/ERROR once it has one.
@@ -136,6 +136,10 @@ def _results(row):
     if check["scope"] == "incast":  # one target's incast: its leaf's and its NICs' counters (judging/incast.py)
         facts = row["facts"]
         outcome = _judging.incast.verdict(row["group"], expect, facts["switch"], facts["nic"], facts["seconds"], facts.get("tail"))
+        if check["device"] == "switch":  # the same incast's verdict on the leaf (run/incast_phases.py)
+            ports = outcome.get("ports") or [dict(port, cause=None, msg=None) for port in row["group"]["ports"]]
+            findings = [_incast_phases.leaf_finding(row["group"], outcome, entry) for entry in ports if entry["leaf"] == row["leaf"]]
+            return {"-": _incast_phases.leaf_record(row["leaf"], findings, check, CATALOG, expect)}
         return {"-": _judging.incast.record(row["group"]["target"], check, CATALOG, expect, outcome, _engine)}
     facts = _host_facts(row.get("facts"), row.get("raw"), expect)
     return {"-": _engine.judge_host("node-001", check, CATALOG, facts, expect, _collected(row.get("raw"), expect))}

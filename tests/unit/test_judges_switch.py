@@ -75,6 +75,8 @@ def test_healthy_switch_passes_every_check():
     for check in CHECKS.values():
         if "platforms" in check and EXPECT["pyramid_switch_os"] not in check["platforms"]:
             continue  # not applicable here (none on EOS now); the healthy NX-OS case below
+        if check["scope"] == "incast":
+            continue  # judged from its incast's rounds (judge_data/layer3_incast.py), not from the switch's reads
         record = _engine.judge_host("leaf1-r0", check, CATALOG, facts, EXPECT)
         assert record["status"] == "PASS", (check["id"], record["actual"])
     nxos = dict(EXPECT, pyramid_switch_os="nxos", pyramid_pfc_priorities=[3])

@@ -32,6 +32,9 @@ CAUSES = {
     "no_load": "Neither ECN nor PFC moved: the incast did not congest the port (senders not running, or their traffic not on the RoCE priority)",
 }
 CNP = ("np_cnp_sent", "rp_cnp_handled", "np_ecn_marked_roce_packets")
+# The causes that are the leaf's own (its buffer, ECN and PFC configuration); dcqcn_np and dcqcn_rp are the NICs', and
+# no_load proves nothing about the leaf (its port never congested).
+LEAF_CAUSES = ("drops", "ecn_min_th", "pfc_storm")
 
 
 class Unreadable(Exception):
@@ -163,10 +166,12 @@ def verdict(group, expect, switch, nic, seconds, tail=None):
         return {"status": "ERROR", "target": target, "senders": senders, "cause": None,
                 "msg": "incast at %s: cannot judge: %s" % (who, exc)}
     failed = [f for f in findings if f["cause"]]
+    # each leaf port's own finding: the leaf's record is judged from it (run/incast_phases.py, check incast_leaf)
+    ports = [dict(entry, cause=f["cause"], msg=f["msg"]) for entry, f in zip(group["ports"], findings)]
     if not failed:
-        return {"status": "PASS", "target": target, "senders": senders, "cause": None,
+        return {"status": "PASS", "target": target, "senders": senders, "cause": None, "ports": ports,
                 "msg": "incast at %s: %s" % (who, "; ".join(f["msg"] for f in findings))}
-    return {"status": "FAIL", "target": target, "senders": senders, "cause": failed[0]["cause"],
+    return {"status": "FAIL", "target": target, "senders": senders, "cause": failed[0]["cause"], "ports": ports,
             "causes": sorted({f["cause"] for f in failed}), "deaf": sorted({s for f in failed for s in f.get("deaf", [])}),
             "msg": "incast at %s: %s" % (who, "; ".join("%s: %s" % (f["msg"], CAUSES[f["cause"]]) for f in failed))}
 

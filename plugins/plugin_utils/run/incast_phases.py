@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 
 from ..core import catalog as _catalog, results as _results
+from ..gate import blocking as _blocking
 from ..core.model import ERROR, FAIL, PASS, SKIP
 from ..judging import JUDGES, incast as _judge
 from . import background as _background, engine as _engine, incast_reads as _run, rail_mesh as _mesh
@@ -22,10 +23,13 @@ from .ansible_step import RunError
 
 UNTIL = ("tail", "end")
 CHECK_ID = "incast_ecn"
+LEAF_CHECK_ID = "incast_leaf"  # the same incast's verdict on each leaf that faced a target
 EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen_timeout"]
 
 
 INFINIBAND_OFF = "InfiniBand rails: no ECN or PFC to prove"
+LEAF_EXPECTED = "under an incast at a target behind it: ECN marks, PFC only a blip at the end, no drops"
+_ORDER = (FAIL, ERROR, SKIP, PASS)  # a leaf's worst finding first: its own fault, then a port not proven
 
 
 class IncastPhases:
@@ -38,6 +42,7 @@ class IncastPhases:
     def __init__(self, step, catalog, args=None):  # pylint: disable=unused-argument
         self._step, self._catalog = step, catalog
         self._check = next(c for c in catalog["checks"] if c["id"] == CHECK_ID)
+        self._leaf_check = next(c for c in catalog["checks"] if c["id"] == LEAF_CHECK_ID)
         self.checks = [self._check]  # the kind's checks (check mode: run/ansible_step.py)
 
     # --- expectations ------------------------------------------------------------------------------------
@@ -198,57 +203,96 @@ class IncastPhases:
     def verdict(self, result, args):
         run_dir = args["run_dir"]
         plan, _index = self._load_plan(args)
-        hosts = list(args["hosts"])
-        records = {}
+        hosts, switches = list(args["hosts"]), list(args.get("switches") or [])
+        records, leaf_records = {}, {}
         if plan.get("off"):  # a not-applicable SKIP that says why: the qos_load row reads "not checked: <why>"
             for host in hosts:
                 records[host] = self._off(host, plan["off"])
+            for switch in switches:
+                leaf_records[switch] = self._off(switch, plan["off"], self._leaf_check)
         elif plan.get("error"):
             for host in hosts:
                 records[host] = self._no_run(host, plan)
+            for switch in switches:
+                leaf_records[switch] = self._no_run(switch, plan, self._leaf_check)
         else:
+            outcomes = []
             for index, groups in enumerate(plan["rounds"]):
                 for group in groups:
-                    records.update(self._judged(run_dir, plan, index, group))
+                    judged, outcome = self._judged(run_dir, plan, index, group)
+                    records.update(judged)
+                    outcomes.append((group, outcome))
+            leaf_records = self._leaves(switches, outcomes)
             for host in hosts:
                 if host not in records:
-                    records[host] = self._not_in_incast(host, plan)
+                    records[host] = self._not_in_incast(host, plan, leaf_records)
         counts = {}
-        for host, record in records.items():
-            if host not in hosts:
+        for host, record in list(records.items()) + list(leaf_records.items()):
+            if host not in hosts and host not in leaf_records:
                 continue
             doc = _results.load(run_dir, host)
-            if _results.blocker(doc["results"], 3) and self._expect(host)["pyramid_enforce_gate"]:
+            if self._held_below(host, doc, host in leaf_records):
                 continue  # blocked below: the layer role already recorded this check as not run, with the layer that stopped it
             _results.record(doc, [record])
             _results.save(run_dir, doc)
             counts[record["status"]] = counts.get(record["status"], 0) + 1
         return dict(result, counts=counts, msg="incast: %s" % ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())))
 
-    def _off(self, host, why):
+    def _held_below(self, host, doc, switch):
+        """Whether a device stopped below layer 3 (a switch: a whole-switch failure; failures confined to ports climb)."""
+        if switch:
+            return _blocking.climb(doc["results"], 3)[0] is not None and self._switch_expect(host)["pyramid_enforce_gate"]
+        return bool(_results.blocker(doc["results"], 3)) and self._expect(host)["pyramid_enforce_gate"]
+
+    # --- the leaves' side --------------------------------------------------------------------------------------
+
+    def _leaves(self, switches, outcomes):
+        """Each switch's incast_leaf record: the findings at the ports it turned to the targets (worst first), or not
+        applicable where it faced none (a spine, a leaf with no target behind it)."""
+        by_leaf = {}
+        for group, outcome in outcomes:
+            for entry in outcome.get("ports") or [dict(port, cause=None, msg=None) for port in group["ports"]]:
+                by_leaf.setdefault(entry["leaf"], []).append(leaf_finding(group, outcome, entry))
+        return {switch: leaf_record(switch, by_leaf.get(switch), self._leaf_check, self._catalog, self._switch_expect(switch))
+                for switch in switches}
+
+    def _off(self, host, why, check=None):
         """The incast switched off (pyramid_incast false, InfiniBand rails, no node): SKIP, never PASS; it holds
         no node back, as telemetry without a Prometheus URL (the report's row says "not checked: <why>")."""
-        expect = self._expect(host)
-        record = _engine.result(host, self._check, self._catalog, expect, SKIP, _judge.expected(expect),
-                                "not checked: %s" % why, command="(none)")
+        check = check or self._check
+        expect = self._switch_expect(host) if check is self._leaf_check else self._expect(host)
+        expected = LEAF_EXPECTED if check is self._leaf_check else _judge.expected(expect)
+        record = _engine.result(host, check, self._catalog, expect, SKIP, expected, "not checked: %s" % why, command="(none)")
         record["not_applicable"] = True
         if why != INFINIBAND_OFF:  # on InfiniBand the row does not apply: nothing left unchecked
             record["not_checked"] = why
         return record
 
-    def _no_run(self, host, plan):
-        expect = self._expect(host)
-        return _engine.result(host, self._check, self._catalog, expect, ERROR, _judge.expected(expect),
+    def _no_run(self, host, plan, check=None):
+        check = check or self._check
+        expect = self._switch_expect(host) if check is self._leaf_check else self._expect(host)
+        expected = LEAF_EXPECTED if check is self._leaf_check else _judge.expected(expect)
+        return _engine.result(host, check, self._catalog, expect, ERROR, expected,
                               "incast not planned: %s" % plan["error"], cause="No data: the incast could not be planned: %s" % plan["error"],
                               command="(none)")
 
-    def _not_in_incast(self, host, plan):
+    def _not_in_incast(self, host, plan, leaf_records):
+        """A node in no incast group: its row stands on the incasts that proved its leaves, so it is not applicable
+        only where each of its leaves passed one; a leaf that failed, could not be judged or was not in the run leaves
+        the row not proven (SKIP, never GO)."""
         expect = self._expect(host)
         if host not in plan["nodes"]:
             return _engine.result(host, self._check, self._catalog, expect, SKIP, "layers 0-3 passed",
                                   "not run: %s did not pass the layers below" % host, command="(none)")
+        leaves = (plan.get("node_leaves") or {}).get(host) or []
+        unproven = ["%s %s" % (leaf, leaf_records[leaf]["status"]) if leaf in leaf_records else "%s not in this run" % leaf
+                    for leaf in leaves if leaf not in leaf_records or leaf_records[leaf]["status"] != PASS]
+        if unproven:
+            return _engine.result(host, self._check, self._catalog, expect, SKIP, "its leaves proven by an incast that passed",
+                                  "not proven: its leaves' incasts did not pass (%s)" % ", ".join(unproven), command="(none)")
         record = _engine.result(host, self._check, self._catalog, expect, SKIP, "an incast on its leaves",
-                                "not applicable: its leaves are proven by the targets' incasts (one target per leaf)", command="(none)")
+                                "not applicable: its leaves are proven by the targets' incasts (one target per leaf%s)" % (
+                                    ": %s passed" % ", ".join(leaves) if leaves else ""), command="(none)")
         record["not_applicable"] = True
         return record
 
@@ -288,7 +332,7 @@ class IncastPhases:
         records = {target: _judge.record(target, self._check, self._catalog, expect, outcome, _engine)}
         for sender in senders:
             records[sender] = self._sender(sender, target, outcome)
-        return records
+        return records, outcome
 
     def _sender(self, sender, target, outcome):
         """A sender's own record: FAIL where its DCQCN did not react; PASS where it did (CNPs handled); else
@@ -310,3 +354,35 @@ class IncastPhases:
         return _engine.result(sender, self._check, self._catalog, expect, SKIP, "its NIC handles CNPs (rp_cnp_handled rises)",
                               "not measured: %s's incast failed before CNPs reached the senders (%s)" % (target, ", ".join(outcome["causes"])),
                               command=command)
+
+
+def leaf_finding(group, outcome, entry):
+    """(status, actual, cause) of one leaf port under one target's incast (``outcome``: judging/incast.py's verdict,
+    ``entry``: one of its ports, with that port's own cause and figures)."""
+    where = "%s port %s (target %s)" % (entry["leaf"], entry["port"], group["target"])
+    if outcome["status"] == ERROR:
+        return ERROR, "%s: not proven: %s" % (where, outcome["msg"]), "No data: the incast that would prove this leaf could not be judged"
+    if entry.get("cause") in _judge.LEAF_CAUSES:
+        return FAIL, entry["msg"], _judge.CAUSES[entry["cause"]]
+    if entry.get("cause") == "no_load":
+        return ERROR, "%s: not proven: %s" % (where, entry["msg"]), _judge.CAUSES["no_load"]
+    said = entry.get("msg") or where
+    if entry.get("cause"):  # the NICs' DCQCN: the leaf marked ECN and held PFC
+        said += " (the miss is the NICs': %s)" % entry["cause"]
+    return PASS, said, None
+
+
+def leaf_record(switch, findings, check, catalog, expect):
+    """The switch's incast_leaf record from its findings (leaf_finding, any number of targets' incasts): the worst
+    status, every finding said; not applicable where it faced no target."""
+    if not findings:
+        record = _engine.result(switch, check, catalog, expect, SKIP, LEAF_EXPECTED,
+                                "not applicable: no incast target behind %s (the incast loads the leaf ports that face "
+                                "its targets)" % switch, command="(none)")
+        record["not_applicable"] = True
+        return record
+    findings = sorted(findings, key=lambda item: _ORDER.index(item[0]))
+    status = findings[0][0]
+    causes = [cause for item_status, _actual, cause in findings if item_status == status and cause]
+    return _engine.result(switch, check, catalog, expect, status, LEAF_EXPECTED, "; ".join(actual for _status, actual, _cause in findings),
+                          cause="; ".join(dict.fromkeys(causes)) or None, command=_engine.commands_of(check, catalog, expect))

@@ -115,6 +115,9 @@ def make_plan(nodes, switch_ports, expect, addresses, catalog, expects):
     planned["leaves"] = [sorted({p["leaf"] for g in groups for p in g["ports"]}) for groups in planned["rounds"]]
     planned["members"] = [sorted({n for g in groups for n in [g["target"]] + g["senders"]}) for groups in planned["rounds"]]
     planned["nodes"] = list(nodes)
+    # the leaves each node sits behind on the incast's rails: a node outside every group is GO on this row only where
+    # each of them was proven by an incast that passed (run/incast_phases.py)
+    planned["node_leaves"] = {node: sorted(leaf for leaf, attached in leaves.items() if node in attached) for node in nodes}
     return planned
 
 

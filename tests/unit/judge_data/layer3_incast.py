@@ -37,6 +37,7 @@ def _no_sender_read(facts):
 
 
 HEALTHY = (600000, 300, 0, 300000, (150000, 150000))
+EOS_LEAF = {"pyramid_switch_os": "eos"}  # the leaf's record names its platform's reads
 DATA = [
     {"check": "incast_ecn", "name": "marks, CNPs sent and handled, a PFC blip, no drops", "group": GROUP,
      "facts": case(*HEALTHY), "status": "PASS", "contains": ["ECN-marked 600000", "handled by the senders 300000"]},
@@ -56,4 +57,20 @@ DATA = [
      "facts": case(*HEALTHY, broken=_cut_ecn), "status": "ERROR", "contains": ["truncated JSON", "node-001"]},
     {"check": "incast_ecn", "name": "a sender's hw_counters unreadable", "group": GROUP,
      "facts": case(*HEALTHY, broken=_no_sender_read), "status": "ERROR", "contains": ["node-034 0 hw_counters", "No such file"]},
+    # The same incasts on the leaf (incast_leaf, issue 37): the leaf's own causes fail it, the NICs' do not, and an
+    # incast that could not be judged or put no load on it proves nothing about it (ERROR, never a PASS).
+    {"check": "incast_leaf", "name": "leaf: marks and holds PFC to a blip, no drops", "group": GROUP, "leaf": "leaf1-r0", "expect": EOS_LEAF,
+     "facts": case(*HEALTHY), "status": "PASS", "contains": ["ECN-marked 600000", "leaf1-r0 port Ethernet1/1"]},
+    {"check": "incast_leaf", "name": "leaf: PFC all along and no mark, min_th too high", "group": GROUP, "leaf": "leaf1-r0", "expect": EOS_LEAF,
+     "facts": case(0, 120000, 0, 0, (0, 0)), "status": "FAIL", "contains": ["min_th of the RoCE queue is too high"]},
+    {"check": "incast_leaf", "name": "leaf: drops, headroom or PFC priority", "group": GROUP, "leaf": "leaf1-r0", "expect": EOS_LEAF,
+     "facts": case(600000, 300, 1500, 300000, (150000, 150000)), "status": "FAIL", "contains": ["headroom underprovisioned"]},
+    {"check": "incast_leaf", "name": "leaf: a storm although ECN and DCQCN react", "group": GROUP, "leaf": "leaf1-r0", "expect": EOS_LEAF,
+     "facts": case(600000, 120000, 0, 300000, (150000, 150000)), "status": "FAIL", "contains": ["PFC storm"]},
+    {"check": "incast_leaf", "name": "leaf: marks, the target sends no CNP - the NIC's miss, not the leaf's", "group": GROUP,
+     "leaf": "leaf1-r0", "expect": EOS_LEAF, "facts": case(600000, 120000, 0, 0, (0, 0)), "status": "PASS", "contains": ["the miss is the NICs': dcqcn_np"]},
+    {"check": "incast_leaf", "name": "leaf: nothing moved, not proven", "group": GROUP, "leaf": "leaf1-r0", "expect": EOS_LEAF,
+     "facts": case(0, 0, 0, 0, (0, 0)), "status": "ERROR", "contains": ["not proven", "did not congest the port"]},
+    {"check": "incast_leaf", "name": "leaf: its counters unreadable after, not proven", "group": GROUP, "leaf": "leaf1-r0", "expect": EOS_LEAF,
+     "facts": case(*HEALTHY, broken=_cut_ecn), "status": "ERROR", "contains": ["not proven", "truncated JSON"]},
 ]
