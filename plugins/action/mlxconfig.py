@@ -14,8 +14,9 @@ COMMAND = "ansible.builtin.command"
 
 class ActionModule(SourceFactsAction):
     SOURCES = ("mlxconfig",)
-    _VALID_ARGS = frozenset(("devices", "timeout", "params", "reset"))
-    ARGUMENT_SPEC = dict(SourceFactsAction.ARGUMENT_SPEC, params={"type": "dict"}, reset={"type": "bool", "default": False})
+    _VALID_ARGS = frozenset(("devices", "timeout", "params", "reset", "link_layer"))
+    ARGUMENT_SPEC = dict(SourceFactsAction.ARGUMENT_SPEC, params={"type": "dict"}, reset={"type": "bool", "default": False},
+                         link_layer={"type": "str", "choices": sorted(_mlxconfig.LINK_TYPES)})
     _supports_check_mode = True
     _supports_diff = True
 
@@ -28,11 +29,11 @@ class ActionModule(SourceFactsAction):
         devices = {device: queried["params"] for device, queried in facts["mlxconfig"].items()}
         args = self.arguments()
         desired = {str(key): str(value) for key, value in (args.get("params") or {}).items()}
-        if not desired:
+        if not desired and not args.get("link_layer"):
             return dict(result, changed=False, devices=devices)
 
         try:
-            changed = _mlxconfig.changes(facts["mlxconfig"], desired)
+            changed = _mlxconfig.changes(facts["mlxconfig"], desired, args.get("link_layer"))
         except _mlxconfig.MlxconfigChangeError as exc:
             return dict(result, failed=True, msg="%s: %s" % (host, exc))
         result.update(_mlxconfig.task_result(changed, args["reset"], self._task.diff))

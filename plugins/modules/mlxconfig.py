@@ -29,6 +29,15 @@ options:
       - A port parameter (C(_P2) and up) is left alone on a card whose Description, in the query's header, names
         fewer ports (C(Single-port)); on a card that names no port count, every parameter must be reported.
     type: dict
+  link_layer:
+    description:
+      - The fabric's link layer. Given, every C(LINK_TYPE_P<n>) a card reports (a VPI ConnectX; Ethernet-only and
+        InfiniBand-only cards have none, and are left alone) is set to it - C(ETH) on C(roce), C(IB) on C(infiniband) -
+        so that a port a reimage or a firmware default left in the other mode comes back (Layer 0's
+        C(rails_link_layer)). A C(LINK_TYPE_P<n>) named in O(params) wins.
+      - Omitted, link types are left as they are.
+    type: str
+    choices: [infiniband, roce]
   reset:
     description:
       - Reset the NIC firmware (C(mlxfwreset)) where the current value differs, so it applies now.

@@ -108,7 +108,7 @@ def test_built_collection_runs_validate_by_fqcn(twin, tmp_path):
     with tarfile.open(tarball) as archive:
         names = archive.getnames()
     assert "catalog/checklist.yml" in names and "parsers/textfsm/linux_ibstat.textfsm" in names and "payloads/train_step.py" in names
-    assert not any(name.startswith((".venv", ".twin", ".whl", "reports/")) for name in names)
+    assert not any(name.startswith((".venv", ".twin", ".whl", ".hypothesis", "reports/")) for name in names)
     dev_only = [name for name in names if name.split("/")[0] in ("twin", "tests", "bench", "scripts", "Makefile", "pytest.ini")]
     assert not dev_only, dev_only[:10]
     assert "plugins/plugin_utils/parsing/eos.py" in names and "docs/checks.md" in names

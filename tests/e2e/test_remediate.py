@@ -27,3 +27,17 @@ def test_remediate_checks_the_expectations_before_it_changes_anything(validate, 
     assert "pyramid_mlxconfig" in bad.stdout
     assert "Apply the NIC firmware config" not in bad.stdout  # the remediation play never started
     assert bad.changed.get("node-002", 0) == 0 and bad.report is None
+
+
+def test_a_vpi_port_left_in_infiniband_mode_on_a_roce_pod_is_set_back_to_ethernet(validate, tmp_path):
+    # issue 36: what a reimaged node can get back by itself includes its ports' link layer (mlxconfig LINK_TYPE_P1):
+    # node-002's mlx5_4 came up in InfiniBand mode on the RoCE pod; remediate.yml sets it to ETH, resets the firmware,
+    # and the validation it imports reads the port as Ethernet again (the twin's ibstat follows the firmware)
+    path = tmp_path / "link-layer.yml"
+    path.write_text(yaml.safe_dump({"pod": {"nodes": 2}, "faults": [{"node": "node-002", "kind": "link_layer", "rail": "mlx5_4"}]}))
+    run = validate(str(path), playbook="playbooks/remediate.yml", limit="node-002", cmdline="--diff")
+    assert "LINK_TYPE_P1" in run.stdout and "mlx5_4" in run.stdout, run.stdout[-3000:]
+    records = {r["check"]: r for r in run.host("node-002")["checks"]}
+    assert records["rails_link_layer"]["status"] == "PASS", records["rails_link_layer"]
+    assert records["rails_link_layer"]["actual"] == "8 ports on Ethernet", records["rails_link_layer"]
+    assert run.changed.get("node-002", 0) >= 1

@@ -70,3 +70,22 @@ def test_a_reset_alone_is_a_change_only_when_asked_for():
     name = DIFFERS[0]
     waiting = _changes.changes(QUERIED, {name: PARAMS[name]["next_boot"]})  # set for the next boot, not yet current
     assert not _changes.task_result(waiting, False, True)["changed"] and _changes.task_result(waiting, True, True)["changed"]
+
+
+def test_a_vpi_port_in_the_other_link_layer_is_set_back_to_the_fabrics():
+    # the fixture's card is a VPI ConnectX in Ethernet (LINK_TYPE_P1 ETH(2)): on a RoCE pod nothing to do, on an
+    # InfiniBand pod it is set to IB and reset; a LINK_TYPE the inventory names wins; no link layer, link types alone
+    assert PARAMS["LINK_TYPE_P1"]["current"] == PARAMS["LINK_TYPE_P1"]["next_boot"] == "ETH(2)"
+    assert _changes.changes(QUERIED, {}, "roce") == {"set": {}, "reset": [], "before": {}, "after": {}}
+    changed = _changes.changes(QUERIED, {}, "infiniband")
+    assert changed["set"] == {"mlx5_0": {"LINK_TYPE_P1": "IB"}} and changed["reset"] == ["mlx5_0"]
+    assert changed["before"] == {"mlx5_0": {"LINK_TYPE_P1": "ETH(2)"}}
+    assert _changes.commands(changed, reset=True)[0] == ["mlxconfig", "-d", "mlx5_0", "-y", "set", "LINK_TYPE_P1=IB"]
+    assert _changes.changes(QUERIED, {"LINK_TYPE_P1": "ETH"}, "infiniband")["set"] == {}
+    assert _changes.changes(QUERIED, {}, None)["set"] == {}
+
+
+def test_a_card_without_link_type_is_left_alone():
+    # an Ethernet-only or InfiniBand-only card reports no LINK_TYPE_P<n>: nothing to set, never a refusal
+    without = {"mlx5_0": dict(QUERIED["mlx5_0"], params={k: v for k, v in PARAMS.items() if not k.startswith("LINK_TYPE")})}
+    assert _changes.changes(without, {}, "infiniband")["set"] == {}

@@ -116,6 +116,9 @@ def mlxconfig(state, args, env):
     return 0, "".join(lines[:head] + picked), ""
 
 
+LINK_TYPES = {"IB": "IB(1)", "1": "IB(1)", "IB(1)": "IB(1)", "ETH": "ETH(2)", "2": "ETH(2)", "ETH(2)": "ETH(2)"}
+
+
 def mlxconfig_set(state, device, params, yes):
     """`mlxconfig -d DEV -y set K=V ...`: new next-boot values, active after mlxfwreset or a reboot."""
     if device not in state["mlxconfig"]:
@@ -133,7 +136,8 @@ def mlxconfig_set(state, device, params, yes):
     if not yes:
         return 1, out + " Apply new Configuration? (y/n) [n] : n\nAborted by user.\n", ""
     for name, value in pairs:
-        config[name]["next_boot"] = value
+        # mlxconfig takes a LINK_TYPE by name or number and shows it as both, NAME(n)
+        config[name]["next_boot"] = LINK_TYPES.get(value.upper(), value) if name.startswith("LINK_TYPE_P") else value
     changes.commit(NODE[0], state)
     return 0, out + " Apply new Configuration? (y/n) [n] : y\nApplying... Done!\n-I- Please reboot machine to load new configurations.\n", ""
 
@@ -150,6 +154,10 @@ def mlxfwreset(state, args, env):
                   "-E- Aborted by user\n" % device, ""
     for values in state["mlxconfig"][device].values():
         values["current"] = values["next_boot"]
+    link_type = state["mlxconfig"][device].get("LINK_TYPE_P1", {}).get("current", "")
+    for rail in state["rails"]:  # the port comes up in the link layer its firmware now runs
+        if rail["device"] == device and link_type in ("IB(1)", "ETH(2)"):
+            rail["link_layer"] = "InfiniBand" if link_type == "IB(1)" else "Ethernet"
     changes.commit(NODE[0], state)
     steps = ["Sending Reset Command To Fw", "Stopping Driver", "Resetting PCI", "Starting Driver", "Restarting MST"]
     return 0, "Requested reset level for device, %s:\n\n3: Driver restart and PCI reset\nContinue with reset?[y/N] y\n%s" \

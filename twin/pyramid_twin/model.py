@@ -209,6 +209,8 @@ def node_state(scenario, name):
             "pcie_gen": 5, "pcie_width": 16,
         })
     mlxconfig = {}
+    if base["link_layer"] == "InfiniBand" and "mlxconfig" not in pod.get("node_defaults", {}):
+        base["mlxconfig"]["LINK_TYPE_P1"] = "IB(1)"  # a VPI card on an InfiniBand pod: its ports in IB mode
     for rail in rails:
         mlxconfig[rail["device"]] = {
             key: {"default": base["mlxconfig_factory"].get(key, value), "current": value, "next_boot": value}

@@ -6,6 +6,8 @@ parameters, from the `mlxconfig -e q` facts, without Ansible: the action plugin 
 
 from __future__ import annotations
 
+import re
+
 from ..judging.host import mlx_applicable, mlx_equal
 
 
@@ -13,14 +15,30 @@ class MlxconfigChangeError(ValueError):
     """A desired parameter the device does not report (a typo, or a firmware without it): nothing is set."""
 
 
-def changes(queried, desired):
+# mlxconfig's LINK_TYPE_P<n> of a VPI ConnectX port, by the fabric's link layer (pyramid_rdma_link_layer)
+LINK_TYPES = {"roce": "ETH", "infiniband": "IB"}
+_LINK_TYPE = re.compile(r"^LINK_TYPE_P(\d+)$")
+
+
+def with_link_type(desired, facts, link_layer):
+    """``desired`` and, for a card that reports LINK_TYPE_P<n> (a VPI ConnectX: Ethernet-only and InfiniBand-only
+    cards have none), each of those set to the fabric's link layer: a reimage or a firmware default can leave a port in
+    the other mode (Layer 0's rails_link_layer). A LINK_TYPE the inventory names in ``desired`` wins."""
+    if not link_layer:
+        return desired
+    found = {name: LINK_TYPES[link_layer] for name in facts["params"] if _LINK_TYPE.match(name) and name not in desired}
+    return dict(desired, **found)
+
+
+def changes(queried, desired, link_layer=None):
     """{"set": {device: {param: value}}, "reset": [devices whose current value differs], "before"/"after": the diff}
-    for ``queried`` (the mlxconfig facts by device) and ``desired`` ({param: value}). A single-port card (its
+    for ``queried`` (the mlxconfig facts by device) and ``desired`` ({param: value}); with ``link_layer`` (roce or
+    infiniband) every port's LINK_TYPE the card reports too (with_link_type). A single-port card (its
     Description says so) has no _P2 parameter to set: the judge's rule."""
     to_set, to_reset, before, after = {}, [], {}, {}
     for device, facts in queried.items():
         params = facts["params"]
-        wanted = mlx_applicable(desired, facts)
+        wanted = mlx_applicable(with_link_type(desired, facts, link_layer), facts)
         unknown = sorted(set(wanted) - set(params))
         if unknown:
             raise MlxconfigChangeError("%s does not report %s" % (device, ", ".join(unknown)))
