@@ -27,7 +27,8 @@ class ActionModule(EngineAction):
         typed = {}
 
         def expect_of(host):
-            if host not in typed:  # every expectation of the catalog: pre-flight validated them all
+            if host not in typed:  # every expectation of the catalog; pre-flight validated each device's own set, and the
+                # others' errors (a switch's required cabling plan on a GPU node) are no error of this device's
                 typed[host], _errors = host_expectations(self._templar, task_vars["hostvars"][host], catalog)
             return typed[host]
 
