@@ -259,9 +259,7 @@ class IncastPhases:
     def _off(self, host, why, check=None):
         """The incast switched off (pyramid_incast false, InfiniBand rails, no node): SKIP, never PASS; it holds
         no node back, as telemetry without a Prometheus URL (the report's row says "not checked: <why>")."""
-        check = check or self._check
-        expect = self._switch_expect(host) if check is self._leaf_check else self._expect(host)
-        expected = LEAF_EXPECTED if check is self._leaf_check else _judge.expected(expect)
+        check, expect, expected = self._judged_as(host, check)
         record = _engine.result(host, check, self._catalog, expect, SKIP, expected, "not checked: %s" % why, command="(none)")
         record["not_applicable"] = True
         if why != INFINIBAND_OFF:  # on InfiniBand the row does not apply: nothing left unchecked
@@ -269,12 +267,17 @@ class IncastPhases:
         return record
 
     def _no_run(self, host, plan, check=None):
-        check = check or self._check
-        expect = self._switch_expect(host) if check is self._leaf_check else self._expect(host)
-        expected = LEAF_EXPECTED if check is self._leaf_check else _judge.expected(expect)
+        check, expect, expected = self._judged_as(host, check)
         return _engine.result(host, check, self._catalog, expect, ERROR, expected,
                               "incast not planned: %s" % plan["error"], cause="No data: the incast could not be planned: %s" % plan["error"],
                               command="(none)")
+
+    def _judged_as(self, host, check):
+        """(check, expectations, expected text) of a node's incast_ecn record, or of a switch's incast_leaf."""
+        if check is self._leaf_check:
+            return check, self._switch_expect(host), LEAF_EXPECTED
+        expect = self._expect(host)
+        return self._check, expect, _judge.expected(expect)
 
     def _not_in_incast(self, host, plan, leaf_records):
         """A node in no incast group: its row stands on the incasts that proved its leaves, so it is not applicable
