@@ -58,11 +58,17 @@ def pytest_runtest_setup(item):
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
     """The incast's runs judge counters read within a window (docs/incast.md): they come last, once the other worker's
-    unit and property tests (the first minutes) no longer share the cores with them."""
-    items.sort(key=lambda item: LAST_OF_THE_TWIN in item.nodeid)  # a stable sort: the rest keep their order
+    unit and property tests (the first minutes) no longer share the cores with them. The healthy pod's run has an
+    incast too (tests/e2e/conftest.py): its readers come last as well."""
+    items.sort(key=_under_incast)  # a stable sort: the rest keep their order
+
+
+def _under_incast(item):
+    return LAST_OF_THE_TWIN in item.nodeid or HEALTHY_POD in getattr(item, "fixturenames", ())
 
 
 LAST_OF_THE_TWIN = "tests/e2e/test_validate_incast.py"
+HEALTHY_POD = "healthy_pod"
 
 
 # Every twin run of the session (tests/e2e/conftest.py appends one JSON line per run: seconds, test, what), written by

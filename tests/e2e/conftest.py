@@ -15,7 +15,7 @@ import time
 import pytest
 import yaml
 
-from ansible_collections.gpufabric.pyramid.tests.e2e.waivers import HEALTHY_WAIVER
+from ansible_collections.gpufabric.pyramid.tests.e2e.incast_load import INCAST
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -120,17 +120,19 @@ MIXED_FABRIC = {"spines": 4, "nodes_per_leaf": 4, "leaf_os": ["eos", "nxos", "so
                 "spine_os": ["eos", "nxos", "sonic", "cumulus"]}
 # 8 healthy nodes behind one leaf per rail of the mixed-vendor fabric (EOS, NX-OS, SONiC and Cumulus twice, 4 spines of
 # each): one pod for the files that read a healthy pod's nodes (Layer 0, the meshes, the Layer 5 baseline) and for those
-# that read its switches (tests/e2e/test_validate_switches.py, the incast left off): one run where there were two
-# (the suite's budget, issue 33), and the no-false-alarm proof made on a pod with its fabric.
+# that read its switches (tests/e2e/test_validate_switches.py) and the healthy incast (tests/e2e/test_validate_incast.py):
+# one run where there were three (the suite's budget, issue 33), and the no-false-alarm proof made on a pod with its
+# fabric, every go-live row checked.
 HEALTHY = {"pod": {"nodes": 8}, "switches": dict(MIXED_FABRIC, nodes_per_leaf=8, faults=[]), "faults": []}
 
 
 @pytest.fixture(scope="session")
 def healthy_pod(validate):
     """The healthy pod (HEALTHY), every layer, a 3 s soak (the switch files' soak, long enough for a rising counter of
-    the twin's switches to show), the incast not asked for: GO with no false alarm on any node or switch, the
-    incast's row "not checked" and waived with its reason (one unchecked go-live row is a no-go otherwise, issue 37)."""
-    return validate(HEALTHY, pyramid_soak_seconds=3, pyramid_waive=[HEALTHY_WAIVER])
+    the twin's switches to show), the incast on every leaf (INCAST: node-001 the target, node-002 ... node-005 its
+    senders): GO with no false alarm on any node or switch and nothing waived. Its tests run after the other worker's
+    unit tests (tests/conftest.py): the incast's counters are read within a window."""
+    return validate(HEALTHY, pyramid_soak_seconds=3, **INCAST)
 
 
 @pytest.fixture(scope="session")

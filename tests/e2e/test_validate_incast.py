@@ -11,24 +11,19 @@ import subprocess
 
 import pytest
 
+from ansible_collections.gpufabric.pyramid.tests.e2e.incast_load import INCAST as INCAST_LOAD
+
 pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
-# 6 nodes behind one leaf per rail (8 EOS/SONiC leaves); the incast on every rail at once: node-001 is the
-# target of every leaf, node-002 ... node-005 its senders (node-006 is not needed: not applicable). Four senders at
-# 120 Gb/s offer the 400G port what the default eight at 60 do (480 Gb/s, 20% over): the same congestion, with four
-# nodes fewer to read before and after each window (the suite's budget, issue 33).
+# The fault runs: 6 nodes behind one leaf per rail (8 EOS/SONiC leaves); the incast on every rail at once: node-001 is
+# the target of every leaf, node-002 ... node-005 its senders (node-006 is not needed: not applicable). The healthy
+# incast is the session's healthy pod's (tests/e2e/conftest.py: 8 nodes behind EOS, NX-OS, SONiC and Cumulus leaves),
+# one run where there were two (the suite's budget, issue 33).
 FABRIC = {"spines": 2, "nodes_per_leaf": 16, "leaf_os": ["eos", "sonic"], "spine_os": ["eos"]}
 NODES = 6
 NODES_ON_A_LEAF = ["node-%03d" % i for i in range(1, NODES + 1)]
-# 15 s windows, the last 60% for the PFC bound: room for the eight leaves' tail reads (side by side, a few seconds on
-# this twin) to end before the senders' windows can (a later read is an ERROR: test_a_tail_read_after_the_window_...)
-INCAST = {"pyramid_incast": True, "pyramid_incast_senders": 4, "pyramid_incast_rate_gbps": 120, "pyramid_incast_duration": 15,
-          "pyramid_incast_tail_percent": 60, "pyramid_soak_seconds": 1, "pyramid_rdma_duration": 1}
+INCAST = dict(INCAST_LOAD, pyramid_soak_seconds=1, pyramid_rdma_duration=1)
 SENDERS = ["node-%03d" % i for i in range(2, 6)]
-# The incast is Layer 3's: the layers above it prove nothing here and cost a minute a run (the suite's budget, issue 33).
-# Layer 1 stays: the incast plans only nodes with a record of every layer below (a run without Layer 1 plans none,
-# where the rail mesh plans them: issue 34's "passed the layers below", written apart and disagreeing)
-TO_LAYER3 = "--tags layer0,layer1,layer2,layer3"
 # A fault's run reads Layer 3 alone, its gate lifted (as remediate.yml's Layer 3 rerun is): the healthy run proves the
 # climb from Layer 0, and the layers below add half a minute a run that no test here reads
 ONLY_LAYER3 = {"cmdline": "--tags layer3", "pyramid_enforce_gate": False}
@@ -73,19 +68,24 @@ def _nothing_left_running():
 
 
 @pytest.fixture(scope="module")
-def healthy(validate):
-    return validate(_pod(), cmdline=TO_LAYER3, **INCAST)
+def healthy(healthy_pod):
+    """The session's healthy pod (tests/e2e/conftest.py): 8 nodes, every layer, this incast on the leaves of all four
+    platforms (r0 eos, r1 nxos, r2 sonic, r3 cumulus, r4 eos, r5 nxos, r6 sonic, r7 cumulus)."""
+    return healthy_pod
 
 
 def test_a_healthy_pod_passes_the_incast(healthy):
     record = _record(healthy, "node-001")
     assert record["status"] == "PASS", (record, healthy.stdout[-3000:])
     assert "target node-001, senders %s" % ", ".join(SENDERS) in record["actual"]
-    assert "leaf1-r0 port Ethernet1/1 (node-001, rail 0): ECN-marked " in record["actual"]
+    for port in ("leaf1-r0 port Ethernet1/1 (node-001, rail 0)", "leaf1-r1 port Ethernet1/1 (node-001, rail 1)",
+                 "leaf1-r2 port Ethernet0 (node-001, rail 2)", "leaf1-r3 port swp1 (node-001, rail 3)"):
+        assert port + ": ECN-marked " in record["actual"], (port, record["actual"])  # each platform's port, its counters
     for sender in SENDERS:
         assert _record(healthy, sender)["status"] == "PASS", _record(healthy, sender)
-    assert _record(healthy, "node-006")["status"] == "SKIP" and _record(healthy, "node-006").get("not_applicable")
-    assert "%s passed" % ", ".join(LEAVES) in _record(healthy, "node-006")["actual"]  # each of its leaves proven by one
+    for bystander in ("node-006", "node-007", "node-008"):  # in no incast group: each of its leaves proven by one
+        assert _record(healthy, bystander)["status"] == "SKIP" and _record(healthy, bystander).get("not_applicable")
+        assert "%s passed" % ", ".join(LEAVES) in _record(healthy, bystander)["actual"]
     for leaf in LEAVES:  # the incast's verdict on the leaf itself (issue 37)
         record = _record(healthy, leaf, "incast_leaf")
         assert record["status"] == "PASS" and "(target node-001)" not in record["actual"], record
@@ -130,17 +130,18 @@ def test_a_tail_read_after_the_window_is_an_error_about_the_read_never_a_pass(va
     assert not _nothing_left_running()
 
 
-def test_off_by_default_the_incast_is_not_checked_and_holds_no_node_back(healthy_fabric):
-    # the session's healthy 4-node fabric (tests/e2e/conftest.py), run without pyramid_incast: GO, the incast never asked for
-    run = healthy_fabric
-    # GO with the incast's row waived, said in the report's first lines; without the waiver, that row is a no-go
-    assert run.report["verdict"] == "GO", run.stdout[-3000:]
-    assert [row["row"] for row in run.report["waived_rows"]] == ["qos_load"] and run.report["unchecked_rows"] == []
-    assert "WAIVED: No PFC storms under load: the incast is proven by its own runs" in run.stdout
+def test_off_by_default_the_incast_is_not_checked_and_holds_no_node_back(roce_fabric):
+    # the session's RoCE fabric (tests/e2e/conftest.py), run without pyramid_incast: the incast never asked for. Its
+    # healthy node-001 climbs past Layer 3 all the same (a GO run whose incast row is waived: test_remediate_node047.py)
+    run = roce_fabric
+    assert run.host("node-001")["stopped_at"] is None, run.not_passing("node-001")
     for node in ("node-001", "node-004"):
         record = _record(run, node)
         assert record["status"] == "SKIP" and record.get("not_applicable"), record  # never a PASS, never NO-GO by itself
         assert record["actual"] == "not checked: pyramid_incast is false", record
+    for leaf in LEAVES:  # nothing loaded the leaves: not applicable, never a PASS
+        record = _record(run, leaf, "incast_leaf")
+        assert record["status"] == "SKIP" and record.get("not_applicable"), record
     rows = {row["row"]: row for row in run.report["checklist"]}
     assert rows["qos_load"]["status"] == "not_covered" and rows["qos_load"]["why_not"] == "pyramid_incast is false", rows["qos_load"]
     assert not _nothing_left_running()
