@@ -23,7 +23,11 @@ class ActionModule(EngineAction):
         _report.write(report)
         baseline = None
         hosts = [host for group in devices.values() for host in group]
-        metrics = _export.write(report, hosts)  # pyramid.prom: the results as textfile metrics (docs/telemetry.md)
+        try:
+            metrics = _export.write(report, hosts)  # pyramid.prom: the results as textfile metrics (docs/telemetry.md)
+        except _export.ExportUnavailable as exc:  # the report stands; the metrics file is said to be missing, and why
+            metrics = None
+            result.setdefault("warnings", []).append(str(exc))
         values, counted = _baseline.figures(report["run_dir"], hosts)
         if values:  # what the GO nodes measured, ready to become the next runs' expectations
             baseline = os.path.join(report["run_dir"], "baseline.yml")
@@ -44,6 +48,7 @@ def outcome(report, baseline):
         elif "BLOCKED" in statuses:  # not failing on its own: a switch in its path failed
             blocked.append(host)
     files = {name: os.path.join(report["run_dir"], name) for name in ("report.md", "report.json", "junit.xml", "pyramid.prom")}
+    files = {name: path for name, path in files.items() if os.path.exists(path)}  # pyramid.prom needs prometheus_client
     if baseline:
         files["baseline.yml"] = baseline
     return {"failing_hosts": failing, "blocked_hosts": blocked, "reports": files,

@@ -84,7 +84,8 @@ reports:
 metrics:
   description:
     - Path of C(pyramid.prom) in the run directory - the run's results as Prometheus textfile metrics (node_exporter's
-      textfile collector format; docs/telemetry.md).
+      textfile collector format, written by prometheus_client; docs/telemetry.md).
+    - Null where the controller lacks prometheus_client; the run then warns, and the reports are written all the same.
   returned: always
   type: str
 baseline:

@@ -93,7 +93,7 @@ def test_ansible_builder_creates_the_execution_environment_context(tmp_path):
                                 capture_output=True, text=True, check=True)
     found = yaml.safe_load(introspect.stdout)
     python = {line.split("#")[0].strip() for line in found["python"]}
-    assert python == {"textfsm>=1.1.3", "ntc-templates>=4.0.0", "ansible-pylibssh>=1.1.0"}
+    assert python == {"textfsm>=1.1.3", "ntc-templates>=4.0.0", "ansible-pylibssh>=1.1.0", "prometheus-client>=0.17.0"}
     assert not any("pytest" in line or "hypothesis" in line for line in found["python"])
     # What the EE's bindep step installs on its (rpm) base image: the SSH client, none of the twin's packages.
     from bindep.depends import Depends  # pylint: disable=import-outside-toplevel

@@ -181,11 +181,21 @@ def test_the_export_is_the_textfile_format(tmp_path):
             assert line not in seen
             seen.add(line)
     assert len(families) == len(set(families)) and set(families) <= set(_export.METRICS)
-    assert 'pyramid_check_status{device="node-001",device_type="gpu_node",layer="7",check="telemetry_signals",status="FAIL"} 1' in text
+    # the series are as before; prometheus_client writes each sample's labels in name order
+    assert 'pyramid_check_status{check="telemetry_signals",device="node-001",device_type="gpu_node",layer="7",status="FAIL"} 1.0' in text
     assert "pyramid_nccl_busbw_gbytes_per_second{device=\"node-001\"} 351.25" in text
     assert "pyramid_train_step_seconds{device=\"node-001\"} 0.208" in text
-    assert 'pyramid_pod_go 0' in text
-    assert _export.escape('say "hi"\\ back\nnow') == 'say \\"hi\\"\\\\ back\\nnow'
+    assert 'pyramid_pod_go 0.0' in text
+    # a label value with a double quote, a backslash and a line feed, escaped as the format says (prometheus_client's)
+    odd = _export.text(dict(report, run_dir=os.path.join(str(tmp_path), 'say "hi"\\ back\nnow')))
+    assert 'pyramid_run_info{run="say \\"hi\\"\\\\ back\\nnow",verdict="NO-GO"} 1.0' in odd
+
+
+def test_without_prometheus_client_the_report_stands_and_the_metrics_file_is_said_missing(tmp_path, monkeypatch):
+    monkeypatch.setattr(_export, "PROMETHEUS_CLIENT_IMPORT_ERROR", "No module named 'prometheus_client'")
+    with pytest.raises(_export.ExportUnavailable, match="pyramid.prom not written: prometheus_client is not installed"):
+        _export.write(_report_of(tmp_path), ["node-001"])
+    assert not os.path.exists(os.path.join(str(tmp_path), "pyramid.prom"))
 
 
 @pytest.mark.skipif(shutil.which("promtool") is None, reason="promtool not installed (Debian package prometheus)")

@@ -5,11 +5,12 @@
 next to report.json), so operators see validation history beside the golden signals.
 
 Copy (or link) the file into node_exporter's --collector.textfile.directory on the controller: the
-textfile collector reads every *.prom there at each scrape. The format is the text exposition
-format 0.0.4 (https://prometheus.io/docs/instrumenting/exposition_formats/): one HELP and one TYPE
-line per family, then its samples; no timestamps (the textfile collector refuses them); label values
-escape backslash, double quote and line feed. Every family's name is in METRICS: the Grafana
-dashboard's queries are checked against it (tests/unit/test_telemetry_export.py).
+textfile collector reads every *.prom there at each scrape. The text is prometheus_client's (the Prometheus
+project's own Python client, which node_exporter's textfile documentation points to): the text exposition
+format 0.0.4 (https://prometheus.io/docs/instrumenting/exposition_formats/), one HELP and one TYPE line per
+family, then its samples, no timestamps (the textfile collector refuses them), label values escaped by the
+library. Every family's name is in METRICS: the Grafana dashboard's queries are checked against it
+(tests/unit/test_telemetry.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,15 @@ import datetime
 import os
 import statistics
 import tempfile
+
+try:
+    from prometheus_client import CollectorRegistry, generate_latest
+    from prometheus_client.core import GaugeMetricFamily
+except ImportError as exc:  # a controller dependency (requirements.txt, meta/ee-requirements.txt): said by write()
+    CollectorRegistry = generate_latest = GaugeMetricFamily = None
+    PROMETHEUS_CLIENT_IMPORT_ERROR = str(exc)
+else:
+    PROMETHEUS_CLIENT_IMPORT_ERROR = None
 
 from ..core import results as _results
 from ..core.model import STATUSES
@@ -38,16 +48,6 @@ METRICS = {  # name -> (type, help)
 ROW_STATUSES = ("pass", "fail", "not_covered")
 
 
-def escape(value):
-    """A label value in the text format: backslash, double quote and line feed escaped."""
-    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def _sample(name, labels, value):
-    inside = ",".join('%s="%s"' % (key, escape(item)) for key, item in labels)
-    return "%s{%s} %s" % (name, inside, repr(float(value)) if isinstance(value, float) else int(value))
-
-
 def _timestamp(text):
     try:
         return datetime.datetime.fromisoformat(text).timestamp()
@@ -56,44 +56,68 @@ def _timestamp(text):
 
 
 def samples(report, figures):
-    """{metric: [sample line]} for one report; ``figures``: device -> {"busbw": GB/s, "step_seconds": s}."""
+    """{metric: [(labels, value)]} for one report, labels a list of (name, value) in the family's order;
+    ``figures``: device -> {"busbw": GB/s, "step_seconds": s}."""
     out = {name: [] for name in METRICS}
     run = os.path.basename(os.path.normpath(report["run_dir"]))
-    out["pyramid_run_info"].append(_sample("pyramid_run_info", [("run", run), ("verdict", report["verdict"])], 1))
+    out["pyramid_run_info"].append(([("run", run), ("verdict", report["verdict"])], 1))
     stamp = _timestamp(report.get("generated_at"))
     if stamp is not None:
-        out["pyramid_run_timestamp_seconds"].append("pyramid_run_timestamp_seconds %r" % stamp)
-    out["pyramid_pod_go"].append("pyramid_pod_go %d" % (report["verdict"] == "GO"))
+        out["pyramid_run_timestamp_seconds"].append(([], stamp))
+    out["pyramid_pod_go"].append(([], int(report["verdict"] == "GO")))
     for verdict in ("GO", "NO-GO"):
         count = sum(1 for info in report["hosts"].values() if info["verdict"] == verdict)
-        out["pyramid_devices"].append(_sample("pyramid_devices", [("verdict", verdict)], count))
+        out["pyramid_devices"].append(([("verdict", verdict)], count))
     for device, info in sorted(report["hosts"].items()):
         kind = [("device", device), ("device_type", info["device"])]
-        out["pyramid_device_go"].append(_sample("pyramid_device_go", kind, info["verdict"] == "GO"))
+        out["pyramid_device_go"].append((kind, int(info["verdict"] == "GO")))
         if info["stopped_at"] is not None:
-            out["pyramid_device_stopped_at_layer"].append(_sample("pyramid_device_stopped_at_layer", kind, info["stopped_at"]))
+            out["pyramid_device_stopped_at_layer"].append((kind, info["stopped_at"]))
         for record in info["checks"]:
             for status in STATUSES:
                 labels = kind + [("layer", record["layer"]), ("check", record["check"]), ("status", status)]
-                out["pyramid_check_status"].append(_sample("pyramid_check_status", labels, record["status"] == status))
+                out["pyramid_check_status"].append((labels, int(record["status"] == status)))
         for name, key in (("pyramid_nccl_busbw_gbytes_per_second", "busbw"), ("pyramid_train_step_seconds", "step_seconds")):
             if (figures.get(device) or {}).get(key) is not None:
-                out[name].append(_sample(name, [("device", device)], float(figures[device][key])))
+                out[name].append(([("device", device)], float(figures[device][key])))
     for row in report["checklist"]:
         for status in ROW_STATUSES:
             labels = [("row", row["row"]), ("layer", row["layer"]), ("title", row["title"]), ("status", status)]
-            out["pyramid_checklist_row_status"].append(_sample("pyramid_checklist_row_status", labels, row["status"] == status))
+            out["pyramid_checklist_row_status"].append((labels, int(row["status"] == status)))
     return out
 
 
-def text(report, figures=None):
-    lines = []
-    for name, found in samples(report, figures or {}).items():
-        if found:  # a family without samples is left out: HELP/TYPE alone say nothing
+class ExportUnavailable(RuntimeError):
+    """The metrics file cannot be written on this controller (its library is missing): the report stands without it."""
+
+
+class _Families:
+    """A prometheus_client collector of one report's families: a family without samples is left out (HELP and TYPE
+    alone say nothing)."""
+
+    def __init__(self, found):
+        self._found = found
+
+    def collect(self):
+        for name, found in self._found.items():
+            if not found:
+                continue
             kind, helptext = METRICS[name]
-            lines += ["# HELP %s %s" % (name, helptext.replace("\\", "\\\\").replace("\n", "\\n")), "# TYPE %s %s" % (name, kind)]
-            lines += found
-    return "\n".join(lines) + "\n"
+            assert kind == "gauge", name  # every family of METRICS is a gauge: a value as the last run left it
+            family = GaugeMetricFamily(name, helptext, labels=[key for key, _value in found[0][0]])
+            for labels, value in found:
+                family.add_metric([str(item) for _key, item in labels], value)
+            yield family
+
+
+def text(report, figures=None):
+    """The report's metrics in the text exposition format, written by prometheus_client."""
+    if PROMETHEUS_CLIENT_IMPORT_ERROR:
+        raise ExportUnavailable("pyramid.prom not written: prometheus_client is not installed on the controller (%s); "
+                                "pip install prometheus-client (requirements.txt)" % PROMETHEUS_CLIENT_IMPORT_ERROR)
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_Families(samples(report, figures or {})))
+    return generate_latest(registry).decode("utf-8")
 
 
 def device_figures(run_dir, hosts):
@@ -120,6 +144,8 @@ def write(report, hosts):
     """Write pyramid.prom into the report's run directory, atomically (the textfile collector may read it any time)."""
     run_dir = report["run_dir"]
     body = text(report, device_figures(run_dir, hosts))
+    # not prometheus_client's write_to_textfile: its temporary file takes the umask's mode, and under a strict umask
+    # (0600) node_exporter, running as its own user, could not read what it renames into place
     handle, tmp = tempfile.mkstemp(dir=run_dir, suffix=".prom.tmp")
     with os.fdopen(handle, "w", encoding="utf-8") as out:
         out.write(body)
