@@ -30,6 +30,10 @@ description:
   - Enabled with C(callbacks_enabled = gpufabric.pyramid.progress) (the project's C(ansible.cfg) does). One timer
     thread per playbook run, stopped and joined when the playbook ends. With the free strategy, the lines follow the
     task started last.
+  - "Each FAIL and ERROR the pyramid records is printed once, as the task that judged it ends, one line each, for
+    example C([finding] node-007 L0 gpudirect FAIL: nvidia_peermem not loaded - cause: ...) - host, layer, check,
+    status, what was found and the likely cause, each cut to O(finding_width) characters (the report has them whole).
+    O(findings) false leaves them to the report alone."
   - Ansible hands each result to the stdout callback before this one, so a line is printed a quarter of a second
     after it falls due, under the display's lock, once any result printed meanwhile has been counted - a line follows
     a task's last result with a count that misses it only when the controller stalls longer than that in between.
@@ -47,6 +51,26 @@ options:
         key: interval
     env:
       - name: PYRAMID_PROGRESS_INTERVAL
+  findings:
+    description:
+      - Print each FAIL and ERROR as the task that judged it ends (the engine's results carry them as
+        C(pyramid_findings)).
+    type: bool
+    default: true
+    ini:
+      - section: callback_progress
+        key: findings
+    env:
+      - name: PYRAMID_PROGRESS_FINDINGS
+  finding_width:
+    description: Characters kept of a finding's found value and of its cause in its line (the report keeps them whole).
+    type: int
+    default: 160
+    ini:
+      - section: callback_progress
+        key: finding_width
+    env:
+      - name: PYRAMID_PROGRESS_FINDING_WIDTH
 """
 
 import contextlib
@@ -67,6 +91,17 @@ TICK_SECONDS = 1.0
 # Ansible hands each result to the stdout callback first, then to this one. A line due in between would follow the
 # printed result with a count that misses it; waiting this long and looking again lets this callback hear of it first.
 SETTLE_SECONDS = 0.25
+FINDINGS = "pyramid_findings"  # the engine's results: the FAIL and ERROR records a task wrote (core/action.py)
+
+
+def finding_line(found, width=160):
+    """One line of a FAIL or ERROR record: host, layer, check, status, what was found, the likely cause."""
+    def cut(text):
+        text = " ".join(str(text or "").split())  # one line, whatever the record holds
+        return text if len(text) <= width else text[:max(width - 3, 1)] + "..."
+    line = "[finding] %s L%s %s %s: %s" % (
+        found.get("host"), found.get("layer"), found.get("check"), found.get("status"), cut(found.get("actual")))
+    return line + (" - cause: %s" % cut(found["cause"]) if found.get("cause") else "")
 
 
 def seconds_text(seconds):
@@ -166,6 +201,9 @@ class CallbackModule(CallbackBase):
         self.to_stderr = False
         self.running = None
         self.settle_s = SETTLE_SECONDS
+        self.findings = True
+        self.finding_width = 160
+        self._told = set()
         self._play = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -174,6 +212,8 @@ class CallbackModule(CallbackBase):
     def set_options(self, task_keys=None, var_options=None, direct=None):
         super().set_options(task_keys=task_keys, var_options=var_options, direct=direct)
         self.interval = float(self.get_option("interval"))
+        self.findings = bool(self.get_option("findings"))
+        self.finding_width = int(self.get_option("finding_width"))
         self.forks = context.CLIARGS.get("forks") or C.DEFAULT_FORKS
         self.to_stderr = str(C.DEFAULT_STDOUT_CALLBACK) in JSON_STDOUT
 
@@ -296,11 +336,31 @@ class CallbackModule(CallbackBase):
             if self.running is not None and task is not None and host is not None and self.running.uuid == task._uuid:
                 self.running.finish(host.get_name())
 
+    def _tell_findings(self, result):
+        """Each FAIL and ERROR the task recorded, once per run (a later step may record the same again)."""
+        found = (getattr(result, "_result", None) or {}).get(FINDINGS) if self.findings else None
+        if not isinstance(found, list):
+            return
+        lines = []
+        for item in found:
+            if not isinstance(item, dict):
+                continue
+            key = (item.get("host"), item.get("layer"), item.get("check"), item.get("status"), item.get("actual"))
+            if key not in self._told:
+                self._told.add(key)
+                lines.append(finding_line(item, self.finding_width))
+        if lines:
+            with self._display_lock():
+                for line in lines:
+                    self._display.display(line, stderr=self.to_stderr)
+
     def v2_runner_on_ok(self, result):
         self._finished(result)
+        self._tell_findings(result)
 
     def v2_runner_on_failed(self, result, ignore_errors=False):
         self._finished(result)
+        self._tell_findings(result)
 
     def v2_runner_on_skipped(self, result):
         self._finished(result)

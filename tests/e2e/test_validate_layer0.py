@@ -256,6 +256,17 @@ def test_the_default_demo_scenario(demo_pod):
     assert "known-good" in pairs["actual"] and "GPUDirect RDMA off" in pairs["cause"]
     assert "rank 5" in run.not_passing("node-023")["training_stable"]["actual"]
     assert run.rc != 0 and run.status == "failed"
+    # each finding printed as its task ends (issue 39): one line, long before the checklist; each device's own and once
+    lines = run.stdout.splitlines()
+    found = [number for number, line in enumerate(lines) if line.startswith("[finding] ")]
+    first_of = {name: next(n for n in found if lines[n].startswith("[finding] %s " % name)) for name in ("node-007", "leaf1-r5", "node-023")}
+    assert lines[first_of["node-007"]].startswith("[finding] node-007 L0 gpudirect FAIL: "), lines[first_of["node-007"]]
+    assert " - cause: " in lines[first_of["node-007"]]
+    layer1 = next(n for n, line in enumerate(lines) if line.startswith("PLAY [Layer 1"))
+    checklist = next(n for n, line in enumerate(lines) if "GO/NO-GO: NO-GO" in line)
+    assert first_of["node-007"] < layer1 < first_of["leaf1-r5"] < first_of["node-023"] < checklist
+    assert len({lines[n] for n in found}) == len(found)  # each once
+    assert not any(" BLOCKED:" in lines[n] or " SKIP:" in lines[n] for n in found)
 
 
 def _first_not_passing(run, names):

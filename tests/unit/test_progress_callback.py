@@ -237,6 +237,44 @@ def test_failed_skipped_and_unreachable_hosts_count_as_done():
     assert callback.running.finished()
 
 
+class _Found(_Result):
+    """A result of an engine step that recorded findings (core/action.py hands them on as pyramid_findings)."""
+
+    def __init__(self, host, task, findings):
+        super().__init__(host, task)
+        self._result = {"pyramid_findings": findings}
+
+
+GPUDIRECT = {"host": "node-007", "layer": 0, "check": "gpudirect", "status": "FAIL",
+             "actual": "nvidia_peermem\nnot loaded", "cause": "GPUDirect RDMA off: modprobe nvidia_peermem"}
+
+
+def test_each_finding_is_one_line_as_its_task_ends_and_once():
+    task = _Task("Run the catalog checks of layer 0")
+    callback = _callback({"ansible_play_batch": _batch(1)})
+    _start(callback, task, _batch(1))
+    ran_ok = {"host": "node-008", "layer": 0, "check": "mlxconfig", "status": "ERROR", "actual": "x" * 400, "cause": None}
+    callback.v2_runner_on_ok(_Found("node-007", task, [GPUDIRECT, ran_ok]))
+    callback.v2_runner_on_failed(_Found("node-007", task, [GPUDIRECT]))  # a later step records the same: told once
+    lines = callback._display.lines  # pylint: disable=protected-access
+    assert lines[0] == ("[finding] node-007 L0 gpudirect FAIL: nvidia_peermem not loaded - cause: GPUDirect RDMA off: "
+                        "modprobe nvidia_peermem")
+    assert lines[1] == "[finding] node-008 L0 mlxconfig ERROR: " + "x" * 157 + "..."  # cut to the width, no cause said
+    assert len(lines) == 2 and not callback._display.unlocked  # pylint: disable=protected-access
+
+
+def test_findings_switched_off_and_results_without_them_print_nothing():
+    task = _Task("Run the catalog checks of layer 0")
+    callback = _callback({"ansible_play_batch": _batch(1)})
+    callback.findings = False
+    _start(callback, task, _batch(1))
+    callback.v2_runner_on_ok(_Found("node-007", task, [GPUDIRECT]))
+    callback.findings = True
+    callback.v2_runner_on_ok(_Result("node-007", task))  # a result that is not the engine's
+    callback.v2_runner_on_ok(_Found("node-007", task, "not a list"))
+    assert callback._display.lines == []  # pylint: disable=protected-access
+
+
 def test_a_result_of_another_task_is_not_counted():
     task, other = _Task("this", uuid="t1"), _Task("the one before", uuid="t0")
     callback = _callback({"ansible_play_batch": _batch(2)})

@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import functools
+
 from ansible.plugins.action import ActionBase
 
-from . import catalog as _catalog
+from . import catalog as _catalog, results as _results
 
 
 def _load_the_catalog_before_the_workers_fork():
@@ -30,3 +32,30 @@ class EngineAction(ActionBase):
     TRANSFERS_FILES = False
     _supports_check_mode = True
     _requires_connection = False  # a step that talks to its device through a module says so (run_layer)
+
+    def __init_subclass__(cls, **kwargs):
+        """Every engine step's result carries the FAIL and ERROR records it wrote (``pyramid_findings``), for the
+        progress callback to print one line each as the run goes (issue 39): the class's own ``run`` is wrapped,
+        and only the outermost call of a task hands them on (a subclass's run calling its base's)."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("run")
+        if own is not None:
+            cls.run = _handing_on_findings(own)
+
+
+def _handing_on_findings(run):
+    @functools.wraps(run)
+    def wrapped(self, tmp=None, task_vars=None):
+        outermost = not getattr(self, "_pyramid_in_run", False)
+        self._pyramid_in_run = True
+        try:
+            result = run(self, tmp, task_vars)
+        finally:
+            if outermost:
+                self._pyramid_in_run = False
+        if outermost and isinstance(result, dict):
+            found = _results.take_findings()
+            if found:
+                result["pyramid_findings"] = found
+        return result
+    return wrapped

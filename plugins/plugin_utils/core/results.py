@@ -41,10 +41,29 @@ def save(run_dir, doc):
     os.replace(tmp, path)  # atomic: a reader never sees half a file
 
 
+# The FAIL and ERROR records this process has recorded since they were last taken: an Ansible worker runs one task,
+# and the engine's action hands them to the terminal with the task's result (core/action.py, the progress callback:
+# one line each while the run goes on, issue 39). Bounded: a process that records without handing on (a test) keeps
+# the first FINDINGS_KEPT.
+_FINDINGS = []
+FINDINGS_KEPT = 10000
+
+
 def record(doc, results):
     """Add results, replacing earlier ones of the same check (a re-run of a layer)."""
     new = {(r["layer"], r["check"]) for r in results}
     doc["results"] = [r for r in doc["results"] if (r["layer"], r["check"]) not in new] + list(results)
+    for found in results:
+        if found["status"] in (FAIL, ERROR) and len(_FINDINGS) < FINDINGS_KEPT:
+            _FINDINGS.append({"host": found.get("host") or doc.get("host"), "layer": found["layer"], "check": found["check"],
+                              "status": found["status"], "actual": found.get("actual"), "cause": found.get("cause")})
+
+
+def take_findings():
+    """The FAIL and ERROR records recorded in this process since the last call (each once)."""
+    found = list(_FINDINGS)
+    del _FINDINGS[:]
+    return found
 
 
 def stopped_at(results):
