@@ -6,8 +6,7 @@ next to report.json), so operators see validation history beside the golden sign
 
 Copy (or link) the file into node_exporter's --collector.textfile.directory on the controller: the
 textfile collector reads every *.prom there at each scrape. The text is prometheus_client's (the Prometheus
-project's own Python client, which node_exporter's textfile documentation points to): the text exposition
-format 0.0.4 (https://prometheus.io/docs/instrumenting/exposition_formats/), one HELP and one TYPE line per
+project's own Python client library): the text exposition format 0.0.4 (https://prometheus.io/docs/instrumenting/exposition_formats/), one HELP and one TYPE line per
 family, then its samples, no timestamps (the textfile collector refuses them), label values escaped by the
 library. Every family's name is in METRICS: the Grafana dashboard's queries are checked against it
 (tests/unit/test_telemetry.py).
