@@ -10,6 +10,7 @@ failure, not a hang. The query and judge path is the production one (run/telemet
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -140,7 +141,8 @@ def test_the_report_row_reads_layer_7(prometheus, tmp_path):
     assert "[✗] L7  Telemetry plumbed  FAILING: node-003, node-004, node-005, spine-01" in _report.checklist_text(report)
     path = _export.write(report, devices["gpu_node"] + devices["switch"])
     with open(path, encoding="utf-8") as handle:
-        assert 'check="telemetry_signals",status="FAIL"} 1' in handle.read()
+        # prometheus_client writes a sample's labels in name order: check first, status last
+        assert re.search(r'pyramid_check_status\{check="telemetry_signals",[^}]*,status="FAIL"\} 1\.0', handle.read())
 
 
 def test_an_api_error_is_an_error_naming_url_and_query(prometheus, tmp_path):

@@ -181,6 +181,7 @@ def test_the_export_is_the_textfile_format(tmp_path):
             assert line not in seen
             seen.add(line)
     assert len(families) == len(set(families)) and set(families) <= set(_export.METRICS)
+    assert {kind for kind, _help in _export.METRICS.values()} == {"gauge"}  # what the collector writes every family as
     # the series are as before; prometheus_client writes each sample's labels in name order
     assert 'pyramid_check_status{check="telemetry_signals",device="node-001",device_type="gpu_node",layer="7",status="FAIL"} 1.0' in text
     assert "pyramid_nccl_busbw_gbytes_per_second{device=\"node-001\"} 351.25" in text

@@ -6,10 +6,10 @@ next to report.json), so operators see validation history beside the golden sign
 
 Copy (or link) the file into node_exporter's --collector.textfile.directory on the controller: the
 textfile collector reads every *.prom there at each scrape. The text is prometheus_client's (the Prometheus
-project's own Python client library): the text exposition format 0.0.4 (https://prometheus.io/docs/instrumenting/exposition_formats/), one HELP and one TYPE line per
-family, then its samples, no timestamps (the textfile collector refuses them), label values escaped by the
-library. Every family's name is in METRICS: the Grafana dashboard's queries are checked against it
-(tests/unit/test_telemetry.py).
+project's own Python client library): the text exposition format 0.0.4
+(https://prometheus.io/docs/instrumenting/exposition_formats/), one HELP and one TYPE line per family, then its
+samples, no timestamps (the textfile collector refuses them), label values escaped by the library. Every family's
+name is in METRICS: the Grafana dashboard's queries are checked against it (tests/unit/test_telemetry.py).
 """
 
 from __future__ import annotations
@@ -101,8 +101,7 @@ class _Families:
         for name, found in self._found.items():
             if not found:
                 continue
-            kind, helptext = METRICS[name]
-            assert kind == "gauge", name  # every family of METRICS is a gauge: a value as the last run left it
+            _kind, helptext = METRICS[name]  # every family of METRICS is a gauge: a value as the last run left it
             family = GaugeMetricFamily(name, helptext, labels=[key for key, _value in found[0][0]])
             for labels, value in found:
                 family.add_metric([str(item) for _key, item in labels], value)
