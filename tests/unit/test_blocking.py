@@ -92,6 +92,23 @@ def test_a_failing_spine_port_blocks_the_hosts_of_the_leaf_at_its_far_end(tmp_pa
     assert _results.load(run_dir, "node-003")["results"][0]["actual"] == "blocked by spine-01 Ethernet2/1: link_errors FAIL"
 
 
+def test_a_spine_serving_every_rail_leaf_of_a_host_is_named_once(tmp_path):
+    # rail-optimized: node-001 sits behind both rail leaves, and spine-01 serves both: one entry, not one per leaf
+    # (the report's "L3 by spine-02 ecn_idle, spine-02 ecn_idle, ..." of a real run, eight times over)
+    run_dir = str(tmp_path)
+    spine_plan = [{"port": "Ethernet1/1", "peer": "leaf1-r0", "role": "fabric"},
+                  {"port": "Ethernet2/1", "peer": "leaf1-r1", "role": "fabric"}]
+    for leaf in ("leaf1-r0", "leaf1-r1"):
+        _switch(run_dir, leaf, [], [{"port": "Ethernet1/1", "peer": "node-001", "role": "host"}])
+    for records, layer, ports in (([_failure("ecn_idle", 3, device=True)], 3, []),
+                                  ([_failure("link_errors", 1, ["Ethernet1/1", "Ethernet2/1"])], 1, ["Ethernet1/1", "Ethernet2/1"])):
+        _switch(run_dir, "spine-01", records, spine_plan)
+        _results.save(run_dir, {"host": "node-001", "results": [], "facts": {}})
+        _blocking.block(run_dir, layer, ["spine-01", "leaf1-r0", "leaf1-r1"], ["node-001"])
+        record = _results.load(run_dir, "node-001")["results"][0]
+        assert record["blocked_by"] == [{"switch": "spine-01", "check": records[0]["check"], "status": "FAIL", "ports": ports}]
+
+
 CLIMBS = [
     # name, switch results, layer, wanted (stop, ports set aside)
     ("nothing failed", [], 2, (None, set())),

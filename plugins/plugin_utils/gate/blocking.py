@@ -72,9 +72,13 @@ def blockers(switch_doc, layer, hosts, leaf_hosts=None):
         for port, leaf in far_leaf.items():  # a spine: the hosts of the leaves behind the failing ports
             if whole or port in ports:
                 affected += [(host, [] if whole else [port]) for host in (leaf_hosts or {}).get(leaf, [])]
+        # In a rail-optimized pod a host sits behind every leaf a spine serves: one entry per host, its ports merged
+        merged = {}
         for host, shown in affected:
             if host in hosts:
-                found.setdefault(host, []).append((switch_doc["host"], record, shown))
+                merged.setdefault(host, []).extend(port for port in shown if port not in merged[host])
+        for host, shown in merged.items():
+            found.setdefault(host, []).append((switch_doc["host"], record, shown))
     return found
 
 
