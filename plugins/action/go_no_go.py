@@ -33,9 +33,11 @@ class ActionModule(EngineAction):
             baseline = os.path.join(report["run_dir"], "baseline.yml")
             with open(baseline, "w", encoding="utf-8") as handle:
                 handle.write(_baseline.text(values, counted, os.path.basename(report["run_dir"]), report["verdict"]))
+        checklist = _report.checklist_text(report)
+        # the progress callback prints pyramid_checklist_lines as plain lines, whatever the stdout callback's format
         return dict(result, changed=False, verdict=report["verdict"], summary=report["summary"],  # reports change no device
-                    run_dir=report["run_dir"], checklist=_report.checklist_text(report), baseline=baseline,
-                    metrics=metrics, **outcome(report, baseline))
+                    run_dir=report["run_dir"], checklist=checklist, pyramid_checklist_lines=checklist.splitlines(),
+                    baseline=baseline, metrics=metrics, **outcome(report, baseline))
 
 
 def outcome(report, baseline):

@@ -37,4 +37,8 @@ class ActionModule(EngineAction):
         if "counters" in summary:
             _counters.save(run_dir, host, layer, summary.pop("counters"))
         _results.save(run_dir, doc)
+        failing = _layer.stops_here(doc, layer, args.get("device", "gpu_node") == "switch")
+        if failing:  # shown as failed, not as ok; the role keeps the device in the run (the layers above record why not)
+            return dict(result, changed=False, failed=True, pyramid_stops_at=layer, **dict(summary, msg="%s stops at layer %d (%s): %s" % (
+                host, layer, ", ".join(failing), summary.get("msg", ""))))
         return dict(result, changed=False, **summary)

@@ -27,9 +27,8 @@ description:
   - The lines go through Ansible's Display, without colour, to standard output; to standard error when the stdout
     callback writes JSON (C(ansible.posix.json), C(ansible.posix.jsonl)) so that its output stays parseable. AWX and
     ansible-runner show them in the job output.
-  - Enabled with C(callbacks_enabled = gpufabric.pyramid.progress) (the project's C(ansible.cfg) does). One timer
-    thread per playbook run, stopped and joined when the playbook ends. With the free strategy, the lines follow the
-    task started last.
+  - One timer thread per playbook run, stopped and joined when the playbook ends. With the free strategy, the lines
+    follow the task started last.
   - "Each FAIL and ERROR the pyramid records is printed once, as the task that judged it ends, one line each, for
     example C([finding] node-007 L0 gpudirect FAIL: nvidia_peermem not loaded - cause: ...) - host, layer, check,
     status, what was found and the likely cause, each cut to O(finding_width) characters (the report has them whole).
@@ -37,40 +36,15 @@ description:
   - Ansible hands each result to the stdout callback before this one, so a line is printed a quarter of a second
     after it falls due, under the display's lock, once any result printed meanwhile has been counted - a line follows
     a task's last result with a count that misses it only when the controller stalls longer than that in between.
-requirements:
-  - enable in configuration - C(callbacks_enabled = gpufabric.pyramid.progress) in C([defaults]).
-options:
-  interval:
-    description:
-      - Seconds between two progress lines of a task, and how long a task runs before its first line.
-      - 0 switches the lines off.
-    type: float
-    default: 15
-    ini:
-      - section: callback_progress
-        key: interval
-    env:
-      - name: PYRAMID_PROGRESS_INTERVAL
-  findings:
-    description:
-      - Print each FAIL and ERROR as the task that judged it ends (the engine's results carry them as
-        C(pyramid_findings)).
-    type: bool
-    default: true
-    ini:
-      - section: callback_progress
-        key: findings
-    env:
-      - name: PYRAMID_PROGRESS_FINDINGS
-  finding_width:
-    description: Characters kept of a finding's found value and of its cause in its line (the report keeps them whole).
-    type: int
-    default: 160
-    ini:
-      - section: callback_progress
-        key: finding_width
-    env:
-      - name: PYRAMID_PROGRESS_FINDING_WIDTH
+  - "The go/no-go checklist is printed as plain lines, one per row, when the report is written (the report task's
+    result carries it as C(pyramid_checklist_lines)), whatever the stdout callback and its C(callback_result_format):
+    never as one escaped string. O(checklist) false leaves it to C(report.md)."
+  - "The collection's playbooks enable it themselves: C(playbooks/callback_plugins/pyramid_progress.py) beside them
+    loads this callback without any C(ansible.cfg) setting, for the collection installed elsewhere and run by FQCN too
+    (C(ansible-playbook gpufabric.pyramid.validate)). Enabling C(gpufabric.pyramid.progress) in C(callbacks_enabled)
+    as well is harmless: the playbooks' copy then stands aside, so every line is printed once."
+extends_documentation_fragment:
+  - gpufabric.pyramid.progress
 """
 
 import contextlib
@@ -92,6 +66,7 @@ TICK_SECONDS = 1.0
 # printed result with a count that misses it; waiting this long and looking again lets this callback hear of it first.
 SETTLE_SECONDS = 0.25
 FINDINGS = "pyramid_findings"  # the engine's results: the FAIL and ERROR records a task wrote (core/action.py)
+CHECKLIST = "pyramid_checklist_lines"  # the report task's result: the go/no-go checklist, one line per row
 
 
 def finding_line(found, width=160):
@@ -203,6 +178,7 @@ class CallbackModule(CallbackBase):
         self.settle_s = SETTLE_SECONDS
         self.findings = True
         self.finding_width = 160
+        self.checklist = True
         self._told = set()
         self._play = None
         self._lock = threading.Lock()
@@ -214,6 +190,7 @@ class CallbackModule(CallbackBase):
         self.interval = float(self.get_option("interval"))
         self.findings = bool(self.get_option("findings"))
         self.finding_width = int(self.get_option("finding_width"))
+        self.checklist = bool(self.get_option("checklist"))
         self.forks = context.CLIARGS.get("forks") or C.DEFAULT_FORKS
         self.to_stderr = str(C.DEFAULT_STDOUT_CALLBACK) in JSON_STDOUT
 
@@ -354,9 +331,19 @@ class CallbackModule(CallbackBase):
                 for line in lines:
                     self._display.display(line, stderr=self.to_stderr)
 
+    def _tell_checklist(self, result):
+        """The checklist as plain lines, whatever the stdout callback would make of a list or a multi-line string."""
+        lines = (getattr(result, "_result", None) or {}).get(CHECKLIST) if self.checklist else None
+        if not isinstance(lines, list):
+            return
+        with self._display_lock():
+            for line in lines:
+                self._display.display(str(line), stderr=self.to_stderr)
+
     def v2_runner_on_ok(self, result):
         self._finished(result)
         self._tell_findings(result)
+        self._tell_checklist(result)
 
     def v2_runner_on_failed(self, result, ignore_errors=False):
         self._finished(result)

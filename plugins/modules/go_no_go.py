@@ -50,6 +50,13 @@ checklist:
   description: The go/no-go checklist as text, each row ticked or crossed with its failing hosts.
   returned: always
   type: str
+pyramid_checklist_lines:
+  description:
+    - The same checklist, one line per element, for the progress callback to print as plain lines (the playbooks load
+      it themselves, see the callback C(gpufabric.pyramid.progress)).
+  returned: always
+  type: list
+  elements: str
 run_dir:
   description: Where the reports were written.
   returned: always

@@ -24,7 +24,11 @@ description:
     each of its checks; the play goes on for the other devices. SONiC and Cumulus switches are Linux
     hosts reached over SSH like the GPU nodes.
   - Missing tools, timeouts, unparseable output and unreachable hosts are ERROR results naming the
-    host and the command, never a PASS and never a failed task.
+    host and the command, never a PASS and never a traceback.
+  - A device whose own FAIL or ERROR records stop it at this layer (its first failing layer; a switch's failures
+    confined to ports let it climb) returns a failed result naming the layer and the checks, so the terminal shows it
+    as failed rather than C(ok). The collection's role registers it with C(ignore_errors), so the device stays in the
+    run: the layers above record it as not climbed, and the report covers it.
 options:
   layer:
     description: Layer number (0 = host prerequisites).
@@ -72,8 +76,13 @@ skipped_checks:
   returned: when the device is blocked
   type: int
 msg:
-  description: One-line summary naming the checks that did not pass.
+  description: One-line summary naming the checks that did not pass; where the device stops, it says so first.
   returned: always
   type: str
-  sample: "layer 0: 1 FAIL, 10 PASS (gpudirect=FAIL)"
+  sample: "node-007 stops at layer 0 (gpudirect): layer 0: 1 FAIL, 10 PASS (gpudirect=FAIL)"
+pyramid_stops_at:
+  description: The layer, when the device stops here (the task's result is then failed).
+  returned: when the device stops at this layer
+  type: int
+  sample: 0
 """

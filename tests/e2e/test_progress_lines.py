@@ -1,6 +1,7 @@
-"""The progress callback in a real ansible-playbook run, enabled by the project's ansible.cfg: a 3 s task on
-localhost with a 1 s interval prints progress lines between its TASK header and its result, with the expected
-duration the task declares. Needs no twin."""
+"""The progress callback in a real ansible-playbook run: a 3 s task on localhost with a 1 s interval prints progress
+lines between its TASK header and its result, with the expected duration the task declares. The test playbook is not
+one of the collection's (whose callback_plugins/ load it), so the callback is enabled the configured way
+(callbacks_enabled). Needs no twin."""
 
 import os
 import re
@@ -17,9 +18,12 @@ LINE = re.compile(r"^\[progress\] Sleep longer than the progress interval - 0/1 
                   r"(about (\d+) s left|(\d+) s over the expected 3 s)$")
 
 
+CONFIGURED = "gpufabric.pyramid.progress"
+
+
 def _playbook(**env):
     environment = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), PYRAMID_PROGRESS_INTERVAL="1",
-                       ANSIBLE_NOCOLOR="1", **env)
+                       ANSIBLE_NOCOLOR="1", ANSIBLE_CALLBACKS_ENABLED=CONFIGURED, **env)
     return subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-e", "ansible_python_interpreter=" + sys.executable,
                            os.path.join(ROOT, "tests", "e2e", "playbooks", "progress_sleep.yml")],
                           cwd=ROOT, env=environment, capture_output=True, text=True, check=False, timeout=120)
@@ -51,7 +55,7 @@ def test_a_json_stdout_stays_json():
 def test_awx_job_output_shows_the_lines(tmp_path):
     # AWX runs the playbook through ansible-runner with its own stdout callback: the lines become job events
     ansible_runner = pytest.importorskip("ansible_runner")
-    env = {"ANSIBLE_CONFIG": os.path.join(ROOT, "ansible.cfg"), "PYRAMID_PROGRESS_INTERVAL": "1",
+    env = {"ANSIBLE_CONFIG": os.path.join(ROOT, "ansible.cfg"), "PYRAMID_PROGRESS_INTERVAL": "1", "ANSIBLE_CALLBACKS_ENABLED": CONFIGURED,
            "PATH": BIN + os.pathsep + os.environ.get("PATH", "")}
     runner = ansible_runner.run(private_data_dir=str(tmp_path), playbook=os.path.join(ROOT, "tests", "e2e", "playbooks", "progress_sleep.yml"),
                                 inventory="localhost", project_dir=ROOT, envvars=env, quiet=True,

@@ -1,6 +1,7 @@
 """validate.yml on the twin: every Layer 0 fault is caught at layer 0 with its cause, and nothing else is flagged."""
 
 import os
+import re
 
 import pytest
 
@@ -267,6 +268,15 @@ def test_the_default_demo_scenario(demo_pod):
     assert first_of["node-007"] < layer1 < first_of["leaf1-r5"] < first_of["node-023"] < checklist
     assert len({lines[n] for n in found}) == len(found)  # each once
     assert not any(" BLOCKED:" in lines[n] or " SKIP:" in lines[n] for n in found)
+    # a node that fails a layer's own checks is shown as failed in that task, never `ok:` (and stays in the run)
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", run.stdout)  # ansible-runner's colours
+    layer0 = shown.split("TASK [gpufabric.pyramid.layer : Run the catalog checks of layer 0]")[1].split("\nTASK [")[0]
+    assert "fatal: [node-007]: FAILED!" in layer0 and "ok: [node-007]" not in layer0, layer0[-3000:]
+    assert "node-007 stops at layer 0 (gpudirect)" in layer0 and "ok: [node-001]" in layer0
+    assert "node-019 stops at layer 0 (mlxconfig)" in layer0 and "node-028 stops at layer 0 (rails_rate)" in layer0
+    # the checklist as plain lines, in layer order, printed by the progress callback the playbooks load themselves
+    rows = [line for line in lines[checklist:] if re.match(r"\[[ ✓✗~]\] L\d  ", line)]
+    assert len(rows) >= 15 and [int(row[5]) for row in rows] == sorted(int(row[5]) for row in rows), rows
 
 
 def _first_not_passing(run, names):

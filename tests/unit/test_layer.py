@@ -252,3 +252,22 @@ def test_gpu_soak_snapshot_survives_the_results_file_and_compares_links_by_numbe
         assert records["gpu_nvlink_errors_soak"]["status"] == status, records
         assert records["gpu_pcie_replays_soak"]["status"] == "PASS", records
     assert "GPU 0 (0000:2f:00.0) link 5: +1 recovery" in records["gpu_nvlink_errors_soak"]["actual"]
+
+
+# stops_here: which checks of this layer keep the device from climbing (run_layer then shows it as failed)
+STOPS = [
+    ("a node whose own check failed here", False, [_result(0, "iommu", "FAIL"), _result(0, "hugepages", "PASS")], 0, ["iommu"]),
+    ("an ERROR stops it too", False, [_result(1, "gpu_soak", "ERROR")], 1, ["gpu_soak"]),
+    ("a node that stopped lower: not here", False, [_result(0, "iommu", "FAIL"), _result(1, "gpu_soak", "SKIP")], 1, []),
+    ("a node that passed", False, [_result(2, "rail_ping", "PASS")], 2, []),
+    ("a SKIP not applicable is no stop", False, [_result(3, "roce_pfc", "SKIP")], 3, []),
+    ("a switch's port-confined failure lets it climb", True, [_switch_failure(1, "cabling", "FAIL", ["Ethernet2"])], 1, []),
+    ("a switch's whole failure stops it", True, [_switch_failure(2, "bgp_sessions", "FAIL", device=True)], 2, ["bgp_sessions"]),
+    ("a switch's read that failed on a port stops it", True, [_switch_failure(1, "optics_rx", "ERROR", ["Ethernet1"])], 1,
+     ["optics_rx"]),
+]
+
+
+@pytest.mark.parametrize("name, on_switch, results, layer, wanted", STOPS, ids=[row[0] for row in STOPS])
+def test_stops_here(name, on_switch, results, layer, wanted):  # pylint: disable=unused-argument
+    assert _layer.stops_here(_doc(*results), layer, on_switch) == wanted

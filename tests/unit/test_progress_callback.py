@@ -275,6 +275,50 @@ def test_findings_switched_off_and_results_without_them_print_nothing():
     assert callback._display.lines == []  # pylint: disable=protected-access
 
 
+class _Report(_Result):
+    """The report task's result: the checklist as lines (plugins/action/go_no_go.py)."""
+
+    def __init__(self, host, task, lines):
+        super().__init__(host, task)
+        self._result = {"pyramid_checklist_lines": lines, "checklist": "\n".join(lines)}
+
+
+CHECKLIST = ["GO/NO-GO: NO-GO  (7 of 8 hosts GO)", "", "[✗] L0  GPUDirect RDMA active  FAILING: node-007",
+             "[✓] L1  Links up at rated speed, clean"]
+
+
+def test_the_checklist_is_printed_as_plain_lines_under_the_display_lock():
+    task = _Task("Write the go/no-go report", run_once=True)
+    callback = _callback({"ansible_play_batch": _batch(1)})
+    _start(callback, task, _batch(1))
+    callback.v2_runner_on_ok(_Report("node001", task, CHECKLIST))
+    assert callback._display.lines == CHECKLIST and not callback._display.unlocked  # pylint: disable=protected-access
+
+
+def test_the_checklist_switched_off_or_malformed_prints_nothing():
+    task = _Task("Write the go/no-go report", run_once=True)
+    callback = _callback({"ansible_play_batch": _batch(1)})
+    _start(callback, task, _batch(1))
+    callback.checklist = False
+    callback.v2_runner_on_ok(_Report("node001", task, CHECKLIST))
+    callback.checklist = True
+    callback.v2_runner_on_ok(_Report("node001", task, "GO/NO-GO: GO"))  # a string, not lines: not taken apart
+    assert callback._display.lines == []  # pylint: disable=protected-access
+
+
+def test_the_playbooks_own_copy_stands_aside_where_the_collection_callback_is_enabled(monkeypatch):
+    import importlib.util  # pylint: disable=import-outside-toplevel
+    path = os.path.join(ROOT, "playbooks", "callback_plugins", "pyramid_progress.py")
+    spec = importlib.util.spec_from_file_location("pyramid_progress_copy", path)
+    shim = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shim)
+    assert shim.CallbackModule.CALLBACK_NEEDS_ENABLED is False and issubclass(shim.CallbackModule, _progress.CallbackModule)
+    monkeypatch.setattr(shim.C, "CALLBACKS_ENABLED", [])
+    assert shim.CallbackModule(display=_Display()).disabled is False  # nothing configured: the playbooks' copy prints
+    monkeypatch.setattr(shim.C, "CALLBACKS_ENABLED", ["ansible.posix.profile_tasks", "gpufabric.pyramid.progress"])
+    assert shim.CallbackModule(display=_Display()).disabled is True  # configured: that one prints, this one not
+
+
 def test_a_result_of_another_task_is_not_counted():
     task, other = _Task("this", uuid="t1"), _Task("the one before", uuid="t0")
     callback = _callback({"ansible_play_batch": _batch(2)})

@@ -30,6 +30,16 @@ def split_applicable(host, checks, catalog, expect):
     return applicable, inapplicable
 
 
+def stops_here(doc, layer, on_switch):
+    """The checks of ``layer`` that keep the device from climbing past it (its first failing layer is this one), else
+    []: a switch's failures confined to ports let it climb, judged without them (gate/blocking.py climb)."""
+    if on_switch:
+        blocked, _set_aside = _blocking.climb(doc["results"], layer + 1)
+    else:
+        blocked = _results.blocker(doc["results"], layer + 1)
+    return list(blocked[1]) if blocked and blocked[0] == layer else []
+
+
 def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait, reads_for=(), check_mode=False):
     """Judge ``checks`` of ``layer`` on ``host`` into ``doc``; returns (the layer's records, summary).
 
