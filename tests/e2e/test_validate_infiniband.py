@@ -4,8 +4,10 @@ counters read twice a soak apart on the same reader (ib_port_errors).
 
 The runs read Layer 1, their gate lifted (the subnet checks are Layer 1's), the fault pod Layer 0 too: the rails' link
 layer and a port that no subnet manager configured, and Layer 2: the subnet manager (ib_subnet_manager: sminfo read
-once, each node's ports under the master). A degraded link that ibstat stops at Layer 0 is judged at Layer 1 from the
-fabric's side as well. The SM's own faults (stopped, a stray one master) are the whole pod's: small pods of their own."""
+once, each node's ports under the master; ib_routing: every leaf's routes spread over both spines, dump_fts read
+once). A degraded link that ibstat stops at Layer 0 is judged at Layer 1 from the
+fabric's side as well. The SM's own faults (stopped, a stray one master, routes funnelled onto one spine) are the whole pod's: small pods of
+their own."""
 
 import pytest
 
@@ -137,18 +139,31 @@ def test_one_master_sm_and_a_port_under_another_sm_named_at_layer2(faulty):
     # sminfo ran on the reader alone; the ping mesh ran beside it (Layer 2's other row)
     assert "ib_sm_info" in faulty.layer_facts("node-001", 2) and "ib_sm_info" not in faulty.layer_facts("node-003", 2)
     assert _record(faulty, "node-001", "rail_ping")["status"] == "PASS"
+    # the SM's routes (dump_fts, read on the reader too) spread each leaf over both spines: 7 other leaves' 4 CAs each
+    record = _record(faulty, "node-001", "ib_routing")
+    assert record["status"] == "PASS" and record["layer"] == 2, record
+    assert "leaf1-r0: 28 routes to other leaves' CAs: port 33 (spine-01) 14, port 34 (spine-02) 14" in record["actual"], record
 
 
-@pytest.mark.parametrize("ib_sm, extra, said", [
-    ({"state": "stopped"}, {}, ("no SM answers sminfo on node-001; node-00{n}'s ports name SM LID 1", "No master subnet manager")),
+@pytest.mark.parametrize("ib_sm, extra, check, said", [
+    ({"state": "stopped"}, {}, "ib_subnet_manager",
+     ("no SM answers sminfo on node-001; node-00{n}'s ports name SM LID 1", "No master subnet manager")),
     # an opensm left enabled on node-002 won: every port is configured by it; the plan names the switch's SM
-    ({"node": "node-002", "rail": "mlx5_0"}, {"pyramid_ib_sm_guids": ["0x0c42a10300000001"]},
+    ({"node": "node-002", "rail": "mlx5_0"}, {"pyramid_ib_sm_guids": ["0x0c42a10300000001"]}, "ib_subnet_manager",
      ("(node-002 mlx5_0) priority 15 is not one of pyramid_ib_sm_guids", "an opensm left enabled on a reimaged node")),
-], ids=["stopped", "a stray opensm master"])
-def test_the_subnet_managers_own_faults_fail_every_node_naming_the_sm(validate, ib_sm, extra, said):
+    # seed 004's opening: the SM's routing takes spine-01 alone as its root (updn, a root GUID file naming one spine):
+    # every leaf's traffic to the others funnelled onto it, spine-02 idle
+    ({"roots": ["spine-01"]}, {}, "ib_routing",
+     ("leaf1-r0: 21 routes to other leaves' CAs: port 33 (spine-01) 21, port 34 (spine-02) 0 - funnelled onto spine-01, "
+      "spine-02 starved", "Routing funnelled")),
+], ids=["stopped", "a stray opensm master", "routes funnelled onto one spine"])
+def test_the_subnet_managers_own_faults_fail_every_node_naming_the_sm(validate, ib_sm, extra, check, said):
     run = validate({"pod": {"nodes": 3, "node_defaults": IB, "ib_sm": ib_sm}, "faults": []},
                    cmdline="--tags layer2 -e pyramid_enforce_gate=false", pyramid_rdma_link_layer="infiniband", **extra)
     for number in (1, 2, 3):
-        record = _record(run, "node-00%d" % number, "ib_subnet_manager")
+        record = _record(run, "node-00%d" % number, check)
         assert record["status"] == "FAIL" and record["layer"] == 2, (record, run.stdout[-3000:])
         assert said[0].format(n=number) in record["actual"] and said[1] in record["cause"], record
+    if check == "ib_routing":  # the SM itself is healthy: one master, every port under it
+        assert _record(run, "node-001", "ib_subnet_manager")["status"] == "PASS"
+        assert "ib_routes" in run.layer_facts("node-001", 2) and "ib_routes" not in run.layer_facts("node-002", 2)

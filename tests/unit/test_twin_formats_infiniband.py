@@ -151,3 +151,38 @@ def test_an_unknown_sm_setting_is_a_scenario_error(tmp_path):
         _pod(tmp_path, 2, ib_sm="{state: sleeping}")
     with pytest.raises(model.ScenarioError, match="pod.ib_sm's node"):
         _pod(tmp_path, 2, ib_sm="{node: node-009}")
+
+
+def _judged_routing(states, expect=None):
+    """ib_routing on the twin's dump_fts and iblinkinfo (node-001 the reader), node-001's own ibstat."""
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import infiniband as judges  # pylint: disable=import-outside-toplevel
+    rc, out, err = formats_infiniband.dump_fts(states["node-001"], [], {}, states.get)
+    assert rc == 0 and not err
+    facts = {"ib_routes": parse("linux_dump_fts", out),
+             "ib_link_info": parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1]),
+             "ibstat": parse("linux_ibstat", formats.ibstat(states["node-001"]))}
+    expect = dict({"pyramid_rails": ["mlx5_%d" % r for r in range(8)], "pyramid_ib_route_spread_tolerance": 0.5}, **(expect or {}))
+    return facts, judges.ib_routing({"node-001": facts}, {"node-001": expect})["node-001"]
+
+
+def test_the_twins_dump_fts_reads_as_a_real_one_and_spreads_every_leaf_over_both_spines(tmp_path):
+    facts, verdict = _judged_routing(_pod(tmp_path, 4))
+    tables = facts["ib_routes"]["switches"]
+    assert sorted(tables) == ["leaf1-r%d" % r for r in range(8)] + ["spine-01", "spine-02"]
+    leaf = tables["leaf1-r0"]["routes"]
+    assert leaf["1"]["port"] == 0 and leaf["1"]["name"] == "leaf1-r0"  # a switch's own LID out of port 0
+    ups = [route["port"] for route in leaf.values() if route["kind"] == "Channel Adapter" and route["port"] > 32]
+    assert len(ups) == 28 and ups.count(33) == ups.count(34) == 14  # the 7 other leaves' 4 CAs each, half over each spine
+    assert verdict["status"] == "PASS", verdict
+    assert "leaf1-r0: 28 routes to other leaves' CAs: port 33 (spine-01) 14, port 34 (spine-02) 14" in verdict["actual"]
+
+
+def test_one_spine_as_the_sms_only_root_funnels_every_leaf_onto_it(tmp_path):
+    _facts, verdict = _judged_routing(_pod(tmp_path, 4, ib_sm="{roots: [spine-01]}"))
+    assert verdict["status"] == "FAIL", verdict
+    assert "port 33 (spine-01) 28, port 34 (spine-02) 0 - funnelled onto spine-01, spine-02 starved" in verdict["actual"]
+
+
+def test_sm_roots_must_be_the_pods_spines(tmp_path):
+    with pytest.raises(model.ScenarioError, match="pod.ib_sm.roots"):
+        _pod(tmp_path, 2, ib_sm="{roots: [spine-07]}")

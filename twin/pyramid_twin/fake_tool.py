@@ -376,6 +376,7 @@ TOOLS = {
     "iblinkinfo": _rail_mesh("formats_infiniband", "iblinkinfo"),  # the whole subnet: every node of the pod
     "ibqueryerrors": _rail_mesh("formats_infiniband", "ibqueryerrors"),
     "sminfo": _rail_mesh("formats_infiniband", "sminfo"),  # the subnet's master SM (pod.ib_sm)
+    "dump_fts": _rail_mesh("formats_infiniband", "dump_fts"),  # every switch's forwarding table (pod.ib_sm.roots)
     "ping": _rail_mesh("formats_ping", "ping"),
     "fping": _rail_mesh("formats_ping", "fping"),
     "ibstat": ibstat,

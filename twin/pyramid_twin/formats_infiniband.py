@@ -197,3 +197,80 @@ def sminfo(state, args, env, load_node):  # pylint: disable=unused-argument
     number, name = SM_STATE[sm["state"]]
     return 0, "sminfo: sm lid %d sm guid %s, activity count %d priority %d state %d %s\n" % (
         sm["lid"], sm["guid"], 600 + len(state["rails"]) * 11, sm["priority"], number, name), ""
+
+
+def dump_fts(state, args, env, load_node):  # pylint: disable=unused-argument
+    """`dump_fts`: every switch's unicast forwarding table as the SM programmed it (ibroute.c's table, one per switch,
+    each closed by "N valid lids dumped "; real captures: tests/unit/parsers/linux_dump_fts, infiniband-diags 44.0 on
+    ibsim with opensm's minhop, ftree and updn engines). The SM's roots (model pod.ib_sm.roots: both spines by
+    default) take a leaf's routes to the rest of the subnet, spread over its uplinks to them in turn, as minhop and
+    updn with every spine a root do; with one spine as root (updn with a root GUID file naming it alone) every leaf
+    funnels onto it, as the capture shows. Tables in the order the capture printed them: the reverse of discovery from
+    the reader's port."""
+    if args:
+        return 2, "", "pyramid twin: `dump_fts %s` is not simulated (only the default form)\n" % " ".join(args)
+    ports = [rail for rail in state["rails"] if rail["link_layer"] == "InfiniBand" and rail["state"] == "Active"]
+    if not ports:
+        return 2, "", "pyramid twin: `dump_fts` on a node without an active InfiniBand port is not simulated\n"
+    switches, cas = subnet(_pod(load_node))
+    roots = [spine for spine in SPINES if spine in (state["ib_sm"].get("roots") or SPINES)]
+    reader = "%s %s" % (state["hostname"], ports[0]["device"])
+    return 0, forwarding_tables(switches, cas, roots, reader), ""
+
+
+def forwarding_tables(switches, cas, roots, reader):
+    """dump_fts's text for a subnet (subnet()'s switches and CAs) routed towards ``roots``, read from CA ``reader``."""
+    names = {lid: ("Switch", guid, name) for guid, name, lid, _ports in switches}
+    names.update({lid: ("Channel Adapter", guid, description) for description, guid, lid, _port in cas})
+    leaf_of = {lid: port["remote"]["name"] for _description, _guid, lid, port in cas}
+    by_name = {name: (guid, lid, ports) for guid, name, lid, ports in switches}
+    home = leaf_of[next(lid for description, _guid, lid, _port in cas if description == reader)]
+    paths = {home: "0,1"}
+    for number, port in sorted(by_name[home][2].items()):
+        if port.get("remote") and port["remote"]["name"] in SPINES:
+            paths[port["remote"]["name"]] = "0,1,%d" % number
+    first_spine = next(spine for spine in SPINES if spine in paths)
+    for number, port in sorted(by_name[first_spine][2].items()):
+        if port.get("remote") and port["remote"]["name"] not in paths:
+            paths[port["remote"]["name"]] = "%s,%d" % (paths[first_spine], number)
+    order = sorted(by_name, key=lambda name: (list(paths).index(name) if name in paths else len(paths), name), reverse=True)
+    lines = []
+    for name in order:
+        guid, lid, ports = by_name[name]
+        routes = _routes(name, lid, ports, names, leaf_of, roots)
+        lines.append("Unicast lids [0x0-0x%x] of switch DR path slid 0; dlid 0; %s guid 0x%016x (%s):" % (
+            max(names), paths.get(name, "0,1"), int(guid, 16), name))
+        lines += ["  Lid  Out   Destination", "       Port     Info "]
+        for destination, out in sorted(routes.items()):
+            kind, dest_guid, dest_name = names[destination]
+            lines.append("0x%04x %03d : (%s portguid 0x%016x: '%s')" % (destination, out, kind, int(dest_guid, 16), dest_name))
+        lines.append("%d valid lids dumped " % len(routes))
+    return "\n".join(lines) + "\n"
+
+
+def _routes(name, lid, ports, names, leaf_of, roots):
+    """{destination LID: out port} of one switch: its own LID out of port 0, its CAs and (a spine) its leaves' down,
+    the rest up to the roots in turn (a leaf) or down the first leaf's port (a spine to the other spine, as minhop)."""
+    facing = {port["remote"]["name"]: number for number, port in sorted(ports.items()) if port.get("remote")}
+    local = {port["remote"]["lid"]: number for number, port in ports.items() if port.get("remote") and port["remote"]["name"] not in SPINES
+             and port["remote"]["lid"] in leaf_of}
+    up = [facing[spine] for spine in roots if spine in facing]
+    routes, turn = {}, 0
+    for destination in sorted(names):
+        kind, _guid, dest_name = names[destination]
+        if destination == lid:
+            routes[destination] = 0
+        elif name in SPINES:
+            leaf = leaf_of.get(destination, dest_name)
+            if leaf in facing:
+                routes[destination] = facing[leaf]
+            elif facing:
+                routes[destination] = min(number for other, number in facing.items() if other not in SPINES)
+        elif destination in local:
+            routes[destination] = local[destination]
+        elif kind == "Switch" and dest_name in SPINES and dest_name in facing:
+            routes[destination] = facing[dest_name]
+        elif up:
+            routes[destination] = up[turn % len(up)]
+            turn += 1
+    return routes

@@ -328,3 +328,89 @@ def _sm_node(facts, guid):
         if _guid(switch["guid"]) == guid:
             return name
     return "not in iblinkinfo"
+
+
+@judge("ib_routing", scope="pod")
+def ib_routing(facts_by_host, expect_by_host):
+    """The SM's routes spread every leaf's traffic to the other leaves over all its uplinks: each node's rails' leaves,
+    their forwarding tables (dump_fts on the fabric host) against the subnet's links (iblinkinfo, the same host). Seed
+    004's opening: two spines misconfigured, half the all-reduce traffic funnelled through one path."""
+    return {host: _routing(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
+
+
+def _routing(host, facts, expect):
+    links, tables = facts["ib_link_info"], facts["ib_routes"]["switches"]
+    tolerance = expect["pyramid_ib_route_spread_tolerance"]
+    reader = (facts.get("read_on_host") or {}).get("ib_routes", "the fabric host")
+    expected = ("each leaf of the node's rails routes the other leaves' CAs over every uplink, none below %d%% of an "
+                "equal share (dump_fts on %s)" % (round(100 * (1 - tolerance)), reader))
+    leaves, unseen = [], []
+    for rail in expect["pyramid_rails"]:
+        port = ((facts["ibstat"]["devices"].get(rail) or {}).get("ports") or {}).get("1") or {}
+        link = links["ca_ports"].get((port.get("port_guid") or "").lower())
+        if not link or not link.get("remote"):
+            unseen.append(rail)
+        elif link["remote"]["name"] not in leaves:
+            leaves.append(link["remote"]["name"])
+    if unseen:
+        return verdict(ERROR, expected, "%s: not in iblinkinfo on %s" % (", ".join(unseen), reader),
+                       cause="A rail missing from the subnet read: Layer 1's InfiniBand links name it")
+    missing = [leaf for leaf in leaves if leaf not in tables]
+    if missing:
+        return verdict(ERROR, expected, "no forwarding table for %s in dump_fts on %s (%d tables read)" % (
+            ", ".join(missing), reader, len(tables)),
+            cause="A leaf's table missing from the read: the switch did not answer the SM query (run dump_fts on %s "
+                  "again), or the read is not the subnet's" % reader)
+    spreads = [_spread(leaf, tables[leaf], links) for leaf in leaves]
+    judged = [spread for spread in spreads if spread["remote"]]
+    if not judged:
+        return verdict(SKIP, expected, "no other leaf: nothing of %s's rails crosses the spines" % host, not_applicable=True)
+    bad = [spread for spread in judged if spread["unrouted"] or spread["stray"] or _low(spread, tolerance)]
+    if bad:
+        return verdict(FAIL, expected, summary([_spread_said(spread, tolerance) for spread in bad], 4), detail={
+            "leaves": {spread["leaf"]: {str(port): up for port, up in spread["uplinks"].items()} for spread in bad}})
+    return verdict(PASS, expected, "%d leaves of its rails, each spreading its routes to the other leaves' CAs over "
+                   "every uplink (%s)" % (len(judged), _spread_said(judged[0], tolerance)))
+
+
+def _spread(leaf, table, links):
+    """How a leaf's routes to the CAs behind other switches leave it: {"leaf", "remote" (how many), "uplinks":
+    {port: {"to", "routes"}}, "unrouted": [CA], "stray": [CA out of a port that is no active uplink]}."""
+    switch = links["switches"].get(leaf) or {"ports": {}}
+    uplinks = {int(number): {"to": port["remote"]["name"], "routes": 0} for number, port in switch["ports"].items()
+               if port.get("remote") and port["remote"]["name"] in links["switches"] and port.get("state") == "Active"}
+    remote = [ca for ca in links["ca_ports"].values() if ca.get("remote") and ca["remote"]["name"] != leaf]
+    unrouted, stray = [], []
+    for ca in remote:
+        route = table["routes"].get(str(ca["lid"]))
+        if route is None or route["port"] == 255:
+            unrouted.append(ca["name"])
+        elif route["port"] in uplinks:
+            uplinks[route["port"]]["routes"] += 1
+        else:
+            stray.append("%s out of port %d" % (ca["name"], route["port"]))
+    return {"leaf": leaf, "remote": len(remote), "uplinks": uplinks, "unrouted": unrouted, "stray": stray}
+
+
+def _low(spread, tolerance):
+    """The uplinks carrying less than (1 - tolerance) of an equal share of the leaf's routes to other leaves' CAs."""
+    uplinks = spread["uplinks"]
+    if not uplinks:
+        return []
+    floor = (1 - tolerance) * spread["remote"] / len(uplinks)
+    return [port for port, up in sorted(uplinks.items()) if up["routes"] < floor]
+
+
+def _spread_said(spread, tolerance):
+    ports = ", ".join("port %d (%s) %d" % (port, up["to"], up["routes"]) for port, up in sorted(spread["uplinks"].items()))
+    said = "%s: %d routes to other leaves' CAs: %s" % (spread["leaf"], spread["remote"], ports or "no active uplink")
+    low = _low(spread, tolerance)
+    if low:
+        carried = sorted({up["to"] for up in spread["uplinks"].values() if up["routes"]})
+        starved = sorted({spread["uplinks"][port]["to"] for port in low})
+        said += " - funnelled onto %s, %s starved" % (", ".join(carried) or "nothing", ", ".join(starved))
+    if spread["unrouted"]:
+        said += "; no route to %s" % summary(spread["unrouted"], 3)
+    if spread["stray"]:
+        said += "; %s" % summary(spread["stray"], 3)
+    return said
