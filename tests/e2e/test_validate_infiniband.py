@@ -70,6 +70,14 @@ def test_crossed_cables_name_both_rails_where_they_land_and_their_own_leaves(fau
     assert "mlx5_6 on leaf1-r7 port 3, the leaf of mlx5_7 (3 other nodes' mlx5_7 there); mlx5_6's leaf: leaf1-r6" in record["actual"]
     assert "mlx5_7 on leaf1-r6 port 3" in record["actual"] and "Miscabled" in record["cause"]
     assert _record(faulty, "node-003", "ib_links")["status"] == "PASS"  # every link itself is healthy
+    # against the cabling plan the twin's inventory states for each node (pyramid_ib_ports): both cables named, and
+    # what sits on each planned port; the healthy nodes' rails each on their planned port
+    record = _record(faulty, "node-003", "ib_cabling")
+    assert record["status"] == "FAIL" and record["layer"] == 1, record
+    assert "mlx5_6: on leaf1-r7 port 3, planned leaf1-r6 port 3 (there: node-003 mlx5_7)" in record["actual"], record
+    assert "mlx5_7: on leaf1-r6 port 3, planned leaf1-r7 port 3 (there: node-003 mlx5_6)" in record["actual"], record
+    record = _record(faulty, "node-001", "ib_cabling")
+    assert record["status"] == "PASS" and record["actual"] == "8 rails each on its planned switch and port", record
 
 
 def test_layer0_reads_the_rails_on_infiniband_and_names_a_port_no_subnet_manager_configured(faulty):

@@ -115,6 +115,9 @@ class InventoryModule(BaseInventoryPlugin):
                 ("ansible_ssh_common_args", common_args),
             ):
                 self.inventory.set_variable(name, key, value)
+            plan = _ib_plan(state)
+            if plan:  # an InfiniBand node: its cabling plan, as a site's host_vars state it
+                self.inventory.set_variable(name, "pyramid_ib_ports", plan)
         if topo is not None:
             self._add_switches(topo, keys, switch_model, scenario_path, common_args)
 
@@ -143,3 +146,12 @@ class InventoryModule(BaseInventoryPlugin):
             variables.update(switch_model.inventory_vars(topo, name))
             for var, value in variables.items():
                 self.inventory.set_variable(name, var, value)
+
+
+def _ib_plan(state):
+    """An InfiniBand node's cabling plan (pyramid_ib_ports) in the twin's layout (formats_infiniband): rail r on leaf
+    <u>-r<r>, port ((i - 1) % 32) + 1. The plan, not the cables: a fault (ib_cable_swap) moves cables, never the plan."""
+    from pyramid_twin.formats_infiniband import NODES_PER_LEAF  # pylint: disable=import-outside-toplevel
+    unit, port = divmod(state["index"] - 1, NODES_PER_LEAF)
+    return [{"rail": rail["device"], "switch": "leaf%d-r%d" % (unit + 1, number), "port": port + 1}
+            for number, rail in enumerate(state["rails"]) if rail["link_layer"] == "InfiniBand"]

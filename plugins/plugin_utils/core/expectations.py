@@ -179,6 +179,10 @@ def _cross_errors(values):
     twice = sorted(twice)
     if twice:
         errors.append("pyramid_switch_ports: ports listed twice: %s" % ", ".join(twice))
+    rails = [entry["rail"] for entry in values.get("pyramid_ib_ports") or []]
+    twice = sorted({rail for rail in rails if rails.count(rail) > 1})
+    if twice:
+        errors.append("pyramid_ib_ports: rails planned twice: %s" % ", ".join(twice))
     return errors
 
 

@@ -414,3 +414,48 @@ def _spread_said(spread, tolerance):
     if spread["stray"]:
         said += "; %s" % summary(spread["stray"], 3)
     return said
+
+
+@judge("ib_cabling", scope="pod")
+def ib_cabling(facts_by_host, expect_by_host):
+    """Each planned rail's cable where the plan puts it (pyramid_ib_ports: switch and port), from the subnet read: the
+    rail found by its own port GUID, the far end iblinkinfo shows, and what lands on the planned port instead."""
+    return {host: _cabling(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
+
+
+def _cabling(host, facts, expect):
+    plan = expect["pyramid_ib_ports"]
+    reader = (facts.get("read_on_host") or {}).get("ib_link_info", "the fabric host")
+    expected = "each planned rail's cable on the switch and port pyramid_ib_ports names, seen by iblinkinfo on %s" % reader
+    if not plan:
+        return verdict(SKIP, expected, "no cabling plan for %s (pyramid_ib_ports is empty): ib_rail_leaves checks "
+                       "rail-optimized cabling without one" % host, not_applicable=True)
+    links = facts["ib_link_info"]
+    wrong, unseen, right = [], [], []
+    for entry in plan:
+        rail, planned = entry["rail"], (entry["switch"], int(entry["port"]))
+        guid = (((facts["ibstat"]["devices"].get(rail) or {}).get("ports") or {}).get("1") or {}).get("port_guid")
+        link = links["ca_ports"].get((guid or "").lower())
+        if not link or not link.get("remote"):
+            unseen.append("%s: %s" % (rail, "not in %s's ibstat" % host if not guid else "not in iblinkinfo on %s" % reader))
+            continue
+        found = (link["remote"]["name"], link["remote"]["port"])
+        if found == planned:
+            right.append(rail)
+            continue
+        there = ((links["switches"].get(planned[0]) or {}).get("ports") or {}).get(str(planned[1]))
+        if planned[0] not in links["switches"]:
+            occupant = "no switch %s in the subnet" % planned[0]
+        elif there is None:
+            occupant = "%s has no port %d" % planned
+        else:
+            occupant = "there: %s" % (there["remote"]["name"] if there.get("remote") else "nothing (%s/%s)" % (
+                there["state"], there["phys_state"]))
+        wrong.append("%s: on %s port %d, planned %s port %d (%s)" % (rail, found[0], found[1], planned[0], planned[1], occupant))
+    if wrong:
+        return verdict(FAIL, expected, summary(wrong + ["not judged: " + item for item in unseen]))
+    if unseen:
+        return verdict(ERROR, expected, "not seen: %s" % summary(unseen),
+                       cause="A planned rail missing from the subnet read or from the node's own ibstat: Layer 0 and "
+                             "ib_links name it (run iblinkinfo on %s again)" % reader)
+    return verdict(PASS, expected, "%d rails each on its planned switch and port" % len(right))
