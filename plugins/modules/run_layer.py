@@ -28,7 +28,7 @@ description:
   - A device whose own FAIL or ERROR records stop it at this layer (its first failing layer; a switch's failures
     confined to ports let it climb) returns a failed result naming the layer and the checks, so the terminal shows it
     as failed rather than C(ok). The collection's role registers it with C(ignore_errors), so the device stays in the
-    run: the layers above record it as not climbed, and the report covers it.
+    run, the layers above record it as not climbed, and the report covers it.
 options:
   layer:
     description: Layer number (0 = host prerequisites).

@@ -204,8 +204,9 @@ _FT_TRAILER = re.compile(r"^(\d+) valid lids dumped\s*$")
         kind="text")
 def dump_fts(text):
     """{"switches": {name: {"guid", "routes": {"<lid>": {"port", "kind", "guid", "name"}}}}}: each switch's routes by
-    destination LID, in decimal as a string (a key the run's results file keeps as it is; ``kind`` Channel Adapter, Switch or Router, with the destination's port GUID and node description;
-    a destination ibroute could not name has ``kind`` None and its text as ``name``).
+    destination LID, in decimal as a string (a key the run's results file keeps as it is). ``kind`` is Channel Adapter,
+    Switch or Router, with the destination's port GUID and node description; a destination ibroute could not name has
+    ``kind`` None and its text as ``name``.
 
     A table is whole only when its trailer closes it and counts the routes listed: a table without one (the read cut
     short), a route outside a table, a count that differs, a switch listed twice, a line that is none of these, or no
