@@ -392,7 +392,7 @@ def _declared_defaults():
     for path in glob.glob(os.path.join(ROOT, "roles", "*", "tasks", "*.yml")):
         with open(path, encoding="utf-8") as handle:
             tasks = yaml.safe_load(handle) or []
-        for task in tasks:
+        for task in [inner for task in tasks for inner in [task] + (task.get("block") or [])]:  # a block's tasks too
             for name, value in (task.get("vars") or {}).items():
                 if name.startswith("pyramid_progress_"):
                     found += re.findall(r"(pyramid_\w+) \| default\((\d+)\)", str(value))
