@@ -26,9 +26,10 @@ description:
   - Missing tools, timeouts, unparseable output and unreachable hosts are ERROR results naming the
     host and the command, never a PASS and never a traceback.
   - A device whose own FAIL or ERROR records stop it at this layer (its first failing layer; a switch's failures
-    confined to ports let it climb) returns a failed result naming the layer and the checks, so the terminal shows it
-    as failed rather than C(ok). The collection's role rescues it (any other failure it does not), so the device stays in the
-    run, the layers above record it as not climbed, and the report covers it.
+    confined to ports let it climb) returns a failed result naming the layer and the checks (C(failed_when_result), as
+    M(gpufabric.pyramid.verdict) does), so the terminal shows it as failed rather than C(ok). The collection's role
+    rescues it (any other failure it does not), so the device stays in the run, the layers above record it as not
+    climbed, and the report covers it.
 options:
   layer:
     description: Layer number (0 = host prerequisites).
