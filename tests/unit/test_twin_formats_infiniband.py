@@ -169,9 +169,9 @@ def test_the_twins_dump_fts_reads_as_a_real_one_and_spreads_every_leaf_over_both
     facts, verdict = _judged_routing(_pod(tmp_path, 4))
     tables = facts["ib_routes"]["switches"]
     assert sorted(tables) == ["leaf1-r%d" % r for r in range(8)] + ["spine-01", "spine-02"]
-    leaf = tables["leaf1-r0"]["routes"]
-    assert leaf["1"]["port"] == 0 and leaf["1"]["name"] == "leaf1-r0"  # a switch's own LID out of port 0
-    ups = [route["port"] for route in leaf.values() if route["kind"] == "Channel Adapter" and route["port"] > 32]
+    leaf, names = tables["leaf1-r0"]["routes"], facts["ib_routes"]["destinations"]
+    assert leaf["1"] == 0 and names["1"]["name"] == "leaf1-r0"  # a switch's own LID out of port 0
+    ups = [port for lid, port in leaf.items() if names[lid]["kind"] == "Channel Adapter" and port > 32]
     assert len(ups) == 28 and ups.count(33) == ups.count(34) == 14  # the 7 other leaves' 4 CAs each, half over each spine
     assert verdict["status"] == "PASS", verdict
     assert "leaf1-r0: 28 routes to other leaves' CAs: port 33 (spine-01) 14, port 34 (spine-02) 14" in verdict["actual"]

@@ -382,13 +382,13 @@ def _spread(leaf, table, links):
     remote = [ca for ca in links["ca_ports"].values() if ca.get("remote") and ca["remote"]["name"] != leaf]
     unrouted, stray = [], []
     for ca in remote:
-        route = table["routes"].get(str(ca["lid"]))
-        if route is None or route["port"] == 255:
+        port = table["routes"].get(str(ca["lid"]))
+        if port is None or port == 255:
             unrouted.append(ca["name"])
-        elif route["port"] in uplinks:
-            uplinks[route["port"]]["routes"] += 1
+        elif port in uplinks:
+            uplinks[port]["routes"] += 1
         else:
-            stray.append("%s out of port %d" % (ca["name"], route["port"]))
+            stray.append("%s out of port %d" % (ca["name"], port))
     return {"leaf": leaf, "remote": len(remote), "uplinks": uplinks, "unrouted": unrouted, "stray": stray}
 
 

@@ -203,15 +203,17 @@ _FT_TRAILER = re.compile(r"^(\d+) valid lids dumped\s*$")
         "dump_fts: every switch's unicast forwarding table - for each destination LID, the port it leaves by",
         kind="text")
 def dump_fts(text):
-    """{"switches": {name: {"guid", "routes": {"<lid>": {"port", "kind", "guid", "name"}}}}}: each switch's routes by
-    destination LID, in decimal as a string (a key the run's results file keeps as it is). ``kind`` is Channel Adapter,
-    Switch or Router, with the destination's port GUID and node description; a destination ibroute could not name has
-    ``kind`` None and its text as ``name``.
+    """{"switches": {name: {"guid", "routes": {"<lid>": out port}}}, "destinations": {"<lid>": {"kind", "guid",
+    "name"}}}: each switch's out port by destination LID (in decimal as a string: a key the run's results file keeps as
+    it is), and each destination once for the subnet (a pod of 512 nodes has some 4,000 LIDs in each of its 150 tables:
+    the names are not repeated per table). ``kind`` is Channel Adapter, Switch or Router, with the destination's port
+    GUID and node description; a destination ibroute could not name has ``kind`` None and its text as ``name``.
 
     A table is whole only when its trailer closes it and counts the routes listed: a table without one (the read cut
-    short), a route outside a table, a count that differs, a switch listed twice, a line that is none of these, or no
-    table at all: not a complete read. (A switch missing whole from the read is the judge's to see, against the subnet.)"""
-    switches, table, headings = {}, None, 0
+    short), a route outside a table, a count that differs, a switch listed twice, a LID named two ways, a line that is
+    none of these, or no table at all: not a complete read. (A switch missing whole from the read is the judge's to
+    see, against the subnet.)"""
+    switches, destinations, table, headings = {}, {}, None, 0
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -233,9 +235,12 @@ def dump_fts(text):
             if lid in table[1]["routes"]:
                 raise ValueError("line %d: LID %s listed twice in switch %r's table" % (number, lid, table[0]))
             known = _FT_DESTINATION.match(route.group(3))
-            table[1]["routes"][lid] = {"port": int(route.group(2)), "kind": known.group(1) if known else None,
-                                       "guid": known.group(2).lower() if known else None,
-                                       "name": known.group(3) if known else route.group(3)}
+            destination = ({"kind": known.group(1), "guid": known.group(2).lower(), "name": known.group(3)} if known
+                           else {"kind": None, "guid": None, "name": route.group(3)})
+            if destinations.setdefault(lid, destination) != destination:
+                raise ValueError("line %d: LID %s is %r in switch %r's table, %r in another's" % (
+                    number, lid, destination["name"], table[0], destinations[lid]["name"]))
+            table[1]["routes"][lid] = int(route.group(2))
             continue
         trailer = _FT_TRAILER.match(line)
         if trailer and table is not None:
@@ -250,4 +255,4 @@ def dump_fts(text):
         raise ValueError("switch %r's table has no trailer (the read was cut short)" % table[0])
     if not switches:
         raise ValueError("no switch table")
-    return {"switches": switches}
+    return {"switches": switches, "destinations": destinations}
