@@ -126,7 +126,17 @@ def test_sweep(slot):
 _CONFIG_LINE = "a configuration line lost reads as one never configured (a running-config has no count or trailer)"
 _TC_LINE = ("mlnx_qos's tc line of a strict or vendor TC lost: its priorities read as the TC's above it, still in "
             "order (ETS TCs are held to 100% together, and priorities out of order are caught)")
+# iblinkinfo lists every port of a switch, but prints no count: a Down port's line at the end of a block (spine-01's
+# port 36, nothing behind it) lost reads as a switch with one port fewer. Every link the judge uses is still proven
+# from both of its ends (judging/infiniband.py _unproven).
+_LAST_DOWN_PORT = "a Down port's line at the end of a switch's block (no link, no count): the switch reads one port fewer"
+_ROUTING_PASS_ROWS = {"minhop: every leaf spreads its 12 routes to the other leaves' CAs 3 over each uplink: PASS":
+                      ("node-001", "node-002", "node-003", "node-004"),
+                      "ftree, no route between the spines themselves: the leaves' spread is what counts, PASS": ("node-001", "node-002"),
+                      "a tolerance of 1 accepts the funnel (the inventory's choice): PASS": ("node-001",)}
 UNPROVABLE_LOST_LINES = {
+    **{("ib_routing: %s [%s/ib_link_info]" % (row, node), 208): _LAST_DOWN_PORT
+       for row, nodes in _ROUTING_PASS_ROWS.items() for node in nodes},
     ("roce_pfc: [4] ETS 50% against a minimum of 50% passes [roce_qos]", 26): _TC_LINE,
     ("roce_pfc: PFC on 3 alone, tc 3 ETS 50%, buffer 1 of 130944 bytes (real) [roce_qos]", 26): _TC_LINE,
     **{("roce_pfc: PFC on 3, every TC vendor, no buffer lines (att/netarbiter, real) [roce_qos]", line): _TC_LINE

@@ -361,6 +361,11 @@ def _routing(host, facts, expect):
             ", ".join(missing), reader, len(tables)),
             cause="A leaf's table missing from the read: the switch did not answer the SM query (run dump_fts on %s "
                   "again), or the read is not the subnet's" % reader)
+    unproven = [problem for problem in [_unproven(links)] + [_unproven_leaf(leaf, links) for leaf in leaves] if problem]
+    if unproven:
+        return verdict(ERROR, expected, "the subnet read on %s does not agree with itself: %s" % (reader, summary(unproven, 3)),
+                       cause="iblinkinfo has no count or trailer: a line or a switch's block lost from the read shows as a "
+                             "link seen from one end only; run iblinkinfo on %s again" % reader)
     spreads = [_spread(leaf, tables[leaf], links) for leaf in leaves]
     judged = [spread for spread in spreads if spread["remote"]]
     if not judged:
@@ -371,6 +376,32 @@ def _routing(host, facts, expect):
             "leaves": {spread["leaf"]: {str(port): up for port, up in spread["uplinks"].items()} for spread in bad}})
     return verdict(PASS, expected, "%d leaves of its rails, each spreading its routes to the other leaves' CAs over "
                    "every uplink (%s)" % (len(judged), _spread_said(judged[0], tolerance)))
+
+
+def _unproven(links):
+    """Why the subnet read cannot be trusted whole, or None. iblinkinfo has no count or trailer, but every link is
+    printed from both ends: a CA a switch's block shows must show that switch as its far end, and each link between
+    two switches must be in both switches' blocks (a lost CA block, switch block or port line leaves one side only)."""
+    switches = links["switches"]
+    by_switches = {(port["remote"]["lid"], name) for name, switch in switches.items() for port in switch["ports"].values()
+                   if port.get("remote") and port["remote"]["name"] not in switches}
+    by_cas = {(ca["lid"], ca["remote"]["name"]) for ca in links["ca_ports"].values() if ca.get("remote")}
+    one_sided = sorted(by_switches ^ by_cas)
+    if one_sided:
+        return "CA LID %d on %s seen from one end only" % one_sided[0] + (
+            " (and %d more)" % (len(one_sided) - 1) if len(one_sided) > 1 else "")
+    ends = {(name, int(number), port["remote"]["name"], port["remote"]["port"]) for name, switch in switches.items()
+            for number, port in switch["ports"].items() if port.get("remote") and port["remote"]["name"] in switches}
+    one_sided = sorted(end for end in ends if (end[2], end[3], end[0], end[1]) not in ends)
+    if one_sided:
+        return "%s port %d to %s port %d seen from one end only" % one_sided[0] + (
+            " (and %d more)" % (len(one_sided) - 1) if len(one_sided) > 1 else "")
+    return None
+
+
+def _unproven_leaf(leaf, links):
+    """Why a leaf of the node's rails cannot be judged from the read, or None: its block is missing."""
+    return None if leaf in links["switches"] else "no block for %s (a CA's far end)" % leaf
 
 
 def _spread(leaf, table, links):

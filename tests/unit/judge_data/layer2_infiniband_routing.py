@@ -78,6 +78,11 @@ DATA = [
     {"check": "ib_routing", "name": "a leaf of the node's rails missing from the read: ERROR naming it, never a pass",
      "raw": pod(without_table(MINHOP, "leaf-r1"), NODES[:1]), "expect": IB, "status": {"node-001": "ERROR"},
      "contains": {"node-001": ["no forwarding table for leaf-r1 in dump_fts", "(5 tables read)"]}},
+    {"check": "ib_routing", "name": "a subnet read with an uplink's line lost (leaf-r3 port 36, seen from spine-02 only): ERROR",
+     "raw": {"node-001": {"ib_routes": MINHOP, "ib_link_info": ("linux_iblinkinfo", "".join(
+         line for line in SUBNET[1].splitlines(True) if not line.startswith("           6   36[  ]"))), "ibstat": ibstat("node-001")}},
+     "expect": IB, "status": {"node-001": "ERROR"},
+     "contains": {"node-001": ["does not agree with itself: spine-02 port 8 to leaf-r3 port 36 seen from one end only"]}},
     {"check": "ib_routing", "name": "dump_fts missing on the reader: ERROR on every node naming the command",
      "raw": {node: {"ib_link_info": SUBNET, "ibstat": ibstat(node)} for node in NODES[:2]},
      "facts": {node: {"ib_routes": failed("dump_fts", "dump_fts: command not found", "missing")} for node in NODES[:2]},
