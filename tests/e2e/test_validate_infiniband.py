@@ -4,10 +4,10 @@ counters read twice a soak apart on the same reader (ib_port_errors).
 
 The runs read Layer 1, their gate lifted (the subnet checks are Layer 1's), the fault pod Layer 0 too: the rails' link
 layer and a port that no subnet manager configured, and Layer 2: the subnet manager (ib_subnet_manager: sminfo read
-once, each node's ports under the master; ib_routing: every leaf's routes spread over both spines, dump_fts read
-once). A degraded link that ibstat stops at Layer 0 is judged at Layer 1 from the
-fabric's side as well. The SM's own faults (stopped, a stray one master, routes funnelled onto one spine) are the whole pod's: small pods of
-their own."""
+once, each node's ports under the master; ib_sm_handover: sminfo a soak apart, the master restarted between; ib_routing:
+every leaf's routes spread over both spines, dump_fts read once). A healthy pod runs every layer: GO. A degraded
+link that ibstat stops at Layer 0 is judged at Layer 1 from the fabric's side as well. The SM's own faults (stopped, a
+stray one master, routes funnelled onto one spine) are the whole pod's: small pods of their own."""
 
 import pytest
 
@@ -42,7 +42,31 @@ def _record(run, node, check):
 
 @pytest.fixture(scope="module")
 def faulty(validate):
-    return validate(_pod(4, *FAULTS), cmdline=LAYERS_0_1, pyramid_rdma_link_layer="infiniband")
+    # and the master SM restarts right after the soak's first sminfo read: the same SM answers at Layer 2, its
+    # activity count started over (as opensm's did on ibsim when killed and started again)
+    pod = _pod(4, *FAULTS)
+    pod["pod"]["ib_sm"] = {"restarts": True}
+    return validate(pod, cmdline=LAYERS_0_1, pyramid_rdma_link_layer="infiniband")
+
+
+def test_a_healthy_infiniband_pod_is_go_every_layer_with_no_false_alarm(validate):
+    """Every layer on a healthy InfiniBand pod, no Ethernet switch in the inventory (the subnet is read from a node):
+    GO, every check PASS or not applicable (RoCE's), the go-live rows of RoCE (BGP, PFC/ECN) not applicable rather
+    than gaps, the subnet manager's rows checked, the SM watched over the soak."""
+    run = validate(_pod(3), pyramid_rdma_link_layer="infiniband")
+    assert run.report["verdict"] == "GO" and run.rc == 0, run.stdout[-3000:]
+    assert run.report["unchecked_rows"] == [] and run.report["waived_rows"] == []
+    for node in ("node-001", "node-002", "node-003"):
+        info = run.host(node)
+        assert info["verdict"] == "GO" and {r["status"] for r in info["checks"] if not r.get("not_applicable")} == {"PASS"}, (
+            node, run.not_passing(node))
+        assert not [r["check"] for r in info["checks"] if r.get("not_applicable") and r["layer"] != 3], node  # RoCE's own
+    rows = {row["row"]: row for row in run.report["checklist"]}
+    assert {rows[row]["status"] for row in ("subnet_manager", "ib_routing", "links", "rdma_bw", "nccl", "training")} == {"pass"}
+    for row in ("bgp_ecmp", "qos_idle", "roce_host", "roce_agree", "qos_load"):
+        assert "not applicable: pyramid_rdma_link_layer is infiniband" in rows[row]["why_not"], rows[row]
+    record = _record(run, "node-002", "ib_sm_handover")
+    assert "SM LID 1 GUID 0x0c42a10300000001 (leaf1-r0) priority 15, master throughout the soak" in record["actual"], record
 
 
 def test_the_subnet_is_read_once_on_its_reader_and_healthy_nodes_pass(faulty):
@@ -144,6 +168,12 @@ def test_one_master_sm_and_a_port_under_another_sm_named_at_layer2(faulty):
     assert "a second master" in record["cause"]
     # the port no SM configured (Layer 0's finding, the gate lifted here) is under no master either
     assert "mlx5_5: SM lid 0" in _record(faulty, "node-002", "ib_subnet_manager")["actual"]
+    # the same master at Layer 2, restarted since the soak's start (its activity count fell): a handover of its own
+    for node in ("node-001", "node-003"):
+        record = _record(faulty, node, "ib_sm_handover")
+        assert record["status"] == "FAIL" and record["layer"] == 2, record
+        assert "the master restarted during the soak" in record["actual"] and "its activity count fell from" in record["actual"]
+        assert "changed masters during the run" in record["cause"], record
     # sminfo ran on the reader alone; the ping mesh ran beside it (Layer 2's other row)
     assert "ib_sm_info" in faulty.layer_facts("node-001", 2) and "ib_sm_info" not in faulty.layer_facts("node-003", 2)
     assert _record(faulty, "node-001", "rail_ping")["status"] == "PASS"

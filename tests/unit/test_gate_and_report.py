@@ -18,14 +18,14 @@ def _record(host, check, status, layer=0):
             "cause": "why" if status in ("FAIL", "ERROR") else None, "go_back_to": "there" if status == "FAIL" else None}
 
 
-def _write(run_dir, host, statuses):
-    """Every GPU-node check's record as a RoCE node's layers make it: the given status, else PASS; a check for
-    InfiniBand pods only (its only_if) SKIP not applicable."""
-    doc = {"host": host, "results": [], "facts": {}}
+def _write(run_dir, host, statuses, link_layer="roce"):
+    """Every GPU-node check's record as a RoCE node's layers make it (or an InfiniBand node's): the given status, else
+    PASS; a check for the other fabric only (its only_if) SKIP not applicable."""
+    doc = {"host": host, "results": [], "facts": {}, "expect": {"pyramid_rdma_link_layer": link_layer}}
     records = []
     for check in ALL:
         record = dict(_record(host, check, statuses.get(check["id"], "PASS")), layer=check["layer"])
-        if _catalog.not_applicable(check, {"pyramid_rdma_link_layer": "roce"}):
+        if _catalog.not_applicable(check, {"pyramid_rdma_link_layer": link_layer}):
             record.update(status="SKIP", not_applicable=True)
         records.append(record)
     _results.record(doc, records)
@@ -217,6 +217,27 @@ def test_one_unchecked_go_live_row_is_a_no_go_unless_waived_with_its_reason(tmp_
     assert {row["row"]: row["reason"] for row in waived["waived_rows"]}["qos_load"] == "incast scheduled for the maintenance window"
     assert "WAIVED: No PFC storms under load: incast scheduled for the maintenance window" in _report.checklist_text(waived)
     assert "- WAIVED: No PFC storms under load" in _report.markdown(waived)
+
+
+def test_an_infiniband_pod_without_switches_is_go_its_roce_rows_not_applicable_not_gaps(tmp_path):
+    """An InfiniBand pod has no BGP, PFC or ECN (issue 36): run without Ethernet switches (its subnet is read from a
+    host), every node GO, the RoCE rows read not applicable, neither a gap (NO-GO) nor a pass; its own rows checked.
+    One RoCE node in the run keeps the RoCE rows: they apply to it, and without switches they are gaps again."""
+    for node in ("node-001", "node-002"):
+        _write(tmp_path, node, {}, link_layer="infiniband")
+    report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001", "node-002"]})
+    assert report["verdict"] == "GO" and report["unchecked_rows"] == [], report["unchecked_rows"]
+    rows = {row["row"]: row for row in report["checklist"]}
+    for row in ("bgp_ecmp", "qos_idle", "roce_host", "roce_agree", "qos_load"):
+        assert rows[row]["status"] == "not_covered", rows[row]
+        assert rows[row]["why_not"] == ("not applicable: pyramid_rdma_link_layer is infiniband (the row is checked where "
+                                        "it is roce)"), rows[row]
+    assert rows["subnet_manager"]["status"] == rows["ib_routing"]["status"] == rows["links"]["status"] == "pass"
+    assert "[ ] L2  BGP up, ECMP balanced  (not checked: not applicable: pyramid_rdma_link_layer is infiniband" in \
+        _report.checklist_text(report)
+    _write(tmp_path, "node-003", {})  # a RoCE node beside them
+    mixed = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001", "node-002", "node-003"]})
+    assert mixed["verdict"] == "NO-GO" and "bgp_ecmp" in {row["row"] for row in mixed["unchecked_rows"]}
 
 
 def test_a_waiver_must_name_a_row_and_give_a_reason():

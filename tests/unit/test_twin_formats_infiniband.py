@@ -115,13 +115,22 @@ def _sm_lids(state):
     return {name: device["ports"]["1"]["sm_lid"] for name, device in parse("linux_ibstat", formats.ibstat(state))["devices"].items()}
 
 
-def test_the_subnets_master_is_the_first_leafs_sm_every_port_names_it_and_sminfo_reads_as_a_real_one(tmp_path):
+@pytest.fixture(name="sm_clock")
+def _sm_clock(monkeypatch):
+    """The pod clock sminfo reads (seconds since the pod's first sminfo read), set by the test."""
+    from pyramid_twin import fake_tool
+    seconds = {"sminfo": 0.0}
+    monkeypatch.setattr(fake_tool, "pod_clock", lambda name: seconds[name])
+    return seconds
+
+
+def test_the_subnets_master_is_the_first_leafs_sm_every_port_names_it_and_sminfo_reads_as_a_real_one(tmp_path, sm_clock):
     states = _pod(tmp_path, 2)
     rc, out, err = formats_infiniband.sminfo(states["node-002"], [], {}, states.get)
     assert rc == 0 and not err
     facts = parse("linux_sminfo", out)
     links = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
-    assert facts == {"answered": True, "lid": 1, "guid": links["switches"]["leaf1-r0"]["guid"], "activity": 688,
+    assert facts == {"answered": True, "lid": 1, "guid": links["switches"]["leaf1-r0"]["guid"], "activity": 5000,
                      "priority": 15, "state": "SMINFO_MASTER"}
     assert set(_sm_lids(states["node-001"]).values()) == {1}
 
@@ -133,7 +142,16 @@ def test_a_stopped_sm_does_not_answer_and_the_ports_keep_its_lid(tmp_path):
     assert set(_sm_lids(states["node-002"]).values()) == {1}
 
 
-def test_an_sm_on_a_node_that_became_master_configures_every_port_and_answers_with_its_own_guid(tmp_path):
+def test_the_masters_activity_count_rises_and_starts_over_when_it_restarts_after_the_first_read(tmp_path, sm_clock):
+    def activity(states):
+        return parse("linux_sminfo", formats_infiniband.sminfo(states["node-001"], [], {}, states.get)[1])["activity"]
+    steady, restarts = _pod(tmp_path, 2), _pod(tmp_path, 2, ib_sm="{restarts: true}")
+    first = (activity(steady), activity(restarts))
+    sm_clock["sminfo"] = 12.0  # as on ibsim: 692 -> 705 in 12 s; killed and started again: 1000 -> 610
+    assert activity(steady) == first[0] + 156 and activity(restarts) == 143 < first[1] == first[0]
+
+
+def test_an_sm_on_a_node_that_became_master_configures_every_port_and_answers_with_its_own_guid(tmp_path, sm_clock):
     states = _pod(tmp_path, 3, ib_sm="{node: node-002, rail: mlx5_0, priority: 15}")
     facts = parse("linux_sminfo", formats_infiniband.sminfo(states["node-001"], [], {}, states.get)[1])
     own = parse("linux_ibstat", formats.ibstat(states["node-002"]))["devices"]["mlx5_0"]["ports"]["1"]

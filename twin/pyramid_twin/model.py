@@ -130,17 +130,21 @@ SWITCH_SM = {"lid": 1, "guid": "0x0c42a10300000001", "priority": 15}
 def _ib_sm(path, ib_sm, names):
     """pod.ib_sm: {state: master (default) or stopped, node and rail (an SM on that node's rail port became master:
     a rogue opensm), priority: 0-15, roots: the spines its routing takes as roots (both by default; one alone funnels
-    every leaf onto it, as updn with a root GUID file naming one spine does)}. The master every InfiniBand port reports
-    as its SM (ibstat SM lid) and sminfo answers from; stopped: the ports keep its LID (it configured them) and nothing
-    answers there."""
+    every leaf onto it, as updn with a root GUID file naming one spine does), restarts: true (the master restarts right
+    after the pod's first sminfo read, the soak's start: the same SM answers later, its activity count started over)}.
+    The master every InfiniBand port reports as its SM (ibstat SM lid) and sminfo answers from; stopped: the ports keep
+    its LID (it configured them) and nothing answers there."""
     from pyramid_twin.formats_infiniband import SPINES  # pylint: disable=import-outside-toplevel
     ib_sm = dict(ib_sm or {})
-    if set(ib_sm) - {"state", "node", "rail", "priority", "roots"} or ib_sm.get("state", "master") not in ("master", "stopped"):
-        raise ScenarioError("%s: pod.ib_sm takes state (master or stopped), node, rail, priority and roots" % path)
+    if set(ib_sm) - {"state", "node", "rail", "priority", "roots", "restarts"} or ib_sm.get("state", "master") not in (
+            "master", "stopped") or not isinstance(ib_sm.get("restarts", False), bool):
+        raise ScenarioError("%s: pod.ib_sm takes state (master or stopped), node, rail, priority, roots and restarts "
+                            "(true or false)" % path)
     roots = ib_sm.get("roots", list(SPINES))
     if not isinstance(roots, list) or not roots or set(roots) - set(SPINES):
         raise ScenarioError("%s: pod.ib_sm.roots: a list of the spines the SM routes through (%s)" % (path, ", ".join(SPINES)))
-    sm = dict(SWITCH_SM, state=ib_sm.get("state", "master"), priority=ib_sm.get("priority", SWITCH_SM["priority"]), roots=roots)
+    sm = dict(SWITCH_SM, state=ib_sm.get("state", "master"), priority=ib_sm.get("priority", SWITCH_SM["priority"]), roots=roots,
+              restarts=ib_sm.get("restarts", False))
     if "node" in ib_sm or "rail" in ib_sm:
         rail = str(ib_sm.get("rail", "mlx5_0"))
         if ib_sm.get("node") not in names or not rail.startswith("mlx5_") or not rail[len("mlx5_"):].isdigit():

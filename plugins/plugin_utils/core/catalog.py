@@ -108,6 +108,11 @@ def _check(catalog):
     layers = [row.get("layer") for row in catalog["rows"]]
     if len(rows) != len(layers) or not all(isinstance(layer, int) for layer in layers) or layers != sorted(layers):
         problems.append("rows: each row has its own id and a layer, top to bottom in layer order")
+    for row in catalog["rows"]:
+        if set(row) - {"id", "title", "layer", "only_if"}:
+            problems.append("row %s: unknown keys %s" % (row["id"], ", ".join(sorted(set(row) - {"id", "title", "layer", "only_if"}))))
+        if not isinstance(row.get("only_if", {}), dict) or set(row.get("only_if", {})) - set(catalog["expectations"]):
+            problems.append("row %s: only_if maps expectations to the values the row applies to" % row["id"])
     for name, source in catalog["sources"].items():
         for way in source["ways"]:
             kinds = [kind for kind in WAY_KINDS if kind in way]

@@ -315,6 +315,44 @@ def _subnet_manager(host, facts, expect):
     return verdict(PASS, expected, "master %s, SMINFO_MASTER; %d rails configured by it" % (who, len(lids)))
 
 
+@judge("ib_sm_handover", scope="pod")
+def ib_sm_handover(facts_by_host, expect_by_host):
+    """The same master SM at the soak's start and now: sminfo on the fabric host, read twice a soak apart. A master
+    that changed, or the same one restarted (the activity count an SM keeps rising while it runs fell: opensm starts it
+    over), handed over during the run; a loop of handovers shows as one of these between any two reads."""
+    return {host: _sm_handover(facts) for host, facts in facts_by_host.items()}
+
+
+def _sm_handover(facts):
+    window = facts["ib_sm_watch"]
+    before, now, seconds = window["before"], window["after"], window["seconds"]
+    reader = (facts.get("read_on_host") or {}).get("ib_sm_watch", "the fabric host")
+    expected = ("sminfo on %s at the soak's start and %ds later: the same master both times, its activity count not "
+                "fallen (no handover, no restart)" % (reader, seconds))
+    if not now["answered"] or now["state"] != "SMINFO_MASTER":
+        return verdict(ERROR, expected, "no master answers sminfo now: nothing to compare (ib_subnet_manager's finding)",
+                       cause="No master subnet manager now: see ib_subnet_manager")
+    who = _sm_who(facts, now)
+    if not before["answered"]:
+        return verdict(FAIL, expected, "no SM answered sminfo at the soak's start, %ds ago; %s now: the subnet was "
+                       "without a master for part of the run" % (seconds, who))
+    was = _sm_who(facts, before)
+    if before["state"] != "SMINFO_MASTER":
+        return verdict(FAIL, expected, "at the soak's start, %ds ago, %s answered as %s (a handover under way); %s now" % (
+            seconds, was, before["state"], who))
+    if before["guid"] != now["guid"]:
+        return verdict(FAIL, expected, "the master changed during the soak (%ds): %s at its start, %s now" % (seconds, was, who))
+    if now["activity"] < before["activity"]:
+        return verdict(FAIL, expected, "the master restarted during the soak (%ds): %s, its activity count fell from %d "
+                       "to %d (the same GUID, a new run of the SM)" % (seconds, who, before["activity"], now["activity"]))
+    return verdict(PASS, expected, "%s, master throughout the soak (%ds): activity count %d -> %d" % (
+        who, seconds, before["activity"], now["activity"]))
+
+
+def _sm_who(facts, sm):
+    return "SM LID %d GUID %s (%s) priority %d" % (sm["lid"], sm["guid"], _sm_node(facts, sm["guid"]), sm["priority"])
+
+
 def _guid(text):
     return "0x%016x" % int(text, 16)
 

@@ -24,11 +24,12 @@ MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}
 
 def build(catalog, run_dir, devices):
     """devices: device type -> inventory hosts. Every catalog check of a host's type must PASS for GO."""
-    hosts, switch_only, waivers = {}, [], {}
+    hosts, switch_only, waivers, expects = {}, [], {}, {}
     for device, names in sorted(devices.items()):
         expected_checks = _catalog.checks_for(catalog, device)
         for host in names:
             doc = _results.load(run_dir, host)
+            expects.setdefault(device, []).append(doc.get("expect", {}))
             switch_only.append(bool(doc.get("expect", {}).get("pyramid_switch_only")))
             for waiver in doc.get("expect", {}).get("pyramid_waive") or []:
                 waivers.setdefault(waiver["row"], waiver["reason"])
@@ -51,7 +52,7 @@ def build(catalog, run_dir, devices):
                 "checks": records,
             }
     covered_layers = sorted({c["layer"] for c in catalog["checks"]})
-    checklist = _checklist(catalog, hosts, sorted(devices))
+    checklist = _checklist(catalog, hosts, sorted(devices), expects.get("gpu_node") or [e for found in expects.values() for e in found])
     go = sum(1 for h in hosts.values() if h["verdict"] == "GO")
     counts = {}
     for host in hosts.values():
@@ -91,15 +92,29 @@ def _missing(host, check, has_results):
             "go_back_to": None if has_results else "Read the play output for this host, then re-run"}
 
 
-def _checklist(catalog, hosts, devices_in_run):
+def _row_not_applicable(row, expects, catalog):
+    """Why a row of another fabric does not apply to this pod (BGP on an InfiniBand pod, the subnet manager on a RoCE
+    one: the row's only_if against the GPU nodes' expectations, any node it applies to keeps it), else None."""
+    if not row.get("only_if") or not expects:
+        return None
+    defaults = {name: catalog["expectations"][name].get("default") for name in row["only_if"]}
+    said = [_catalog.not_applicable(row, dict(defaults, **expect)) for expect in expects]
+    return None if None in said else said[0].replace(" (%s is checked" % row["id"], " (the row is checked", 1)
+
+
+def _checklist(catalog, hosts, devices_in_run, expects):
+    """The go/no-go rows; ``expects``: the pod's GPU nodes' expectations (every host's in a run without one)."""
     rows = []
     for row in catalog["rows"]:
         checks = [c for c in catalog["checks"] if c["row"] == row["id"]]
         entry = {"row": row["id"], "title": row["title"], "layer": row["layer"], "checks": [c["id"] for c in checks],
                  "failing_hosts": [], "blocked_hosts": [], "not_run_hosts": []}
         wanted = sorted({c["device"] for c in checks})
+        other_fabric = _row_not_applicable(row, expects, catalog)
         if not checks:
             entry["status"], entry["why_not"] = "not_covered", "no catalog check yet"
+        elif other_fabric:  # nothing of the row is this pod's to check: no gap, never a pass either
+            entry["status"], entry["why_not"] = "not_covered", other_fabric
         elif not set(wanted) & set(devices_in_run):  # e.g. the links row of a run without switches
             entry["status"], entry["why_not"] = "not_covered", "no %s in this run" % " or ".join(wanted)
             entry["unchecked"] = sorted(wanted)  # a go-live gap: the devices it needs were not in the run

@@ -13,12 +13,25 @@ from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import f
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer1_infiniband import HDR, HEALTHY, NODES, ibstat
 
 MASTER = fixture("linux_sminfo", "ibsim_master")  # node-001 mlx5_0, LID 1, priority 5
+# Reads a soak apart on the 2-spine subnet (its iblinkinfo names where each SM runs): node-001 mlx5_0's opensm at
+# priority 5 master throughout (its activity count rising); killed and started again (its count started over); killed
+# and node-004 mlx5_0's standby at priority 3 (LID 19) master 60 s later
+SDR = fixture("linux_iblinkinfo", "ibsim_sdr_2_spines_4_rails")
+STEADY = (fixture("linux_sminfo", "ibsim_master_at_the_soak_start"), fixture("linux_sminfo", "ibsim_master_12s_later"))
+RESTARTED = (fixture("linux_sminfo", "ibsim_master_before_restart"), fixture("linux_sminfo", "ibsim_master_after_restart"))
+HANDED_OVER = (fixture("linux_sminfo", "ibsim_master_before_handover"), fixture("linux_sminfo", "ibsim_master_after_handover"))
 SM = dict(HDR, pyramid_ib_sm_guids=[], pyramid_ib_sm_priority=None)
 
 
 def pod(sminfo, nodes=NODES, changed=None):
     """Each node's reads; ``changed`` {node: ibstat} replaces a node's own ibstat."""
     return {node: {"ib_sm_info": sminfo, "ib_link_info": HEALTHY, "ibstat": (changed or {}).get(node) or ibstat(node)}
+            for node in nodes}
+
+
+def watch(before, after, nodes=NODES[:2], seconds=300, subnet=SDR):
+    """sminfo read at the soak's start and at Layer 2 (ib_sm_watch), handed to each node with the subnet read."""
+    return {node: {"ib_sm_watch": {"before": before, "after": after, "seconds": seconds}, "ib_link_info": subnet}
             for node in nodes}
 
 
@@ -75,4 +88,33 @@ DATA = [
     {"check": "ib_subnet_manager", "name": "a rail its own ibstat does not list: ERROR, never a pass",
      "raw": pod(MASTER, NODES[:1]), "expect": dict(SM, pyramid_rails=["mlx5_0", "mlx5_1", "mlx5_2"]),
      "status": {"node-001": "ERROR"}, "contains": {"node-001": ["no SM lid for mlx5_2 in node-001's ibstat"]}},
+
+    {"check": "ib_sm_handover", "name": "the same master at the soak's start and at Layer 2, its activity count risen: PASS saying so",
+     "raw": watch(*STEADY, seconds=12), "status": {"node-001": "PASS", "node-002": "PASS"},
+     "contains": {"node-001": ["SM LID 1 GUID 0x0000000000100001 (node-001 mlx5_0) priority 5, master throughout the soak "
+                               "(12s): activity count 692 -> 705", "sminfo on the fabric host at the soak's start and 12s later"]}},
+    {"check": "ib_sm_handover", "name": "the master restarted during the soak (the same GUID, its activity count fallen): FAIL",
+     "raw": watch(*RESTARTED, seconds=125), "status": {"node-001": "FAIL", "node-002": "FAIL"},
+     "contains": {"node-002": ["the master restarted during the soak (125s): SM LID 1 GUID 0x0000000000100001 (node-001 "
+                               "mlx5_0) priority 5, its activity count fell from 1000 to 610", "changed masters during the run"]}},
+    {"check": "ib_sm_handover", "name": "a standby took over during the soak (another GUID): FAIL naming both SMs and where they run",
+     "raw": watch(*HANDED_OVER, seconds=60), "status": {"node-001": "FAIL", "node-002": "FAIL"},
+     "contains": {"node-001": ["the master changed during the soak (60s): SM LID 1 GUID 0x0000000000100001 (node-001 mlx5_0) "
+                               "priority 5 at its start, SM LID 19 GUID 0x0000000000100019 (node-004 mlx5_0) priority 3 now",
+                               "a loop of them"]}},
+    {"check": "ib_sm_handover", "name": "no SM answered at the soak's start, a master now: FAIL (the subnet had none for a while)",
+     "raw": watch(fixture("linux_sminfo", "ibsim_no_answer"), HANDED_OVER[1], NODES[:1], seconds=60),
+     "status": {"node-001": "FAIL"},
+     "contains": {"node-001": ["no SM answered sminfo at the soak's start, 60s ago; SM LID 19 GUID 0x0000000000100019 "
+                               "(node-004 mlx5_0) priority 3 now"]}},
+    {"check": "ib_sm_handover", "name": "a standby answering at the soak's start, a master now: FAIL (a handover under way then)",
+     "raw": watch(fixture("linux_sminfo", "ibsim_standby"), MASTER, NODES[:1], subnet=HEALTHY), "status": {"node-001": "FAIL"},
+     "contains": {"node-001": ["at the soak's start, 300s ago, SM LID 6 GUID 0xb83fd20300a0f005 (node-002 mlx5_0) priority 3 "
+                               "answered as SMINFO_STANDBY (a handover under way)"]}},
+    {"check": "ib_sm_handover", "name": "no master now: nothing to compare, an ERROR of its own (folded under ib_subnet_manager's FAIL in a run)",
+     "raw": watch(STEADY[0], fixture("linux_sminfo", "ibsim_no_answer"), NODES[:1]), "status": {"node-001": "ERROR"},
+     "contains": {"node-001": ["no master answers sminfo now: nothing to compare"]}},
+    {"check": "ib_sm_handover", "name": "sminfo cut short at the soak's start: ERROR about that read, never a pass on the later one",
+     "raw": watch(fixture("linux_sminfo", "cut_inside_the_line"), STEADY[1], NODES[:1]), "status": {"node-001": "ERROR"},
+     "contains": {"node-001": ["at the snapshot: ", "not one sminfo line"]}},
 ]
