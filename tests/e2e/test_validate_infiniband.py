@@ -12,6 +12,9 @@ stray one master, routes funnelled onto one spine) are the whole pod's: small po
 import pytest
 
 IB = {"link_layer": "InfiniBand"}
+# the default NCCL environment (catalog/workload.yml) asking for SHARP, on InfiniBand (no GID index)
+COLLNET_ENV = {"NCCL_DEBUG": "INFO", "NCCL_IB_HCA": "mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7",
+               "NCCL_COLLNET_ENABLE": "1"}
 LAYER1 = "--tags layer1 -e pyramid_enforce_gate=false"
 # The fault pod reads Layer 0 too (its InfiniBand specifics: the link layer, a port no subnet manager configured)
 # and Layer 3, whose RoCE checks (DCQCN, trust, PFC, DSCP, the host/switch agreement, the incast) are not applicable here
@@ -53,7 +56,9 @@ def test_a_healthy_infiniband_pod_is_go_every_layer_with_no_false_alarm(validate
     """Every layer on a healthy InfiniBand pod, no Ethernet switch in the inventory (the subnet is read from a node):
     GO, every check PASS or not applicable (RoCE's), the go-live rows of RoCE (BGP, PFC/ECN) not applicable rather
     than gaps, the subnet manager's rows checked, the SM watched over the soak."""
-    run = validate(_pod(3), pyramid_rdma_link_layer="infiniband")
+    pod = _pod(3)
+    pod["pod"]["sharp"] = {"state": "up"}  # and SHARP declared, asked for and used
+    run = validate(pod, pyramid_rdma_link_layer="infiniband", pyramid_nccl_sharp=True, pyramid_nccl_env=COLLNET_ENV)
     assert run.report["verdict"] == "GO" and run.rc == 0, run.stdout[-3000:]
     assert run.report["unchecked_rows"] == [] and run.report["waived_rows"] == []
     for node in ("node-001", "node-002", "node-003"):
@@ -67,6 +72,20 @@ def test_a_healthy_infiniband_pod_is_go_every_layer_with_no_false_alarm(validate
         assert "not applicable: pyramid_rdma_link_layer is infiniband" in rows[row]["why_not"], rows[row]
     record = _record(run, "node-002", "ib_sm_handover")
     assert "SM LID 1 GUID 0x0c42a10300000001 (leaf1-r0) priority 15, master throughout the soak" in record["actual"], record
+    for check in ("nccl_pairs", "nccl_scale"):
+        assert "SHARP (CollNet connected) on every node" in _record(run, "node-001", check)["actual"]
+
+
+def test_sharp_declared_but_refused_by_the_aggregation_manager_fails_every_node_at_layer5(validate):
+    pod = _pod(2)  # one pair: its two nodes are the run
+    pod["pod"]["sharp"] = {"state": "no_job"}
+    run = validate(pod, cmdline="--tags layer5 -e pyramid_enforce_gate=false", pyramid_rdma_link_layer="infiniband",
+                   pyramid_nccl_sharp=True, pyramid_nccl_env=COLLNET_ENV)
+    for node in ("node-001", "node-002"):
+        record = _record(run, node, "nccl_pairs")
+        assert record["status"] == "FAIL" and record["layer"] == 5, (record, run.stdout[-3000:])
+        assert "SHARP declared but not used" in record["actual"] and "Cannot create SHARP job(-11)" in record["actual"], record
+        assert "aggregation manager" in record["cause"], record
 
 
 def test_the_subnet_is_read_once_on_its_reader_and_healthy_nodes_pass(faulty):

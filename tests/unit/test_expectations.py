@@ -68,6 +68,14 @@ def test_switch_expectations_are_required_typed_and_cross_checked():
     assert errors == [] and values["pyramid_switch_ports"][0]["role"] == "host" and values["pyramid_soak_seconds"] == 300
 
 
+def test_sharp_declared_on_a_roce_pod_is_refused_before_any_host_is_touched():
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+    catalog = _catalog.load_catalog()
+    errors = _expectations.resolve(catalog, {"pyramid_nccl_sharp": True})[1]
+    assert "pyramid_nccl_sharp is true but pyramid_rdma_link_layer is roce: SHARP runs on InfiniBand fabrics only" in errors
+    assert _expectations.resolve(catalog, {"pyramid_nccl_sharp": True, "pyramid_rdma_link_layer": "infiniband"})[1] == []
+
+
 @pytest.mark.parametrize("raw, message", [
     ({"pyramid_nccl_env": ["NCCL_DEBUG=INFO"]}, "pyramid_nccl_env must be a mapping (name: value), got a list ['NCCL_DEBUG=INFO']"),
     ({"pyramid_nccl_env": "NCCL_DEBUG=INFO"}, "pyramid_nccl_env must be a mapping (name: value), got text 'NCCL_DEBUG=INFO'"),

@@ -78,6 +78,27 @@ def test_the_fabric_fault_shows_only_above_its_node_count(parsers, tmp_path):
     assert verdict(parsers, mpirun(states, load, names), names)["cause_key"] == "slow"
 
 
+IB_NODES = {"link_layer": "InfiniBand"}
+COLLNET = dict(ENV, NCCL_COLLNET_ENABLE="1")
+
+
+@pytest.mark.parametrize("sharp, env, status, said", [
+    ({"state": "up"}, COLLNET, "PASS", "SHARP (CollNet connected) on every node"),
+    ({"state": "up"}, ENV, "FAIL", "NCCL was not asked to use it"),  # the plugin is there, NCCL_COLLNET_ENABLE is not
+    ({"state": "no_job"}, COLLNET, "FAIL", "node-001: NET/IB : SHARP coll init error: Cannot create SHARP job(-11)"),
+    (None, COLLNET, "FAIL", "asked for (NCCL_COLLNET_ENABLE=1) but no 'Connected CollNet' line"),  # no SHARP on the fabric
+], ids=["connected", "not asked", "job refused", "no plugin"])
+def test_sharp_declared_is_judged_from_what_nccl_printed(parsers, tmp_path, sharp, env, status, said):
+    states, load = pod(tmp_path, node_defaults=IB_NODES, **({"sharp": sharp} if sharp else {}))
+    names = ["node-001", "node-002"]
+    outcome = verdict(parsers, mpirun(states, load, names, env), names, pyramid_nccl_sharp=True)
+    assert outcome["status"] == status and said in outcome["actual"], outcome
+    if status == "FAIL":
+        assert outcome["cause_key"] == "sharp_unused" and sorted(outcome["by_host"]) == names, outcome
+    # not declared: the same run is judged without it
+    assert verdict(parsers, mpirun(states, load, names, env), names)["status"] == "PASS"
+
+
 def test_launch_failures_print_what_the_launchers_print(tmp_path):
     states, load = pod(tmp_path, [{"node": "node-002", "kind": "unreachable"},
                                   {"node": "node-003", "kind": "tool_missing", "tool": "all_reduce_perf"}])

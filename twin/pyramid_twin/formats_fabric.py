@@ -66,16 +66,19 @@ def _info(states, env, runs, ranks_per_node):
         used, gdr = runs[position][:2]
         oob = "ens%dnp0:10.1.%d.%d<0>" % (9, state["index"] // 256, state["index"] % 256)
         lines.append("%s:%d:%d [0] NCCL INFO NCCL version %s" % (host, pid, pid, NCCL_VERSION))
+        sharp = (state.get("sharp") or {}).get("state") if used and used[0]["link_layer"] != "Ethernet" else None
         if used:
             kind = "RoCE" if used[0]["link_layer"] == "Ethernet" else "IB"
-            nics = " ".join("[%d]%s:1/%s" % (i, rail["device"], kind) for i, rail in enumerate(used))
+            # the RDMA/SHARP plugin marks every InfiniBand port /SHARP (p2p_plugin.c), used or not
+            nics = " ".join("[%d]%s:1/%s%s" % (i, rail["device"], kind, "/SHARP" if sharp else "") for i, rail in enumerate(used))
             lines.append("%s:%d:%d [0] NCCL INFO NET/IB : Using %s [RO]; OOB %s" % (host, pid, pid + 40, nics, oob))
-            lines.append("%s:%d:%d [0] NCCL INFO Using network IB" % (host, pid, pid + 40))
+            lines.append("%s:%d:%d [0] NCCL INFO Using network %s" % (host, pid, pid + 40, "IBext_v8" if sharp else "IB"))
             transport = "NET/IB/%d" + ("/GDRDMA" if gdr else "")
         else:
             lines.append("%s:%d:%d [0] NCCL INFO NET/Socket : Using [0]%s" % (host, pid, pid + 40, oob))
             lines.append("%s:%d:%d [0] NCCL INFO Using network Socket" % (host, pid, pid + 40))
             transport = "NET/Socket/%d"
+        lines += _collnet(host, pid, position * ranks_per_node, len(states) * ranks_per_node, sharp, env, position)
         peer = (position + 1) % len(states)
         for gpu in range(ranks_per_node):
             rank, to = position * ranks_per_node + gpu, peer * ranks_per_node + gpu
@@ -83,6 +86,26 @@ def _info(states, env, runs, ranks_per_node):
             lines.append("%s:%d:%d [%d] NCCL INFO Channel %02d/0 : %d[%d] -> %d[%d] [send] via %s" % (
                 host, pid + gpu, pid + 60 + gpu, gpu, gpu, rank, gpu, to, gpu, transport % nic))
     return lines
+
+
+def _collnet(host, pid, head, world, sharp, env, position):
+    """CollNet (IB SHARP) lines of a node's head rank, NCCL 2.21's (tests/unit/parsers/nccl_debug/sharp_*), where the
+    pod's fabric runs SHARP (model pod.sharp) and the run asks for it (NCCL_COLLNET_ENABLE=1): connected (state up), or
+    the aggregation manager refusing the job and NCCL falling back (state no_job, as in NVIDIA/nccl-tests#311)."""
+    prefix = "%s:%d:%d [0]" % (host, pid, pid + 50)
+    # NCCL reads the variable whatever the network: the line says only that it was asked
+    asked = ["%s NCCL INFO NCCL_COLLNET_ENABLE set by environment to %s." % (prefix, env["NCCL_COLLNET_ENABLE"])
+             ] if "NCCL_COLLNET_ENABLE" in env else []
+    if not sharp or env.get("NCCL_COLLNET_ENABLE", "0") in ("", "0"):
+        return asked
+    lines = asked + ["%s NCCL INFO CollNet 00/0 : %d [%s] via COLLNET/SHARP/0/GDRDMA" % (prefix, head, way)
+                     for way in ("receive", "send")]
+    if sharp == "up":
+        return lines + ["%s NCCL INFO Collnet Chains  [0] %d->%d->-1" % (prefix, head + 1, head),
+                        "%s NCCL INFO Connected collnet + chain" % prefix,
+                        "%s NCCL INFO rank %d Connected CollNet comm 0x55%010x nRanks %02d" % (prefix, head, pid, world)]
+    refused = ["%s sharp_plugin.c:365 NCCL WARN NET/IB : SHARP coll init error: Cannot create SHARP job(-11)" % prefix] if position == 0 else []
+    return lines + refused + ["%s transport.cc:384 NCCL WARN Cannot initialize CollNet, using point-to-point network instead" % prefix]
 
 
 def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=None):

@@ -108,6 +108,10 @@ def load_scenario(path=None):
     if not isinstance(fabric, dict) or set(fabric) - {"degraded_above_nodes", "factor", "why"}:
         raise ScenarioError("%s: pod.fabric takes degraded_above_nodes, factor and why" % path)
     pod["ib_sm"] = _ib_sm(path, pod.get("ib_sm"), node_names(data))
+    sharp = pod.get("sharp")
+    if sharp is not None and (not isinstance(sharp, dict) or set(sharp) != {"state"} or sharp["state"] not in ("up", "no_job")):
+        raise ScenarioError("%s: pod.sharp takes state: up (the fabric runs SHARP, every node has the NCCL RDMA/SHARP "
+                            "plugin) or no_job (the same, its aggregation manager refusing jobs)" % path)
     data["timing"] = _timing(path, data.get("timing"))
     faults = data.setdefault("faults", [])
     names = set(node_names(data))
@@ -255,6 +259,8 @@ def node_state(scenario, name):
         "nccl": {"peak_busbw": float(base.get("nccl_peak_busbw", 360.0)), "wrong": 0, "hang": False, "gdr_off": False},
         # the pod's fabric, as every multi-node run sees it (a fault that shows only at scale)
         "fabric": dict(pod.get("fabric") or {}),
+        # SHARP on the InfiniBand fabric (pod.sharp: None, or its state), as every multi-node NCCL run sees it
+        "sharp": dict(pod.get("sharp") or {}) or None,
         # the InfiniBand subnet's master SM (pod.ib_sm), as every port and sminfo see it
         "ib_sm": dict(pod.get("ib_sm") or SWITCH_SM, state=(pod.get("ib_sm") or {}).get("state", "master")),
         "training": {"step_ms": float(base.get("train_step_ms", 850.0)), "jitter": 0.01, "slow_rank": None,

@@ -179,6 +179,10 @@ def _cross_errors(values):
     twice = sorted(twice)
     if twice:
         errors.append("pyramid_switch_ports: ports listed twice: %s" % ", ".join(twice))
+    if values.get("pyramid_nccl_sharp") is True and values.get("pyramid_rdma_link_layer") not in (None, "infiniband"):
+        # SHARP reduces in InfiniBand Quantum switches: declared on RoCE, every run across nodes would FAIL for it
+        errors.append("pyramid_nccl_sharp is true but pyramid_rdma_link_layer is %s: SHARP runs on InfiniBand fabrics "
+                      "only" % values["pyramid_rdma_link_layer"])
     rails = [entry["rail"] for entry in values.get("pyramid_ib_ports") or []]
     twice = sorted({rail for rail in rails if rails.count(rail) > 1})
     if twice:

@@ -10,7 +10,7 @@ from ..core.model import ERROR, FAIL, PASS, SourceFailure, percent, verdict
 
 # The first kind of miss found names the cause (the catalog check's `causes`); a slow run that NCCL
 # warned about is blamed on the warning (cheat sheet: "WARN: skipping ..." is usually a topology file).
-CAUSE_ORDER = ("hang", "wrong", "gdr_off", "nics_missing", "warning", "slow")
+CAUSE_ORDER = ("hang", "wrong", "gdr_off", "nics_missing", "sharp_unused", "warning", "slow")
 
 
 def expected_table(expect, catalog):
@@ -42,9 +42,11 @@ def _host_key(host, keys):
 def _expected_text(group, expect, table, source):
     figures = ", ".join("%s %g" % (_size_text(size), value) for size, value in sorted(table.items()))
     return ("%d nodes (%d ranks): busbw within %s of %s (%s GB/s), algbw likewise for the rank count; "
-            "every rail (%s) used and GPUDirect RDMA (GDRDMA) on every node; #wrong 0; done within %ds" % (
+            "every rail (%s) used and GPUDirect RDMA (GDRDMA) on every node%s; #wrong 0; done within %ds" % (
                 len(group), len(group) * expect["pyramid_gpus_per_node"], percent(expect["pyramid_nccl_tolerance"]), source,
-                figures, ",".join(expect["pyramid_rails"]), expect["pyramid_nccl_timeout"]))
+                figures, ",".join(expect["pyramid_rails"]),
+                "; SHARP in use (CollNet connected) on every node" if expect["pyramid_nccl_sharp"] else "",
+                expect["pyramid_nccl_timeout"]))
 
 
 def _hung(run, group):
@@ -85,6 +87,28 @@ def _network_findings(run, group, rails):
     return findings, by_host, missing_data
 
 
+def _sharp_findings(run, group):
+    """([finding], hosts) where SHARP was declared but a node's ranks never connected CollNet (NCCL's 'Connected
+    CollNet' lines: the CollNet channel lines and the plugin's 'SHARP rank ... initialized' come before the setup is
+    checked, and /SHARP on the NIC list only says the port could), with the first reason the log gives."""
+    collnet = (run.get("nccl") or {}).get("collnet") or {}
+    unused = [host for host in group if _host_key(host, collnet.get("connected_hosts") or []) is None]
+    if not unused:
+        return [], []
+    refused = collnet.get("refused") or []
+    if refused:
+        why = "%s: %s" % (refused[0]["host"], refused[0]["message"])
+    elif collnet.get("asked") is not True:
+        why = ("NCCL was not asked to use it: no 'NCCL_COLLNET_ENABLE set by environment to 1' line (set "
+               "NCCL_COLLNET_ENABLE=1 in pyramid_nccl_env)%s" % (
+                   "; the %s collnet plugin loaded" % collnet["plugin"] if collnet.get("plugin") else ""))
+    else:
+        why = ("asked for (NCCL_COLLNET_ENABLE=1) but no 'Connected CollNet' line from their ranks: no collnet plugin "
+               "loaded (HPC-X's nccl-rdma-sharp-plugins on LD_LIBRARY_PATH, NCCL_NET_PLUGIN), or fewer nodes than "
+               "NCCL_COLLNET_NODE_THRESHOLD")
+    return ["SHARP declared but not used on %s: %s" % (", ".join(unused), why)], unused
+
+
 def _bandwidth(run, group, expect, table):
     """(findings, judged sizes text): busbw and algbw at each size of the table that was measured."""
     ranks = len(group) * expect["pyramid_gpus_per_node"]
@@ -118,6 +142,12 @@ def nccl_group(run, group, expect, catalog):
             return verdict(FAIL, expected, _hung(run, group), cause_key="hang", by_host={})
         return verdict(ERROR, expected, run.reason, cause_key=None, by_host={})
     findings, by_host, missing_data = _network_findings(run, group, expect["pyramid_rails"])
+    if expect["pyramid_nccl_sharp"]:
+        sharp, unused = _sharp_findings(run, group)
+        if sharp:
+            findings["sharp_unused"] = sharp
+            for host in unused:
+                by_host.setdefault(host, []).append("sharp_unused")
     ranks = len(group) * expect["pyramid_gpus_per_node"]
     if len(run["ranks"]) != ranks:
         findings.setdefault("hang", []).append("%d of %d ranks joined" % (len(run["ranks"]), ranks))
@@ -141,8 +171,9 @@ def nccl_group(run, group, expect, catalog):
         return verdict(FAIL, expected, _summary(problems + missing_data), cause_key=cause_key, by_host=by_host)
     if missing_data:
         return verdict(ERROR, expected, _summary(missing_data), cause_key=None, by_host={})
-    return verdict(PASS, expected, "; ".join(seen[-1:]) + "; %d rails, GDRDMA on %d nodes" % (
-        len(expect["pyramid_rails"]), len(group)), cause_key=None, by_host={})
+    return verdict(PASS, expected, "; ".join(seen[-1:]) + "; %d rails, GDRDMA on %d nodes%s" % (
+        len(expect["pyramid_rails"]), len(group), ", SHARP (CollNet connected) on every node" if expect["pyramid_nccl_sharp"] else ""),
+        cause_key=None, by_host={})
 
 
 @judge("training_group", scope="fabric")

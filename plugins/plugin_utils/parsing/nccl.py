@@ -288,8 +288,42 @@ def _gdr(infos, channels):
     return None, None
 
 
+# CollNet (IB SHARP through the NCCL RDMA/SHARP plugin). Asked for: "NCCL_COLLNET_ENABLE set by environment to 1."
+# (src/param.cc; 2.24+ without the stop). Its channels ("CollNet 00/0 : 0 [receive] via COLLNET/SHARP/1/GDRDMA") are
+# printed before NCCL checks the setup across ranks, so they also appear in runs that then fell back: only the lines
+# printed after that check prove it connected - "rank 3 Connected CollNet comm 0x... nRanks 16" and "Connected collnet
+# + chain" (src/init.cc, 2.10-2.21), "Connected Collnet Chains [0] ..." (src/transport/coll_net.cc, 2.22+, printed
+# when an operation first picks CollNet). Why not: NCCL's fallback and the plugin's own errors (sharp_plugin.c).
+_COLLNET_CONNECTED = re.compile(r"^(?:rank \d+ Connected CollNet\b|Connected collnet \+ chain|Connected Collnet Chains\b)")
+_COLLNET_REFUSED = ("Cannot initialize CollNet", "SHARP coll init error", "SHARP group create", "fallback to non-sharp",
+                    "disabling CollNet", "CollNet is not supported", "SHARP: Set to disable")
+_COLLNET_PLUGIN = re.compile(r"^NET/Plugin: Loaded coll(?:net)? plugin (.+?) \(v\d+\)$")
+_COLLNET_ASKED = re.compile(r"^NCCL_COLLNET_ENABLE set by environment to (\S+?)\.?$")
+
+
+def _collnet(rows):
+    """What the log says of CollNet: the plugin named when it loaded (NCCL before 2.24 names it only when an older
+    interface loaded), whether NCCL_COLLNET_ENABLE asked for it, the hosts whose ranks connected it, and why not."""
+    plugin, asked, connected, refused = None, None, [], []
+    for row in rows:
+        message = row["info"] or row["warn"]
+        if not message:
+            continue
+        if _COLLNET_PLUGIN.match(message):
+            plugin = _COLLNET_PLUGIN.match(message).group(1)
+        elif _COLLNET_ASKED.match(message):
+            asked = _COLLNET_ASKED.match(message).group(1) not in ("0", "")
+        elif row["info"] and _COLLNET_CONNECTED.match(message):
+            connected.append(row["host"])
+        elif any(text in message for text in _COLLNET_REFUSED):
+            refused.append((row["host"], message))
+    return {"plugin": plugin, "asked": asked, "connected_hosts": distinct(connected),
+            "refused": [{"host": host, "message": message} for host, message in refused]}
+
+
 @parser("nccl_debug",
-        "NCCL_DEBUG=INFO/WARN lines of any program: version, network, NICs, GPUDirect RDMA, transports, warnings",
+        "NCCL_DEBUG=INFO/WARN lines of any program: version, network, NICs, GPUDirect RDMA, transports, CollNet "
+        "(SHARP), warnings",
         empty_ok=True)
 def _nccl_debug(rows):
     infos = [row["info"] for row in rows if row["info"]]
@@ -319,4 +353,5 @@ def _nccl_debug(rows):
             "nics_by_host": {host: distinct(found) for host, found in nics_by_host.items()},
             "gdr": gdr, "gdr_evidence": evidence, "gdr_by_host": gdr_by_host,
             "transports": distinct(_transport(channel[1]) for channel in channels),
+            "collnet": _collnet(rows),
             "warnings": distinct(row["warn"] for row in rows if row["warn"])}

@@ -144,6 +144,30 @@ def _header_damaged_and_cut(source):
     return parser, "".join(lines)
 
 
+SHARP_EXPECT = {"pyramid_rails": DGX_RAILS, "pyramid_nccl_sharp": True, "pyramid_rdma_link_layer": "infiniband"}
+
+
+def with_sharp(**lines_by_host):
+    """The real 2-node run (h100_2node_ib_8nics_gdrdma, NCCL 2.21.5) with CollNet lines after each node's version line,
+    in the formats of tests/unit/parsers/nccl_debug/sharp_*: "asked" (NCCL_COLLNET_ENABLE=1), "channel" (CollNet
+    channels, printed before the setup check), "connected" (NCCL 2.21's lines after it), "refused" (the plugin's error
+    and NCCL's fallback, NVIDIA/nccl-tests#311)."""
+    texts = {"asked": "NCCL INFO NCCL_COLLNET_ENABLE set by environment to 1.",
+             "channel": "NCCL INFO CollNet 00/0 : {rank} [receive] via COLLNET/SHARP/0/GDRDMA",
+             "connected": "NCCL INFO Connected collnet + chain\n{prefix} NCCL INFO rank {rank} Connected CollNet comm "
+                          "0x5581c0e4a3b0 nRanks 16",
+             "refused": "sharp_plugin.c:365 NCCL WARN NET/IB : SHARP coll init error: Cannot create SHARP job(-11)\n"
+                        "{prefix} transport.cc:384 NCCL WARN Cannot initialize CollNet, using point-to-point network instead"}
+    parser, text = fixture("nccl_tests", "h100_2node_ib_8nics_gdrdma")
+    for host, kinds in lines_by_host.items():
+        host, pid, rank = host.replace("_", "-"), {"node_001": 23100, "node_002": 23108}[host], {"node_001": 0, "node_002": 8}[host]
+        prefix = "%s:%d:%d [0]" % (host, pid, pid + 40)
+        version = "%s:%d:%d [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n" % (host, pid, pid)
+        added = "".join("%s %s\n" % (prefix, texts[kind].format(prefix=prefix, rank=rank)) for kind in kinds)
+        text = text.replace(version, version + added, 1)
+    return parser, text
+
+
 DATA = [
     # --- nccl_completes: the all-reduce finishes; a hang (timeout) is a FAIL naming the silent ranks
     {"check": "nccl_completes", "name": "8 GPUs, 11 sizes", "raw": {"nccl_node": fixture("nccl_tests", "h100_8gpu_single_node")},
@@ -342,6 +366,23 @@ DATA = [
     # --- nccl_pairs / nccl_scale (fabric): busbw and algbw within 15% of the table, every rail, GDRDMA, #wrong 0, no hang
     {"check": "nccl_pairs", "name": "8 rails with GDRDMA", "raw": {"nccl_fabric": fixture("nccl_tests", "h100_2node_ib_8nics_gdrdma")},
      "group": PAIR, "expect": {"pyramid_rails": DGX_RAILS}, "status": "PASS", "contains": ["4 GiB busbw", "8 rails, GDRDMA on 2 nodes"]},
+    {"check": "nccl_pairs", "name": "SHARP declared, CollNet connected on both nodes (edited: NCCL 2.21's lines added): PASS saying so",
+     "raw": {"nccl_fabric": with_sharp(node_001=["asked", "channel", "connected"], node_002=["asked", "channel", "connected"])},
+     "group": PAIR, "expect": SHARP_EXPECT, "status": "PASS",
+     "contains": ["8 rails, GDRDMA on 2 nodes, SHARP (CollNet connected) on every node", "SHARP in use (CollNet connected) on every node"]},
+    {"check": "nccl_pairs", "name": "SHARP declared, the run never asked for it (no NCCL_COLLNET_ENABLE): FAIL on both, saying how to ask",
+     "raw": {"nccl_fabric": fixture("nccl_tests", "h100_2node_ib_8nics_gdrdma")},
+     "group": PAIR, "expect": SHARP_EXPECT, "status": "FAIL", "blamed": PAIR,
+     "contains": ["SHARP declared but not used on node-001, node-002: NCCL was not asked to use it", "NCCL_COLLNET_ENABLE=1 in "
+                  "pyramid_nccl_env", "the aggregation manager"]},
+    {"check": "nccl_pairs", "name": "SHARP asked for, the aggregation manager refused the job on node-002 (edited: #311's lines): FAIL on both, naming it",
+     "raw": {"nccl_fabric": with_sharp(node_001=["asked", "channel"], node_002=["asked", "channel", "refused"])},
+     "group": PAIR, "expect": SHARP_EXPECT, "status": "FAIL", "blamed": PAIR,
+     "contains": ["SHARP declared but not used on node-001, node-002: node-002: NET/IB : SHARP coll init error: Cannot create SHARP job(-11)"]},
+    {"check": "nccl_pairs", "name": "SHARP asked for, CollNet channels printed but only node-001 connected (edited): FAIL blaming node-002",
+     "raw": {"nccl_fabric": with_sharp(node_001=["asked", "channel", "connected"], node_002=["asked", "channel"])},
+     "group": PAIR, "expect": SHARP_EXPECT, "status": "FAIL", "blamed": ["node-002"],
+     "contains": ["SHARP declared but not used on node-002: asked for (NCCL_COLLNET_ENABLE=1) but no 'Connected CollNet' line"]},
     {"check": "nccl_pairs", "name": "GPUDirect off on both", "raw": {"nccl_fabric": fixture("nccl_tests", "h100_2node_gdr_disabled")},
      "group": PAIR, "expect": {"pyramid_rails": DGX_RAILS}, "status": "FAIL", "blamed": PAIR,
      "contains": ["node-001: network channels without GDRDMA", "GPUDirect RDMA off on this node"]},
