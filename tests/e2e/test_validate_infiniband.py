@@ -30,6 +30,8 @@ FAULTS = [
     # node-004's own port on mlx5_4: a 16-bit symbol error counter stopped at 65535 (nothing learnt from it)
     {"node": "node-004", "kind": "ib_port_errors", "rail": "mlx5_4", "end": "ca", "counts": {"SymbolErrorCounter": 65535}},
     {"node": "node-001", "kind": "ib_port_errors", "rail": "mlx5_0", "counts": {"LinkDownedCounter": 1}},  # old, not rising
+    # the leaf port facing node-001's mlx5_2 waiting for credits with nothing running (congestion, not a link error)
+    {"node": "node-001", "kind": "ib_port_errors", "rail": "mlx5_2", "per_s": {"PortXmitWait": 500}},
     # node-004's mlx5_2 configured by another SM than the master (a second master: another SM_Key, a split subnet)
     {"node": "node-004", "kind": "ib_sm_lid", "rail": "mlx5_2", "lid": 200},
 ]
@@ -67,7 +69,8 @@ def test_a_healthy_infiniband_pod_is_go_every_layer_with_no_false_alarm(validate
             node, run.not_passing(node))
         assert not [r["check"] for r in info["checks"] if r.get("not_applicable") and r["layer"] != 3], node  # RoCE's own
     rows = {row["row"]: row for row in run.report["checklist"]}
-    assert {rows[row]["status"] for row in ("subnet_manager", "ib_routing", "links", "rdma_bw", "nccl", "training")} == {"pass"}
+    assert {rows[row]["status"] for row in ("subnet_manager", "ib_routing", "ib_congestion_idle", "links", "rdma_bw", "nccl",
+                                            "training")} == {"pass"}
     for row in ("bgp_ecmp", "qos_idle", "roce_host", "roce_agree", "qos_load"):
         assert "not applicable: pyramid_rdma_link_layer is infiniband" in rows[row]["why_not"], rows[row]
     record = _record(run, "node-002", "ib_sm_handover")
@@ -166,7 +169,7 @@ def test_error_counters_over_the_soak_rising_named_saturated_an_error_old_counts
 
 
 def test_roce_checks_are_not_applicable_on_an_infiniband_pod_and_read_nothing(faulty):
-    layer3 = [r for r in faulty.host("node-001")["checks"] if r["layer"] == 3]
+    layer3 = [r for r in faulty.host("node-001")["checks"] if r["layer"] == 3 and r["check"] != "ib_congestion_idle"]
     assert {r["check"] for r in layer3} >= {"roce_dcqcn", "roce_trust", "roce_pfc", "roce_dscp", "rail_mtu", "roce_gid",
                                             "nic_counters", "roce_host_switch_agree", "incast_ecn"}, layer3
     for record in layer3:
@@ -174,7 +177,17 @@ def test_roce_checks_are_not_applicable_on_an_infiniband_pod_and_read_nothing(fa
         # the incast's own play says first that it was not asked for (pyramid_incast is false in this run)
         if record["check"] != "incast_ecn":
             assert "pyramid_rdma_link_layer is infiniband" in record["actual"], record
-    assert not faulty.layer_facts("node-001", 3)  # nothing read: no netdev ECN, DSCP or PFC on InfiniBand rails
+    # no netdev ECN, DSCP or PFC read on InfiniBand rails: Layer 3 reads the subnet's counters (on the reader) alone
+    assert set(faulty.layer_facts("node-001", 3)) <= {"ib_port_counters", "ib_link_info", "ibstat"}
+    assert set(faulty.layer_facts("node-003", 3)) <= {"ibstat"}
+
+
+def test_a_port_waiting_for_credits_at_idle_fails_layer3_naming_it_never_layer1(faulty):
+    record = _record(faulty, "node-001", "ib_congestion_idle")
+    assert record["status"] == "FAIL" and record["layer"] == 3, (record, faulty.stdout[-3000:])
+    assert "leaf1-r2 port 1 (node-001 mlx5_2): PortXmitWait +" in record["actual"] and "waiting for credits" in record["cause"]
+    assert _record(faulty, "node-001", "ib_port_errors")["status"] == "PASS"  # congestion is no link error
+    assert _record(faulty, "node-004", "ib_congestion_idle")["status"] == "PASS"
 
 
 def test_one_master_sm_and_a_port_under_another_sm_named_at_layer2(faulty):

@@ -134,6 +134,8 @@ _ROUTING_PASS_ROWS = {"minhop: every leaf spreads its 12 routes to the other lea
                       ("node-001", "node-002", "node-003", "node-004"),
                       "ftree, no route between the spines themselves: the leaves' spread is what counts, PASS": ("node-001", "node-002"),
                       "a tolerance of 1 accepts the funnel (the inventory's choice): PASS": ("node-001",)}
+_SATURATED_WAIT_ROW = ("ib_port_errors: a PortXmitWait saturated at both reads is no link error: Layer 1's error check "
+                       "passes the port [node-002/ib_port_counters]")
 UNPROVABLE_LOST_LINES = {
     **{("ib_routing: %s [%s/ib_link_info]" % (row, node), 208): _LAST_DOWN_PORT
        for row, nodes in _ROUTING_PASS_ROWS.items() for node in nodes},
@@ -143,6 +145,8 @@ UNPROVABLE_LOST_LINES = {
        for line in (19, 21, 23, 25, 27, 29)},
     **{("roce_pfc: the same capture with priority 5 planned: strict TC, buffer 220896 [roce_qos]", line): _TC_LINE
        for line in (26, 28, 30, 32)},
+    (_SATURATED_WAIT_ROW, 4): ("the line of a port whose only count is PortXmitWait, which this check leaves to "
+                               "ib_congestion_idle: lost or not, no error counter of the rail's link is read from it"),
     ("gpu_xid: Xid 13 (application) is reported, not failed [kernel_log]", 1):
         "a kernel log record lost whole: dmesg numbers no records, so one never logged reads the same",
     ("gpu_xid: Xid 79 not in an overridden drain list: reported [kernel_log]", 1):

@@ -90,6 +90,10 @@ def test_the_reader_is_the_first_of_its_group_in_the_run_not_held_back_else_the_
     assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES}, run_dir, 1, NODES) == "node-002"  # no such group: gpu_nodes
     assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES, "ib_fabric_hosts": ["node-004", "node-003"]}, run_dir, 1, NODES) == "node-004"
     assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES, "ib_fabric_hosts": ["mgmt-01"]}, run_dir, 1, NODES) is None
+    # its gate lifted (a bring-up, pyramid_enforce_gate false), a failure below holds nothing back: every layer runs
+    _results.save(run_dir, {"host": "node-001", "results": [{"layer": 0, "check": "iommu", "status": "FAIL"}], "facts": {},
+                            "expect": {"pyramid_enforce_gate": False}})
+    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES}, run_dir, 1, NODES) == "node-001"
 
 
 def test_a_subnet_read_nobody_made_is_an_error_on_every_node_naming_the_group(tmp_path):

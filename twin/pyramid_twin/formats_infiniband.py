@@ -162,20 +162,26 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
             by_switch.setdefault(link["remote"]["name"], {})[link["remote"]["port"]] = counts
     lines = []
     for description, guid, counts in by_ca:
-        lines += ['Errors for "%s"' % description, "   GUID %s port 1: %s" % (guid, _line(counts))]
+        lines += ['Errors for "%s"' % description, "   GUID %s port 1: %s" % (_unpadded(guid), _line(counts))]
     for name, ports in sorted(by_switch.items()):
         total = {}
         for counts in ports.values():
             for counter, value in counts.items():
                 total[counter] = total.get(counter, 0) + value
-        lines += ['Errors for %s "%s"' % (guids[name], name), "   GUID %s port ALL: %s" % (guids[name], _line(total))]
-        lines += ["   GUID %s port %d: %s" % (guids[name], number, _line(ports[number])) for number in sorted(ports)]
+        guid = _unpadded(guids[name])
+        lines += ['Errors for %s "%s"' % (guid, name), "   GUID %s port ALL: %s" % (guid, _line(total))]
+        lines += ["   GUID %s port %d: %s" % (guid, number, _line(ports[number])) for number in sorted(ports)]
     listed = len(by_ca) + sum(len(ports) for ports in by_switch.values())
     checked = len(switches) * PORTS + len(cas) + len(by_switch)
     lines += ["", "## Summary: %d nodes checked, %d bad nodes found" % (len(switches) + len(cas), len(by_ca) + len(by_switch)),
               "##          %d ports checked, %d ports have errors beyond threshold" % (checked, listed),
               "## Thresholds: ", "## Suppressed:"]
     return (1 if listed else 0), "\n".join(lines) + "\n", ""
+
+
+def _unpadded(guid):
+    """A GUID as ibqueryerrors.c and sminfo.c print it: "0x%" PRIx64, no leading zeros (ibsim's 0x200000)."""
+    return "0x%x" % int(guid, 16)
 
 
 SM_STATE = {"master": (3, "SMINFO_MASTER")}
@@ -196,7 +202,7 @@ def sminfo(state, args, env, load_node):  # pylint: disable=unused-argument
             4000 + state["index"], sm["lid"])
     number, name = SM_STATE[sm["state"]]
     return 0, "sminfo: sm lid %d sm guid %s, activity count %d priority %d state %d %s\n" % (
-        sm["lid"], sm["guid"], _activity(sm), sm["priority"], number, name), ""
+        sm["lid"], _unpadded(sm["guid"]), _activity(sm), sm["priority"], number, name), ""
 
 
 # The SM's activity count rises while it runs (opensm on ibsim: 692 -> 705 in 12 s) and starts over when it restarts

@@ -189,7 +189,9 @@ def _port_errors(host, facts, expect):
             continue
         for said, key, guid, port in ends:
             before, after = window["before"]["ports"].get(key, {}), window["after"]["ports"].get(key, {})
-            for counter in sorted(set(before) | set(after) | set(LINK_ERRORS)):
+            # PortXmitWait is congestion, not an error: ib_congestion_idle judges it at Layer 3 (a busy fabric's
+            # 32-bit count saturates long before anyone clears it, which says nothing about the links)
+            for counter in sorted((set(before) | set(after) | set(LINK_ERRORS)) - {"PortXmitWait"}):
                 first, last = before.get(counter, 0), after.get(counter, 0)
                 top = 2 ** COUNTER_BITS[counter] - 1 if counter in COUNTER_BITS else None
                 if top is not None and top in (first, last):
@@ -211,6 +213,54 @@ def _port_errors(host, facts, expect):
         return verdict(ERROR, expected, summary(unjudged), cause=_unjudged_cause({kind for kind, _text in broken}, unseen, reader))
     return verdict(PASS, expected, "%d rails, both ends: no error counter rose over %ds%s" % (
         len(expect["pyramid_rails"]), window["seconds"], " (old counts: %s)" % summary(old, 3) if old else ""))
+
+
+@judge("ib_congestion_idle", scope="pod")
+def ib_congestion_idle(facts_by_host, expect_by_host):
+    """Each GPU node's rails, both ends of each link, their PortXmitWait read by ibqueryerrors on the fabric host at the
+    soak's start and at Layer 3, before any load: a port that waited for credits with nothing running names the port
+    and what sits at its other end. Saturated or cleared counters, and a read that may leave counts out, are ERRORs."""
+    return {host: _congestion_idle(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
+
+
+def _congestion_idle(host, facts, expect):
+    window, allowed = facts["ib_port_counters"], expect["pyramid_ib_xmit_wait_idle_max"]
+    reader = (facts.get("read_on_host") or {}).get("ib_port_counters", "the fabric host")
+    expected = ("PortXmitWait at either end of each rail's link rising by at most %d over %ds at idle (the soak's start "
+                "to Layer 3), read by ibqueryerrors on %s" % (allowed, window["seconds"], reader))
+    hidden = _hidden(window)
+    if hidden:
+        return verdict(ERROR, expected, "the read does not show every count: %s" % "; ".join(hidden),
+                       cause="ibqueryerrors lists only counts over its thresholds and not suppressed: run it with "
+                             "--threshold-file /dev/null and without -s or -c (the catalog's way does)")
+    waiting, broken, unseen, quiet = [], [], [], 0
+    top = 2 ** COUNTER_BITS["PortXmitWait"] - 1
+    for rail in expect["pyramid_rails"]:
+        ends, why = _ends(host, rail, facts)
+        if why:
+            unseen.append(why)
+            continue
+        for said, key, guid, port in ends:
+            first = window["before"]["ports"].get(key, {}).get("PortXmitWait", 0)
+            last = window["after"]["ports"].get(key, {}).get("PortXmitWait", 0)
+            if top in (first, last):
+                broken.append("%s: PortXmitWait %d, its 32-bit maximum: it no longer counts (clear it: perfquery -R -G %s %d)" % (
+                    said, top, guid, port))
+            elif last < first:
+                broken.append("%s: PortXmitWait went from %d to %d (cleared since the soak's start)" % (said, first, last))
+            elif last - first > allowed:
+                waiting.append("%s: PortXmitWait +%d in %ds (%d -> %d)" % (said, last - first, window["seconds"], first, last))
+            else:
+                quiet += 1
+    unjudged = broken + ["not seen: " + item for item in unseen]
+    if waiting:
+        return verdict(FAIL, expected, summary(waiting + unjudged))
+    if unjudged:
+        return verdict(ERROR, expected, summary(unjudged),
+                       cause=("A PortXmitWait that no longer counts, or was cleared, says nothing of the window: clear "
+                              "the named port's counters and run again" if broken else _unjudged_cause(set(), unseen, reader)))
+    return verdict(PASS, expected, "%d ports (each rail's two ends): PortXmitWait rose by at most %d over %ds at idle" % (
+        quiet, allowed, window["seconds"]))
 
 
 def _unjudged_cause(kinds, unseen, reader):

@@ -93,8 +93,10 @@ def _ranges(numbers):
 # ("[Name == N (2.332MB)]" for a data counter), and a closing summary: how many nodes and ports were checked, the
 # thresholds a port had to pass to be listed, and the counters left out (-s, -c). Captures: tests/unit/parsers/
 # linux_ibqueryerrors (ibsim 0.10 with OpenSM 3.3.23).
-_ERRORS_FOR = re.compile(r"^Errors for (?:(0x[0-9a-fA-F]{16}) )?\"(.*)\"$")
-_ERROR_PORT = re.compile(r"^\s+GUID (0x[0-9a-fA-F]{16}) port (\d+|ALL):((?:\s*\[\w+ == \d+(?: \([^)]*\))?\])+)\s*$")
+# GUIDs are printed as "0x%" PRIx64, without leading zeros (a GUID of OUI 0c:42:a1 reads 0xc42a1..., ibsim's default
+# 0x200000): read as numbers and keyed with 16 digits, as iblinkinfo and ibstat print them.
+_ERRORS_FOR = re.compile(r"^Errors for (?:(0x[0-9a-fA-F]{1,16}) )?\"(.*)\"$")
+_ERROR_PORT = re.compile(r"^\s+GUID (0x[0-9a-fA-F]{1,16}) port (\d+|ALL):((?:\s*\[\w+ == \d+(?: \([^)]*\))?\])+)\s*$")
 _COUNTER = re.compile(r"\[(\w+) == (\d+)(?: \([^)]*\))?\]")
 _SUMMARY_NODES = re.compile(r"^## Summary: (\d+) nodes checked, (\d+) bad nodes found$")
 _SUMMARY_PORTS = re.compile(r"^##\s+(\d+) ports checked, (\d+) ports have errors beyond threshold$")
@@ -124,13 +126,13 @@ def ibqueryerrors(text):
             raise ValueError("line %d follows the summary: %r" % (number, line[:120]))
         header = _ERRORS_FOR.match(line)
         if header:
-            guid = header.group(1).lower() if header.group(1) else None
+            guid = "0x%016x" % int(header.group(1), 16) if header.group(1) else None
             name = header.group(2)
             continue
         match = _ERROR_PORT.match(line)
         if not match or name is None:  # a port line before any header: the header was lost
             raise ValueError("line %d is no ibqueryerrors header, port or summary line: %r" % (number, line[:120]))
-        port_guid = match.group(1).lower()
+        port_guid = "0x%016x" % int(match.group(1), 16)
         if guid is not None and port_guid != guid:
             raise ValueError("line %d: a port of %s under the header of %s (a header lost?)" % (number, port_guid, guid))
         names[port_guid] = name
