@@ -176,11 +176,9 @@ def _port_errors(host, facts, expect):
     reader = (facts.get("read_on_host") or {}).get("ib_port_counters", "the fabric host")
     expected = ("no InfiniBand error counter rising over the %ds soak at either end of each rail's link (%s), read by "
                 "ibqueryerrors on %s" % (window["seconds"], ", ".join(sorted(LINK_ERRORS)), reader))
-    hidden = _hidden(window)
+    hidden = _hidden_verdict(window, expected)
     if hidden:
-        return verdict(ERROR, expected, "the read does not show every count: %s" % "; ".join(hidden),
-                       cause="ibqueryerrors lists only counts over its thresholds and not suppressed: run it with "
-                             "--threshold-file /dev/null and without -s or -c (the catalog's way does)")
+        return hidden
     rising, broken, unseen, old = [], [], [], []
     for rail in expect["pyramid_rails"]:
         ends, why = _ends(host, rail, facts)
@@ -228,11 +226,9 @@ def _congestion_idle(host, facts, expect):
     reader = (facts.get("read_on_host") or {}).get("ib_port_counters", "the fabric host")
     expected = ("PortXmitWait at either end of each rail's link rising by at most %d over %ds at idle (the soak's start "
                 "to Layer 3), read by ibqueryerrors on %s" % (allowed, window["seconds"], reader))
-    hidden = _hidden(window)
+    hidden = _hidden_verdict(window, expected)
     if hidden:
-        return verdict(ERROR, expected, "the read does not show every count: %s" % "; ".join(hidden),
-                       cause="ibqueryerrors lists only counts over its thresholds and not suppressed: run it with "
-                             "--threshold-file /dev/null and without -s or -c (the catalog's way does)")
+        return hidden
     waiting, broken, unseen, quiet = [], [], [], 0
     top = 2 ** COUNTER_BITS["PortXmitWait"] - 1
     for rail in expect["pyramid_rails"]:
@@ -274,6 +270,16 @@ def _unjudged_cause(kinds, unseen, reader):
                 "compare; run Layer 1 again and clear nothing while it soaks")
     return ("A rail missing from the fabric read while its own host shows it up: the read is cut short or the fabric "
             "changed since Layer 0 (run iblinkinfo on %s again)" % reader)
+
+
+def _hidden_verdict(window, expected):
+    """ERROR where a read of the window may leave counts out, else None."""
+    hidden = _hidden(window)
+    if not hidden:
+        return None
+    return verdict(ERROR, expected, "the read does not show every count: %s" % "; ".join(hidden),
+                   cause="ibqueryerrors lists only counts over its thresholds and not suppressed: run it with "
+                         "--threshold-file /dev/null and without -s or -c (the catalog's way does)")
 
 
 def _hidden(window):
