@@ -95,11 +95,13 @@ def _missing(host, check, has_results):
 def _row_not_applicable(row, expects, catalog):
     """Why a row of another fabric does not apply to this pod (BGP on an InfiniBand pod, the subnet manager on a RoCE
     one: the row's only_if against the GPU nodes' expectations, any node it applies to keeps it), else None."""
-    if not row.get("only_if") or not expects:
-        return None
-    defaults = {name: catalog["expectations"][name].get("default") for name in row["only_if"]}
-    said = [_catalog.not_applicable(row, dict(defaults, **expect)) for expect in expects]
-    return None if None in said else said[0].replace(" (%s is checked" % row["id"], " (the row is checked", 1)
+    for name, wanted in sorted((row.get("only_if") or {}).items()):
+        wanted = [str(value) for value in (wanted if isinstance(wanted, list) else [wanted])]
+        default = catalog["expectations"][name].get("default")
+        values = sorted({str(expect.get(name, default)) for expect in expects})
+        if expects and not set(values) & set(wanted):
+            return "not applicable: %s is %s (the row is checked where it is %s)" % (name, " or ".join(values), " or ".join(wanted))
+    return None
 
 
 def _checklist(catalog, hosts, devices_in_run, expects):
