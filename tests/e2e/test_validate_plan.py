@@ -80,8 +80,10 @@ def test_an_infiniband_plan_reads_the_subnet_on_one_node_and_plans_no_incast(val
     assert "InfiniBand" in plan["incast"]["off"] and "Not run: the fabric is InfiniBand" in markdown
     layer1 = {entry["check"]: entry for entry in next(layer for layer in plan["layers"] if layer["layer"] == 1)["devices"]["node-003"]}
     assert layer1["ib_links"]["read_on"] == {"ib_fabric_hosts": "node-001"}, layer1["ib_links"]
-    layer3 = next(layer for layer in plan["layers"] if layer["layer"] == 3)["devices"]["node-003"]
-    assert all("not_applicable" in entry for entry in layer3), layer3  # RoCE's checks on an InfiniBand pod
+    layer3 = {entry["check"]: entry for entry in next(layer for layer in plan["layers"] if layer["layer"] == 3)["devices"]["node-003"]}
+    # InfiniBand's own at Layer 3 (congestion at idle) read on the subnet's reader; RoCE's checks not applicable
+    assert layer3.pop("ib_congestion_idle")["read_on"] == {"ib_fabric_hosts": "node-001"}
+    assert all("not_applicable" in entry for entry in layer3.values()), layer3
 
 
 def test_a_misspelled_expectation_stops_the_plan_in_preflight(validate, tmp_path):
