@@ -32,6 +32,12 @@ description:
   - V(verdict) (once) - one result per target from judging/incast.py, with the seed's cause; a sender FAILs
     where its DCQCN did not react, PASSes where it handled CNPs, else is not measured (SKIP); a node in no
     incast is not applicable.
+  - On InfiniBand (C(pyramid_rdma_link_layer=infiniband)) the same phases run the catalog check C(incast_ib). The
+    leaves are the subnet's, found from the Layer 3 reads (each rail's port GUID in the node's ibstat, the leaf port it
+    lands on in iblinkinfo), the rate-limited clients address the target without a GID index, the NICs have no DCQCN
+    counters to read, and the fabric host reads every port's counters (ibqueryerrors) before the senders fire, after
+    they end and once more (V(settled)). The target's leaf port must wait for credits under the load, discard at most
+    C(pyramid_incast_discards_max) and stop waiting with the load (judging/incast_infiniband.py).
   - Raw reads go into C(run_dir/incast/round-K/).
 options:
   phase:
@@ -53,15 +59,18 @@ options:
   label:
     description: Which read (V(read)).
     type: str
-    choices: [before, tail, after]
+    choices: [before, tail, after, settled]
   until:
     description: What V(wait) waits for - V(tail), the read near the end of the window; V(end), every sender done.
     type: str
     choices: [tail, end]
   device:
-    description: V(switch) - read a leaf's counters (the task runs on the leaf, a host of the play).
+    description:
+      - V(switch) - read a leaf's counters (the task runs on the leaf, a host of the play).
+      - V(fabric) - on InfiniBand, read every port's counters of the subnet (C(ib_port_counters), ibqueryerrors) on the
+        fabric host the plan named (C(fabric_readers)), at O(label) V(before), V(after) or V(settled).
     type: str
-    choices: [gpu_node, switch]
+    choices: [gpu_node, switch, fabric]
     default: gpu_node
 notes:
   - The command settings (duration, rate, limiter type, GID index, port base) are each target's and sender's own
@@ -95,6 +104,11 @@ leaves:
   returned: phase plan
   type: list
   elements: list
+fabric_readers:
+  description: On InfiniBand, the fabric host that reads the subnet's counters (one), else empty; from V(plan).
+  returned: phase plan
+  type: list
+  elements: str
 waited:
   description: Seconds V(wait) slept.
   returned: phase wait

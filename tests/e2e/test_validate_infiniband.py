@@ -16,6 +16,9 @@ IB = {"link_layer": "InfiniBand"}
 COLLNET_ENV = {"NCCL_DEBUG": "INFO", "NCCL_IB_HCA": "mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7",
                "NCCL_COLLNET_ENABLE": "1"}
 LAYER1 = "--tags layer1 -e pyramid_enforce_gate=false"
+# Layer 3 under load on InfiniBand (catalog/incast.yml incast_ib): node-001 the target of every rail's leaf, the other
+# nodes its senders, 5 s windows; their offer must exceed the 400G port (3 nodes: 2 x 250, 4 nodes: 3 x 150)
+INCAST = {"pyramid_incast": True, "pyramid_incast_duration": 5, "pyramid_incast_rate_gbps": 250}
 # The fault pod reads Layer 0 too (its InfiniBand specifics: the link layer, a port no subnet manager configured)
 # and Layer 3, whose RoCE checks (DCQCN, trust, PFC, DSCP, the host/switch agreement, the incast) are not applicable here
 LAYERS_0_1 = "--tags layer0,layer1,layer2,layer3 -e pyramid_enforce_gate=false"
@@ -34,6 +37,8 @@ FAULTS = [
     {"node": "node-001", "kind": "ib_port_errors", "rail": "mlx5_2", "per_s": {"PortXmitWait": 500}},
     # node-004's mlx5_2 configured by another SM than the master (a second master: another SM_Key, a split subnet)
     {"node": "node-004", "kind": "ib_sm_lid", "rail": "mlx5_2", "lid": 200},
+    # under the incast at node-001 (the target), its leaf ports drop what waited past the head-of-queue lifetime
+    {"node": "node-001", "kind": "ib_hoq_lifetime_short"},
 ]
 
 
@@ -51,7 +56,7 @@ def faulty(validate):
     # activity count started over (as opensm's did on ibsim when killed and started again)
     pod = _pod(4, *FAULTS)
     pod["pod"]["ib_sm"] = {"restarts": True}
-    return validate(pod, cmdline=LAYERS_0_1, pyramid_rdma_link_layer="infiniband")
+    return validate(pod, cmdline=LAYERS_0_1, pyramid_rdma_link_layer="infiniband", **INCAST)
 
 
 def test_a_healthy_infiniband_pod_is_go_every_layer_with_no_false_alarm(validate):
@@ -60,7 +65,7 @@ def test_a_healthy_infiniband_pod_is_go_every_layer_with_no_false_alarm(validate
     than gaps, the subnet manager's rows checked, the SM watched over the soak."""
     pod = _pod(3)
     pod["pod"]["sharp"] = {"state": "up"}  # and SHARP declared, asked for and used
-    run = validate(pod, pyramid_rdma_link_layer="infiniband", pyramid_nccl_sharp=True, pyramid_nccl_env=COLLNET_ENV)
+    run = validate(pod, pyramid_rdma_link_layer="infiniband", pyramid_nccl_sharp=True, pyramid_nccl_env=COLLNET_ENV, **INCAST)
     assert run.report["verdict"] == "GO" and run.rc == 0, run.stdout[-3000:]
     assert run.report["unchecked_rows"] == [] and run.report["waived_rows"] == []
     for node in ("node-001", "node-002", "node-003"):
@@ -69,8 +74,14 @@ def test_a_healthy_infiniband_pod_is_go_every_layer_with_no_false_alarm(validate
             node, run.not_passing(node))
         assert not [r["check"] for r in info["checks"] if r.get("not_applicable") and r["layer"] != 3], node  # RoCE's own
     rows = {row["row"]: row for row in run.report["checklist"]}
-    assert {rows[row]["status"] for row in ("subnet_manager", "ib_routing", "ib_congestion_idle", "links", "rdma_bw", "nccl",
-                                            "training")} == {"pass"}
+    assert {rows[row]["status"] for row in ("subnet_manager", "ib_routing", "ib_congestion_idle", "ib_congestion_load", "links",
+                                            "rdma_bw", "nccl", "training")} == {"pass"}
+    # the incast: node-001 the target of all eight rail leaves, its leaf ports waiting under the load and not after it
+    record = _record(run, "node-001", "incast_ib")
+    assert record["status"] == "PASS" and "target node-001, senders node-002, node-003" in record["actual"], record
+    assert "leaf1-r7 port 1 (node-001 rail 7): PortXmitWait +" in record["actual"] and "PortXmitDiscards +0" in record["actual"]
+    record = _record(run, "node-003", "incast_ib")
+    assert record["not_applicable"] and "its leaves are proven by the targets' incasts" in record["actual"], record
     for row in ("bgp_ecmp", "qos_idle", "roce_host", "roce_agree", "qos_load"):
         assert "not applicable: pyramid_rdma_link_layer is infiniband" in rows[row]["why_not"], rows[row]
     record = _record(run, "node-002", "ib_sm_handover")
@@ -169,14 +180,12 @@ def test_error_counters_over_the_soak_rising_named_saturated_an_error_old_counts
 
 
 def test_roce_checks_are_not_applicable_on_an_infiniband_pod_and_read_nothing(faulty):
-    layer3 = [r for r in faulty.host("node-001")["checks"] if r["layer"] == 3 and r["check"] != "ib_congestion_idle"]
+    layer3 = [r for r in faulty.host("node-001")["checks"] if r["layer"] == 3 and r["check"] not in ("ib_congestion_idle", "incast_ib")]
     assert {r["check"] for r in layer3} >= {"roce_dcqcn", "roce_trust", "roce_pfc", "roce_dscp", "rail_mtu", "roce_gid",
                                             "nic_counters", "roce_host_switch_agree", "incast_ecn"}, layer3
     for record in layer3:
         assert record["status"] == "SKIP" and record.get("not_applicable"), record
-        # the incast's own play says first that it was not asked for (pyramid_incast is false in this run)
-        if record["check"] != "incast_ecn":
-            assert "pyramid_rdma_link_layer is infiniband" in record["actual"], record
+        assert "pyramid_rdma_link_layer is infiniband" in record["actual"], record
     # no netdev ECN, DSCP or PFC read on InfiniBand rails: Layer 3 reads the subnet's counters (on the reader) alone
     assert set(faulty.layer_facts("node-001", 3)) <= {"ib_port_counters", "ib_link_info", "ibstat"}
     assert set(faulty.layer_facts("node-003", 3)) <= {"ibstat"}
@@ -237,3 +246,28 @@ def test_the_subnet_managers_own_faults_fail_every_node_naming_the_sm(validate, 
     if check == "ib_routing":  # the SM itself is healthy: one master, every port under it
         assert _record(run, "node-001", "ib_subnet_manager")["status"] == "PASS"
         assert "ib_routes" in run.layer_facts("node-001", 2) and "ib_routes" not in run.layer_facts("node-002", 2)
+
+
+def test_discards_under_the_incast_fail_the_target_naming_its_leaf_ports_and_leave_the_others_not_proven(faulty):
+    record = _record(faulty, "node-001", "incast_ib")
+    assert record["status"] == "FAIL" and record["layer"] == 3, (record, faulty.stdout[-3000:])
+    assert "leaf1-r0 port 1 (node-001 rail 0): PortXmitWait +" in record["actual"] and "PortXmitDiscards +" in record["actual"]
+    assert "head-of-queue lifetime" in record["cause"], record
+    assert "target node-001, senders node-002, node-003, node-004" in record["actual"]
+    # node-001's mlx5_2 leaf port waits at idle too (its fault above): after the load it still does, said beside the discards
+    assert "leaf1-r2 port 1 (node-001 rail 2)" in record["actual"]
+    for node in ("node-002", "node-004"):  # their leaves were not proven: never GO on this row
+        record = _record(faulty, node, "incast_ib")
+        assert record["status"] == "SKIP" and not record.get("not_applicable") and record["actual"].startswith("not proven: leaf1-r"), record
+        assert faulty.host(node)["verdict"] == "NO-GO"
+    assert _record(faulty, "node-001", "incast_ecn")["not_applicable"]  # RoCE's
+
+
+def test_a_target_that_stops_returning_credits_leaves_its_leaf_ports_waiting_after_the_load(validate):
+    """Layer 3 and its incast alone (the incast finds the leaves in Layer 3's read of the subnet), the gate lifted."""
+    run = validate(_pod(3, {"node": "node-001", "kind": "ib_credit_stall"}), cmdline="--tags layer3 -e pyramid_enforce_gate=false",
+                   pyramid_rdma_link_layer="infiniband", **INCAST)
+    record = _record(run, "node-001", "incast_ib")
+    assert record["status"] == "FAIL", (record, run.stdout[-3000:])
+    assert "credit loop" in record["cause"] and "in the" in record["actual"] and "after it" in record["actual"], record
+    assert "PortXmitDiscards +0" in record["actual"]

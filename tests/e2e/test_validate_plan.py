@@ -71,18 +71,23 @@ def test_the_plan_names_every_round_and_layer_and_runs_nothing(validate, tmp_pat
     assert "plan: 4 GPU nodes, 12 switches; nothing run" in run.stdout
 
 
-def test_an_infiniband_plan_reads_the_subnet_on_one_node_and_plans_no_incast(validate, tmp_path):
+def test_an_infiniband_plan_reads_the_subnet_on_one_node_and_chooses_the_incast_at_layer3(validate, tmp_path):
     path, ran = _scenario(tmp_path, "plan-ib.yml")
     run = validate(path, playbook=PLAYBOOK, pyramid_rdma_link_layer="infiniband", **INCAST)
     assert run.rc == 0, run.stdout[-3000:]
     assert not os.path.isdir(ran) or not os.listdir(ran), os.listdir(ran)
     plan, markdown = _plan(run)
-    assert "InfiniBand" in plan["incast"]["off"] and "Not run: the fabric is InfiniBand" in markdown
+    # the leaves are the subnet's: nothing reads it before Layer 3, so the plan says so rather than guess the rounds
+    assert plan["incast"]["at_layer3"] and plan["incast"]["rounds"] == [] and "off" not in plan["incast"]
+    assert "incast: 3 senders x 150 Gb/s into one port per leaf of the subnet, its rounds chosen at Layer 3" in markdown
+    assert "chosen at Layer 3 from the subnet's read" in markdown
     layer1 = {entry["check"]: entry for entry in next(layer for layer in plan["layers"] if layer["layer"] == 1)["devices"]["node-003"]}
     assert layer1["ib_links"]["read_on"] == {"ib_fabric_hosts": "node-001"}, layer1["ib_links"]
     layer3 = {entry["check"]: entry for entry in next(layer for layer in plan["layers"] if layer["layer"] == 3)["devices"]["node-003"]}
     # InfiniBand's own at Layer 3 (congestion at idle) read on the subnet's reader; RoCE's checks not applicable
     assert layer3.pop("ib_congestion_idle")["read_on"] == {"ib_fabric_hosts": "node-001"}
+    incast = layer3.pop("incast_ib")  # and its own incast, the load said
+    assert incast["loads"] == ["an incast: K senders at line rate into one target per leaf"], incast
     assert all("not_applicable" in entry for entry in layer3.values()), layer3
 
 

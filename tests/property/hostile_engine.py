@@ -31,6 +31,7 @@ import time
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging as _judging
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import counters as _counters
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_reads as _incast_reads
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS, SourceFailure
@@ -235,6 +236,11 @@ def judge(slot, replaced=None):
         facts_by_host = {host: host_facts(row.get("facts", {}).get(host), row.get("raw", {}).get(host), expect,
                                           slot.source if host == slot.host else None, replaced) for host in hosts}
         return _engine.judge_pod(check, CATALOG, facts_by_host, {host: expect for host in hosts}), facts_by_host, expect
+    if check["scope"] == "incast":  # InfiniBand's incast: the fabric host's reads at each label (run/incast_infiniband.py)
+        reads = incast_reads(row, expect, replaced or {})
+        outcome = _judging.JUDGES["incast"][check["judge"]](row["group"], expect, reads)
+        record = _judging.incast_infiniband.record(HOST, check, CATALOG, expect, outcome, _engine)
+        return {"-": record}, reads, expect
     facts = host_facts(row.get("facts"), row.get("raw"), expect, slot.source, replaced)
     if check["scope"] == "fabric":  # as action straggler_hunt judges one run of a group
         (name,) = check["sources"]
@@ -245,6 +251,18 @@ def judge(slot, replaced=None):
         outcome = _engine.run_judge(check, _judging.JUDGES["mesh"][check["judge"]], facts[check["sources"][0]], expect)
         return {"-": _engine.result(HOST, check, CATALOG, expect, outcome["status"], outcome["expected"], outcome["actual"])}, facts, expect
     return {"-": _engine.judge_host(HOST, check, CATALOG, facts, expect)}, facts, expect
+
+
+def incast_reads(row, expect, replaced):
+    """An InfiniBand incast row's reads as the verdict phase hands them to the judge: each label's ibqueryerrors
+    parsed, a failed read said in words (incast_reads.as_input); ``replaced``: {(label,): damaged text}."""
+    (name,) = row["raw"]
+    reads = {}
+    for label, value in row["raw"][name].items():
+        parser, text = value if isinstance(value, tuple) else (None, value)
+        reads[label] = _incast_reads.as_input(parse_text(name, parser, replaced.get((label,), text), expect))
+    reads["seconds"] = row.get("seconds", {"load": 17.4, "settle": 2.2})
+    return reads
 
 
 @functools.lru_cache(maxsize=None)
@@ -394,6 +412,8 @@ def trace(slot, facts, expect):
             judge = _judging.JUDGES["fabric"][check["judge"]]
             outcome = judge(reads.wrap({name: facts[name]}, ())[name], list(slot.row["group"]), _engine.declared(check, expect), CATALOG)
             statuses = {"-": outcome["status"]}
+        elif check["scope"] == "incast":
+            statuses = {"-": _judging.JUDGES["incast"][check["judge"]](slot.row["group"], expect, reads.wrap(facts, ()))["status"]}
         elif check["scope"] == "mesh":
             name = check["sources"][0]
             statuses = {"-": _judging.JUDGES["mesh"][check["judge"]](reads.wrap({name: facts[name]}, ())[name], expect)["status"]}

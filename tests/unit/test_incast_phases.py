@@ -30,7 +30,7 @@ class _Step:
         return expect
 
 
-def _run(tmp_path, step, below="PASS"):
+def _run(tmp_path, step, below="PASS", check="incast_ecn"):
     run_dir = str(tmp_path)
     for node in NODES:  # each node's record below Layer 3 under load
         _results.save(run_dir, {"host": node, "results": [{"layer": 0, "check": "iommu", "status": below}], "facts": {}})
@@ -38,20 +38,36 @@ def _run(tmp_path, step, below="PASS"):
     args = {"run_dir": run_dir, "hosts": NODES, "switches": []}
     planned = phases.plan({}, args)
     verdict = phases.verdict({}, args)
-    records = {node: [r for r in _results.load(run_dir, node)["results"] if r["check"] == "incast_ecn"] for node in NODES}
+    records = {node: [r for r in _results.load(run_dir, node)["results"] if r["check"] == check] for node in NODES}
     return planned, verdict, records
 
 
-@pytest.mark.parametrize("overrides, why", [
-    ({"pyramid_incast": False}, "pyramid_incast is false"),
-    ({"pyramid_incast": True, "pyramid_rdma_link_layer": "infiniband"}, "InfiniBand rails: no ECN or PFC to prove"),
+@pytest.mark.parametrize("overrides, check, other", [
+    ({"pyramid_incast": False}, "incast_ecn", "incast_ib"),
+    ({"pyramid_incast": False, "pyramid_rdma_link_layer": "infiniband"}, "incast_ib", "incast_ecn"),
 ])
-def test_an_incast_switched_off_is_a_not_applicable_skip_on_every_node_saying_why(tmp_path, overrides, why):
-    planned, verdict, records = _run(tmp_path, _Step(overrides))
-    assert planned["rounds"] == [] and planned["msg"] == "incast not run: %s" % why
+def test_an_incast_switched_off_is_a_not_applicable_skip_on_every_node_saying_why(tmp_path, overrides, check, other):
+    """Off: the fabric's own incast check reads "not checked" (its row a gap unless waived), the other fabric's check
+    not applicable as any only_if says it."""
+    planned, verdict, records = _run(tmp_path, _Step(overrides), check=check)
+    assert planned["rounds"] == [] and planned["msg"] == "incast not run: pyramid_incast is false"
     assert verdict["counts"] == {"SKIP": 3}
     for node, (record,) in records.items():
-        assert record["status"] == "SKIP" and record["not_applicable"] and record["actual"] == "not checked: %s" % why, node
+        assert record["status"] == "SKIP" and record["not_applicable"] and record["actual"] == "not checked: pyramid_incast is false", node
+        assert record["not_checked"] == "pyramid_incast is false"
+        (skipped,) = [r for r in _results.load(str(tmp_path), node)["results"] if r["check"] == other]
+        assert skipped["not_applicable"] and skipped["actual"].startswith("not applicable: pyramid_rdma_link_layer is "), skipped
+
+
+def test_an_infiniband_incast_without_the_subnet_read_at_layer3_is_an_error_on_every_node(tmp_path):
+    """The leaves are found from Layer 3's iblinkinfo on the fabric host: without it nothing is planned, nothing passes."""
+    planned, verdict, records = _run(tmp_path, _Step({"pyramid_incast": True, "pyramid_rdma_link_layer": "infiniband"}),
+                                     check="incast_ib")
+    assert planned["rounds"] == [] and planned["msg"].startswith(
+        "incast not planned: the subnet's read at Layer 3 (iblinkinfo on node-001) is not usable"), planned
+    assert verdict["counts"] == {"ERROR": 3}
+    for node, (record,) in records.items():
+        assert record["status"] == "ERROR" and "iblinkinfo on node-001" in record["actual"], (node, record)
 
 
 def test_with_no_node_through_the_layers_below_nothing_runs_and_nothing_passes(tmp_path):

@@ -29,6 +29,7 @@ import pytest
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging as _judging
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, incast_phases as _incast_phases
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_reads as _incast_reads
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 from ansible_collections.gpufabric.pyramid.tests.unit import judge_data
 
@@ -133,6 +134,12 @@ def _results(row):
         run = _host_facts(row.get("facts"), row.get("raw"), expect)[check["sources"][0]]
         outcome = _engine.run_judge(check, _judging.JUDGES["mesh"][check["judge"]], run, expect)
         return {"-": _engine.result("node-001", check, CATALOG, expect, outcome["status"], outcome["expected"], outcome["actual"])}
+    if check["id"] == "incast_ib":  # InfiniBand's: the fabric host's ibqueryerrors reads (judging/incast_infiniband.py)
+        reads = {label: _incast_reads.as_input(_parsed("ib_port_counters", value, expect))
+                 for label, value in row["raw"]["ib_port_counters"].items()}
+        reads["seconds"] = row.get("seconds", {"load": 17.4, "settle": 2.2})
+        outcome = _judging.incast_infiniband.verdict(row["group"], expect, reads)
+        return {"-": _judging.incast_infiniband.record(row["group"]["target"], check, CATALOG, expect, outcome, _engine)}
     if check["scope"] == "incast":  # one target's incast: its leaf's and its NICs' counters (judging/incast.py)
         facts = row["facts"]
         outcome = _judging.incast.verdict(row["group"], expect, facts["switch"], facts["nic"], facts["seconds"], facts.get("tail"))

@@ -40,13 +40,23 @@ def test_the_meshes_and_rounds_are_the_runs_own_planners():
 
 @pytest.mark.parametrize("overrides, off", [
     ({}, "pyramid_incast is false"),
-    ({"pyramid_incast": True, "pyramid_rdma_link_layer": "infiniband"}, "the fabric is InfiniBand"),
+    ({"pyramid_rdma_link_layer": "infiniband"}, "pyramid_incast is false"),
     ({"pyramid_incast": True}, "no switch port of pyramid_switch_ports faces a planned node's rail"),
 ])
 def test_the_incast_says_why_it_does_not_run(overrides, off):
     plan = _build(["node-001", "node-002", "node-003"], **overrides)
     assert off in plan["incast"]["off"], plan["incast"]
     assert "incast not run: %s" % off.split(":")[0] in "\n".join(_markdown.summary(plan))
+
+
+def test_on_infiniband_the_incast_is_planned_at_layer3_from_the_subnets_read():
+    """No subnet read before any load: the plan says how many senders at what rate, and that the rounds come at Layer 3."""
+    plan = _build(["node-001", "node-002", "node-003"], pyramid_incast=True, pyramid_rdma_link_layer="infiniband",
+                  pyramid_incast_rate_gbps=250)
+    assert plan["incast"]["at_layer3"] and plan["incast"]["rounds"] == [] and "off" not in plan["incast"], plan["incast"]
+    assert "incast: 2 senders x 250 Gb/s into one port per leaf of the subnet, its rounds chosen at Layer 3" in "\n".join(
+        _markdown.summary(plan))
+    assert "about 30 s a round" in _markdown.markdown(plan)
 
 
 def test_a_lone_node_has_no_partner_and_says_so():

@@ -201,7 +201,8 @@ RAIL_MESH_FAULTS = {"rail_bw", "gid_missing", "stale_server", "perftest_server_s
                     "ping_rtt", "rail_ip_wrong", "gdr_bw"}
 # Host RoCE configuration faults (mlnx_qos, ethtool -S, the rails' RoCE sysfs): tests/unit/test_twin_formats_roce.py covers them.
 ROCE_HOST_FAULTS = {"dcqcn_off", "trust_pcp", "pfc_priority", "dscp_mark", "mtu"}
-INFINIBAND_FAULTS = {"ib_link", "ib_cable_swap", "ib_port_errors", "ib_sm_lid"}  # test_twin_formats_infiniband.py
+INFINIBAND_FAULTS = {"ib_link", "ib_cable_swap", "ib_port_errors", "ib_sm_lid",  # test_twin_formats_infiniband.py
+                     "ib_hoq_lifetime_short", "ib_credit_stall"}  # and the incast on InfiniBand (tests/e2e/test_validate_infiniband.py)
 
 
 def test_every_fault_kind_is_covered():

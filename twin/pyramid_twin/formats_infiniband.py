@@ -150,6 +150,8 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
         from pyramid_twin.fake_tool import pod_clock  # pylint: disable=import-outside-toplevel
         elapsed = pod_clock("ibqueryerrors")
     by_switch, by_ca = {}, []
+    for (leaf, port), counts in _incast_counts(nodes, cas).items():
+        by_switch.setdefault(leaf, {})[port] = counts
     for node, rail in faulty:
         description = "%s %s" % (node["hostname"], rail["device"])
         link = next((port for name, _guid, _lid, port in cas if name == description), None)
@@ -159,7 +161,9 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
         if rail["ib_errors"]["end"] == "ca":
             by_ca.append((description, rail["node_guid"], counts))
         else:
-            by_switch.setdefault(link["remote"]["name"], {})[link["remote"]["port"]] = counts
+            here = by_switch.setdefault(link["remote"]["name"], {}).setdefault(link["remote"]["port"], {})
+            for counter, value in counts.items():
+                here[counter] = min(here.get(counter, 0) + value, 2 ** dict(COUNTERS)[counter] - 1)
     lines = []
     for description, guid, counts in by_ca:
         lines += ['Errors for "%s"' % description, "   GUID %s port 1: %s" % (_unpadded(guid), _line(counts))]
@@ -177,6 +181,42 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
               "##          %d ports checked, %d ports have errors beyond threshold" % (checked, listed),
               "## Thresholds: ", "## Suppressed:"]
     return (1 if listed else 0), "\n".join(lines) + "\n", ""
+
+
+# An incast on InfiniBand (twin/pyramid_twin/incast.py's events, recorded by the rate-limited ib_write_bw clients): the
+# leaf port facing the target has more to send than credits for it while the senders' offer exceeds its rate, and
+# waits (PortXmitWait) for as long as they run. A target with the fault `ib_hoq_lifetime_short` has its leaf ports drop
+# what waited too long (PortXmitDiscards) meanwhile; one with `ib_credit_stall` stops returning credits under the
+# burst, so its leaf ports go on waiting after the load ended.
+XMIT_WAIT_PER_S = 2000000
+HOQ_DISCARDS_PER_S = 900
+
+
+def _incast_counts(nodes, cas):
+    """{(leaf, port): {counter: n}} the incasts so far add to the leaf ports facing their targets."""
+    import sys  # pylint: disable=import-outside-toplevel
+    import time  # pylint: disable=import-outside-toplevel
+    from pyramid_twin import incast  # pylint: disable=import-outside-toplevel
+    node_dir = getattr(sys.modules.get("pyramid_twin.fake_tool"), "NODE", [None])[0]
+    if not node_dir:
+        return {}
+    states = {state["hostname"]: state for state in nodes}
+    links = {name: port for name, _guid, _lid, port in cas}
+    now, added = time.time(), {}
+    for (target, device, first), group in incast.incasts(incast.load(incast.events_dir(incast.digest_of(node_dir)))).items():
+        link = links.get("%s %s" % (target, device))
+        state = states.get(target)
+        offered = sum(float(client["rate_gbps"]) for client in group["clients"])
+        if link is None or state is None or offered <= float(group["clients"][0].get("port_gbps", 400)):
+            continue  # not an InfiniBand rail of the pod, or no queue builds
+        duration, elapsed = incast._elapsed(group, now)  # pylint: disable=protected-access
+        waited = max(now - first, 0.0) if state.get("ib_credit_stall") else elapsed
+        counts = added.setdefault((link["remote"]["name"], link["remote"]["port"]), {})
+        counts["PortXmitWait"] = counts.get("PortXmitWait", 0) + int(XMIT_WAIT_PER_S * waited)
+        if state.get("ib_hoq_lifetime_short"):
+            counts["PortXmitDiscards"] = counts.get("PortXmitDiscards", 0) + int(HOQ_DISCARDS_PER_S * min(elapsed, duration))
+    return {where: {counter: min(value, 2 ** dict(COUNTERS)[counter] - 1) for counter, value in counts.items() if value}
+            for where, counts in added.items() if any(counts.values())}
 
 
 def _unpadded(guid):

@@ -365,6 +365,15 @@ def _ib_cable_swap(state, fault):
     state["ib_cable_swap"] = list(fault.get("rails", [6, 7]))
 
 
+def _ib_incast_fault(kind):
+    """Faults that show only under an incast on InfiniBand (formats_infiniband._incast_counts): the leaf ports facing
+    this node drop what waited past the head-of-queue lifetime (ib_hoq_lifetime_short), or keep waiting after the load
+    because the node stopped returning credits under the burst (ib_credit_stall)."""
+    def apply(state, fault):  # pylint: disable=unused-argument
+        state[kind] = True
+    return apply
+
+
 def _module_missing(state, fault):
     module = fault.get("module", "nvidia_peermem")
     state["modules"] = [m for m in state["modules"] if m != module]
@@ -597,6 +606,8 @@ FAULTS = {
     "ib_cable_swap": _ib_cable_swap,
     "ib_port_errors": _ib_port_errors,
     "ib_sm_lid": _ib_sm_lid,
+    "ib_hoq_lifetime_short": _ib_incast_fault("ib_hoq_lifetime_short"),
+    "ib_credit_stall": _ib_incast_fault("ib_credit_stall"),
     "module_missing": _module_missing,
     "open_kernel_module": _open_kernel_module,
     "mlxconfig": _mlxconfig,

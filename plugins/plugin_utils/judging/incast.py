@@ -232,12 +232,13 @@ def expected(expect):
                 expect["pyramid_incast_tail_percent"], expect["pyramid_incast_discards_max"]))
 
 
-def record(host, check, catalog, expect, outcome, engine):
-    """The result of ``host`` (the target) from verdict()'s outcome, through the engine's result()."""
+def record(host, check, catalog, expect, outcome, engine, causes=None, wanted=None):
+    """The result of ``host`` (the target) from verdict()'s outcome, through the engine's result(); ``causes`` and
+    ``wanted`` (the expected text) are another fabric's (judging/incast_infiniband.py), else RoCE's."""
     cause = None
     if outcome["status"] == "FAIL":
-        cause = "; ".join(CAUSES[c] for c in outcome["causes"])
+        cause = "; ".join((causes or CAUSES)[c] for c in outcome["causes"])
     elif outcome["status"] == "ERROR":
         cause = "No data: %s" % outcome["msg"]
-    return engine.result(host, check, catalog, expect, outcome["status"], expected(expect), outcome["msg"], cause=cause,
+    return engine.result(host, check, catalog, expect, outcome["status"], wanted or expected(expect), outcome["msg"], cause=cause,
                          command=engine.commands_of(check, catalog, expect))

@@ -180,28 +180,23 @@ def _port_errors(host, facts, expect):
     if hidden:
         return hidden
     rising, broken, unseen, old = [], [], [], []
-    for rail in expect["pyramid_rails"]:
-        ends, why = _ends(host, rail, facts)
-        if why:
-            unseen.append(why)
-            continue
-        for said, key, guid, port in ends:
-            before, after = window["before"]["ports"].get(key, {}), window["after"]["ports"].get(key, {})
-            # PortXmitWait is congestion, not an error: ib_congestion_idle judges it at Layer 3 (a busy fabric's
-            # 32-bit count saturates long before anyone clears it, which says nothing about the links)
-            for counter in sorted((set(before) | set(after) | set(LINK_ERRORS)) - {"PortXmitWait"}):
-                first, last = before.get(counter, 0), after.get(counter, 0)
-                top = 2 ** COUNTER_BITS[counter] - 1 if counter in COUNTER_BITS else None
-                if top is not None and top in (first, last):
-                    broken.append(("saturated", "%s: %s %d, its %d-bit maximum: it no longer counts (clear it: perfquery -R "
-                                                "-G %s %d)" % (said, counter, top, COUNTER_BITS[counter], guid, port)))
-                elif last < first:
-                    broken.append(("cleared", "%s: %s went from %d to %d (cleared during the soak)" % (said, counter, first, last)))
-                elif counter in LINK_ERRORS and last > first:
-                    said_rise = "%s: %s +%d in %ds (%d -> %d)" % (said, counter, last - first, window["seconds"], first, last)
-                    rising.append((counter, said_rise))
-                elif counter in LINK_ERRORS and last:
-                    old.append("%s: %s %d, not rising" % (said, counter, last))
+    for said, key, guid, port in _rail_ends(host, facts, expect, unseen):
+        before, after = window["before"]["ports"].get(key, {}), window["after"]["ports"].get(key, {})
+        # PortXmitWait is congestion, not an error: ib_congestion_idle judges it at Layer 3 (a busy fabric's
+        # 32-bit count saturates long before anyone clears it, which says nothing about the links)
+        for counter in sorted((set(before) | set(after) | set(LINK_ERRORS)) - {"PortXmitWait"}):
+            first, last = before.get(counter, 0), after.get(counter, 0)
+            top = 2 ** COUNTER_BITS[counter] - 1 if counter in COUNTER_BITS else None
+            if top is not None and top in (first, last):
+                broken.append(("saturated", "%s: %s %d, its %d-bit maximum: it no longer counts (clear it: perfquery -R "
+                                            "-G %s %d)" % (said, counter, top, COUNTER_BITS[counter], guid, port)))
+            elif last < first:
+                broken.append(("cleared", "%s: %s went from %d to %d (cleared during the soak)" % (said, counter, first, last)))
+            elif counter in LINK_ERRORS and last > first:
+                said_rise = "%s: %s +%d in %ds (%d -> %d)" % (said, counter, last - first, window["seconds"], first, last)
+                rising.append((counter, said_rise))
+            elif counter in LINK_ERRORS and last:
+                old.append("%s: %s %d, not rising" % (said, counter, last))
     unjudged = [text for _kind, text in broken] + ["not seen: " + item for item in unseen]
     if rising:
         return verdict(FAIL, expected, summary([text for _counter, text in rising] + unjudged),
@@ -231,23 +226,18 @@ def _congestion_idle(host, facts, expect):
         return hidden
     waiting, broken, unseen, quiet = [], [], [], 0
     top = 2 ** COUNTER_BITS["PortXmitWait"] - 1
-    for rail in expect["pyramid_rails"]:
-        ends, why = _ends(host, rail, facts)
-        if why:
-            unseen.append(why)
-            continue
-        for said, key, guid, port in ends:
-            first = window["before"]["ports"].get(key, {}).get("PortXmitWait", 0)
-            last = window["after"]["ports"].get(key, {}).get("PortXmitWait", 0)
-            if top in (first, last):
-                broken.append("%s: PortXmitWait %d, its 32-bit maximum: it no longer counts (clear it: perfquery -R -G %s %d)" % (
-                    said, top, guid, port))
-            elif last < first:
-                broken.append("%s: PortXmitWait went from %d to %d (cleared since the soak's start)" % (said, first, last))
-            elif last - first > allowed:
-                waiting.append("%s: PortXmitWait +%d in %ds (%d -> %d)" % (said, last - first, window["seconds"], first, last))
-            else:
-                quiet += 1
+    for said, key, guid, port in _rail_ends(host, facts, expect, unseen):
+        first = window["before"]["ports"].get(key, {}).get("PortXmitWait", 0)
+        last = window["after"]["ports"].get(key, {}).get("PortXmitWait", 0)
+        if top in (first, last):
+            broken.append("%s: PortXmitWait %d, its 32-bit maximum: it no longer counts (clear it: perfquery -R -G %s %d)" % (
+                said, top, guid, port))
+        elif last < first:
+            broken.append("%s: PortXmitWait went from %d to %d (cleared since the soak's start)" % (said, first, last))
+        elif last - first > allowed:
+            waiting.append("%s: PortXmitWait +%d in %ds (%d -> %d)" % (said, last - first, window["seconds"], first, last))
+        else:
+            quiet += 1
     unjudged = broken + ["not seen: " + item for item in unseen]
     if waiting:
         return verdict(FAIL, expected, summary(waiting + unjudged))
@@ -296,9 +286,34 @@ def _hidden(window):
     return hidden
 
 
+def _rail_ends(host, facts, expect, unseen):
+    """Both ends (said, key, GUID, port) of each of the node's rails in turn; a rail not found in the reads is said in
+    ``unseen`` instead (never judged as quiet)."""
+    for rail in expect["pyramid_rails"]:
+        ends, why = _ends(host, rail, facts)
+        if why:
+            unseen.append(why)
+            continue
+        yield from ends
+
+
 def _ends(host, rail, facts):
     """([(said, key, GUID, port)] of the rail's two ends: its CA port and the leaf port it lands on), or (None, why)."""
-    device = facts["ibstat"]["devices"].get(rail) or {}
+    leaf, why = leaf_end(host, rail, facts)
+    if why:
+        return None, why
+    # ibqueryerrors names a CA's port by its node GUID: without it read, that end is not found (never another GUID)
+    ca_guid = ((facts["ibstat"]["devices"].get(rail) or {}).get("node_guid") or "").lower()
+    if not ca_guid:
+        return None, "%s: no node GUID in %s's ibstat" % (rail, host)
+    return [("%s %s port 1" % (host, rail), "%s:1" % ca_guid, ca_guid, 1),
+            ("%s port %d (%s %s)" % (leaf["name"], leaf["port"], host, rail), leaf["key"], leaf["guid"], leaf["port"])], None
+
+
+def leaf_end(host, rail, facts):
+    """({name, guid, port, key}: the leaf port the rail lands on, found through iblinkinfo by the port GUID of the
+    node's own ibstat; key as ibqueryerrors' reads are keyed), or (None, why)."""
+    device = (facts.get("ibstat") or {}).get("devices", {}).get(rail) or {}
     port = (device.get("ports") or {}).get("1")
     if port is None:
         return None, "%s: not in %s's ibstat" % (rail, host)
@@ -308,14 +323,9 @@ def _ends(host, rail, facts):
         return None, "%s (port GUID %s): no link in iblinkinfo" % (rail, port.get("port_guid"))
     leaf, leaf_port = link["remote"]["name"], link["remote"]["port"]
     leaf_guid = ((links["switches"].get(leaf) or {}).get("guid") or "").lower()
-    # ibqueryerrors names a CA's port by its node GUID: without it read, that end is not found (never another GUID)
-    ca_guid = (device.get("node_guid") or "").lower()
-    if not ca_guid:
-        return None, "%s: no node GUID in %s's ibstat" % (rail, host)
     if not leaf_guid:
         return None, "%s: its leaf %s is not among iblinkinfo's switches" % (rail, leaf)
-    return [("%s %s port 1" % (host, rail), "%s:1" % ca_guid, ca_guid, 1),
-            ("%s port %d (%s %s)" % (leaf, leaf_port, host, rail), "%s:%d" % (leaf_guid, leaf_port), leaf_guid, leaf_port)], None
+    return {"name": leaf, "guid": leaf_guid, "port": leaf_port, "key": "%s:%d" % (leaf_guid, leaf_port)}, None
 
 
 @judge("ib_subnet_manager", scope="pod")

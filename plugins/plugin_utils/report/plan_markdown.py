@@ -25,6 +25,8 @@ def _seconds(seconds):
         return "-"
     if "about" in seconds:
         return "about %s s" % seconds["about"]
+    if "about_per_round" in seconds:
+        return "about %s s a round" % seconds["about_per_round"]
     return "at most %s s a run" % seconds["at_most_per_run"]
 
 
@@ -41,7 +43,12 @@ def layer_rows(plan):
         loads[layer["layer"]] = found
     mesh2, mesh4, fabric, incast = plan["mesh"]["layer 2"], plan["mesh"]["layer 4"], plan["fabric"], plan["incast"]
     soak = plan["soak"]["seconds"]
-    incast_text = incast.get("off") and "incast not run: %s" % incast["off"] or "incast: %s, %d round(s)" % (incast["load"], len(incast["rounds"]))
+    if incast.get("off"):
+        incast_text = "incast not run: %s" % incast["off"]
+    elif incast.get("at_layer3"):  # InfiniBand: the rounds follow from the subnet's read at Layer 3
+        incast_text = "incast: %s, its rounds chosen at Layer 3" % incast["load"]
+    else:
+        incast_text = "incast: %s, %d round(s)" % (incast["load"], len(incast["rounds"]))
     rows = [
         (0, "; ".join(loads[0]) or "none: reads only", "-"),
         (1, "none: counters read twice, the soak apart", "the soak: %s s" % soak),

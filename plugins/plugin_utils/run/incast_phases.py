@@ -17,17 +17,16 @@ import time
 from ..core import catalog as _catalog, results as _results
 from ..gate import blocking as _blocking
 from ..core.model import ERROR, FAIL, PASS, SKIP
-from ..judging import JUDGES, incast as _judge
-from . import background as _background, engine as _engine, incast_reads as _run, rail_mesh as _mesh
+from ..judging import JUDGES, incast as _judge, incast_infiniband as _ib_judge
+from . import background as _background, engine as _engine, incast_infiniband as _ib, incast_reads as _run, rail_mesh as _mesh
 from .ansible_step import RunError
 
 UNTIL = ("tail", "end")
 CHECK_ID = "incast_ecn"
+IB_CHECK_ID = "incast_ib"  # InfiniBand's incast: the target's leaf port waits for credits only while the load runs
 LEAF_CHECK_ID = "incast_leaf"  # the same incast's verdict on each leaf that faced a target
 EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen_timeout"]
 
-
-INFINIBAND_OFF = "InfiniBand rails: no ECN or PFC to prove"
 LEAF_EXPECTED = "under an incast at a target behind it: ECN marks, PFC only a blip at the end, no drops"
 _ORDER = (FAIL, ERROR, SKIP, PASS)  # a leaf's worst finding first: its own fault, then a port not proven
 
@@ -43,12 +42,17 @@ class IncastPhases:
         self._step, self._catalog = step, catalog
         self._check = next(c for c in catalog["checks"] if c["id"] == CHECK_ID)
         self._leaf_check = next(c for c in catalog["checks"] if c["id"] == LEAF_CHECK_ID)
-        self.checks = [self._check]  # the kind's checks (check mode: run/ansible_step.py)
+        self._ib_check = next(c for c in catalog["checks"] if c["id"] == IB_CHECK_ID)
+        self.checks = [self._check, self._ib_check]  # the kind's checks (check mode: run/ansible_step.py)
 
     # --- expectations ------------------------------------------------------------------------------------
 
     def _expect(self, host):
-        return self._step.expectations(host, self._catalog, [self._check], EXTRA)
+        return self._step.expectations(host, self._catalog, self.checks, EXTRA)
+
+    def _own(self, expect):
+        """The incast check of this node's fabric: RoCE's ECN/DCQCN/PFC, or InfiniBand's credits."""
+        return self._ib_check if expect["pyramid_rdma_link_layer"] == "infiniband" else self._check
 
     def _switch_expect(self, switch):
         return self._step.expectations(switch, self._catalog, _catalog.checks_at(self._catalog, 3, "switch"))
@@ -62,13 +66,13 @@ class IncastPhases:
             return dict(result, rounds=[], leaves=[], msg="incast not run: no node")
         expects = {host: self._expect(host) for host in hosts}
         reference = expects[hosts[0]]  # the run's settings are the first node's (keep them in group_vars/gpu_nodes)
-        if not reference["pyramid_incast"] or reference["pyramid_rdma_link_layer"] != "roce":
-            why = INFINIBAND_OFF if reference["pyramid_rdma_link_layer"] != "roce" else "pyramid_incast is false"
-            _run.files(run_dir).save_plan({"off": why, "rounds": []})
-            return dict(result, rounds=[], leaves=[], msg="incast not run: %s" % why)
+        if not reference["pyramid_incast"]:
+            _run.files(run_dir).save_plan({"off": "pyramid_incast is false", "rounds": []})
+            return dict(result, rounds=[], leaves=[], fabric_readers=[], msg="incast not run: pyramid_incast is false")
+        infiniband = reference["pyramid_rdma_link_layer"] == "infiniband"
         docs = {host: _results.load(run_dir, host) for host in hosts}
         gated = all(expects[host]["pyramid_enforce_gate"] for host in hosts)
-        nodes = _mesh.climbing(docs, 3, CHECK_ID) if gated else hosts
+        nodes = _mesh.climbing(docs, 3, self._own(reference)["id"]) if gated else hosts
         order = self._step.groups.get("gpu_nodes") or hosts
         addresses = {}
         for node in nodes:
@@ -76,20 +80,25 @@ class IncastPhases:
             if problem:
                 return dict(result, failed=True, msg="rail address plan: %s: %s" % (node, problem))
             addresses[node] = found
-        switch_ports = {switch: self._switch_expect(switch).get("pyramid_switch_ports") or [] for switch in switches}
-        plan = _run.make_plan(nodes, switch_ports, reference, addresses, self._catalog, expects) if nodes else {
-            "error": "no node passed the layers below", "rounds": []}
+        if not nodes:
+            plan = {"error": "no node passed the layers below", "rounds": []}
+        elif infiniband:  # the subnet's leaves, as Layer 1 found them; the fabric host reads their counters
+            plan = _ib.make_plan(nodes, docs, self._step.groups, run_dir, hosts, reference, addresses, self._catalog, expects)
+        else:
+            switch_ports = {switch: self._switch_expect(switch).get("pyramid_switch_ports") or [] for switch in switches}
+            plan = _run.make_plan(nodes, switch_ports, reference, addresses, self._catalog, expects)
         plan.setdefault("rounds", [])
         plan["duration"] = reference["pyramid_incast_duration"]
         plan["tail_seconds"] = round(reference["pyramid_incast_duration"] * reference["pyramid_incast_tail_percent"] / 100.0, 1)
         plan["hosts"] = hosts
         _run.files(run_dir).save_plan(plan)
         if plan.get("error"):
-            return dict(result, rounds=[], leaves=[], msg="incast not planned: %s" % plan["error"])
+            return dict(result, rounds=[], leaves=[], fabric_readers=[], msg="incast not planned: %s" % plan["error"])
         waves = _run.forks_warning(plan["leaves"], self._step.forks)
         if waves:
             result.setdefault("warnings", []).append(waves)
         return dict(result, rounds=list(range(len(plan["rounds"]))), leaves=plan["leaves"], members=plan["members"],
+                    fabric_readers=[plan["fabric_reader"]] if plan.get("fabric_reader") else [],
                     first_wait=max(plan["duration"] - plan["tail_seconds"], 0), tail_wait=plan["tail_seconds"] + 2,
                     msg="incast: %d targets in %d round(s), %d senders each%s" % (
                         sum(len(groups) for groups in plan["rounds"]), len(plan["rounds"]), plan["senders"],
@@ -174,13 +183,18 @@ class IncastPhases:
         return dict(result, msg="%s: %s" % (host, ", ".join(said)))
 
     def read(self, result, args):
-        """A node's NIC counters (hw_counters, ethtool -S) at `label`; with ``device: switch`` a leaf's (read_switch)."""
+        """A node's NIC counters (hw_counters, ethtool -S) at `label`; with ``device: switch`` a leaf's (read_switch);
+        with ``device: fabric`` the subnet's port counters on InfiniBand (read_fabric)."""
         if args.get("device") == "switch":
             return self.read_switch(result, args)
+        if args.get("device") == "fabric":
+            return self.read_fabric(result, args)
         plan, index = self._load_plan(args)
         host = self._host(args)
         if not plan["rounds"] or host not in plan["members"][index]:
             return dict(result, msg="%s is not in incast round %d" % (host, index + 1))
+        if plan.get("fabric") == "infiniband":
+            return dict(result, msg="%s: InfiniBand, no DCQCN counters on the NICs (the fabric host reads the leaves)" % host)
         expect = self._expect(host)
         planned = _engine.reads(_run.NODE_SOURCES, self._catalog, expect)
         raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
@@ -197,6 +211,21 @@ class IncastPhases:
         raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
         _run.files(args["run_dir"]).save(index, switch, args["label"], {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
         return dict(result, msg="%s: ECN, PFC and discard counters read (%s)" % (switch, args["label"]))
+
+    def read_fabric(self, result, args):
+        """Every port's counters of the subnet (ibqueryerrors) at `label`, on the fabric host the plan named."""
+        plan, index = self._load_plan(args)
+        host = self._host(args)
+        if host != plan.get("fabric_reader") or args.get("label") not in _ib.LABELS:
+            return dict(result, msg="%s does not read the subnet for incast round %d at %s" % (host, index + 1, args.get("label")))
+        expect = self._step.expectations(host, self._catalog, [self._ib_check])
+        if args["label"] == "settled":
+            after = _run.files(args["run_dir"]).load(index, host, _ib.read_label("after")) or {}
+            time.sleep(max(after.get("at", 0) + _ib.SETTLE_SECONDS - time.time(), 0))
+        planned = _engine.reads(_ib.FABRIC_SOURCES, self._catalog, expect)
+        raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
+        _run.files(args["run_dir"]).save(index, host, _ib.read_label(args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
+        return dict(result, msg="%s: the subnet's port counters read (%s)" % (host, args["label"]))
 
     # --- the verdict -------------------------------------------------------------------------------------------
 
@@ -215,6 +244,8 @@ class IncastPhases:
                 records[host] = self._no_run(host, plan)
             for switch in switches:
                 leaf_records[switch] = self._no_run(switch, plan, self._leaf_check)
+        elif plan.get("fabric") == "infiniband":
+            records = self._judged_infiniband(run_dir, plan, hosts)
         else:
             outcomes = []
             for index, groups in enumerate(plan["rounds"]):
@@ -233,7 +264,12 @@ class IncastPhases:
             doc = _results.load(run_dir, host)
             if self._held_below(host, doc, host in leaf_records):
                 continue  # blocked below: the layer role already recorded this check as not run, with the layer that stopped it
-            _results.record(doc, [record])
+            both = [record]
+            if host not in leaf_records:  # the other fabric's incast check: not applicable here, said as any only_if is
+                expect = self._expect(host)
+                other = self._check if record["check"] == IB_CHECK_ID else self._ib_check
+                both.append(_engine.not_applicable_result(host, other, self._catalog, expect))
+            _results.record(doc, both)
             _results.save(run_dir, doc)
             counts[record["status"]] = counts.get(record["status"], 0) + 1
         return dict(result, counts=counts, msg="incast: %s" % ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())))
@@ -257,13 +293,12 @@ class IncastPhases:
                 for switch in switches}
 
     def _off(self, host, why, check=None):
-        """The incast switched off (pyramid_incast false, InfiniBand rails, no node): SKIP, never PASS; it holds
-        no node back, as telemetry without a Prometheus URL (the report's row says "not checked: <why>")."""
+        """The incast switched off (pyramid_incast false, no node): SKIP, never PASS; it holds no node back, as
+        telemetry without a Prometheus URL (the report's row says "not checked: <why>")."""
         check, expect, expected = self._judged_as(host, check)
         record = _engine.result(host, check, self._catalog, expect, SKIP, expected, "not checked: %s" % why, command="(none)")
         record["not_applicable"] = True
-        if why != INFINIBAND_OFF:  # on InfiniBand the row does not apply: nothing left unchecked
-            record["not_checked"] = why
+        record["not_checked"] = why
         return record
 
     def _no_run(self, host, plan, check=None):
@@ -273,11 +308,29 @@ class IncastPhases:
                               command="(none)")
 
     def _judged_as(self, host, check):
-        """(check, expectations, expected text) of a node's incast_ecn record, or of a switch's incast_leaf."""
+        """(check, expectations, expected text) of a node's incast record (incast_ecn, or incast_ib on InfiniBand), or
+        of a switch's incast_leaf."""
         if check is self._leaf_check:
             return check, self._switch_expect(host), LEAF_EXPECTED
         expect = self._expect(host)
+        if self._own(expect) is self._ib_check:
+            return self._ib_check, expect, _ib_judge.expected(expect)
         return self._check, expect, _judge.expected(expect)
+
+    def _judged_infiniband(self, run_dir, plan, hosts):
+        """Every node's incast_ib record: each target's own verdict, the others' standing on their leaves' incasts."""
+        files, records, outcomes = _run.files(run_dir), {}, []
+        reader_expect = self._step.expectations(plan["fabric_reader"], self._catalog, [self._ib_check])
+        for index, groups in enumerate(plan["rounds"]):
+            for group in groups:
+                expect = self._expect(group["target"])
+                records[group["target"]], outcome = _ib.judged(files, plan, index, group, self._catalog, self._ib_check, expect, reader_expect)
+                outcomes.append((group, outcome))
+        by_leaf = _ib.leaf_outcomes(outcomes)
+        for host in hosts:
+            if host not in records:
+                records[host] = _ib.bystander(host, plan, by_leaf, self._ib_check, self._catalog, self._expect(host))
+        return records
 
     def _not_in_incast(self, host, plan, leaf_records):
         """A node in no incast group: its row stands on the incasts that proved its leaves, so it is not applicable
@@ -324,9 +377,7 @@ class IncastPhases:
             per_label = {label: _run.nic_snapshot(_run.files(run_dir).load(index, node, label), self._catalog, node_expect)
                          for label in ("before", "after")}
             nic[node] = {rail: {"before": per_label["before"][rail], "after": per_label["after"][rail]} for rail in per_label["before"]}
-        failed = _run.failed_runs(_run.files(run_dir).load(index, target, "servers"))
-        for sender in senders:
-            failed += _run.failed_runs(_run.files(run_dir).load(index, sender, "clients"))
+        failed = _run.group_failures(_run.files(run_dir), index, group)
         if failed:
             outcome = {"status": ERROR, "cause": None, "msg": "incast at target %s, senders %s: cannot judge: the load did not run as planned: %s" % (
                 target, ", ".join(senders), "; ".join(failed))}

@@ -168,6 +168,14 @@ def nic_snapshot(read, catalog, expect):
     return {index: as_input(facts.get(device)) for index, device in enumerate(rails)}
 
 
+def group_failures(run_files, index, group):
+    """What did not run as planned in one target's incast: its servers' and its senders' clients' runs that did not end well."""
+    failed = failed_runs(run_files.load(index, group["target"], "servers"))
+    for sender in group["senders"]:
+        failed += failed_runs(run_files.load(index, sender, "clients"))
+    return failed
+
+
 def failed_runs(stopped):
     """The runs of a stop read that did not end well, in their own words."""
     return ["%s: %s" % (run_id, state.get("msg") or state.get("status")) for run_id, state in sorted((stopped or {}).items())

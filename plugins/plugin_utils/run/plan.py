@@ -107,10 +107,16 @@ def incast(nodes, switches, expect_of, catalog, addresses):
     if not nodes:
         return {"off": "no GPU node"}
     reference = expect_of(nodes[0])
-    if reference["pyramid_rdma_link_layer"] != "roce":
-        return {"off": "the fabric is InfiniBand (pyramid_rdma_link_layer): no ECN or PFC to prove"}
     if not reference["pyramid_incast"]:
         return {"off": "pyramid_incast is false: the row under load is not checked (NO-GO unless waived)"}
+    if reference["pyramid_rdma_link_layer"] == "infiniband":
+        # the leaves are the subnet's, found in its read at Layer 3 (run/incast_infiniband.py): nothing reads it before
+        senders = min(reference["pyramid_incast_senders"], max(len(nodes) - 1, 0))
+        return {"rounds": [], "at_layer3": True, "senders": senders,
+                "load": "%d senders x %g Gb/s into one port per leaf of the subnet" % (senders, reference["pyramid_incast_rate_gbps"]),
+                "notes": ["InfiniBand: one target per leaf, chosen at Layer 3 from the subnet's read (iblinkinfo on the "
+                          "fabric host, ib_fabric_hosts); the subnet is not read before, so the rounds are not known here"],
+                "seconds": {"about_per_round": reference["pyramid_incast_duration"]}}
     switch_ports = {switch: expect_of(switch).get("pyramid_switch_ports") or [] for switch in switches}
     planned = _incast_reads.make_plan(nodes, switch_ports, reference, addresses, catalog, {node: expect_of(node) for node in nodes})
     if planned.get("error"):

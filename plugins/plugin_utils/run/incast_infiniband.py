@@ -1,0 +1,150 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The induced incast on InfiniBand (docs/incast.md, issue 36): where its leaves are, what the fabric host reads, and
+the records of one run (the phases are run/incast_phases.py's, shared with RoCE).
+
+No switch is a host of an InfiniBand run: the leaves are the subnet's, found as Layer 1 found them (each rail's port
+GUID from the node's ibstat, the leaf port it lands on from iblinkinfo read on the fabric host, both kept in the
+results files at Layer 3). The fabric host reads every port's counters (ibqueryerrors, the source Layer 1 and Layer 3
+read) before the senders fire, after they end and once more after that: one read covers every leaf of the round.
+"""
+
+from __future__ import annotations
+
+from ..core import results as _results
+from ..core.model import ERROR, PASS, SKIP
+from ..judging import JUDGES, incast_infiniband as _judge
+from ..judging.infiniband import leaf_end
+from . import engine as _engine, incast_plan as _plan, incast_reads as _run, pod as _pod
+
+FABRIC_GROUP = "ib_fabric_hosts"
+FABRIC_SOURCES = ["ib_port_counters"]
+LABELS = ("before", "after", "settled")
+# The settled read comes at least this long after the after read: what an incast left queued drains in microseconds,
+# while a port held by a credit loop or a receiver returning no credits waits on, millions of ticks a second
+SETTLE_SECONDS = 1.0
+
+
+def read_label(label):
+    """The run file a fabric read at ``label`` is kept under (beside the nodes' own reads of the same round)."""
+    return "fabric-%s" % label
+
+
+def make_plan(nodes, docs, groups, run_dir, hosts, reference, addresses, catalog, expects):
+    """The plan file's content on InfiniBand, as incast_reads.make_plan's on RoCE, or {"error": why}."""
+    reader = _pod.reader(FABRIC_GROUP, groups, run_dir, 3, hosts)
+    if reader is None:
+        return {"error": "no host of %s (or of gpu_nodes) is in the incast's play and climbed to layer 3: nobody reads the "
+                         "subnet's counters" % FABRIC_GROUP}
+    subnet = _layer3_facts(docs.get(reader) or _results.load(run_dir, reader)).get("ib_link_info")
+    if not isinstance(subnet, dict) or "ca_ports" not in subnet:
+        return {"error": "the subnet's read at Layer 3 (iblinkinfo on %s) is not usable: %s (the incast finds the leaves in "
+                         "it: run it with Layer 3, --tags layer3)" % (reader, getattr(subnet, "reason", "not read"))}
+    leaves, keys, unseen = _leaves(nodes, docs, subnet, reference["pyramid_incast_rail"], expects)
+    if not leaves:
+        return {"error": "no rail of a planned node was found in the subnet's read (iblinkinfo on %s at Layer 3): %s" % (
+            reader, "; ".join(unseen[:3]) or "no node")}
+    try:
+        planned = _plan.plan(nodes, leaves, senders=reference["pyramid_incast_senders"],
+                             rate_gbps=reference["pyramid_incast_rate_gbps"], port_gbps=reference["pyramid_rail_rate_gbps"])
+    except _plan.IncastPlanError as exc:
+        return {"error": str(exc)}
+    for groups_ in planned["rounds"]:
+        for group in groups_:
+            for port in group["ports"]:
+                port["key"] = keys[(port["leaf"], port["port"])]
+    planned["commands"] = _run.commands(planned["rounds"], catalog, expects, addresses)
+    planned["fabric"] = "infiniband"
+    planned["fabric_reader"] = reader
+    planned["leaves"] = [[] for _round in planned["rounds"]]  # no switch of the run reads anything
+    planned["members"] = [sorted({n for g in groups_ for n in [g["target"]] + g["senders"]}) for groups_ in planned["rounds"]]
+    planned["nodes"] = list(nodes)
+    planned["node_leaves"] = {node: sorted(leaf for leaf, attached in leaves.items() if node in attached) for node in nodes}
+    if unseen:
+        planned.setdefault("notes", []).append("not in the subnet's read, so in no incast: %s" % "; ".join(unseen))
+    return planned
+
+
+def _layer3_facts(doc):
+    return _engine.restore_facts((doc.get("facts") or {}).get("layer3") or {})
+
+
+def _leaves(nodes, docs, subnet, only_rail, expects):
+    """({leaf: {node: (port, rail index)}}, {(leaf, port): ibqueryerrors key}, [rails not found, said])."""
+    leaves, keys, unseen = {}, {}, []
+    for node in nodes:
+        facts = {"ibstat": _layer3_facts(docs[node]).get("ibstat"), "ib_link_info": subnet}
+        if not isinstance(facts["ibstat"], dict):
+            unseen.append("%s: no ibstat kept at Layer 3" % node)
+            continue
+        for index, rail in enumerate(expects[node]["pyramid_rails"]):
+            if only_rail >= 0 and index != only_rail:
+                continue
+            leaf, why = leaf_end(node, rail, facts)
+            if why:
+                unseen.append("%s %s" % (node, why))
+                continue
+            leaves.setdefault(leaf["name"], {})[node] = (leaf["port"], index)
+            keys[(leaf["name"], leaf["port"])] = leaf["key"]
+    return leaves, keys, unseen
+
+
+def snapshot(read, catalog, expect):
+    """ibqueryerrors' facts of one fabric read, or why it is unusable (in words)."""
+    if not read:
+        return "not read"
+    if read.get("unreachable"):
+        return "host unreachable: %s" % read["unreachable"]
+    return _run.as_input(_engine.parse_sources(FABRIC_SOURCES, catalog, read["raw"], expect)[FABRIC_SOURCES[0]])
+
+
+def judged(files, plan, index, group, catalog, check, expect, reader_expect):
+    """(the target's record, the outcome) of one target's incast."""
+    reads, times = {}, {}
+    for label in LABELS:
+        read = files.load(index, plan["fabric_reader"], read_label(label))
+        reads[label] = snapshot(read, catalog, reader_expect)
+        if read:
+            times[label] = read["at"]
+    if len(times) == len(LABELS):
+        reads["seconds"] = {"load": times["after"] - times["before"], "settle": times["settled"] - times["after"]}
+    failed = _run.group_failures(files, index, group)
+    if failed:
+        outcome = {"status": ERROR, "cause": None, "msg": "incast at target %s, senders %s: cannot judge: the load did not run as planned: %s" % (
+            group["target"], ", ".join(group["senders"]), "; ".join(failed))}
+    else:
+        outcome = JUDGES["incast"][check["judge"]](group, expect, reads)
+    return _judge.record(group["target"], check, catalog, expect, outcome, _engine), outcome
+
+
+def leaf_outcomes(outcomes):
+    """{leaf: [(status, said)]}: each leaf port a target's incast loaded, with that incast's verdict at it."""
+    by_leaf = {}
+    for group, outcome in outcomes:
+        ports = outcome.get("ports") or [dict(port, msg=None) for port in group["ports"]]
+        for port in ports:
+            said = port.get("msg") or "%s port %s (target %s)" % (port["leaf"], port["port"], group["target"])
+            by_leaf.setdefault(port["leaf"], []).append((outcome["status"], said))
+    return by_leaf
+
+
+def bystander(host, plan, by_leaf, check, catalog, expect):
+    """A node that was no target: its row stands on the incasts at its leaves, not applicable only where each of them
+    passed; one that failed, could not be judged or loaded none of its leaves leaves it not proven (SKIP, never GO)."""
+    if host not in plan["nodes"]:
+        return _engine.result(host, check, catalog, expect, SKIP, "layers 0-3 passed",
+                              "not run: %s did not pass the layers below" % host, command="(none)")
+    leaves = (plan.get("node_leaves") or {}).get(host) or []
+    unproven = ["%s: %s" % (leaf, "no incast loaded it" if leaf not in by_leaf else "; ".join(
+        "%s %s" % (status, said) for status, said in by_leaf[leaf] if status != PASS))
+        for leaf in leaves if leaf not in by_leaf or any(status != PASS for status, _said in by_leaf[leaf])]
+    if unproven or not leaves:
+        return _engine.result(host, check, catalog, expect, SKIP, "its leaves proven by an incast that passed",
+                              "not proven: %s" % ("; ".join(unproven) or "none of its rails was found in the subnet's read"),
+                              command="(none)")
+    record = _engine.result(host, check, catalog, expect, SKIP, "an incast on its leaves",
+                            "not applicable: its leaves are proven by the targets' incasts (one target per leaf: %s passed)" % (
+                                ", ".join(leaves)), command="(none)")
+    record["not_applicable"] = True
+    return record
