@@ -256,10 +256,13 @@ def test_discards_under_the_incast_fail_the_target_naming_its_leaf_ports_and_lea
     assert "target node-001, senders node-002, node-003, node-004" in record["actual"]
     # node-001's mlx5_2 leaf port waits at idle too (its fault above): after the load it still does, said beside the discards
     assert "leaf1-r2 port 1 (node-001 rail 2)" in record["actual"]
-    for node in ("node-002", "node-004"):  # their leaves were not proven: never GO on this row
+    for node in ("node-002", "node-004"):  # behind the failing leaves: held back there, not failing on their own
         record = _record(faulty, node, "incast_ib")
-        assert record["status"] == "SKIP" and not record.get("not_applicable") and record["actual"].startswith("not proven: leaf1-r"), record
+        assert record["status"] == "BLOCKED" and record["layer"] == 3, record
+        assert record["actual"].startswith("blocked by leaf1-r0, leaf1-r1") and "(target node-001)" in record["actual"], record
+        assert record["cause"].startswith("Not this host: leaf1-r0 fails its incast at target node-001 (Packets discarded"), record
         assert faulty.host(node)["verdict"] == "NO-GO"
+    assert "L3 by leaf1-r0 incast_ib, leaf1-r1 incast_ib" in faulty.stdout, faulty.stdout[-3000:]
     assert _record(faulty, "node-001", "incast_ecn")["not_applicable"]  # RoCE's
 
 

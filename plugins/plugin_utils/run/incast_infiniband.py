@@ -13,7 +13,7 @@ read) before the senders fire, after they end and once more after that: one read
 from __future__ import annotations
 
 from ..core import results as _results
-from ..core.model import ERROR, PASS, SKIP
+from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP
 from ..judging import JUDGES, incast_infiniband as _judge
 from ..judging.infiniband import leaf_end
 from . import engine as _engine, incast_plan as _plan, incast_reads as _run, pod as _pod
@@ -119,32 +119,50 @@ def judged(files, plan, index, group, catalog, check, expect, reader_expect):
 
 
 def leaf_outcomes(outcomes):
-    """{leaf: [(status, said)]}: each leaf port a target's incast loaded, with that incast's verdict at it."""
+    """{leaf: [(status, said, cause, target)]}: each leaf port a target's incast loaded, with that incast's verdict."""
     by_leaf = {}
     for group, outcome in outcomes:
         ports = outcome.get("ports") or [dict(port, msg=None) for port in group["ports"]]
+        cause = "; ".join(_judge.CAUSES[c] for c in outcome.get("causes") or []) or outcome["msg"]
         for port in ports:
             said = port.get("msg") or "%s port %s (target %s)" % (port["leaf"], port["port"], group["target"])
-            by_leaf.setdefault(port["leaf"], []).append((outcome["status"], said))
+            by_leaf.setdefault(port["leaf"], []).append((outcome["status"], said, cause, group["target"]))
     return by_leaf
 
 
 def bystander(host, plan, by_leaf, check, catalog, expect):
-    """A node that was no target: its row stands on the incasts at its leaves, not applicable only where each of them
-    passed; one that failed, could not be judged or loaded none of its leaves leaves it not proven (SKIP, never GO)."""
+    """A node that was no target: its row stands on the incasts at its leaves. Not applicable where each of them
+    passed; BLOCKED behind a leaf whose incast failed or could not be judged (as the nodes behind a failing RoCE leaf:
+    not failing on its own, not climbing past Layer 3 either); SKIP "not proven" where no incast loaded one."""
     if host not in plan["nodes"]:
         return _engine.result(host, check, catalog, expect, SKIP, "layers 0-3 passed",
                               "not run: %s did not pass the layers below" % host, command="(none)")
     leaves = (plan.get("node_leaves") or {}).get(host) or []
-    unproven = ["%s: %s" % (leaf, "no incast loaded it" if leaf not in by_leaf else "; ".join(
-        "%s %s" % (status, said) for status, said in by_leaf[leaf] if status != PASS))
-        for leaf in leaves if leaf not in by_leaf or any(status != PASS for status, _said in by_leaf[leaf])]
-    if unproven or not leaves:
+    failed = [(leaf, entry) for leaf in leaves for entry in by_leaf.get(leaf, []) if entry[0] != PASS]
+    if failed:
+        return _blocked(host, failed, check, catalog, expect)
+    unloaded = [leaf for leaf in leaves if leaf not in by_leaf]
+    if unloaded or not leaves:
         return _engine.result(host, check, catalog, expect, SKIP, "its leaves proven by an incast that passed",
-                              "not proven: %s" % ("; ".join(unproven) or "none of its rails was found in the subnet's read"),
-                              command="(none)")
+                              "not proven: %s" % ("no incast loaded %s" % ", ".join(unloaded) if unloaded else
+                                                  "none of its rails was found in the subnet's read"), command="(none)")
     record = _engine.result(host, check, catalog, expect, SKIP, "an incast on its leaves",
                             "not applicable: its leaves are proven by the targets' incasts (one target per leaf: %s passed)" % (
                                 ", ".join(leaves)), command="(none)")
     record["not_applicable"] = True
+    return record
+
+
+def _blocked(host, failed, check, catalog, expect):
+    """The BLOCKED record of a node behind leaves whose incast did not pass, in gate/blocking.py's shape."""
+    leaves = list(dict.fromkeys(leaf for leaf, _entry in failed))
+    statuses = "/".join(sorted({entry[0] for _leaf, entry in failed}))
+    first = failed[0][1]
+    record = _engine.result(host, check, catalog, expect, BLOCKED, "every leaf in this host's path passes its incast",
+                            "blocked by %s: incast_ib %s (%s)" % (", ".join(leaves), statuses, "; ".join(
+                                dict.fromkeys("target %s" % entry[3] for _leaf, entry in failed))),
+                            cause="Not this host: %s %s its incast at target %s (%s)" % (
+                                failed[0][0], "fails" if first[0] == FAIL else "could not be proven by", first[3], first[2]))
+    record["blocked_by"] = [{"switch": leaf, "check": check["id"], "status": "/".join(sorted({e[0] for l, e in failed if l == leaf})),
+                             "ports": []} for leaf in leaves]
     return record

@@ -1,0 +1,46 @@
+"""The incast on InfiniBand (run/incast_infiniband.py): what the nodes that were no target read, from the verdicts of
+the targets' incasts at their leaves. The verdict itself is judge data (judge_data/layer3_infiniband_incast.py); the
+whole run is tests/e2e/test_validate_infiniband.py's."""
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_infiniband as _ib
+
+CATALOG = _catalog.load_catalog()
+CHECK = next(check for check in CATALOG["checks"] if check["id"] == "incast_ib")
+EXPECT = _expectations.resolve(CATALOG, {"pyramid_rdma_link_layer": "infiniband", "pyramid_incast": True})[0]
+PLAN = {"nodes": ["node-001", "node-002", "node-003"],
+        "node_leaves": {"node-001": ["leaf1-r0", "leaf1-r1"], "node-002": ["leaf1-r0", "leaf1-r1"], "node-003": ["leaf1-r0", "leaf1-r1"]}}
+GROUP = {"target": "node-001", "senders": ["node-002"],
+         "ports": [{"leaf": "leaf1-r0", "port": 1, "rail": 0, "key": "0x1:1"}, {"leaf": "leaf1-r1", "port": 1, "rail": 1, "key": "0x2:1"}]}
+
+
+def _outcome(status, causes=()):
+    ports = [dict(port, cause=(causes[0] if causes else None), msg="%s port 1 (node-001 rail %d): figures" % (port["leaf"], port["rail"]))
+             for port in GROUP["ports"]]
+    return {"status": status, "causes": list(causes), "ports": ports, "msg": "incast at target node-001: figures"}
+
+
+@pytest.mark.parametrize("outcome, status, said", [
+    (_outcome("PASS"), "SKIP", "not applicable: its leaves are proven by the targets' incasts (one target per leaf: leaf1-r0, leaf1-r1 passed)"),
+    (_outcome("FAIL", ["ib_discards"]), "BLOCKED", "blocked by leaf1-r0, leaf1-r1: incast_ib FAIL (target node-001)"),
+    ({"status": "ERROR", "msg": "incast at target node-001: cannot judge: ibqueryerrors after the incast: not read"}, "BLOCKED",
+     "blocked by leaf1-r0, leaf1-r1: incast_ib ERROR (target node-001)"),
+])
+def test_a_node_that_was_no_target_stands_on_its_leaves_incasts(outcome, status, said):
+    record = _ib.bystander("node-003", PLAN, _ib.leaf_outcomes([(GROUP, outcome)]), CHECK, CATALOG, EXPECT)
+    assert record["status"] == status and record["actual"] == said, record
+    assert record.get("not_applicable", False) is (outcome["status"] == "PASS")
+    if status == "BLOCKED":  # held back at Layer 3 as the nodes behind a failing RoCE leaf, in the report's shape
+        assert record["layer"] == 3 and [b["switch"] for b in record["blocked_by"]] == ["leaf1-r0", "leaf1-r1"], record
+        assert record["cause"].startswith("Not this host: leaf1-r0 "), record
+    if outcome["status"] == "FAIL":
+        assert "head-of-queue lifetime" in record["cause"], record
+
+
+def test_a_leaf_no_incast_loaded_leaves_its_nodes_not_proven_and_a_node_below_layer3_not_run():
+    record = _ib.bystander("node-003", PLAN, {}, CHECK, CATALOG, EXPECT)
+    assert record["status"] == "SKIP" and not record.get("not_applicable") and record["actual"] == "not proven: no incast loaded leaf1-r0, leaf1-r1"
+    record = _ib.bystander("node-009", PLAN, {}, CHECK, CATALOG, EXPECT)
+    assert record["status"] == "SKIP" and record["actual"] == "not run: node-009 did not pass the layers below"
