@@ -473,6 +473,8 @@ def test_the_waits_count_from_when_the_senders_were_started_not_from_when_the_fi
     assert _run.due(FIRED, 30, 10, "tail") == 1020.0
     assert _run.due(FIRED, 30, 10, "end") == 1032.0
     assert _run.due(FIRED, 30, 30, "tail") == 1000.0  # pyramid_incast_tail_percent 100: the whole window
+    # never inside the blip: 80% of a 5 s window would be 1 s in, the read waits until half the window; 3 s at most
+    assert _run.due(FIRED, 5, 4, "tail") == 1002.5 and _run.due(FIRED, 10, 8, "tail") == 1003.0
     assert _run.due([], 30, 10, "tail") is None
 
 

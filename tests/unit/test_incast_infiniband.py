@@ -44,3 +44,20 @@ def test_a_leaf_no_incast_loaded_leaves_its_nodes_not_proven_and_a_node_below_la
     assert record["status"] == "SKIP" and not record.get("not_applicable") and record["actual"] == "not proven: no incast loaded leaf1-r0, leaf1-r1"
     record = _ib.bystander("node-009", PLAN, {}, CHECK, CATALOG, EXPECT)
     assert record["status"] == "SKIP" and record["actual"] == "not run: node-009 did not pass the layers below"
+
+
+def test_one_leaf_port_failing_blocks_the_nodes_behind_that_leaf_alone_and_a_port_never_loaded_is_not_proven():
+    """A target on every rail loads all its leaves: each port is judged on its own figures, not the target's outcome."""
+    outcome = _outcome("FAIL", ["ib_discards"])
+    outcome["ports"][0]["cause"] = None  # leaf1-r0 passed; leaf1-r1 discarded
+    by_leaf = _ib.leaf_outcomes([(GROUP, outcome)])
+    assert [entry[0] for entry in by_leaf["leaf1-r0"]] == ["PASS"] and [entry[0] for entry in by_leaf["leaf1-r1"]] == ["FAIL"]
+    plan = dict(PLAN, node_leaves=dict(PLAN["node_leaves"], **{"node-003": ["leaf1-r0"], "node-002": ["leaf1-r1"]}))
+    assert _ib.bystander("node-003", plan, by_leaf, CHECK, CATALOG, EXPECT)["not_applicable"]
+    record = _ib.bystander("node-002", plan, by_leaf, CHECK, CATALOG, EXPECT)
+    assert record["status"] == "BLOCKED" and record["actual"] == "blocked by leaf1-r1: incast_ib FAIL (target node-001)", record
+    outcome["ports"][1]["cause"] = "no_load"  # leaf1-r1's port never waited: nothing proven there, not a fault of it
+    outcome["causes"] = ["no_load"]
+    record = _ib.bystander("node-002", plan, _ib.leaf_outcomes([(GROUP, outcome)]), CHECK, CATALOG, EXPECT)
+    assert record["status"] == "BLOCKED" and "incast_ib ERROR" in record["actual"], record
+    assert record["cause"].startswith("Not this host: leaf1-r1 could not be proven by its incast at target node-001 (The leaf port never waited"), record

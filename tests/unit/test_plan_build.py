@@ -57,6 +57,9 @@ def test_on_infiniband_the_incast_is_planned_at_layer3_from_the_subnets_read():
     assert "incast: 2 senders x 250 Gb/s into one port per leaf of the subnet, its rounds chosen at Layer 3" in "\n".join(
         _markdown.summary(plan))
     assert "about 30 s a round" in _markdown.markdown(plan)
+    # the planner's refusals come before any load on InfiniBand too: 2 x 60 Gb/s cannot congest a 400G port
+    plan = _build(["node-001", "node-002", "node-003"], pyramid_incast=True, pyramid_rdma_link_layer="infiniband")
+    assert plan["incast"]["error"] and "does not exceed the target port's 400 Gb/s" in plan["incast"]["off"], plan["incast"]
 
 
 def test_a_lone_node_has_no_partner_and_says_so():

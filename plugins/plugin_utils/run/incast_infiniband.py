@@ -20,7 +20,8 @@ from . import engine as _engine, incast_plan as _plan, incast_reads as _run, pod
 
 FABRIC_GROUP = "ib_fabric_hosts"
 FABRIC_SOURCES = ["ib_port_counters"]
-LABELS = ("before", "after", "settled")
+LABELS = _judge.LABELS
+LEAF_CAUSES = ("ib_discards", "ib_wait_after")  # the leaf port's own; no_load proves nothing about it
 # The settled read comes at least this long after the after read: what an incast left queued drains in microseconds,
 # while a port held by a credit loop or a receiver returning no credits waits on, millions of ticks a second
 SETTLE_SECONDS = 1.0
@@ -119,14 +120,23 @@ def judged(files, plan, index, group, catalog, check, expect, reader_expect):
 
 
 def leaf_outcomes(outcomes):
-    """{leaf: [(status, said, cause, target)]}: each leaf port a target's incast loaded, with that incast's verdict."""
+    """{leaf: [(status, said, cause, target)]}: each leaf port a target's incast loaded, judged on its own figures (a
+    target on every rail loads eight leaves: one port's discards are that leaf's, not the other seven's). FAIL where
+    the port discarded or kept waiting; ERROR where the incast could not be judged or never loaded the port (not
+    proven); PASS otherwise."""
     by_leaf = {}
     for group, outcome in outcomes:
-        ports = outcome.get("ports") or [dict(port, msg=None) for port in group["ports"]]
-        cause = "; ".join(_judge.CAUSES[c] for c in outcome.get("causes") or []) or outcome["msg"]
-        for port in ports:
+        for port in outcome.get("ports") or [dict(port, cause=None, msg=None) for port in group["ports"]]:
             said = port.get("msg") or "%s port %s (target %s)" % (port["leaf"], port["port"], group["target"])
-            by_leaf.setdefault(port["leaf"], []).append((outcome["status"], said, cause, group["target"]))
+            if outcome["status"] == ERROR:
+                status, cause = ERROR, outcome["msg"]
+            elif port.get("cause") in LEAF_CAUSES:
+                status, cause = FAIL, _judge.CAUSES[port["cause"]]
+            elif port.get("cause"):  # no_load: the port never waited, so nothing was proven about it
+                status, cause = ERROR, _judge.CAUSES[port["cause"]]
+            else:
+                status, cause = PASS, None
+            by_leaf.setdefault(port["leaf"], []).append((status, said, cause, group["target"]))
     return by_leaf
 
 
@@ -155,6 +165,7 @@ def bystander(host, plan, by_leaf, check, catalog, expect):
 
 def _blocked(host, failed, check, catalog, expect):
     """The BLOCKED record of a node behind leaves whose incast did not pass, in gate/blocking.py's shape."""
+    failed = sorted(failed, key=lambda item: item[1][0] != FAIL)  # a leaf's own fault named before one not proven
     leaves = list(dict.fromkeys(leaf for leaf, _entry in failed))
     statuses = "/".join(sorted({entry[0] for _leaf, entry in failed}))
     first = failed[0][1]

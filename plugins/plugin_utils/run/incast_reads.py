@@ -23,6 +23,9 @@ TAIL_SOURCES = ["sw_pfc"]
 NODE_SOURCES = ["rdma_cc_counters", "nic_stats"]
 PORT_OFFSET = 100  # incast ports sit above the rail mesh's (pyramid_rdma_port_base + rail)
 LABELS = ("before", "tail", "after")
+# A tail read is never due sooner than this after the first sender started (at most half the window): a healthy
+# incast's PFC blip, and the senders that start a little later than the first, fall before it
+BLIP_SECONDS = 3.0
 
 
 def incast_dir(run_dir):
@@ -47,7 +50,10 @@ def due(fired, duration, tail_seconds, until):
     if not fired:
         return None
     if until == "tail":
-        return min(record["started"] for record in fired) + max(duration - tail_seconds, 0)
+        offset = max(duration - tail_seconds, 0)
+        if offset > 0:  # not inside the PFC blip of the window's first seconds (100%: the whole window, blip included)
+            offset = max(offset, min(BLIP_SECONDS, duration / 2.0))
+        return min(record["started"] for record in fired) + offset
     return max(record["running"] for record in fired) + duration
 
 

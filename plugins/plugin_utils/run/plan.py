@@ -17,6 +17,7 @@ from ..core import catalog as _catalog
 from . import background as _background
 from . import engine as _engine
 from . import fabric_rounds as _fabric_rounds
+from . import incast_plan as _incast_plan
 from . import incast_reads as _incast_reads
 from . import rail_mesh as _mesh
 from . import rail_rounds as _rail_rounds
@@ -111,11 +112,17 @@ def incast(nodes, switches, expect_of, catalog, addresses):
         return {"off": "pyramid_incast is false: the row under load is not checked (NO-GO unless waived)"}
     if reference["pyramid_rdma_link_layer"] == "infiniband":
         # the leaves are the subnet's, found in its read at Layer 3 (run/incast_infiniband.py): nothing reads it before
-        senders = min(reference["pyramid_incast_senders"], max(len(nodes) - 1, 0))
+        try:  # the planner's own refusals (two nodes at least, a load that congests the port), before any leaf is known
+            checked = _incast_plan.plan(nodes, {}, senders=reference["pyramid_incast_senders"],
+                                        rate_gbps=reference["pyramid_incast_rate_gbps"], port_gbps=reference["pyramid_rail_rate_gbps"])
+        except _incast_plan.IncastPlanError as exc:
+            return {"off": str(exc), "error": True}
+        senders = checked["senders"]
         return {"rounds": [], "at_layer3": True, "senders": senders,
                 "load": "%d senders x %g Gb/s into one port per leaf of the subnet" % (senders, reference["pyramid_incast_rate_gbps"]),
-                "notes": ["InfiniBand: one target per leaf, chosen at Layer 3 from the subnet's read (iblinkinfo on the "
-                          "fabric host, ib_fabric_hosts); the subnet is not read before, so the rounds are not known here"],
+                "notes": checked["notes"] + [
+                    "InfiniBand: one target per leaf, chosen at Layer 3 from the subnet's read (iblinkinfo on the fabric host, "
+                    "ib_fabric_hosts); the subnet is not read before, so the rounds are not known here"],
                 "seconds": {"about_per_round": reference["pyramid_incast_duration"]}}
     switch_ports = {switch: expect_of(switch).get("pyramid_switch_ports") or [] for switch in switches}
     planned = _incast_reads.make_plan(nodes, switch_ports, reference, addresses, catalog, {node: expect_of(node) for node in nodes})
