@@ -17,8 +17,14 @@ description:
   - Plans every GPU node's rail addresses (C(pyramid_rail_address_plan), or the node's own
     C(pyramid_rail_addresses)) by its position in C(gpu_nodes) and refuses one that is not an IP address, or
     one address given to two rails, before any host is touched (not when Layer 2 plans its mesh).
-  - Opens a new run directory under O(report_dir) and sets the facts C(pyramid_run_dir) and
-    C(pyramid_devices) (device type to the hosts this run covers, for M(gpufabric.pyramid.go_no_go)).
+  - Reads the groups by the inventory's own names where the run's extra variables give them
+    (C(pyramid_group_gpu_nodes), C(pyramid_group_switches), C(pyramid_group_launcher),
+    C(pyramid_group_ib_fabric_hosts)), and fails on a renamed group the inventory lacks, one beside a group of the
+    default name that holds other hosts, or such a variable set in the inventory, where no play reads it (docs/inventory.md).
+  - Opens a new run directory under O(report_dir) and sets the facts C(pyramid_run_dir),
+    C(pyramid_devices) (device type to the hosts this run covers, for M(gpufabric.pyramid.go_no_go)) and
+    C(pyramid_group_members) (the renamed groups' hosts, for C(ansible.builtin.add_host) to put into the groups the
+    later plays name).
 options:
   hosts:
     description: The devices to validate.

@@ -34,3 +34,47 @@ def test_a_misspelled_group_stops_the_run_naming_it(tmp_path):
     assert "no devices to validate: the inventory has no hosts in the groups gpu_nodes" in result.stdout, result.stdout[-3000:]
     assert "group gpu_node (node-001, node-002): did you mean gpu_nodes?" in result.stdout
     assert not (tmp_path / "reports").exists()  # no run directory opened: nothing was checked
+
+
+RENAMED_INVENTORY = """all:
+  children:
+    gpus:
+      hosts: {node-002: {}, node-001: {}, node-003: {}, node-004: {}}
+      vars: {ansible_host: 127.0.0.1}
+    fabric:
+      hosts:
+        leaf-a:
+          ansible_host: 127.0.0.1
+          ansible_network_os: arista.eos.eos
+          pyramid_switch_ports: [{port: Ethernet1/1, peer: node-001, peer_port: ens1np0}]
+"""
+
+
+def _plan(tmp_path, inventory_text, *extra):
+    inventory = tmp_path / "hosts.yml"
+    inventory.write_text(inventory_text)
+    command = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i", str(inventory),
+               "-e", "pyramid_report_dir=%s" % (tmp_path / "reports"), os.path.join(ROOT, "playbooks", "plan.yml")]
+    for item in extra:
+        command[-1:-1] = ["-e", item]
+    return subprocess.run(command, cwd=ROOT, env=dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg")),
+                          capture_output=True, text=True, check=False, timeout=120)
+
+
+def test_the_inventorys_own_group_names_given_as_extra_variables_are_the_groups_the_run_reads(tmp_path):
+    # plan.yml: pre-flight and the plan, nothing run on any host (no twin needed)
+    result = _plan(tmp_path, RENAMED_INVENTORY, "pyramid_group_gpu_nodes=gpus", "pyramid_group_switches=fabric")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "plan: 4 GPU nodes, 1 switches; nothing run" in result.stdout
+    plan = (next((tmp_path / "reports").glob("*")) / "plan.md").read_text()
+    # the rail mesh pairs the nodes in the inventory's order of the renamed group (node-002 first)
+    assert "round 1: 2 pairs: node-002 <-> node-003, node-001 <-> node-004" in plan, plan[:3000]
+
+
+def test_a_group_name_variable_set_in_the_inventory_stops_the_run_naming_it(tmp_path):
+    result = _plan(tmp_path, RENAMED_INVENTORY.replace("all:\n", "all:\n  vars: {pyramid_group_gpu_nodes: gpus}\n"))
+    assert result.returncode != 0, result.stdout[-3000:]
+    assert ("pyramid_group_gpu_nodes=gpus is set in the inventory, where the plays, which choose their hosts before they "
+            "read any inventory variable, do not see it: give it as an extra variable (-e pyramid_group_gpu_nodes=gpus"
+            in result.stdout), result.stdout[-3000:]
+    assert not (tmp_path / "reports").exists()

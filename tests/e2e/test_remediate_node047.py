@@ -20,6 +20,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCENARIO = os.path.join(ROOT, "twin", "scenarios", "node047.yml")
 LIMIT = "node-046,node-047,node-048"
 # node047.yml has no switch: its GO runs waive the rows that need them (tests/e2e/waivers.py)
+# a site's own group names (twin_group_names: the twin's inventory names its groups so) and the variables that say them
+RENAMED = {"twin_group_names": {"gpu_nodes": "gpus", "launcher": "login_nodes"}, "pyramid_group_gpu_nodes": "gpus",
+           "pyramid_group_launcher": "login_nodes"}
 FAST = {"pyramid_rdma_duration": 1, "pyramid_soak_seconds": 1, "pyramid_waive": GPU_ONLY_WAIVERS}
 
 
@@ -67,5 +70,11 @@ def test_node047_goes_no_go_then_remediated_then_go(validate):
     seen = _layer3_roce(fixed, "node-047")
     assert {check: r["status"] for check, r in seen.items()} == {"roce_dcqcn": "PASS", "roce_trust": "PASS"}, seen
 
-    again = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", **dict(FAST, **baseline))
+    # Again, on an inventory that names its groups its own way (pyramid_group_*, extra variables): the same run, the nodes
+    # outside it still the references of the straggler hunt, started from the renamed launcher group's host
+    again = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", **dict(FAST, **baseline, **RENAMED))
     assert again.rc == 0 and again.changed.get("node-047", 0) == 0, again.stdout[-3000:]  # idempotent
+    assert again.host("node-047")["verdict"] == "GO", again.not_passing("node-047")
+    pairs = [{r["check"]: r for r in run.host("node-047")["checks"]}["nccl_pairs"] for run in (fixed, again)]
+    # the references in the inventory's order of the group (a set's order before): the first node outside the run
+    assert [pair["actual"].split(":")[0] for pair in pairs] == ["with known-good node-001"] * 2, pairs

@@ -119,6 +119,41 @@ def test_references_lend_known_good_partners_when_no_pair_passes():
     assert statuses(verdicts) == {"n01": "PASS", "n02": "FAIL"}
 
 
+def test_a_miss_with_a_node_outside_the_run_blames_the_node_only_once_the_reference_is_proven():
+    # issue 37: nothing stands on a proof that did not happen. Two references: one run of them together proves the one
+    # the node missed with, made only because the node missed; then the miss is the node's, with its cause
+    fabric = Fabric(bad=["n03"])
+    verdicts = _hunt.round_scale(["n03"], fabric, references=["n01", "n02"])
+    assert statuses(verdicts) == {"n03": "FAIL"} and verdicts["n03"]["cause_key"] == "gdr_off", verdicts
+    assert fabric.calls == [[("n03", "n01")], [("n01", "n02")]]
+    # one reference, nobody to prove it with: the node did not pass, and the miss names both sides
+    verdicts = _hunt.round_scale(["n03"], Fabric(bad=["n03"]), references=["n01"])
+    assert statuses(verdicts) == {"n03": "FAIL"} and verdicts["n03"]["cause_key"] == "unplaced", verdicts
+    assert ("with n01 (outside this run, not proven in it: no other node outside the run to prove it with): GDR off on "
+            "n03; the miss may be n03's or n01's") == verdicts["n03"]["actual"]
+    # a bad reference: the run that should prove it misses too, so the healthy node is not blamed
+    fabric = Fabric(bad=["n01"])
+    verdicts = _hunt.round_scale(["n03"], fabric, references=["n01", "n02"])
+    assert verdicts["n03"]["status"] == "FAIL" and verdicts["n03"]["cause_key"] == "unplaced", verdicts
+    assert "with n02 it missed too: GDR off on n01" in verdicts["n03"]["actual"]
+    # a pass proves both: no proof run
+    fabric = Fabric()
+    assert statuses(_hunt.round_scale(["n03"], fabric, references=["n01", "n02"])) == {"n03": "PASS"}
+    assert fabric.calls == [[("n03", "n01")]]
+
+
+def test_a_pair_of_the_run_that_misses_is_retested_with_references_proven_before_blame():
+    # both nodes of the run miss together; each is retested with a reference. n01 passes with n07 (n07 proven by it);
+    # n02 misses with n08, proven by one run with n07: the miss is n02's
+    fabric = Fabric(bad=["n02"])
+    verdicts = _hunt.round_pairs(["n01", "n02"], fabric, references=["n07", "n08"])
+    assert statuses(verdicts) == {"n01": "PASS", "n02": "FAIL"} and verdicts["n02"]["cause_key"] == "gdr_off", verdicts
+    assert fabric.calls[-1] == [("n08", "n07")]
+    # n08 bad: n02's miss with it cannot be n02's alone
+    verdicts = _hunt.round_pairs(["n01", "n02"], Fabric(bad=["n02", "n08"]), references=["n07", "n08"])
+    assert verdicts["n02"]["cause_key"] == "unplaced" and "the miss may be n02's or n08's" in verdicts["n02"]["actual"]
+
+
 def test_one_run_across_every_node_blames_only_the_nodes_it_traces():
     class Traced(Fabric):
         def outcome(self, group):

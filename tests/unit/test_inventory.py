@@ -78,3 +78,59 @@ def test_a_misspelled_group_whose_hosts_the_playbooks_would_leave_out_is_named()
     assert _inventory.misspelled_groups(groups) == [
         "group gpu_node (n1, n2): did you mean gpu_nodes? Its hosts are in none of the groups the playbooks read "
         "(gpu_nodes, switches, rail_leaves, spines, launcher, ib_fabric_hosts)"]  # spine's host is a switch: not left out
+
+
+# The inventory's own group names (issue 37: "group names are variables with documented defaults").
+RENAMED = {"all": ["n1", "n2", "n3", "sw1", "l1"], "ungrouped": [], "gpus": ["n2", "n1", "n3"], "fabric": ["sw1"],
+           "login": ["l1"]}
+
+
+def test_group_names_default_to_the_playbooks_own_and_follow_the_extra_variables():
+    assert _inventory.group_names({}) == {"gpu_nodes": "gpu_nodes", "switches": "switches", "launcher": "launcher",
+                                          "ib_fabric_hosts": "ib_fabric_hosts"}
+    names = _inventory.group_names({"pyramid_group_gpu_nodes": "gpus", "pyramid_group_launcher": "login"})
+    assert names["gpu_nodes"] == "gpus" and names["launcher"] == "login" and names["switches"] == "switches"
+
+
+def test_a_renamed_group_is_read_under_the_playbooks_name_in_the_inventorys_order():
+    names = _inventory.group_names({"pyramid_group_gpu_nodes": "gpus", "pyramid_group_switches": "fabric"})
+    groups = _inventory.read_groups(RENAMED, names)
+    assert groups["gpu_nodes"] == ["n2", "n1", "n3"] and groups["switches"] == ["sw1"]  # n2 keeps the first rail addresses
+    assert _inventory.device_types(["n1", "n2", "n3", "sw1"], groups) == {"gpu_node": ["n1", "n2", "n3"], "switch": ["sw1"]}
+    assert _inventory.group_members(RENAMED, names) == [
+        {"group": "gpu_nodes", "host": "n2"}, {"group": "gpu_nodes", "host": "n1"}, {"group": "gpu_nodes", "host": "n3"},
+        {"group": "switches", "host": "sw1"}]
+    assert not _inventory.group_members(RENAMED, _inventory.group_names({}))  # nothing renamed, nothing added
+    assert not _inventory.group_problems(RENAMED, names, {"n1": {"pyramid_group_gpu_nodes": "gpus"}})
+    assert not _inventory.misspelled_groups(RENAMED, names)
+
+
+def test_a_renamed_group_missing_or_beside_a_group_of_the_playbooks_name_is_named():
+    names = _inventory.group_names({"pyramid_group_gpu_nodes": "gpu", "pyramid_group_switches": "fabric"})
+    groups = dict(RENAMED, switches=["sw9"])
+    assert _inventory.group_problems(groups, names, {}) == [
+        "pyramid_group_gpu_nodes=gpu: the inventory has no group gpu; did you mean gpus?",
+        "pyramid_group_switches=fabric, yet the inventory has a group switches too (sw9): the playbooks would read both; "
+        "rename one"]
+
+
+def test_a_group_variable_set_in_the_inventory_not_as_an_extra_variable_is_named():
+    # the plays chose their hosts from gpu_nodes (the default) before any inventory variable was read
+    found = _inventory.group_problems(RENAMED, _inventory.group_names({}), {
+        "localhost": {"pyramid_group_gpu_nodes": "gpus"}, "n1": {"pyramid_group_gpu_nodes": "gpus"}})
+    assert found == ["localhost, n1: pyramid_group_gpu_nodes=gpus is set in the inventory, where the plays, which choose "
+                     "their hosts before they read any inventory variable, do not see it: give it as an extra variable "
+                     "(-e pyramid_group_gpu_nodes=gpus, or the AWX job template's extra variables)"]
+
+
+def test_a_misspelled_renamed_group_reads_against_the_inventorys_name():
+    names = _inventory.group_names({"pyramid_group_gpu_nodes": "gpus"})
+    found = _inventory.misspelled_groups({"all": ["n1"], "gpu": ["n1"], "gpus": []}, names)
+    assert found == ["group gpu (n1): did you mean gpus? Its hosts are in none of the groups the playbooks read "
+                     "(gpus, switches, rail_leaves, spines, launcher, ib_fabric_hosts)"]
+
+
+def test_a_misspelled_group_variable_names_the_meant_one():
+    found = _inventory.unknown_variables({"n1": {"pyramid_group_gpu_node": None}}, {"expectations": {}})
+    assert found == ["n1: pyramid_group_gpu_node is not a variable of gpufabric.pyramid; did you mean pyramid_group_gpu_nodes? "
+                     "(a deliberate one: list it in pyramid_extra_vars)"]

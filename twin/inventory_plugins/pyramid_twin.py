@@ -21,6 +21,8 @@ description:
     option O(scenario), C(twin/scenarios/default.yml). Relative paths are from the current directory."
   - Nodes the scenario marks unreachable get a port where nothing listens, so SSH really fails.
   - The file name must end in C(pyramid_twin.yml) or C(pyramid_twin.yaml).
+  - "The extra var C(twin_group_names) ({group: name}) names the groups as a site's inventory might (C(gpu_nodes: gpus)),
+    to run the playbooks with C(pyramid_group_*) (docs/inventory.md)."
 options:
   plugin:
     description: Token that marks the file as this plugin's.
@@ -87,10 +89,11 @@ class InventoryModule(BaseInventoryPlugin):
         except Exception as exc:  # unreadable file, YAML syntax, a fault naming what a node lacks
             raise AnsibleParserError("twin scenario %s: %s" % (scenario_path, exc)) from exc
 
+        named = dict(zip(GROUPS, GROUPS), **(load_extra_vars(self.loader).get("twin_group_names") or {}))
         for group in GROUPS:
-            self.inventory.add_group(group)
-        self.inventory.add_child("switches", "rail_leaves")
-        self.inventory.add_child("switches", "spines")
+            self.inventory.add_group(named[group])
+        self.inventory.add_child(named["switches"], named["rail_leaves"])
+        self.inventory.add_child(named["switches"], named["spines"])
         # One set of control sockets per scenario: a multiplexed session carries the SetEnv of the
         # master connection, not its own (twin/README.md). ssh does not create the directory.
         control_dir = os.path.expanduser("~/.ansible/cp")
@@ -103,9 +106,9 @@ class InventoryModule(BaseInventoryPlugin):
         ])
         for position, state in enumerate(states):
             name = state["hostname"]
-            self.inventory.add_host(name, group="gpu_nodes")
+            self.inventory.add_host(name, group=named["gpu_nodes"])
             if position == 0:  # as in inventories/example: the first node starts mpirun/srun runs
-                self.inventory.add_host(name, group="launcher")
+                self.inventory.add_host(name, group=named["launcher"])
             for key, value in (
                 ("ansible_host", state["address"]),
                 ("ansible_port", CLOSED_PORT if state["unreachable"] else PORT),
@@ -119,14 +122,14 @@ class InventoryModule(BaseInventoryPlugin):
             if plan:  # an InfiniBand node: its cabling plan, as a site's host_vars state it
                 self.inventory.set_variable(name, "pyramid_ib_ports", plan)
         if topo is not None:
-            self._add_switches(topo, keys, switch_model, scenario_path, common_args)
+            self._add_switches(topo, keys, switch_model, scenario_path, common_args, named)
 
-    def _add_switches(self, topo, keys, switch_model, scenario_path, common_args):
+    def _add_switches(self, topo, keys, switch_model, scenario_path, common_args, named):
         """Leaves and spines: EOS and NX-OS through network_cli, SONiC and Cumulus over SSH."""
         key = keys.scenario_key(scenario_path)
         refuse, down = _switch_faults(topo, "auth_fail"), _switch_faults(topo, "unreachable")
         for name, info in topo["switches"].items():
-            self.inventory.add_host(name, group="rail_leaves" if info["role"] == "leaf" else "spines")
+            self.inventory.add_host(name, group=named["rail_leaves"] if info["role"] == "leaf" else named["spines"])
             variables = {
                 "ansible_host": info["address"],
                 "ansible_port": CLOSED_PORT if name in down else PORT,

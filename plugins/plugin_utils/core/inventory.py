@@ -18,9 +18,12 @@ DEVICE_GROUPS = {"gpu_nodes": "gpu_node", "switches": "switch", "rail_leaves": "
 SHOWN_PROBLEMS = 20  # the task message lists this many; all of them are in the result's `problems`
 # The other groups the playbooks read: the launcher of the runs across nodes, the reader of an InfiniBand subnet.
 OTHER_GROUPS = ("launcher", "ib_fabric_hosts")
+# The variable that names the inventory's own group for each group the playbooks read (default: the same name). An
+# extra variable only: a play picks its hosts before any inventory variable is read (docs/inventory.md).
+GROUP_VARIABLES = {group: "pyramid_group_%s" % group for group in ("gpu_nodes", "switches", "launcher", "ib_fabric_hosts")}
 # pyramid_* variables an inventory may set besides the catalog's expectations: the run's report directory, the
 # remediation's firmware reset, the AWX configuration's (playbooks/awx_configure.yml) and the allow-list itself.
-OTHER_VARIABLES = ("pyramid_report_dir", "pyramid_remediate_firmware_reset", "pyramid_extra_vars")
+OTHER_VARIABLES = ("pyramid_report_dir", "pyramid_remediate_firmware_reset", "pyramid_extra_vars") + tuple(GROUP_VARIABLES.values())
 OTHER_PREFIXES = ("pyramid_awx_",)
 NEAR = 0.8  # difflib's ratio from which a name reads as a misspelling of a known one (gpu_node: gpu_nodes 0.94)
 
@@ -95,10 +98,62 @@ def unknown_variables(variables_by_host, catalog):
     return found
 
 
-def misspelled_groups(groups):
+def group_names(extra_vars):
+    """{group the playbooks read: the inventory's name for it}, from the run's extra variables (pyramid_group_*)."""
+    return {group: str((extra_vars or {}).get(variable) or group) for group, variable in GROUP_VARIABLES.items()}
+
+
+def read_groups(groups, names):
+    """The inventory's groups as the playbooks read them: each renamed group (``names``) under the playbooks' name,
+    its hosts in the inventory's order."""
+    found = dict(groups)
+    for group, name in names.items():
+        if name != group:
+            found[group] = list(groups.get(name) or [])
+    return found
+
+
+def group_members(groups, names):
+    """[{"group", "host"}] that add_host puts into the playbooks' groups so that the later plays, which name them, find
+    the renamed groups' hosts (in order: a node's rail addresses follow its position in gpu_nodes)."""
+    return [{"group": group, "host": host} for group, name in names.items() if name != group for host in groups.get(name) or []]
+
+
+def group_problems(groups, names, inventory_values):
+    """A problem for each renamed group that is not in the inventory, whose playbook name is a group of other hosts
+    too, and for each pyramid_group_* set in the inventory (``inventory_values``: {host: {variable: value}}) rather
+    than as an extra variable, where the plays, which pick their hosts first, would not have read it."""
+    found = []
+    for group, name in sorted(names.items()):
+        if name == group:
+            continue
+        variable = GROUP_VARIABLES[group]
+        if name not in groups:
+            near = difflib.get_close_matches(name, sorted(set(groups) - {"all", "ungrouped"}), n=1, cutoff=NEAR)
+            found.append("%s=%s: the inventory has no group %s%s" % (variable, name, name, "; did you mean %s?" % near[0] if near else ""))
+        others = [host for host in groups.get(group) or [] if host not in (groups.get(name) or [])]
+        if others:
+            found.append("%s=%s, yet the inventory has a group %s too (%s): the playbooks would read both; rename one" % (
+                variable, name, group, _hosts_text(others)))
+    hosts_of = {}
+    for host, values in sorted(inventory_values.items()):
+        for variable, value in values.items():
+            group = variable[len("pyramid_group_"):]
+            if variable in GROUP_VARIABLES.values() and str(value) != names.get(group):
+                hosts_of.setdefault((variable, str(value)), []).append(host)
+    for (variable, value), hosts in sorted(hosts_of.items()):
+        found.append("%s: %s=%s is set in the inventory, where the plays, which choose their hosts before they read any "
+                     "inventory variable, do not see it: give it as an extra variable (-e %s=%s, or the AWX job template's "
+                     "extra variables)" % (_hosts_text(hosts), variable, value, variable, value))
+    return found
+
+
+def misspelled_groups(groups, names=None):
     """A problem for each inventory group whose name reads as a misspelling of a group the playbooks read (gpu_node
-    for gpu_nodes) and that holds hosts in none of them: those hosts would silently be left out of the run."""
-    known = tuple(DEVICE_GROUPS) + OTHER_GROUPS
+    for gpu_nodes, or of the inventory's own name for it: ``names``) and that holds hosts in none of them: those hosts
+    would silently be left out of the run."""
+    names = names or {}
+    known = tuple(names.get(group, group) for group in tuple(DEVICE_GROUPS) + OTHER_GROUPS)
     placed = {host for group in known for host in groups.get(group, [])}
     found = []
     for group, hosts in sorted(groups.items()):

@@ -8,7 +8,10 @@ when a pair misses, each side is retested with a known-good partner, so the bad 
 Round 3 scales up 2 -> 4 -> 8 -> ... -> every node, and stops at the first size that misses.
 
 ``references`` are nodes outside this run (a --limit'ed run after a reimage): partners when no node
-of the run can be one. A bad reference can fail a node, never pass it: a run passes only if both do.
+of the run can be one. A run that passes with one proves both; a miss with one is the node's only
+once the reference is proven: by a run of this hunt that passed with it, else by one run with another
+node outside the run, made only when a miss needs it. An unproven reference's miss names both
+("unplaced"): nothing here blames a node on a partner nobody proved.
 
 ``run(groups)`` runs groups of nodes at once (disjoint nodes) and returns one outcome per group:
 {"status", "expected", "actual", "cause_key", ...} (_judges_fabric.nccl_group). Verdicts are
@@ -61,10 +64,15 @@ def round_pairs(nodes, run, references=()):
         suspects.append(odd)
     if not good and not references:
         return dict(verdicts, **_unattributed(suspects, odd, first))
+    lent = not good
     good = good or list(references)
     retests = _retest(suspects, good, run)
+    proven = _prover(references, run, [partner for partner, outcome in retests.values() if outcome["status"] == PASS])
     for node in suspects:
         partner, outcome = retests[node]
+        if outcome["status"] != PASS and lent and not proven(partner)[0]:
+            verdicts[node] = _unplaced(outcome, node, partner, proven(partner)[1])
+            continue
         if outcome["status"] != PASS or node == odd:
             verdicts[node] = _verdict(outcome["status"], outcome, "with known-good %s: %s" % (partner, outcome["actual"]),
                                       outcome["cause_key"])
@@ -79,6 +87,33 @@ def round_pairs(nodes, run, references=()):
             verdicts[node] = _verdict(PASS, outcome, "with known-good %s: %s (the pair with %s missed because of %s)" % (
                 partner, outcome["actual"], other, other))
     return verdicts
+
+
+def _prover(references, run, passed=()):
+    """proven(reference) -> (True, None) or (False, why). A reference is proven by a run of this hunt that passed with
+    it (``passed``), else by one run with another node outside the run, made once and only when asked."""
+    proven, tried = set(passed), {}
+
+    def prove(reference):
+        if reference in proven:
+            return True, None
+        others = [other for other in references if other != reference]
+        if not others:
+            return False, "no other node outside the run to prove it with"
+        pair = (reference, others[0])
+        if pair not in tried:
+            tried[pair] = run([pair])[0]
+        if tried[pair]["status"] == PASS:
+            proven.update(pair)
+            return True, None
+        return False, "with %s it missed too: %s" % (others[0], tried[pair]["actual"])
+    return prove
+
+
+def _unplaced(outcome, node, reference, why):
+    """A miss with a node outside the run that no run proved: the node did not pass, but whose the miss is, is unknown."""
+    return _verdict(outcome["status"], outcome, "with %s (outside this run, not proven in it: %s): %s; the miss may be %s's "
+                    "or %s's" % (reference, why, outcome["actual"], node, reference), "unplaced")
 
 
 def _unattributed(suspects, odd, first):
@@ -113,6 +148,9 @@ def _other(pair, node):
 def round_scale(nodes, run, references=()):
     if len(nodes) == 1 and references:  # one node in this run: at scale, it joins a node outside the run
         outcome = run([(nodes[0], references[0])])[0]
+        proven, why = _prover(references, run)(references[0]) if outcome["status"] != PASS else (True, None)
+        if not proven:
+            return {nodes[0]: _unplaced(outcome, nodes[0], references[0], why)}
         return {nodes[0]: _verdict(outcome["status"], outcome, "with %s (outside this run): %s" % (
             references[0], outcome["actual"]), outcome["cause_key"])}
     if len(nodes) < 2:
