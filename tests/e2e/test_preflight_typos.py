@@ -47,6 +47,8 @@ RENAMED_INVENTORY = """all:
           ansible_host: 127.0.0.1
           ansible_network_os: arista.eos.eos
           pyramid_switch_ports: [{port: Ethernet1/1, peer: node-001, peer_port: ens1np0}]
+    login:
+      hosts: {node-002: {}}
 """
 
 
@@ -63,7 +65,12 @@ def _plan(tmp_path, inventory_text, *extra):
 
 def test_the_inventorys_own_group_names_given_as_extra_variables_are_the_groups_the_run_reads(tmp_path):
     # plan.yml: pre-flight and the plan, nothing run on any host (no twin needed)
-    result = _plan(tmp_path, RENAMED_INVENTORY, "pyramid_group_gpu_nodes=gpus", "pyramid_group_switches=fabric")
+    renamed = ("pyramid_group_gpu_nodes=gpus", "pyramid_group_switches=fabric")
+    result = _plan(tmp_path, RENAMED_INVENTORY, *renamed)
+    # the launcher group not renamed: the runs across nodes would have nobody to start them
+    assert result.returncode != 0 and "no launcher host: the runs across nodes of Layers 5 and 6 start from the first host " \
+        "of the group launcher" in result.stdout, result.stdout[-3000:]
+    result = _plan(tmp_path, RENAMED_INVENTORY, *renamed, "pyramid_group_launcher=login")
     assert result.returncode == 0, result.stdout[-3000:]
     assert "plan: 4 GPU nodes, 1 switches; nothing run" in result.stdout
     plan = (next((tmp_path / "reports").glob("*")) / "plan.md").read_text()

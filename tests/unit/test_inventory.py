@@ -134,3 +134,16 @@ def test_a_misspelled_group_variable_names_the_meant_one():
     found = _inventory.unknown_variables({"n1": {"pyramid_group_gpu_node": None}}, {"expectations": {}})
     assert found == ["n1: pyramid_group_gpu_node is not a variable of gpufabric.pyramid; did you mean pyramid_group_gpu_nodes? "
                      "(a deliberate one: list it in pyramid_extra_vars)"]
+
+
+def test_a_run_across_nodes_without_a_launcher_host_stops_in_preflight_unless_those_layers_are_left_out():
+    names = _inventory.group_names({"pyramid_group_launcher": "login"})
+    groups = {"gpu_nodes": ["n1", "n2"], "launcher": []}
+    found = _inventory.launcher_missing(groups, names, ["all"], [])
+    assert found and found[0].startswith("no launcher host: the runs across nodes of Layers 5 and 6 start from the first "
+                                         "host of the group login")
+    assert _inventory.launcher_missing(groups, names, ["layer5"], [])
+    assert not _inventory.launcher_missing(groups, names, ["layer0", "layer4"], [])  # no run across nodes asked for
+    assert not _inventory.launcher_missing(groups, names, ["all"], ["layer5", "layer6"])
+    assert not _inventory.launcher_missing(dict(groups, launcher=["n1"]), names, ["all"], [])
+    assert not _inventory.launcher_missing({"gpu_nodes": ["n1"]}, names, ["all"], [])  # a lone box runs nothing across nodes

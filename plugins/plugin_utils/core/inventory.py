@@ -148,6 +148,19 @@ def group_problems(groups, names, inventory_values):
     return found
 
 
+def launcher_missing(groups, names, run_tags, skip_tags):
+    """A problem when Layers 5 and 6 run across nodes in this run (two GPU nodes in the inventory, those layers not
+    left out by tags) and the launcher group that starts those runs (pyramid_nccl_launcher) has no host: caught here,
+    not as an ERROR on every node an hour into the run."""
+    layers = {"layer5", "layer6"}
+    runs = ("all" in run_tags or layers & set(run_tags)) and not (layers <= set(skip_tags) or "all" in skip_tags)
+    if not runs or len(groups.get("gpu_nodes") or []) < 2 or groups.get("launcher"):
+        return []
+    return ["no launcher host: the runs across nodes of Layers 5 and 6 start from the first host of the group %s "
+            "(mpirun or srun, pyramid_nccl_launcher), which the inventory lacks or leaves empty; add one (a GPU node, or "
+            "a login node), or leave those layers out (--skip-tags layer5,layer6)" % names.get("launcher", "launcher")]
+
+
 def misspelled_groups(groups, names=None):
     """A problem for each inventory group whose name reads as a misspelling of a group the playbooks read (gpu_node
     for gpu_nodes, or of the inventory's own name for it: ``names``) and that holds hosts in none of them: those hosts
