@@ -1,4 +1,4 @@
-"""Cross-check the built-in benchmark (payloads/allreduce_bench.py) against the plainest measurement:
+"""Cross-check the built-in benchmark (payloads/nccl_bench.py) against the plainest measurement:
 PyTorch's NCCL all_reduce in place, timed with CUDA events, repeated, median taken.
 
     torchrun --standalone --nproc_per_node=N bench/allreduce_crosscheck.py [--reps 5]

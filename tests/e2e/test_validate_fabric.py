@@ -78,4 +78,4 @@ def test_the_builtin_benchmark_serves_a_pod_without_nccl_tests(validate):
     run = validate({"pod": {"nodes": 4}, "faults": faults}, cmdline=UPPER, pyramid_nccl_fabric_benchmark="builtin")
     assert {r["status"] for h in run.report["hosts"] for r in upper_records(run, h)} == {"PASS"}, run.stdout[-3000:]
     record = next(r for r in run.host("node-002")["checks"] if r["check"] == "nccl_pairs")
-    assert "torchrun --nnodes=2" in record["command"] and "{payload_source:allreduce_bench.py}" in record["command"]
+    assert "torchrun --nnodes=2" in record["command"] and "{payload_source:nccl_bench.py}" in record["command"]

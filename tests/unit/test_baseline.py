@@ -3,6 +3,7 @@
 import yaml
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import baseline as _baseline
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results
 
 
@@ -45,3 +46,21 @@ def test_a_go_node_with_a_not_applicable_skip_counts(tmp_path):
     device(run_dir, "n2", "BLOCKED", 100.0, 2000.0)
     values, counted = _baseline.figures(run_dir, ["n1", "n2"])
     assert counted == 1 and values["pyramid_train_step_ms_baseline"] == 860.0
+
+
+def test_the_other_collectives_figures_are_kept_by_collective(tmp_path):
+    """issue 38: a node validated alone later (--limit) is judged on every collective against the pod's figures."""
+    run_dir = str(tmp_path)
+    for host, busbw in (("n1", 300.0), ("n2", 320.0)):
+        device(run_dir, host, "PASS", 350.0, 860.0)
+        doc = _results.load(run_dir, host)
+        doc["facts"]["layer5"]["nccl_node_alltoall"] = {"rows": [{"size": 4 << 30, "oop_busbw": busbw, "ip_busbw": busbw - 9}]}
+        _results.save(run_dir, doc)
+    values, _counted = _baseline.figures(run_dir, ["n1", "n2"])
+    assert values["pyramid_nccl_collective_busbw"] == {"alltoall": {str(4 << 30): 310.0}}
+    # what it writes, the inventory takes: pre-flight validates the tables of pyramid_nccl_collective_busbw
+    resolved, errors = _expectations.resolve(_catalog.load_catalog(), yaml.safe_load(_baseline.text(values, 2, "r", "GO")))
+    assert not errors and resolved["pyramid_nccl_collective_busbw"] == {"alltoall": {str(4 << 30): "310.0"}}
+    _resolved, errors = _expectations.resolve(_catalog.load_catalog(), {"pyramid_nccl_collective_busbw": {"all_to_all": {"8": 1}}})
+    assert errors == ["pyramid_nccl_collective_busbw: key 'all_to_all' is none of all_gather, reduce_scatter, alltoall, sendrecv; "
+                      "did you mean alltoall?"]

@@ -11,8 +11,10 @@ from ansible_collections.gpufabric.pyramid.tests.unit.test_layer import CATALOG,
 
 # What loads, by the catalog: the rail mesh (ping, ib_write_bw), the incast when asked for on RoCE, NCCL and training on
 # a node and across nodes, DCGM's diagnostic at levels 2 and 3
+COLLECTIVES = {"nccl_%s_%s" % (op, kind) for op in ("all_gather", "reduce_scatter", "alltoall", "sendrecv")
+               for kind in ("correct", "busbw")}
 LOADING = {"rail_ping", "rdma_write_bw", "rdma_gpudirect_bw", "incast_ecn", "nccl_completes", "nccl_correct",
-           "nccl_node_busbw", "nccl_pairs", "nccl_scale", "training_stable", "training_pod", "gpu_dcgm_diag"}
+           "nccl_node_busbw", "nccl_pairs", "nccl_scale", "training_stable", "training_pod", "gpu_dcgm_diag"} | COLLECTIVES
 
 
 def _loading(**overrides):
@@ -46,11 +48,15 @@ def test_layer5_in_check_mode_reads_nothing_and_records_every_node_check_as_not_
     assert collect.planned is None  # nothing collected: all_reduce_perf never started
     by_check = {record["check"]: record for record in records}
     # the node's own checks and its pod check; the fabric ones are the straggler hunt's to record
-    assert set(by_check) == {"nccl_completes", "nccl_correct", "nccl_node_busbw"}
-    for record in by_check.values():
+    assert set(by_check) == {"nccl_completes", "nccl_correct", "nccl_node_busbw"} | COLLECTIVES
+    for check, record in by_check.items():
         assert record["status"] == "SKIP" and record["check_mode"] and not record.get("not_applicable"), record
-        assert record["actual"] == "not run: check mode (it puts load on the fabric or the GPUs: NCCL all-reduce on every GPU of the node)"
-        assert "all_reduce_perf" in record["command"]
+        op = check[len("nccl_"):].rsplit("_", 1)[0] if check in COLLECTIVES else "all_reduce"
+        words = {"all_reduce": "all-reduce", "all_gather": "all-gather", "reduce_scatter": "reduce-scatter",
+                 "alltoall": "all-to-all", "sendrecv": "send/recv"}[op]
+        assert record["actual"] == ("not run: check mode (it puts load on the fabric or the GPUs: NCCL %s on every GPU of "
+                                    "the node)" % words), record
+        assert "%s_perf" % op in record["command"]
 
 
 def test_layer0_in_check_mode_still_reads_and_judges_and_skips_only_dcgms_long_levels():

@@ -208,7 +208,7 @@ def test_a_pod_check_names_the_command_that_ran_on_each_host():
     # the layer keeps what ran per source; the pod judge (nccl_node_busbw) reads it back for its records
     bench = open(os.path.join(FIXTURES, "nccl_tests", "h100_1gpu_builtin_bench_real.raw"), encoding="utf-8").read()
     checks = [c for c in _catalog.checks_at(CATALOG, 5, "gpu_node") if c["scope"] != "fabric"]
-    ran = "torchrun --standalone --nproc_per_node=8 /tmp/pyramid-x/allreduce_bench.py -b 8 -e 4G -f 2"
+    ran = "torchrun --standalone --nproc_per_node=8 /tmp/pyramid-x/nccl_bench.py -b 8 -e 4G -f 2"
 
     def collect(planned):
         return _engine.answers(planned, {item["id"]: {"status": "ok", "rc": 0, "way": 1, "stdout": bench, "command": ran} for item in planned}), None

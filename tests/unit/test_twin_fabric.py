@@ -145,7 +145,7 @@ def test_a_training_timeout_across_nodes_is_a_fail(parsers, tmp_path):
 
 def test_the_builtin_benchmark_across_nodes_is_judged_like_nccl_tests(parsers, tmp_path):
     states, load = pod(tmp_path, [{"node": "node-002", "kind": "gdr_off"}])
-    with open(os.path.join(ROOT, "payloads", "allreduce_bench.py"), encoding="utf-8") as handle:
+    with open(os.path.join(ROOT, "payloads", "nccl_bench.py"), encoding="utf-8") as handle:
         code = handle.read()
     for names, status in ((["node-001", "node-003"], "PASS"), (["node-001", "node-002"], "FAIL")):
         argv = ["-np", "2", "-H", ",".join(names), "--bind-to", "none", "-x", "NCCL_DEBUG", "-x", "NCCL_IB_HCA",

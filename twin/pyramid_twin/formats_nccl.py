@@ -1,13 +1,25 @@
-"""What all_reduce_perf (nccl-tests) and torchrun print on a twin node, from its Layer 5/6 state.
+"""What nccl-tests' <collective>_perf and torchrun print on a twin node, from its Layer 5/6 state.
 
 The table follows nccl-tests' src/common.cu printf layout; busbw rises with message size towards the
-node's peak (a saturating curve, as real runs do). Returns (rc, stdout, stderr, hang): a hang prints
-what a hung run prints before it stops answering, and the fake tool then sleeps.
+node's peak (a saturating curve, as real runs do). Each collective has nccl-tests' own sizes, counts, busbw
+factor and reduction column (src/<op>.cu, nccl-tests 2.19; payloads/nccl_bench.py the same); alltoall_perf prints
+in-place #wrong N/A, as nccl-tests 2.18.2 does. Returns (rc, stdout, stderr, hang): a hang prints what a hung run
+prints before it stops answering, and the fake tool then sleeps.
 """
 
 import random
 
 HALF_PEAK_BYTES = 8 << 20  # message size at which a node reaches half its peak busbw
+# Per collective: nccl-tests' reduction column, whether its count is per rank (rounded down to 16 bytes), its busbw
+# factor, and its peak busbw against all-reduce's on the same node: the real 2 x H200 runs of payloads/nccl_bench.py at
+# 4 GiB (tests/unit/parsers/nccl_tests/h200_x2_builtin_*_real.raw: 307, 303, 338, 365 GB/s beside all-reduce's 322).
+COLLECTIVES = {
+    "all_reduce": {"redop": "sum", "per_rank": False, "busbw": lambda n: 2.0 * (n - 1) / n, "peak": 1.0},
+    "all_gather": {"redop": "none", "per_rank": True, "busbw": lambda n: (n - 1.0) / n, "peak": 0.95},
+    "reduce_scatter": {"redop": "sum", "per_rank": True, "busbw": lambda n: (n - 1.0) / n, "peak": 0.94},
+    "alltoall": {"redop": "none", "per_rank": True, "busbw": lambda n: (n - 1.0) / n, "peak": 1.05},
+    "sendrecv": {"redop": "sum", "per_rank": False, "busbw": lambda n: 1.0, "peak": 1.13},
+}
 
 
 def _size(text):
@@ -43,10 +55,10 @@ COLUMN_HEAD = [
     "#%11s%14s%35s%8s%8s%16s%8s%8s" % ("(B)", "(elements)", "(us)", "(GB/s)", "(GB/s)", "(us)", "(GB/s)", "(GB/s)")]
 
 
-def render(head, busbw_at, world, seed, sizes, hang=False, wrong=0, min_usec=5.0):
+def render(head, busbw_at, world, seed, sizes, hang=False, wrong=0, min_usec=5.0, op="all_reduce", in_place_checked=True):
     """(text, hung): the head lines, the column heads, one row per size from busbw_at(size), the trailer.
     A hang stops halfway, after what a hung run prints."""
-    out, rng, busbws = list(head) + COLUMN_HEAD, random.Random(seed), []
+    out, rng, busbws, spec = list(head) + COLUMN_HEAD, random.Random(seed), [], COLLECTIVES[op]
     minbytes, maxbytes, factor = sizes
     size, index, count_sizes = minbytes, 0, 0
     while minbytes * factor ** count_sizes <= maxbytes:
@@ -54,37 +66,62 @@ def render(head, busbw_at, world, seed, sizes, hang=False, wrong=0, min_usec=5.0
     while size <= maxbytes:
         if hang and index == count_sizes // 2:
             return "\n".join(out) + "\n", True
-        count = max(size // 4, 1)
+        if spec["per_rank"]:
+            count = (size // 4 // max(world, 1)) & ~3
+            moved = count * max(world, 1) * 4
+        else:
+            count = max(size // 4, 1)
+            moved = count * 4
         cells = []
-        for _side in (0, 1):  # out-of-place, in-place
-            busbw = busbw_at(size) * rng.uniform(0.99, 1.01)
-            algbw = busbw * world / (2.0 * (world - 1)) if world > 1 else busbw
-            usec = max(count * 4 / (algbw * 1e3), min_usec) if algbw else min_usec
-            cells.append("%9.2f%8.2f%8.2f%7d" % (usec, algbw, busbw, wrong if wrong and size >= (1 << 20) else 0))
+        for side in (0, 1):  # out-of-place, in-place
+            busbw = busbw_at(size) * rng.uniform(0.99, 1.01) if moved else 0.0
+            ratio = spec["busbw"](world) if world > 1 else 1.0
+            algbw = busbw / ratio if ratio else busbw
+            usec = max(moved / (algbw * 1e3), min_usec) if algbw else min_usec
+            checked = side == 0 or in_place_checked
+            bad = "%7d" % (wrong if wrong and size >= (1 << 20) else 0) if checked else "    N/A"
+            cells.append("%9.2f%8.2f%8.2f%s" % (usec, algbw, busbw, bad))
             busbws.append(busbw)
-        out.append("%12d%14d%10s%8s%8d %s %s" % (count * 4, count, "float", "sum", -1, cells[0], cells[1]))
+        out.append("%12d%14d%10s%8s%8d %s %s" % (moved, count, "float", spec["redop"], -1, cells[0], cells[1]))
         size *= factor
         index += 1
     out += ["# Out of bounds values : 0 OK", "# Avg bus bandwidth    : %.4f " % (sum(busbws) / len(busbws)), "#"]
     return "\n".join(out) + "\n", False
 
 
-def table(state, minbytes, maxbytes, factor, gpus, env, banner=None):
+def table(state, minbytes, maxbytes, factor, gpus, env, banner=None, op="all_reduce", in_place_checked=True):
     nccl = state["nccl"]
+    faults = nccl if op == "all_reduce" else nccl["collectives"][op]
     head = ["# nThread 1 nGpus %d minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0"
             % (gpus, minbytes, maxbytes, factor)] + ([banner] if banner else []) + ["#", "# Using devices"]
     for gpu in state["gpus"][:gpus]:
         head.append("#  Rank %2d Group  0 Pid   4242 on %10s device %2d [0x%s] %s" % (
             gpu["index"], state["hostname"], gpu["index"], gpu["pci"][5:7], gpu["name"]))
     head += _nccl_info(state, gpus, env)
-    text, hung = render(head, lambda size: nccl["peak_busbw"] * size / (size + HALF_PEAK_BYTES), gpus, state["hostname"],
-                        (minbytes, maxbytes, factor), hang=nccl["hang"], wrong=nccl["wrong"])
+    peak = nccl["peak_busbw"] * COLLECTIVES[op]["peak"]
+    seed = state["hostname"] + ("" if op == "all_reduce" else op)
+    text, hung = render(head, lambda size: peak * size / (size + HALF_PEAK_BYTES), gpus, seed,
+                        (minbytes, maxbytes, factor), hang=faults["hang"], wrong=faults["wrong"], op=op,
+                        in_place_checked=in_place_checked)
     return 0, text, "", hung
 
 
-def all_reduce_perf(state, argv, env):
-    opts = _opts(argv, {"-b": "8", "-e": "128M", "-f": "2", "-g": "1"})
-    return table(state, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]), int(opts["-g"]), env)
+def _perf(op, in_place_checked=True):
+    """nccl-tests' <op>_perf -b -e -f -g on the node."""
+    def run(state, argv, env):
+        opts = _opts(argv, {"-b": "8", "-e": "128M", "-f": "2", "-g": "1"})
+        return table(state, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]), int(opts["-g"]), env, op=op,
+                     in_place_checked=in_place_checked)
+    return run
+
+
+all_gather_perf = _perf("all_gather")
+reduce_scatter_perf = _perf("reduce_scatter")
+alltoall_perf = _perf("alltoall", in_place_checked=False)  # nccl-tests 2.18.2: in-place alltoall's #wrong N/A
+sendrecv_perf = _perf("sendrecv")
+
+
+all_reduce_perf = _perf("all_reduce")
 
 
 def torchrun(state, argv, env):
@@ -92,10 +129,10 @@ def torchrun(state, argv, env):
     nproc = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--nproc_per_node=")), 1)
     script = next((a for a in argv if a.endswith(".py")), "")
     args = argv[argv.index(script) + 1:] if script else []
-    if script.endswith("allreduce_bench.py"):
-        opts = _opts(args, {"-b": "8", "-e": "128M", "-f": "2"})
-        return table(state, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]), nproc, env,
-                     banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 all_reduce over NCCL 2.21.5, CUDA-event timed")
+    if script.endswith("nccl_bench.py"):
+        opts = _opts(args, {"-b": "8", "-e": "128M", "-f": "2", "--op": "all_reduce"})
+        return table(state, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]), nproc, env, op=opts["--op"],
+                     banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 %s over NCCL 2.21.5, CUDA-event timed" % opts["--op"])
     if script.endswith("train_step.py"):
         return train_log(state, nproc, int(_opts(args, {"--steps": "30"})["--steps"]))
     if script.endswith("pretrain_gpt.py"):  # Megatron-LM, as users launch it

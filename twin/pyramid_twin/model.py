@@ -37,6 +37,8 @@ import re
 
 import yaml
 
+# nccl-tests' other collectives a node runs at Layer 5 (all_reduce is nccl's own state)
+COLLECTIVE_OPS = ("all_gather", "reduce_scatter", "alltoall", "sendrecv")
 DEFAULT_SCENARIO = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scenarios", "default.yml")
 
 # Defaults of a healthy DGX-H100-class node with 8 x ConnectX-7 400G rails.
@@ -256,7 +258,9 @@ def node_state(scenario, name):
         "ping": {},
         "unreachable": False,
         # Layer 5/6: what this node's NCCL and training runs measure.
-        "nccl": {"peak_busbw": float(base.get("nccl_peak_busbw", 360.0)), "wrong": 0, "hang": False, "gdr_off": False},
+        "nccl": {"peak_busbw": float(base.get("nccl_peak_busbw", 360.0)), "wrong": 0, "hang": False, "gdr_off": False,
+                 # the other collectives on the node (formats_nccl.COLLECTIVES): wrong results or a hang in one alone
+                 "collectives": {op: {"wrong": 0, "hang": False} for op in COLLECTIVE_OPS}},
         # the pod's fabric, as every multi-node run sees it (a fault that shows only at scale)
         "fabric": dict(pod.get("fabric") or {}),
         # SHARP on the InfiniBand fabric (pod.sharp: None, or its state), as every multi-node NCCL run sees it
@@ -427,8 +431,18 @@ def _slow_node(state, fault):
     state["training"]["step_ms"] /= fault.get("factor", 0.6) ** 0.25
 
 
+def _nccl_collective(state, fault):
+    """The collective a fault hits: all-reduce's own state unless the fault names another (collective: all_gather)."""
+    op = fault.get("collective", "all_reduce")
+    if op == "all_reduce":
+        return state["nccl"]
+    if op not in COLLECTIVE_OPS:
+        raise ScenarioError("fault %s: collective %r is none of all_reduce, %s" % (fault["kind"], op, ", ".join(COLLECTIVE_OPS)))
+    return state["nccl"]["collectives"][op]
+
+
 def _nccl_wrong(state, fault):
-    state["nccl"]["wrong"] = fault.get("count", 1024)
+    _nccl_collective(state, fault)["wrong"] = fault.get("count", 1024)
 
 
 def _gdr_off(state, fault):
@@ -438,7 +452,7 @@ def _gdr_off(state, fault):
 
 
 def _nccl_hang(state, fault):
-    state["nccl"]["hang"] = True
+    _nccl_collective(state, fault)["hang"] = True
 
 
 def _unstable_step_time(state, fault):

@@ -18,8 +18,9 @@ MOVE_MOUNT_F_EMPTY_PATH = 4
 
 # Where a node's tools may also live on the host: get_bin_path searches the sbin dirs besides PATH.
 SYSTEM_BIN_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
-TOOLS = ["ibstat", "lsmod", "mlxconfig", "nvidia-smi", "modinfo", "all_reduce_perf", "torchrun", "mlxfwreset", "modprobe",
-         "dmesg", "journalctl", "dcgmi", "mlnx_qos", "ethtool"]
+TOOLS = ["ibstat", "lsmod", "mlxconfig", "nvidia-smi", "modinfo", "all_reduce_perf", "all_gather_perf", "reduce_scatter_perf",
+         "alltoall_perf", "sendrecv_perf", "torchrun", "mlxfwreset", "modprobe", "dmesg", "journalctl", "dcgmi", "mlnx_qos",
+         "ethtool"]
 
 _libc = ctypes.CDLL(None, use_errno=True)
 

@@ -33,7 +33,7 @@ FAKE_TOOL = os.path.join(HERE, "run_tool.py")
 SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo", "mlxfwreset", "modprobe", "dmesg", "journalctl", "ib_write_bw", "ping",
              "dcgmi", "mlnx_qos", "ethtool", "fping", "iblinkinfo", "ibqueryerrors", "sminfo", "dump_fts"]
 # Layer 5/6 tools, when formats_nccl and formats_fabric (other parts of the twin) provide them.
-NCCL_TOOLS = ["all_reduce_perf", "torchrun"]
+NCCL_TOOLS = ["all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "alltoall_perf", "sendrecv_perf", "torchrun"]
 FABRIC_TOOLS = ["mpirun", "srun"]
 # Up to this many nodes, the first session renders the whole pod: one YAML load, not one per node.
 WHOLE_POD_MAX = 256

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import math
 import re
@@ -58,6 +59,9 @@ def resolve(catalog, raw_values, names=None):
         if definition.get("type") == "dict":
             if not isinstance(value, dict):
                 continue  # the validator said so
+            if definition.get("tables"):  # a figures table per name (pyramid_nccl_collective_busbw: one per collective)
+                errors.extend(_tables_errors(name, value, definition["tables"]))
+                continue
             for key, item in value.items():
                 if not isinstance(item, (str, int, float)) or isinstance(item, bool):
                     errors.append("%s.%s must be a string or a number, got %r" % (name, key, plain(item)))
@@ -200,6 +204,27 @@ def _is_ip(text):
     except ValueError:
         return False
     return True
+
+
+def _tables_errors(name, tables, names):
+    """Figures tables by name: each name one of ``names``, each value a table (_table_errors), its figures made
+    strings as a plain table's are."""
+    errors = []
+    for key, table in tables.items():
+        if key not in names:
+            near = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
+            errors.append("%s: key %r is none of %s%s" % (name, plain(key), ", ".join(names),
+                                                          "; did you mean %s?" % near[0] if near else ""))
+        elif not isinstance(table, dict):
+            errors.append("%s.%s must be a table of message size in bytes -> GB/s, got %r" % (name, key, plain(table)))
+        else:
+            bad = [size for size, item in table.items() if not isinstance(item, (str, int, float)) or isinstance(item, bool)]
+            if bad:
+                errors.append("%s.%s.%s must be a string or a number, got %r" % (name, key, bad[0], plain(table[bad[0]])))
+                continue
+            tables[key] = {size: str(item) for size, item in table.items()}
+            errors.extend(_table_errors("%s.%s" % (name, key), tables[key]))
+    return errors
 
 
 def _table_errors(name, table):

@@ -23,17 +23,37 @@ def _ranks_text(ranks):
     return "; ".join("ranks %s on %s" % (",".join(r), h) for h, r in by_host.items())
 
 
-def _unmeasurable(run, expected, expect):
-    """A verdict when the run's ranks cannot measure the node's all-reduce, else None.
+# The node's nccl-tests tables (Layer 5, round 1): all_reduce_perf's, and the other collectives' (nccl_node_<op>)
+COLLECTIVES = {"nccl_node": "all-reduce", "nccl_node_all_gather": "all-gather", "nccl_node_reduce_scatter": "reduce-scatter",
+               "nccl_node_alltoall": "all-to-all", "nccl_node_sendrecv": "send/recv"}
+# the expected figures of each collective's busbw: all-reduce's own variable (baseline.yml writes it), the others' by name
+COLLECTIVE_FIGURES = {"nccl_node_all_gather": "all_gather", "nccl_node_reduce_scatter": "reduce_scatter",
+                      "nccl_node_alltoall": "alltoall", "nccl_node_sendrecv": "sendrecv"}
 
-    An all-reduce of one rank moves nothing (busbw 0, "0 wrong" by construction): it never PASSes. With
+
+def _table_source(facts):
+    """The check's nccl-tests source (each check reads one of COLLECTIVES, beside gpus_found)."""
+    return next(name for name in COLLECTIVES if name in facts)
+
+
+def _expected_figures(source, expect):
+    """{size: GB/s} the inventory expects of this collective on one node (empty: the pod median alone judges)."""
+    if source == "nccl_node":
+        return expect["pyramid_nccl_node_busbw"] or {}
+    return (expect["pyramid_nccl_collective_busbw"] or {}).get(COLLECTIVE_FIGURES[source]) or {}
+
+
+def _unmeasurable(run, expected, expect):
+    """A verdict when the run's ranks cannot measure the node's collective, else None.
+
+    A collective of one rank moves nothing (busbw 0, "0 wrong" by construction): it never PASSes. With
     one GPU per node promised it is SKIP saying so; with more promised, fewer ranks than GPUs is a FAIL.
     """
     ranks, want = len(run["ranks"]), expect["pyramid_gpus_per_node"]
     if ranks >= 2 and ranks == want:
         return None
     if want < 2 and ranks < 2:
-        return verdict(SKIP, expected, "one GPU per node (pyramid_gpus_per_node %d): an all-reduce needs at least 2 ranks, "
+        return verdict(SKIP, expected, "one GPU per node (pyramid_gpus_per_node %d): a collective needs at least 2 ranks, "
                        "so nothing was measured on this node alone" % want)
     return verdict(FAIL, expected, "%s ran where the inventory promises %s" % (counted(ranks, "rank"), counted(want, "GPU")),
                    cause="GPUs missing from the run: a GPU not visible to CUDA (driver, Xid, CUDA_VISIBLE_DEVICES) or the wrong GPU count in the inventory")
@@ -41,9 +61,10 @@ def _unmeasurable(run, expected, expect):
 
 @judge("nccl_completes")
 def nccl_completes(facts, expect):  # an exit 1 with a full table is nccl-tests' wrong-results code: nccl_correct's finding
-    run = facts["nccl_node"]
-    expected = "all-reduce %s..%s completes within %ds" % (
-        expect["pyramid_nccl_min_bytes"], expect["pyramid_nccl_max_bytes"], expect["pyramid_nccl_timeout"])
+    source = _table_source(facts)
+    run = facts[source]
+    expected = "%s %s..%s completes within %ds" % (
+        COLLECTIVES[source], expect["pyramid_nccl_min_bytes"], expect["pyramid_nccl_max_bytes"], expect["pyramid_nccl_timeout"])
     if isinstance(run, SourceFailure):
         if run.status != "timeout":
             return _failed_run(run, expected, facts, expect)
@@ -58,7 +79,7 @@ def nccl_completes(facts, expect):  # an exit 1 with a full table is nccl-tests'
 
 @judge("nccl_correct")
 def nccl_correct(facts, expect):
-    run = facts["nccl_node"]
+    run = facts[_table_source(facts)]
     expected = "#wrong 0 at every size, out-of-place and in-place; 0 out-of-bounds values"
     if isinstance(run, SourceFailure):
         return _not_measured(run, expected, facts, expect)
@@ -74,10 +95,24 @@ def nccl_correct(facts, expect):
         wrong.append("%d out-of-bounds values" % run["out_of_bounds"])
     if wrong:
         return verdict(FAIL, expected, _summary(wrong))
+    in_place_unchecked = all(row["ip_wrong"] is None and row["oop_wrong"] is not None for row in run["rows"])
+    if unchecked and in_place_unchecked and _table_source(facts) == "nccl_node_alltoall":
+        # nccl-tests (2.18) validates alltoall out-of-place only and prints in-place #wrong N/A: what it checked is judged
+        return _unmeasurable(run, expected, expect) or verdict(
+            PASS, expected, "0 wrong in %s out-of-place; in-place not validated by alltoall_perf (#wrong N/A)" % counted(
+                len(run["rows"]), "size"))
     if unchecked:  # how many of the run's results, each size out-of-place and in-place, went unchecked
         return verdict(ERROR, expected, "results not validated: %d of %d results (#wrong N/A: run without -c 1)" % (
             unchecked, 2 * len(run["rows"])))
     return _unmeasurable(run, expected, expect) or verdict(PASS, expected, "0 wrong in %s" % counted(len(run["rows"]), "size"))
+
+
+@judge("nccl_collective_correct")
+def nccl_collective_correct(facts, expect):
+    """A collective beside all-reduce in one check: it completes (nccl_completes), then its results are right
+    (nccl_correct); the first that does not pass is the verdict."""
+    done = nccl_completes(facts, expect)
+    return done if done["status"] != PASS else nccl_correct(facts, expect)
 
 
 def peak_busbw(run):
@@ -129,14 +164,15 @@ def _not_measured(run, expected, facts, expect):
 
 @judge("nccl_node_busbw", scope="pod")
 def nccl_node_busbw(facts_by_host, expect_by_host):
-    verdicts, peaks = {}, {}
+    verdicts, peaks, source = {}, {}, None
     for host, facts in facts_by_host.items():
-        if isinstance(facts["nccl_node"], SourceFailure):
-            verdicts[host] = _not_measured(facts["nccl_node"], "busbw at the largest size, measured by at least 2 ranks",
+        source = _table_source(facts)
+        if isinstance(facts[source], SourceFailure):
+            verdicts[host] = _not_measured(facts[source], "busbw at the largest size, measured by at least 2 ranks",
                                            facts, expect_by_host[host])
             continue
-        size, busbw = peak_busbw(facts["nccl_node"])
-        unmeasurable = _unmeasurable(facts["nccl_node"], "busbw at %d B measured by at least 2 ranks" % size, expect_by_host[host])
+        size, busbw = peak_busbw(facts[source])
+        unmeasurable = _unmeasurable(facts[source], "busbw at %d B measured by at least 2 ranks" % size, expect_by_host[host])
         if unmeasurable:
             verdicts[host] = unmeasurable  # a rank-less figure would drag the pod median down
         else:
@@ -145,7 +181,7 @@ def nccl_node_busbw(facts_by_host, expect_by_host):
     pod_median = statistics.median(peak[1] for peak in peaks.values()) if len(peaks) >= 2 else None
     for host, (size, busbw) in peaks.items():
         expect = expect_by_host[host]
-        ratio, table = expect["pyramid_straggler_ratio"], expect["pyramid_nccl_node_busbw"] or {}
+        ratio, table = expect["pyramid_straggler_ratio"], _expected_figures(source, expect)
         want = table.get(str(size))
         against = "alone in the run: no pod median"
         if pod_median is not None:
@@ -162,7 +198,9 @@ def nccl_node_busbw(facts_by_host, expect_by_host):
                                      cause="Node busbw under the platform's expected figure: NVLink/NVSwitch degraded or GPU clocks throttled")
         elif pod_median is None and want is None:
             verdicts[host] = verdict(SKIP, expected, "%s, but nothing to compare it with: one node in the run and no expected "
-                                     "figure for %d B (pyramid_nccl_node_busbw, or baseline.yml of an earlier run)" % (actual, size))
+                                     "figure for %d B (%s, or baseline.yml of an earlier run)" % (
+                                         actual, size, "pyramid_nccl_node_busbw" if source == "nccl_node" else
+                                         "pyramid_nccl_collective_busbw[%s]" % COLLECTIVE_FIGURES[source]))
         else:
             verdicts[host] = verdict(PASS, expected, actual)
     return verdicts

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Layer 5: nccl-tests all_reduce_perf (and the built-in benchmark, which prints the same table) and NCCL_DEBUG lines."""
+"""Layer 5: nccl-tests' <collective>_perf tables (and the built-in benchmark, which prints the same) and NCCL_DEBUG lines."""
 
 from __future__ import annotations
 
@@ -98,16 +98,36 @@ def _known_lines_whole(text):
                 fail("%s is not as nccl-tests prints it (damaged?): %r", what, line.strip()[:160])
 
 
-def _every_size_asked(asked, results):
+# bytes of one element of nccl-tests' data types (-d; the built-in benchmark prints float)
+_ELEMENT_BYTES = {"int8": 1, "uint8": 1, "char": 1, "half": 2, "bfloat16": 2, "fp8_e4m3": 1, "fp8_e5m2": 1, "float": 4,
+                  "int32": 4, "uint32": 4, "int": 4, "double": 8, "int64": 8, "uint64": 8}
+
+
+def _rounding(results, ranks):
+    """How far below a size asked its row's size may be. nccl-tests rounds a size down to whole elements (-b 1 with
+    float prints 0): 8 bytes. all_gather, reduce_scatter and alltoall move a count per rank rounded down to 16 bytes
+    (src/<op>.cu GetCollByteCount), so their row's size (count x ranks x element) may be 16 bytes x ranks below: seen
+    where a row's size is its count times the ranks (their count is per rank; all_reduce's and sendrecv's is the
+    size's), and with one rank, where the two cannot be told apart."""
+    world = len(ranks)
+    if world <= 1:
+        return 16
+    for row in results:
+        element = _ELEMENT_BYTES.get(row["type"])
+        if element and row["count"] and row["size"] == row["count"] * element * world:
+            return 16 * world
+    return 8
+
+
+def _every_size_asked(asked, results, slack=8):
     """Every size the header asked for has its row: a table with rows deleted or garbled away is not a
-    complete answer. nccl-tests rounds a size down to whole elements (-b 1 with float prints 0), hence
-    the 8-byte slack."""
+    complete answer. A row's size may be below the size asked by less than ``slack`` (_rounding)."""
     printed = sorted({row["size"] for row in results})
     sizes = sorted(asked.pop("_sizes"))
     missing = []
     for size in sizes:
         below = bisect.bisect_right(printed, size)  # the largest printed size not above this one
-        if not below or printed[below - 1] <= size - 8:
+        if not below or printed[below - 1] <= size - slack:
             missing.append(size)
     if missing:
         fail("%d of the %d sizes the run asked for (minBytes %d maxBytes %d step %d(%s)) have no row: %s (rows cut or garbled?)",
@@ -115,29 +135,30 @@ def _every_size_asked(asked, results):
              ", ".join(str(size) for size in missing[:4]) + (", ..." if len(missing) > 4 else ""))
     # the other way round: a row the header did not ask for (beyond maxBytes, or between two sizes) means the header
     # or the row is damaged, and the largest size asked, the one busbw is judged at, cannot be trusted
-    stray = [size for size in printed if bisect.bisect_left(sizes, size) == len(sizes) or sizes[bisect.bisect_left(sizes, size)] - size >= 8]
+    stray = [size for size in printed
+             if bisect.bisect_left(sizes, size) == len(sizes) or sizes[bisect.bisect_left(sizes, size)] - size >= slack]
     if stray:
         fail("rows of sizes the run did not ask for (minBytes %d maxBytes %d step %d(%s)): %s (the header or the rows damaged?)",
              asked["min_bytes"], asked["max_bytes"], asked["step"], asked["by"], ", ".join(str(size) for size in stray[:4]))
 
 
-def _sizes_in_order(results):
+def _sizes_in_order(results, slack=8):
     """nccl-tests runs the sizes of one data type and reduction from the smallest up: a row out of that
-    order is a moved or garbled line. Sizes under 8 bytes may repeat (rounded down to 0 elements)."""
+    order is a moved or garbled line. Sizes under ``slack`` bytes may repeat (rounded down to 0 elements)."""
     last = {}
     for row in results:
         key = (row["type"], row["redop"])
-        if row["size"] < last.get(key, 0) or row["size"] == last.get(key) and row["size"] >= 8:
+        if row["size"] < last.get(key, 0) or row["size"] == last.get(key) and row["size"] >= slack:
             fail("size %d after size %d (%s %s): rows out of the order nccl-tests prints them", row["size"], last[key], *key)
         last[key] = row["size"]
 
 
-def _no_size_twice(results):
-    """One row per size: a second row of the same size is a repeated line, not a measurement. Only sizes
-    below one element of the largest type (8 bytes) may repeat: nccl-tests rounds them down to 0."""
+def _no_size_twice(results, slack=8):
+    """One row per size: a second row of the same size is a repeated line, not a measurement. Only sizes below the
+    rounding (_rounding) may repeat: nccl-tests rounds them down to 0."""
     seen = set()
     for row in results:
-        if row["size"] >= 8 and row["size"] in seen:
+        if row["size"] >= slack and row["size"] in seen:
             fail("size %d has two rows (a repeated line?)", row["size"])
         seen.add(row["size"])
 
@@ -192,7 +213,7 @@ def _measured(text, column):
 
 
 @parser("nccl_tests",
-        "nccl-tests all_reduce_perf (or the built-in torch benchmark): ranks, result table, average busbw, NCCL_DEBUG lines",
+        "nccl-tests <collective>_perf (or the built-in torch benchmark): ranks, result table, average busbw, NCCL_DEBUG lines",
         prepare=_drop_nccl_debug,
         with_text=True,
         partial=_nccl_tests_partial)
@@ -223,8 +244,9 @@ def _nccl_tests(rows, text):
             results.append(result)
     if not results:
         fail("no result rows%s", why)
-    _no_size_twice(results)
-    _sizes_in_order(results)
+    slack = _rounding(results, ranks)
+    _no_size_twice(results, slack)
+    _sizes_in_order(results, slack)
     average = [row["avg_busbw"] for row in rows if row["avg_busbw"]]
     if not average:
         fail("no '# Avg bus bandwidth' line after %d rows: the run died or hung%s", len(results), why)
@@ -233,7 +255,7 @@ def _nccl_tests(rows, text):
     if asked is None:  # nccl-tests (and the built-in benchmark) print it first: without it no size is proven asked
         fail("no run header (# nThread ... minBytes ... maxBytes ... step: ...) before %d rows: the sizes asked cannot be "
              "held to the rows printed (the header damaged or cut?)", len(results))
-    _every_size_asked(asked, results)
+    _every_size_asked(asked, results, slack)
     ngpus = [row["ngpus"] for row in rows if row["ngpus"]]
     bounds = [row["out_of_bounds"] for row in rows if row["out_of_bounds"]]
     if not bounds:  # common.cu prints it right before '# Avg bus bandwidth', whether or not -c checked the data

@@ -11,10 +11,12 @@ import yaml
 
 from ..core import results as _results
 from ..core.model import PASS
+from ..judging.workload import COLLECTIVE_FIGURES
 
 HEADER = """# Baseline measured by gpufabric.pyramid, run %(run)s (pod verdict %(verdict)s), on the %(count)d GO nodes.
 # To judge later runs against it, copy this file into the inventory (group_vars/gpu_nodes/baseline.yml):
-# round 1 then expects every node within pyramid_nccl_tolerance of this busbw, and the training step
+# round 1 then expects every node within pyramid_nccl_tolerance of these busbw figures (all-reduce and the other
+# collectives), and the training step
 # within pyramid_train_baseline_tolerance of this step time.
 """
 
@@ -24,9 +26,17 @@ def _step_median(training, warmup):
     return statistics.median(times) if times else None
 
 
+def _peak(table, into):
+    """The largest size's busbw of a node's nccl-tests table (its last row), into {size: [GB/s]}."""
+    if (table or {}).get("rows"):
+        row = table["rows"][-1]
+        into.setdefault(str(row["size"]), []).append(max(row["oop_busbw"], row["ip_busbw"]))
+
+
 def figures(run_dir, hosts):
-    """{"pyramid_nccl_node_busbw": {size: GB/s}, "pyramid_train_step_ms_baseline": ms} medians over GO hosts."""
-    busbw, steps, counted = {}, [], 0
+    """{"pyramid_nccl_node_busbw": {size: GB/s}, "pyramid_nccl_collective_busbw": {collective: {size: GB/s}},
+    "pyramid_train_step_ms_baseline": ms}: medians over GO hosts."""
+    busbw, collectives, steps, counted = {}, {}, [], 0
     for host in hosts:
         doc = _results.load(run_dir, host)
         results = doc["results"]
@@ -36,10 +46,9 @@ def figures(run_dir, hosts):
             continue
         counted += 1
         facts = doc.get("facts", {})
-        node = facts.get("layer5", {}).get("nccl_node") or {}
-        if node.get("rows"):
-            row = node["rows"][-1]
-            busbw.setdefault(str(row["size"]), []).append(max(row["oop_busbw"], row["ip_busbw"]))
+        _peak(facts.get("layer5", {}).get("nccl_node"), busbw)
+        for source, name in COLLECTIVE_FIGURES.items():
+            _peak(facts.get("layer5", {}).get(source), collectives.setdefault(name, {}))
         training = facts.get("layer6", {}).get("training_node") or {}
         median = _step_median(training, doc.get("expect", {}).get("pyramid_train_warmup_steps", 5))
         if median is not None:
@@ -47,6 +56,10 @@ def figures(run_dir, hosts):
     values = {}
     if busbw:
         values["pyramid_nccl_node_busbw"] = {size: round(statistics.median(found), 1) for size, found in busbw.items()}
+    found = {name: {size: round(statistics.median(peaks), 1) for size, peaks in sizes.items()}
+             for name, sizes in collectives.items() if sizes}
+    if found:
+        values["pyramid_nccl_collective_busbw"] = found
     if steps:
         values["pyramid_train_step_ms_baseline"] = round(statistics.median(steps), 1)
     return values, counted

@@ -2,7 +2,7 @@
 
 One rank moves nothing (busbw 0, "0 wrong" by construction): SKIP saying so when the inventory promises
 one GPU per node, FAIL when it promises more. A pod of one node has no median: only an expected figure
-can judge it. Outputs are the built-in benchmark's table (payloads/allreduce_bench.py's own format
+can judge it. Outputs are the built-in benchmark's table (payloads/nccl_bench.py's own format
 functions), with the values of the real one-rank H100 run the issue reports, and the real 2 x H200 run.
 """
 
@@ -13,7 +13,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model impor
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import fixture
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-_SPEC = importlib.util.spec_from_file_location("allreduce_bench", os.path.join(ROOT, "payloads", "allreduce_bench.py"))
+_SPEC = importlib.util.spec_from_file_location("nccl_bench", os.path.join(ROOT, "payloads", "nccl_bench.py"))
 BENCH = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(BENCH)
 MIB, GIB = 1 << 20, 1 << 30
@@ -52,11 +52,11 @@ REAL_ONE_RANK = fixture("nccl_tests", "h100_1gpu_builtin_bench_real")  # the bui
 
 DATA = [
     {"check": "nccl_completes", "name": "a real one-GPU H100 run measures nothing", "raw": {"nccl_node": REAL_ONE_RANK}, "expect": ONE_GPU,
-     "status": "SKIP", "contains": ["an all-reduce needs at least 2 ranks"]},
+     "status": "SKIP", "contains": ["a collective needs at least 2 ranks"]},
     {"check": "nccl_node_busbw", "name": "a real one-GPU H100 run has no busbw to judge", "raw": pod(REAL_ONE_RANK[1]), "expect": ONE_GPU,
      "status": {"node-001": "SKIP"}},
     {"check": "nccl_completes", "name": "one rank on a one-GPU node measures nothing", "raw": {"nccl_node": ONE_RANK}, "expect": ONE_GPU,
-     "status": "SKIP", "contains": ["an all-reduce needs at least 2 ranks", "pyramid_gpus_per_node 1"]},
+     "status": "SKIP", "contains": ["a collective needs at least 2 ranks", "pyramid_gpus_per_node 1"]},
     {"check": "nccl_completes", "name": "one rank where eight GPUs are promised", "raw": {"nccl_node": ONE_RANK},
      "status": "FAIL", "contains": ["1 rank ran where the inventory promises 8 GPUs", "GPUs missing from the run"]},
     {"check": "nccl_completes", "name": "two ranks where two GPUs are promised", "raw": {"nccl_node": TWO_RANKS}, "expect": TWO_GPUS,

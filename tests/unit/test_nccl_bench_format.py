@@ -1,4 +1,4 @@
-"""The built-in all-reduce benchmark (payloads/allreduce_bench.py) prints a table its own parser reads
+"""The built-in NCCL benchmark (payloads/nccl_bench.py) prints a table its own parser reads
 at every value: extreme bandwidths (10137.90 GB/s algbw, seen with one rank on a real H100) must not
 run into the next column. The table functions are loaded without torch, which the controller lacks."""
 
@@ -12,7 +12,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("allreduce_bench", os.path.join(ROOT, "payloads", "allreduce_bench.py"))
+    spec = importlib.util.spec_from_file_location("nccl_bench", os.path.join(ROOT, "payloads", "nccl_bench.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -59,3 +59,20 @@ def test_every_field_is_set_off_by_spaces(bench, value):
     assert side.split() == ["%.2f" % value] * 3 + ["7"]
     row = bench.format_row(17179869184, 4294967296, side, side)
     assert row.split()[:5] == ["17179869184", "4294967296", "float", "sum", "-1"]
+
+
+@pytest.mark.parametrize("op, world, asked, printed", [
+    # nccl-tests 2.19 src/<op>.cu GetCollByteCount, floats: a per-rank count rounded down to 16 bytes
+    ("all_gather", 8, 64, (0, 0)), ("all_gather", 8, 128, (4, 128)), ("all_gather", 8, 4 << 30, (1 << 27, 4 << 30)),
+    ("reduce_scatter", 6, 1024, (40, 960)), ("alltoall", 4, 1 << 20, (65536, 1 << 20)),
+    ("all_reduce", 8, 8, (2, 8)), ("all_reduce", 8, 1, (0, 0)), ("sendrecv", 8, 4096, (1024, 4096)),
+])
+def test_counts_and_sizes_are_nccl_tests_own(bench, op, world, asked, printed):
+    assert bench.counts(asked, op, world) == printed
+
+
+def test_busbw_factors_and_reductions_are_nccl_tests_own(bench):
+    factors = {op: spec["busbw"](8) for op, spec in bench.COLLECTIVES.items()}
+    assert factors == {"all_reduce": 1.75, "all_gather": 0.875, "reduce_scatter": 0.875, "alltoall": 0.875, "sendrecv": 1.0}
+    assert {op: spec["redop"] for op, spec in bench.COLLECTIVES.items()} == {
+        "all_reduce": "sum", "all_gather": "none", "reduce_scatter": "sum", "alltoall": "none", "sendrecv": "sum"}
