@@ -122,8 +122,8 @@ def _rounding(results, ranks):
 def _every_size_asked(asked, results, slack=8):
     """Every size the header asked for has its row: a table with rows deleted or garbled away is not a
     complete answer. A row's size may be below the size asked by less than ``slack`` (_rounding)."""
-    printed = sorted({row["size"] for row in results})
     sizes = sorted(asked.pop("_sizes"))
+    printed = sorted({row["size"] for row in results})
     missing = []
     for size in sizes:
         below = bisect.bisect_right(printed, size)  # the largest printed size not above this one
@@ -140,6 +140,16 @@ def _every_size_asked(asked, results, slack=8):
     if stray:
         fail("rows of sizes the run did not ask for (minBytes %d maxBytes %d step %d(%s)): %s (the header or the rows damaged?)",
              asked["min_bytes"], asked["max_bytes"], asked["step"], asked["by"], ", ".join(str(size) for size in stray[:4]))
+    # and one row per size asked, of each data type and reduction run: a size that rounds down to 0 (an all-gather's small
+    # sizes) still prints its row, so a row lost there shows in the count, not in the sizes
+    groups = {}
+    for row in results:
+        groups[(row["type"], row["redop"])] = groups.get((row["type"], row["redop"]), 0) + 1
+    for (kind, redop), count in sorted(groups.items()):
+        if count != len(sizes):
+            fail("%d rows of %s %s for the %d sizes the run asked for (minBytes %d maxBytes %d step %d(%s)): rows cut, "
+                 "garbled or repeated", count, kind, redop, len(sizes), asked["min_bytes"], asked["max_bytes"], asked["step"],
+                 asked["by"])
 
 
 def _sizes_in_order(results, slack=8):

@@ -24,13 +24,13 @@ def real(op):
 
 
 def twin(op, peak=360.0, wrong=0, host="node-001"):
-    """<op>_perf -b 8 -e 4G -f 2 -g 8 as the twin's node prints it."""
+    """(parser, output) of <op>_perf -b 8 -e 4G -f 2 -g 8 as the twin's node prints it."""
     state = {"hostname": host, "nccl": {"peak_busbw": peak, "wrong": 0, "hang": False,
                                         "collectives": {name: {"wrong": wrong if name == op else 0, "hang": False} for name in OPS}},
              "gpus": [{"index": gpu, "pci": "0000:%02x:00.0" % (0x18 + gpu), "name": "NVIDIA H100 80GB HBM3"} for gpu in range(8)]}
     rc, out, _err, hung = getattr(formats_nccl, "%s_perf" % op)(state, ["-b", "8", "-e", "4G", "-f", "2", "-g", "8"], {})
     assert rc == 0 and not hung
-    return out
+    return "nccl_tests", out
 
 
 def died(op):
