@@ -7,7 +7,7 @@ nccl-tests 2.19): all_gather, reduce_scatter and alltoall move a per-rank count 
 size is what the whole collective moves (count x ranks x 4 bytes) and busbw is algbw x (n-1)/n; all_reduce's busbw
 is algbw x 2(n-1)/n, sendrecv's (each rank to the next in a ring) algbw itself. Out-of-place writes into a second
 buffer (all_reduce: a copy then the collective, as torch has no out-of-place all_reduce); in-place works in the
-input buffer. #wrong counts elements that differ from the exact result (every element a small integer, exact in
+input buffer, except alltoall, which torch has no in-place form of (both its sides run out of place). #wrong counts elements that differ from the exact result (every element a small integer, exact in
 float32).
 """
 
@@ -81,12 +81,13 @@ def collective(op, count, rank, world, inplace):
     once more and counts the elements of this rank's result that differ from the exact one. Every value is a small
     integer, computed from int32 positions (a float32 position loses its units above 2**24), so exact in float32:
     where the result says whose element it is (all_gather, alltoall, sendrecv), rank r sends r * 100 + ..."""
-    def ints(length):
-        return torch.arange(length, device="cuda", dtype=torch.int32)
+    def ints(length):  # int32 halves the memory of the check; past 2**31 elements (an -e of 8G and more) int64
+        return torch.arange(length, device="cuda", dtype=torch.int32 if length < 2 ** 31 else torch.int64)
 
     block = max(count, 1)
     if op == "all_reduce":
-        src, dst = torch.empty(count, device="cuda"), torch.empty(count, device="cuda")
+        src = torch.empty(count, device="cuda")
+        dst = src if inplace else torch.empty(count, device="cuda")
 
         def fill():
             src.copy_(rank + 1 + ints(count) % 7)
@@ -204,6 +205,7 @@ def main():
             run, check = collective(args.op, count, rank, world, inplace)
             usec = timed(run, args.iters, args.warmup_iters)
             wrong = torch.tensor([check()], device="cuda")
+            del run, check  # this side's buffers go before the next side's come: the peak stays one side's
             dist.all_reduce(wrong)
             algbw = printed / usec / 1e3 if usec else 0.0
             busbw = algbw * COLLECTIVES[args.op]["busbw"](world)

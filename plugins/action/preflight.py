@@ -52,8 +52,8 @@ class ActionModule(EngineAction):
         problems = _inventory.problems(hosts, devices, catalog, errors_of)
         # misspellings, which Ansible would take as a variable or a group of the user's own
         problems += naming
-        problems += _inventory.launcher_missing(groups, names, task_vars.get("ansible_run_tags") or ["all"],
-                                                task_vars.get("ansible_skip_tags") or [])
+        problems += _inventory.launcher_missing(devices.get("gpu_node", []), groups, names, task_vars.get("ansible_run_tags") or ["all"],
+                                                task_vars.get("ansible_skip_tags") or [], check_mode=self._play_context.check_mode)
         problems += _inventory.bad_waivers(typed, catalog)
         problems += _inventory.unknown_variables({host: _pyramid_variables(vars_of(host)) for host in hosts}, catalog)
         if not problems:  # the rail addresses now, not when Layer 2 plans its mesh after the soak

@@ -139,11 +139,23 @@ def test_a_misspelled_group_variable_names_the_meant_one():
 def test_a_run_across_nodes_without_a_launcher_host_stops_in_preflight_unless_those_layers_are_left_out():
     names = _inventory.group_names({"pyramid_group_launcher": "login"})
     groups = {"gpu_nodes": ["n1", "n2"], "launcher": []}
-    found = _inventory.launcher_missing(groups, names, ["all"], [])
+    found = _inventory.launcher_missing(["n1", "n2"], groups, names, ["all"], [])
     assert found and found[0].startswith("no launcher host: the runs across nodes of Layers 5 and 6 start from the first "
                                          "host of the group login")
-    assert _inventory.launcher_missing(groups, names, ["layer5"], [])
-    assert not _inventory.launcher_missing(groups, names, ["layer0", "layer4"], [])  # no run across nodes asked for
-    assert not _inventory.launcher_missing(groups, names, ["all"], ["layer5", "layer6"])
-    assert not _inventory.launcher_missing(dict(groups, launcher=["n1"]), names, ["all"], [])
-    assert not _inventory.launcher_missing({"gpu_nodes": ["n1"]}, names, ["all"], [])  # a lone box runs nothing across nodes
+    assert _inventory.launcher_missing(["n1", "n2"], groups, names, ["layer5"], [])
+    assert _inventory.launcher_missing(["n2"], groups, names, ["all"], [])  # one node of a --limit: n1 is its reference
+    assert not _inventory.launcher_missing(["n1", "n2"], groups, names, ["layer0", "layer4"], [])  # none asked for
+    assert not _inventory.launcher_missing(["n1", "n2"], groups, names, ["all"], ["layer5", "layer6"])
+    assert not _inventory.launcher_missing(["n1", "n2"], groups, names, ["all"], [], check_mode=True)  # --check starts no run
+    assert not _inventory.launcher_missing([], groups, names, ["all"], [])  # a --limit to the switches
+    assert not _inventory.launcher_missing(["n1", "n2"], dict(groups, launcher=["n1"]), names, ["all"], [])
+    assert not _inventory.launcher_missing(["n1"], {"gpu_nodes": ["n1"]}, names, ["all"], [])  # a lone box
+
+
+def test_a_group_of_the_playbooks_name_beside_a_renamed_one_is_named_even_with_the_same_hosts_in_another_order():
+    names = _inventory.group_names({"pyramid_group_gpu_nodes": "gpus"})
+    assert _inventory.group_problems(dict(RENAMED, gpu_nodes=["n1", "n2", "n3"]), names, {}) == [
+        "pyramid_group_gpu_nodes=gpus, yet the inventory has a group gpu_nodes too (n1, n2, n3): the playbooks would read "
+        "both; rename one"]
+    assert not _inventory.group_problems(dict(RENAMED, gpu_nodes=["n2", "n1", "n3"]), names, {})  # the same group, twice named
+    assert _inventory.group_names({"pyramid_group_gpu_nodes": ""})["gpu_nodes"] == "gpu_nodes"  # as the plays' default(.., true)

@@ -100,7 +100,7 @@ def unknown_variables(variables_by_host, catalog):
 
 def group_names(extra_vars):
     """{group the playbooks read: the inventory's name for it}, from the run's extra variables (pyramid_group_*)."""
-    return {group: str((extra_vars or {}).get(variable) or group) for group, variable in GROUP_VARIABLES.items()}
+    return {group: str((extra_vars or {}).get(variable) or group) for group, variable in GROUP_VARIABLES.items()}  # "" too
 
 
 def read_groups(groups, names):
@@ -131,10 +131,10 @@ def group_problems(groups, names, inventory_values):
         if name not in groups:
             near = difflib.get_close_matches(name, sorted(set(groups) - {"all", "ungrouped"}), n=1, cutoff=NEAR)
             found.append("%s=%s: the inventory has no group %s%s" % (variable, name, name, "; did you mean %s?" % near[0] if near else ""))
-        others = [host for host in groups.get(group) or [] if host not in (groups.get(name) or [])]
-        if others:
+        beside = list(groups.get(group) or [])
+        if beside and beside != list(groups.get(name) or []):  # other hosts, or the same in another order (rail addresses)
             found.append("%s=%s, yet the inventory has a group %s too (%s): the playbooks would read both; rename one" % (
-                variable, name, group, _hosts_text(others)))
+                variable, name, group, _hosts_text(beside)))
     hosts_of = {}
     for host, values in sorted(inventory_values.items()):
         for variable, value in values.items():
@@ -148,13 +148,16 @@ def group_problems(groups, names, inventory_values):
     return found
 
 
-def launcher_missing(groups, names, run_tags, skip_tags):
-    """A problem when Layers 5 and 6 run across nodes in this run (two GPU nodes in the inventory, those layers not
-    left out by tags) and the launcher group that starts those runs (pyramid_nccl_launcher) has no host: caught here,
-    not as an ERROR on every node an hour into the run."""
+def launcher_missing(nodes, groups, names, run_tags, skip_tags, check_mode=False):
+    """A problem when Layers 5 and 6 will run across nodes (two GPU nodes in this run, or one beside GPU nodes of the
+    inventory outside it, the references; those layers not left out by tags; not --check, which starts no run) and the
+    launcher group that starts those runs (pyramid_nccl_launcher) has no host: caught here, not as an ERROR on every
+    node an hour into the run."""
     layers = {"layer5", "layer6"}
     runs = ("all" in run_tags or layers & set(run_tags)) and not (layers <= set(skip_tags) or "all" in skip_tags)
-    if not runs or len(groups.get("gpu_nodes") or []) < 2 or groups.get("launcher"):
+    others = [host for host in groups.get("gpu_nodes") or [] if host not in nodes]
+    across = len(nodes) >= 2 or (nodes and others)
+    if check_mode or not runs or not across or groups.get("launcher"):
         return []
     return ["no launcher host: the runs across nodes of Layers 5 and 6 start from the first host of the group %s "
             "(mpirun or srun, pyramid_nccl_launcher), which the inventory lacks or leaves empty; add one (a GPU node, or "

@@ -99,24 +99,36 @@ def _known_lines_whole(text):
 
 
 # bytes of one element of nccl-tests' data types (-d; the built-in benchmark prints float)
-_ELEMENT_BYTES = {"int8": 1, "uint8": 1, "char": 1, "half": 2, "bfloat16": 2, "fp8_e4m3": 1, "fp8_e5m2": 1, "float": 4,
+# (src/common.cu test_typenames: f8e4m3 and f8e5m2 where NCCL has FP8; char and int in old releases)
+_ELEMENT_BYTES = {"int8": 1, "uint8": 1, "char": 1, "half": 2, "bfloat16": 2, "f8e4m3": 1, "f8e5m2": 1, "float": 4,
                   "int32": 4, "uint32": 4, "int": 4, "double": 8, "int64": 8, "uint64": 8}
 
 
 def _rounding(results, ranks):
     """How far below a size asked its row's size may be. nccl-tests rounds a size down to whole elements (-b 1 with
     float prints 0): 8 bytes. all_gather, reduce_scatter and alltoall move a count per rank rounded down to 16 bytes
-    (src/<op>.cu GetCollByteCount), so their row's size (count x ranks x element) may be 16 bytes x ranks below: seen
-    where a row's size is its count times the ranks (their count is per rank; all_reduce's and sendrecv's is the
-    size's), and with one rank, where the two cannot be told apart."""
+    (src/<op>.cu GetCollByteCount), so their row's size (count x ranks x element) may be 16 bytes x ranks below: their
+    count is per rank, all_reduce's and sendrecv's is the size's. Every row of a table follows one of the two relations
+    (a row that follows neither, or a table that mixes them, is damage, which would otherwise widen the slack); with one
+    rank, where the two cannot be told apart, 16 bytes."""
     world = len(ranks)
     if world <= 1:
         return 16
+    relations = set()
     for row in results:
         element = _ELEMENT_BYTES.get(row["type"])
-        if element and row["count"] and row["size"] == row["count"] * element * world:
-            return 16 * world
-    return 8
+        if element is None:
+            continue  # a type this parser does not size: its rows keep the 8-byte slack
+        if row["size"] == row["count"] * element * world and row["count"]:
+            relations.add("per_rank")
+        elif row["size"] == row["count"] * element:
+            relations.add("whole" if row["count"] else "empty")
+        else:
+            fail("row of size %d has count %d: neither the size's elements nor a count per rank of %d ranks (the row "
+                 "garbled?)", row["size"], row["count"], world)
+    if {"per_rank", "whole"} <= relations:
+        fail("the table mixes counts per rank and counts of the whole size (rows garbled?)")
+    return 16 * world if "per_rank" in relations else 8
 
 
 def _every_size_asked(asked, results, slack=8):

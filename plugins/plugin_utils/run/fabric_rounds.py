@@ -97,7 +97,7 @@ def _prover(references, run, passed=()):
     def prove(reference):
         if reference in proven:
             return True, None
-        others = [other for other in references if other != reference]
+        others = sorted((other for other in references if other != reference), key=lambda other: other not in proven)
         if not others:
             return False, "no other node outside the run to prove it with"
         pair = (reference, others[0])
