@@ -7,8 +7,8 @@ nccl-tests 2.19): all_gather, reduce_scatter and alltoall move a per-rank count 
 size is what the whole collective moves (count x ranks x 4 bytes) and busbw is algbw x (n-1)/n; all_reduce's busbw
 is algbw x 2(n-1)/n, sendrecv's (each rank to the next in a ring) algbw itself. Out-of-place writes into a second
 buffer (all_reduce: a copy then the collective, as torch has no out-of-place all_reduce); in-place works in the
-input buffer, except alltoall, which torch has no in-place form of (both its sides run out of place). #wrong counts elements that differ from the exact result (every element a small integer, exact in
-float32).
+input buffer, except alltoall, which torch has no in-place form of (both its sides run out of place). #wrong counts
+elements that differ from the exact result (every element a small integer, exact in float32).
 """
 
 import argparse
