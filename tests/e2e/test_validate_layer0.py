@@ -67,7 +67,16 @@ FAULTS = {
                  "cannot prove it holds every line since boot"),
     # a VPI port left in InfiniBand mode on this RoCE pod: Active/LinkUp at 400G, on the wrong fabric
     "node-037": ([{"kind": "link_layer", "rail": "mlx5_4"}], {"rails_link_layer": "FAIL"}, "other link layer"),
+    # The pinned stack (issue 38; the run pins NCCL and sets a driver floor, STACK below): a driver under the floor
+    # fails with the floor's reason, an NCCL off the pin as not the pinned stack, a node without MLNX_OFED as drift
+    # from the pod, and a dpkg-query that prints garbage is not read (ERROR), never a pass.
+    "node-038": ([{"kind": "stack", "driver": "535.183.01"}], {"software_stack": "FAIL"}, "security bulletin"),
+    "node-039": ([{"kind": "stack", "nccl": "2.19.3-1+cuda12.2"}], {"software_stack": "FAIL"}, "Not the pinned stack"),
+    "node-040": ([{"kind": "stack", "ofed": None}], {"software_stack": "FAIL"}, "Software stack drift"),
+    "node-041": ([{"kind": "tool_garbage", "tool": "dpkg-query"}], {"software_stack": "ERROR"}, "No data"),
 }
+STACK = {"pyramid_stack": {"nccl": "2.21.5"},
+         "pyramid_stack_min": {"driver": {"version": "550.54.15", "reason": "the vendor's security bulletin for this branch"}}}
 
 # fault node -> (check, what its actual must say): the GPU by nvidia-smi index and bus id
 GPU_NAMED = {
@@ -83,6 +92,13 @@ GPU_NAMED = {
     "node-032": ("nic_pcie_link", "mlx5_4: x8 of x16"),
     "node-033": ("gpu_dcgm_diag", "software on GPU 6: Fail"),
 }
+# fault node -> (check, what its actual must say): the drifting component with its version
+STACK_NAMED = {
+    "node-038": ("software_stack", "GPU driver 535.183.01 below 550.54.15"),
+    "node-039": ("software_stack", "NCCL 2.19.3-1+cuda12.2, pinned 2.21.5"),
+    "node-040": ("software_stack", "OFED not installed, the pod's MLNX_OFED_LINUX-24.04-0.7.0.0 ("),
+    "node-041": ("software_stack", "not read: CUDA runtime, NCCL, rdma-core (dpkg-query -W -f"),
+}
 
 
 # The faults are Layer 0's: the run reads Layers 0 and 1 (Layer 1's records of a failing node show the gate: "blocked at
@@ -94,7 +110,7 @@ TO_LAYER1 = "--tags layer0,layer1"
 @pytest.fixture(scope="module")
 def faulty_pod(validate):
     faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
-    return validate({"pod": {"nodes": 37}, "faults": faults}, cmdline=TO_LAYER1)
+    return validate({"pod": {"nodes": 41}, "faults": faults}, cmdline=TO_LAYER1, **STACK)
 
 
 def _passes_what_ran(run, node):
@@ -169,6 +185,20 @@ def test_each_fault_is_caught_at_layer0_with_its_cause(faulty_pod, node):
 def test_gpu_faults_name_the_gpu(faulty_pod, node):
     check, said = GPU_NAMED[node]
     assert said in faulty_pod.not_passing(node)[check]["actual"]
+
+
+@pytest.mark.parametrize("node", sorted(STACK_NAMED))
+def test_stack_faults_name_the_component_and_its_version(faulty_pod, node):
+    check, said = STACK_NAMED[node]
+    assert said in faulty_pod.not_passing(node)[check]["actual"]
+
+
+def test_a_healthy_node_shows_its_stack(faulty_pod):
+    record = next(r for r in faulty_pod.host("node-001")["checks"] if r["check"] == "software_stack")
+    assert record["status"] == "PASS" and "pinned: NCCL 2.21.5" in record["expected"]
+    for part in ("GPU driver 550.90.07", "CUDA runtime 12.4.127-1", "NCCL 2.21.5-1+cuda12.4", "kernel 5.15.0-119-generic",
+                 "OFED MLNX_OFED_LINUX-24.04-0.7.0.0", "rdma-core 2404mlnx51-1.2404066"):
+        assert part in record["actual"], record
 
 
 def test_a_reported_xid_is_said_in_a_pass(faulty_pod):

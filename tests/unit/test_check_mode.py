@@ -14,7 +14,7 @@ from ansible_collections.gpufabric.pyramid.tests.unit.test_layer import CATALOG,
 COLLECTIVES = {"nccl_%s_%s" % (op, kind) for op in ("all_gather", "reduce_scatter", "alltoall", "sendrecv")
                for kind in ("correct", "busbw")}
 LOADING = {"rail_ping", "rdma_write_bw", "rdma_gpudirect_bw", "incast_ecn", "nccl_completes", "nccl_correct",
-           "nccl_node_busbw", "nccl_pairs", "nccl_scale", "training_stable", "training_pod", "gpu_dcgm_diag"} | COLLECTIVES
+           "nccl_node_busbw", "nccl_loaded", "nccl_pairs", "nccl_scale", "training_stable", "training_pod", "gpu_dcgm_diag"} | COLLECTIVES
 
 
 def _loading(**overrides):
@@ -48,7 +48,7 @@ def test_layer5_in_check_mode_reads_nothing_and_records_every_node_check_as_not_
     assert collect.planned is None  # nothing collected: all_reduce_perf never started
     by_check = {record["check"]: record for record in records}
     # the node's own checks and its pod check; the fabric ones are the straggler hunt's to record
-    assert set(by_check) == {"nccl_completes", "nccl_correct", "nccl_node_busbw"} | COLLECTIVES
+    assert set(by_check) == {"nccl_completes", "nccl_correct", "nccl_node_busbw", "nccl_loaded"} | COLLECTIVES
     for check, record in by_check.items():
         assert record["status"] == "SKIP" and record["check_mode"] and not record.get("not_applicable"), record
         op = check[len("nccl_"):].rsplit("_", 1)[0] if check in COLLECTIVES else "all_reduce"

@@ -14,7 +14,7 @@ import yaml
 from ansible_collections.gpufabric.pyramid.plugins.modules import collect as _collect
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, layer as _layer
-from pyramid_twin import changes, entry, formats, model, namespace, render as twin_render
+from pyramid_twin import changes, entry, fake_tool, formats, model, namespace, render as twin_render
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
@@ -56,6 +56,13 @@ def render(parsers, state):
         rc, out, err = formats.mlxconfig_query(state, device)
         assert (rc, err) == (0, "")
         facts["mlxconfig"][device] = parsers.parse("linux_mlxconfig_query", out)
+    # the software stack, with the argv catalog/host.yml gives them (dpkg-query's stderr parsed too)
+    (way,) = CATALOG["sources"]["stack_packages"]["ways"]
+    rc, out, err = fake_tool.dpkg_query(state, way["run"][1:], {})
+    assert rc in way["accept_rc"]
+    facts["packages"] = parsers.parse("linux_dpkg_query_status", out + "\n" + err)
+    if state["stack"]["ofed"]:
+        facts["ofed"] = parsers.parse("linux_ofed_info_s", fake_tool.ofed_info(state, ["-s"], {})[1])
     return facts
 
 
@@ -169,6 +176,14 @@ FAULT_CASES = [
     ("firmware", {"rail": "mlx5_7"}, lambda p, s, f: (
         f["ibstat"]["devices"]["mlx5_7"]["firmware"] == "28.37.1014"
         and f["ibstat"]["devices"]["mlx5_0"]["firmware"] == "28.39.1002")),
+    # the software stack: another driver and NCCL on the node (its runs load that NCCL), no MLNX_OFED
+    ("stack", {"driver": "535.183.01", "nccl": "2.19.3-1+cuda12.2", "ofed": None}, lambda p, s, f: (
+        f["modinfo"]["version"] == "535.183.01" and f["packages"]["packages"]["libnccl2"]["version"] == "2.19.3-1+cuda12.2"
+        and s["stack"]["nccl_loaded"] == "2.19.3+cuda12.2" and "ofed" not in f and "ofed_info" in s["tools"]["missing"]
+        and f["packages"]["not_found"] == [])),
+    ("stack", {"nccl": None, "nccl_loaded": "2.23.4+cuda12.4"}, lambda p, s, f: (
+        "libnccl2" not in f["packages"]["packages"] and f["packages"]["not_found"] == ["libnccl2"]
+        and f["ofed"]["release"] == "MLNX_OFED_LINUX-24.04-0.7.0.0" and s["stack"]["nccl_loaded"] == "2.23.4+cuda12.4")),
     ("gpu_nic_affinity", {"gpu": 0}, lambda p, s, f: (
         f["topo"]["gpus"]["GPU0"]["links"]["NIC0"] == "SYS"
         and "PIX" not in f["topo"]["gpus"]["GPU0"]["links"].values())),

@@ -255,6 +255,37 @@ def dcgmi(state, args, env):
     return rc, out, ""
 
 
+# --- the software stack: dpkg-query, ofed_info ------------------------------------------------
+
+# The one -f format the pyramid asks for (catalog/host.yml stack_packages), as the shell-less argv carries it
+DPKG_FORMAT = "${db:Status-Abbrev}\\t${Package}\\t${Version}\\n"
+
+
+def dpkg_query(state, args, env):
+    """dpkg-query -W -f <format> <pattern>...: a line per installed package a pattern matches, sorted by name
+    (stdout); "no packages found matching" per pattern that matched none (stderr, exit 1), as dpkg 1.22 does."""
+    if args[:3] != ["-W", "-f", DPKG_FORMAT] or len(args) < 4:
+        return not_simulated("dpkg-query", args)
+    # here alone, so that every other tool run stays as quick
+    import fnmatch  # pylint: disable=import-outside-toplevel
+    installed = state["stack"]["packages"]
+    found, missing = set(), []
+    for pattern in args[3:]:
+        matched = [name for name in installed if fnmatch.fnmatchcase(name, pattern)]
+        found.update(matched)
+        if not matched:
+            missing.append(pattern)
+    out = "".join("ii \t%s\t%s\n" % (name, installed[name]) for name in sorted(found))
+    err = "".join("dpkg-query: no packages found matching %s\n" % pattern for pattern in missing)
+    return (1 if missing else 0), out, err
+
+
+def ofed_info(state, args, env):
+    if args != ["-s"] or not state["stack"]["ofed"]:
+        return not_simulated("ofed_info", args)
+    return 0, "%s:\n" % state["stack"]["ofed"], ""
+
+
 # --- the kernel log (util-linux dmesg, systemd journalctl) -----------------------------------
 
 def dmesg(state, args, env):
@@ -396,6 +427,8 @@ TOOLS = {
     "dmesg": dmesg,
     "journalctl": journalctl,
     "dcgmi": dcgmi,
+    "dpkg-query": dpkg_query,
+    "ofed_info": ofed_info,
     "mlnx_qos": _roce("mlnx_qos"),
     "ethtool": _roce("ethtool"),
 }

@@ -65,7 +65,7 @@ def _info(states, env, runs, ranks_per_node):
         host, pid = state["hostname"], 5000 + 100 * position
         used, gdr = runs[position][:2]
         oob = "ens%dnp0:10.1.%d.%d<0>" % (9, state["index"] // 256, state["index"] % 256)
-        lines.append("%s:%d:%d [0] NCCL INFO NCCL version %s" % (host, pid, pid, NCCL_VERSION))
+        lines.append("%s:%d:%d [0] NCCL INFO NCCL version %s" % (host, pid, pid, state.get("stack", {}).get("nccl_loaded", NCCL_VERSION)))
         sharp = (state.get("sharp") or {}).get("state") if used and used[0]["link_layer"] != "Ethernet" else None
         if used:
             kind = "RoCE" if used[0]["link_layer"] == "Ethernet" else "IB"

@@ -41,7 +41,7 @@ def _nccl_info(state, gpus, env):
     if env.get("NCCL_DEBUG", "").upper() != "INFO":
         return []
     host = state["hostname"]
-    lines = ["%s:4242:4242 [0] NCCL INFO NCCL version 2.21.5+cuda12.4" % host]
+    lines = ["%s:4242:4242 [0] NCCL INFO NCCL version %s" % (host, state.get("stack", {}).get("nccl_loaded", "2.21.5+cuda12.4"))]
     for gpu in range(gpus):
         peer = (gpu + 1) % gpus
         lines.append("%s:4242:%d [%d] NCCL INFO Channel 00/0 : %d[%d] -> %d[%d] via P2P/CUMEM" % (host, 4300 + gpu, gpu, gpu, gpu, peer, peer))

@@ -58,6 +58,14 @@ HEALTHY_NODE = {
         "rdma_ucm", "rdma_cm", "iw_cm", "ib_cm", "ib_umad", "ib_ipoib", "nvme", "nvme_core",
     ],
     "nvidia_driver": {"version": "550.90.07", "open_kernel_module": False},
+    # The packages dpkg-query shows (MLNX_OFED 24.04-0.7.0.0's rdma-core, CUDA 12.4 update 1, NCCL 2.21.5), the
+    # OFED release ofed_info -s prints, and the NCCL a run loads (NCCL_DEBUG=INFO's "NCCL version" line)
+    "stack": {
+        "packages": {"cuda-cudart-12-4": "12.4.127-1", "libibverbs1": "2404mlnx51-1.2404066", "libnccl2": "2.21.5-1+cuda12.4",
+                     "rdma-core": "2404mlnx51-1.2404066"},
+        "ofed": "MLNX_OFED_LINUX-24.04-0.7.0.0",
+        "nccl_loaded": "2.21.5+cuda12.4",
+    },
     "gpu_name": "NVIDIA H100 80GB HBM3",
     "firmware": "28.39.1002",
     "link_layer": "Ethernet",
@@ -243,6 +251,7 @@ def node_state(scenario, name):
         "hugepages": dict(base["hugepages"]),
         "modules": list(base["modules"]),
         "nvidia_driver": dict(base["nvidia_driver"]),
+        "stack": copy.deepcopy(base["stack"]),
         "gpus": gpus,
         "gpu_fabric": {"state": "Completed", "status": "Success"},
         # DCGM's diagnostic (dcgmi diag -r 1 -j): failures are {gpu, warning}; tool_missing dcgmi: not installed
@@ -404,6 +413,31 @@ def _firmware(state, fault):
     for rail in state["rails"]:
         if "rail" not in fault or rail["device"] == fault["rail"]:
             rail["firmware"] = fault.get("version", "28.37.1014")
+
+
+def _stack(state, fault):
+    """Another version of one part of the software stack: `driver`, `kernel`, `nccl` (the libnccl2 package and the NCCL
+    runs load; null: not installed), `nccl_loaded` (the runs alone: a framework's bundled NCCL), `ofed` (null: no
+    MLNX_OFED, ofed_info absent), `cuda` (the cuda-cudart package's version)."""
+    stack = state["stack"]
+    if "driver" in fault:
+        state["nvidia_driver"]["version"] = fault["driver"]
+    if "kernel" in fault:
+        state["kernel_release"] = fault["kernel"]
+    if "nccl" in fault:
+        if fault["nccl"] is None:
+            stack["packages"].pop("libnccl2", None)
+        else:
+            stack["packages"]["libnccl2"] = fault["nccl"]
+            stack["nccl_loaded"] = re.sub(r"-\d+\+", "+", fault["nccl"])  # 2.19.3-1+cuda12.2 loads as 2.19.3+cuda12.2
+    if "nccl_loaded" in fault:
+        stack["nccl_loaded"] = fault["nccl_loaded"]
+    if "cuda" in fault:
+        stack["packages"]["cuda-cudart-12-4"] = fault["cuda"]
+    if "ofed" in fault:
+        stack["ofed"] = fault["ofed"]
+        if fault["ofed"] is None:
+            state["tools"]["missing"].append("ofed_info")
 
 
 def _gpu_nic_affinity(state, fault):
@@ -626,6 +660,7 @@ FAULTS = {
     "open_kernel_module": _open_kernel_module,
     "mlxconfig": _mlxconfig,
     "firmware": _firmware,
+    "stack": _stack,
     "gpu_nic_affinity": _gpu_nic_affinity,
     "tool_missing": _tool("missing"),
     "tool_hang": _tool("hang"),

@@ -62,6 +62,9 @@ def resolve(catalog, raw_values, names=None):
             if definition.get("tables"):  # a figures table per name (pyramid_nccl_collective_busbw: one per collective)
                 errors.extend(_tables_errors(name, value, definition["tables"]))
                 continue
+            if definition.get("floors"):  # a lowest version per name, each with its reason (pyramid_stack_min)
+                errors.extend(_floors_errors(name, value, definition["floors"]))
+                continue
             for key, item in value.items():
                 if not isinstance(item, (str, int, float)) or isinstance(item, bool):
                     errors.append("%s.%s must be a string or a number, got %r" % (name, key, plain(item)))
@@ -224,6 +227,30 @@ def _tables_errors(name, tables, names):
                 continue
             tables[key] = {size: str(item) for size, item in table.items()}
             errors.extend(_table_errors("%s.%s" % (name, key), tables[key]))
+    return errors
+
+
+def _floors_errors(name, floors, names):
+    """Lowest versions by name: each name one of ``names``, each value {version, reason}, both text, the version with
+    a number in it (what a read version is compared with), the reason the words a FAIL gives."""
+    errors = []
+    for key, floor in floors.items():
+        if key not in names:
+            near = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
+            errors.append("%s: key %r is none of %s%s" % (name, plain(key), ", ".join(names),
+                                                          "; did you mean %s?" % near[0] if near else ""))
+            continue
+        if not isinstance(floor, dict) or set(floor) != {"version", "reason"}:
+            errors.append("%s.%s must be a mapping of version and reason (why nothing older may run), got %r"
+                          % (name, key, plain(floor)))
+            continue
+        for field in ("version", "reason"):
+            if not isinstance(floor[field], (str, int, float)) or isinstance(floor[field], bool) or not str(floor[field]).strip():
+                errors.append("%s.%s.%s must be text, got %r" % (name, key, field, plain(floor[field])))
+            else:
+                floor[field] = str(floor[field])
+        if isinstance(floor["version"], str) and not re.search(r"\d", floor["version"]):
+            errors.append("%s.%s.version has no number to compare with: %r" % (name, key, floor["version"]))
     return errors
 
 

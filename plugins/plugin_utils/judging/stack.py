@@ -1,0 +1,261 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The pinned software stack (seed 003: "pin the complete software stack"): GPU driver, CUDA runtime, NCCL, kernel,
+MLNX_OFED / DOCA-OFED and rdma-core the same on every node, equal to pyramid_stack where the inventory pins them, none
+below a floor of pyramid_stack_min; and at Layer 5, the NCCL a run loaded against the NCCL installed."""
+
+from __future__ import annotations
+
+import collections
+import re
+
+from ..core.model import ERROR, FAIL, PASS, SourceFailure, counted, verdict
+from .registry import judge, summary
+
+# The components, in the order the report lists them, with their names in a verdict
+COMPONENTS = ("driver", "cuda", "nccl", "kernel", "ofed", "rdma_core")
+NAMES = {"driver": "GPU driver", "cuda": "CUDA runtime", "nccl": "NCCL", "kernel": "kernel", "ofed": "OFED",
+         "rdma_core": "rdma-core", "nic_firmware": "NIC firmware"}
+# pyramid_stack_min may also set a floor under the NIC firmware (pinned by pyramid_nic_firmware, checked by nic_firmware)
+FLOORED = COMPONENTS + ("nic_firmware",)
+# the dpkg-query patterns of catalog/host.yml's stack_packages, by component, in the order they stand for it
+NCCL_PACKAGES = ("libnccl2",)
+RDMA_PACKAGES = ("rdma-core", "libibverbs1")  # a container image often has rdma-core's library alone
+CUDART = re.compile(r"^cuda-cudart-\d+-\d+$")  # the runtime of CUDA M.m (cuda-cudart-dev-M-m is its headers)
+CUDART_PATTERN = "cuda-cudart-[0-9]*"
+NOT_INSTALLED = None  # a component proven absent: the package manager named it and found nothing
+
+
+class Unread:
+    """A component whose version this run could not read (the reason says why): never equal to anything."""
+
+    def __init__(self, what, reason):
+        self.what = what
+        self.reason = reason
+
+
+def _unread_text(unread):
+    """Components not read, grouped by their reason: one failed dpkg-query names NCCL, CUDA and rdma-core once."""
+    by_reason = collections.OrderedDict()
+    for each in unread:
+        by_reason.setdefault(each.reason, []).append(each.what)
+    return "; ".join("%s (%s)" % (", ".join(whats), reason) for reason, whats in by_reason.items())
+
+
+def tokens(version):
+    """The parts of a version, numbers as numbers: 2.28.3-1+cuda13.0 -> [2, 28, 3, 1, 'cuda13', 0]."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"[.\-+~:_]", version) if part]
+
+
+def matches(version, pinned):
+    """A version is the pinned one where its parts begin with the pin's: 2.28.3-1+cuda13.0 is NCCL 2.28.3 and 2.28."""
+    want = tokens(pinned)
+    return tokens(version)[:len(want)] == want
+
+
+def numbers(version):
+    """The numbers of a version from its first digit, for a floor: 5.15.0-119-generic -> (5, 15, 0, 119)."""
+    start = re.search(r"\d", version)
+    return tuple(int(n) for n in re.findall(r"\d+", version[start.start():])) if start else ()
+
+
+def below(version, floor):
+    return numbers(version) < numbers(floor)
+
+
+def nccl_release(version):
+    """NCCL's own x.y.z in a package version (2.28.3-1+cuda13.0) or in NCCL's banner (2.28.9+cuda13.0)."""
+    found = re.match(r"\s*(\d+\.\d+\.\d+)", version or "")
+    return found.group(1) if found else None
+
+
+def _failed(fact):
+    return fact.reason if isinstance(fact, SourceFailure) else None
+
+
+def _package(facts, names, what):
+    """The version of the first of ``names`` installed, NOT_INSTALLED where dpkg-query proved each absent."""
+    read = facts["stack_packages"]
+    if _failed(read):
+        return Unread(what, read.reason)
+    for name in names:
+        package = read["packages"].get(name)
+        if package and package["state"] in ("installed", "triggers-awaited", "triggers-pending"):
+            return package["version"]
+        if package and package["state"] not in ("not-installed", "config-files"):  # half-installed, unpacked
+            return "%s (%s)" % (package["version"], package["state"])
+    unproven = [name for name in names if name not in read["packages"] and name not in read["not_found"]]
+    if unproven:
+        return Unread(what, "dpkg-query's answer neither lists nor denies %s" % ", ".join(unproven))
+    return NOT_INSTALLED
+
+
+def _cuda(facts):
+    read = facts["stack_packages"]
+    if _failed(read):
+        return Unread("CUDA runtime", read.reason)
+    runtimes = sorted(package["version"] for name, package in read["packages"].items()
+                      if CUDART.match(name) and package["state"] == "installed")
+    if runtimes:
+        return ", ".join(runtimes)  # side by side (12.4 and 13.0): every one is held to the pin and the floor
+    if CUDART_PATTERN in read["not_found"] or any(CUDART.match(name) for name in read["packages"]):
+        return NOT_INSTALLED
+    return Unread("CUDA runtime", "dpkg-query's answer neither lists nor denies %s" % CUDART_PATTERN)
+
+
+def _driver(facts):
+    read = facts["nvidia_module"]
+    return Unread("GPU driver", read.reason) if _failed(read) else read["version"]
+
+
+def _ofed(facts):
+    read = facts["ofed_release"]
+    if isinstance(read, SourceFailure):
+        # ofed_info is MLNX_OFED's and DOCA-OFED's own script: without it, neither is installed (the distribution's
+        # inbox rdma-core is then the RDMA stack, read as rdma_core)
+        return NOT_INSTALLED if read.status == "missing" else Unread("OFED", read.reason)
+    return read["release"]
+
+
+def stack_of(facts):
+    """{component: version text, NOT_INSTALLED or Unread} of one node."""
+    release = facts["osrelease"]
+    return {
+        "driver": _driver(facts),
+        "cuda": _cuda(facts),
+        "nccl": _package(facts, NCCL_PACKAGES, "NCCL"),
+        "kernel": Unread("kernel", release.reason) if _failed(release) else release["release"],
+        "ofed": _ofed(facts),
+        "rdma_core": _package(facts, RDMA_PACKAGES, "rdma-core"),
+    }
+
+
+def _shown(value):
+    return "not installed" if value is NOT_INSTALLED else value
+
+
+def _pod_usual(stacks, component):
+    """The pod's version of a component where most nodes read agree, and how many run it; (None, 0) on a tie."""
+    counts = collections.Counter(stack[component] for stack in stacks.values() if not isinstance(stack[component], Unread))
+    ranked = counts.most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return None, 0, counts
+    return ranked[0][0], ranked[0][1], counts
+
+
+def _floor_findings(stack, floors, firmware):
+    findings = []
+    values = dict(stack, nic_firmware=firmware)
+    for component, floor in sorted(floors.items(), key=lambda item: FLOORED.index(item[0])):
+        value = values.get(component)
+        if value is NOT_INSTALLED or isinstance(value, Unread):
+            continue  # not installed: no floor to be under; unread: said once, by the caller
+        low = [part.strip() for part in str(value).split(",") if below(part, floor["version"])]
+        if low:
+            findings.append("%s %s below %s (%s)" % (NAMES[component], ", ".join(low), floor["version"], floor["reason"]))
+    return findings
+
+
+def _firmware(facts, rails):
+    """The lowest NIC firmware of the node's declared rails (a floor holds for every rail)."""
+    read = facts["ibstat"]
+    if _failed(read):
+        return Unread("NIC firmware", read.reason)
+    versions = [read["devices"][rail]["firmware"] for rail in rails if rail in read["devices"]]
+    return min(versions, key=numbers) if versions else Unread("NIC firmware", "none of the declared rails in ibstat")
+
+
+@judge("software_stack", scope="pod")
+def software_stack(facts_by_host, expect_by_host):
+    stacks = {host: stack_of(facts) for host, facts in facts_by_host.items()}
+    usual = {component: _pod_usual(stacks, component) for component in COMPONENTS}
+    verdicts = {}
+    for host, stack in stacks.items():
+        pins, floors = expect_by_host[host]["pyramid_stack"] or {}, expect_by_host[host]["pyramid_stack_min"] or {}
+        firmware = _firmware(facts_by_host[host], expect_by_host[host]["pyramid_rails"]) if "nic_firmware" in floors else None
+        off, unread, pinned_off = [], [], []
+        for component in COMPONENTS:
+            value = stack[component]
+            if isinstance(value, Unread):
+                unread.append(value)
+            elif component in pins:
+                if value is NOT_INSTALLED or not all(matches(part.strip(), pins[component]) for part in value.split(",")):
+                    pinned_off.append("%s %s, pinned %s" % (NAMES[component], _shown(value), pins[component]))
+            else:
+                most, count, counts = usual[component]
+                if most is None and len(counts) > 1:
+                    off.append("%s %s; the pod disagrees: %s" % (NAMES[component], _shown(value), ", ".join(
+                        "%s on %d" % (_shown(v), n) for v, n in sorted(counts.items(), key=lambda i: str(i[0])))))
+                elif value != most:
+                    off.append("%s %s, the pod's %s (%s)" % (NAMES[component], _shown(value), _shown(most), counted(count, "node")))
+        if isinstance(firmware, Unread):
+            unread.append(firmware)
+        low = _floor_findings(stack, floors, firmware)
+        expected = "one stack on every node%s%s" % (
+            ", pinned: %s" % ", ".join("%s %s" % (NAMES[c], v) for c, v in sorted(pins.items(), key=lambda i: COMPONENTS.index(i[0])))
+            if pins else "", ", none below pyramid_stack_min" if floors else "")
+        unread_note = "; not read: %s" % _unread_text(unread) if unread else ""
+        if low or pinned_off or off:
+            cause = None
+            if low:
+                cause = ("Below the declared floor (pyramid_stack_min): %s. Upgrade before this node runs jobs" % "; ".join(low))
+            elif pinned_off:
+                cause = ("Not the pinned stack (pyramid_stack): a node imaged or upgraded apart from the pod (install the "
+                         "pinned versions; NGC containers carry CUDA and NCCL as one set)")
+            verdicts[host] = verdict(FAIL, expected, summary(low + pinned_off + off) + unread_note, cause=cause)
+        elif unread:
+            verdicts[host] = verdict(ERROR, expected, "not read: %s" % _unread_text(unread))
+        else:
+            verdicts[host] = verdict(PASS, expected, ", ".join("%s %s" % (NAMES[c], _shown(stack[c])) for c in COMPONENTS))
+    return verdicts
+
+
+def loaded_nccl(facts):
+    """The NCCL a run loaded, as NCCL itself printed it (NCCL_DEBUG=INFO: "NCCL version 2.28.9+cuda13.0")."""
+    run = facts["nccl_node"]
+    return None if _failed(run) else (run.get("nccl") or {}).get("version")
+
+
+@judge("nccl_loaded", scope="pod")
+def nccl_loaded(facts_by_host, expect_by_host):
+    loaded = {host: loaded_nccl(facts) for host, facts in facts_by_host.items()}
+    releases = collections.Counter(nccl_release(v) for v in loaded.values() if nccl_release(v))
+    verdicts = {}
+    for host, version in loaded.items():
+        facts, pins = facts_by_host[host], expect_by_host[host]["pyramid_stack"] or {}
+        run = facts["nccl_node"]
+        if _failed(run):
+            verdicts[host] = verdict(ERROR, "the NCCL version the node's all-reduce printed", "no run: %s" % run.reason)
+            continue
+        release = nccl_release(version)
+        if not release:
+            verdicts[host] = verdict(ERROR, "the NCCL version the node's all-reduce printed", (
+                "the run printed no 'NCCL version' line (NCCL_DEBUG=INFO in pyramid_nccl_env prints it)"))
+            continue
+        installed = _package(facts, NCCL_PACKAGES, "NCCL")
+        if "nccl" in pins:
+            expected = "NCCL %s loaded (pyramid_stack)" % pins["nccl"]
+            if not matches(release, pins["nccl"]):
+                verdicts[host] = verdict(FAIL, expected, "NCCL %s loaded" % version, cause=(
+                    "The run loaded another NCCL than the pinned one: a framework's bundled NCCL (PyTorch wheels carry "
+                    "nvidia-nccl-cu*), LD_LIBRARY_PATH or a container's; pin and install one NCCL"))
+                continue
+        elif isinstance(installed, Unread):
+            verdicts[host] = verdict(ERROR, "NCCL loaded = NCCL installed", "NCCL %s loaded; the NCCL installed not read (%s)" % (
+                version, installed.reason))
+            continue
+        elif installed is not NOT_INSTALLED:
+            expected = "NCCL loaded = the libnccl2 package installed (%s)" % installed
+            if nccl_release(installed) != release:
+                verdicts[host] = verdict(FAIL, expected, "NCCL %s loaded, libnccl2 %s installed" % (version, installed))
+                continue
+        else:
+            expected = "NCCL loaded the same on every node (no libnccl2 package here)"
+        usual, count = (releases.most_common(1)[0] if releases else (None, 0))
+        if release != usual and len(releases) > 1:
+            verdicts[host] = verdict(FAIL, expected, "NCCL %s loaded, the pod's %s (%s)" % (release, usual, counted(count, "node")),
+                                     cause="Another NCCL than the rest of the pod's: NCCL must be one version across a job")
+            continue
+        verdicts[host] = verdict(PASS, expected, "NCCL %s loaded" % version)
+    return verdicts
