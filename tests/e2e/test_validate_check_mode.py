@@ -16,7 +16,7 @@ from pyramid_twin import changes, entry  # noqa: E402  pylint: disable=wrong-imp
 
 pytestmark = [pytest.mark.slow]
 LOAD_TOOLS = {"ping", "fping", "ib_write_bw", "all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "alltoall_perf",
-              "sendrecv_perf", "torchrun", "mpirun", "srun"}
+              "sendrecv_perf", "p2pBandwidthLatencyTest", "torchrun", "mpirun", "srun"}
 # a healthy pod of 4 nodes (no switch: their reads are not what is proven here), DCGM at level 2 (minutes of stress)
 SCENARIO = {"pod": {"nodes": 4}, "faults": []}
 
@@ -44,11 +44,12 @@ def test_check_mode_reads_and_judges_and_starts_no_load(validate, tmp_path):
         assert records["rails_active"]["status"] == "PASS" and records["mlxconfig"]["status"] == "PASS"  # read and judged
         not_run = {check for check, r in records.items() if r["status"] == "SKIP" and r["actual"].startswith("not run: check mode")}
         assert not_run == {"gpu_dcgm_diag", "rail_ping", "rdma_write_bw", "rdma_gpudirect_bw", "nccl_completes", "nccl_correct",
-                           "nccl_node_busbw", "nccl_pairs", "nccl_scale", "training_stable", "training_pod"} | {
+                           "nccl_node_busbw", "nccl_loaded", "gpu_p2p", "nccl_pairs", "nccl_scale", "training_stable",
+                           "training_parity", "training_pod"} | {
                                "nccl_%s_%s" % (op, kind) for op in ("all_gather", "reduce_scatter", "alltoall", "sendrecv")
                                for kind in ("correct", "busbw")}, not_run
         assert "(it puts load on the fabric or the GPUs: ib_write_bw at line rate on every rail" in records["rdma_write_bw"]["actual"]
         assert run.host(node)["verdict"] == "NO-GO" and all(
             r["status"] in ("PASS", "SKIP") for r in records.values()), [r for r in records.values() if r["status"] not in ("PASS", "SKIP")]
-    assert run.report["verdict"] == "NO-GO" and run.report["check_mode_not_run"] == 4 * 19
-    assert "Check mode (--check): 76 checks that load the fabric or the GPUs were not run" in run.stdout
+    assert run.report["verdict"] == "NO-GO" and run.report["check_mode_not_run"] == 4 * 22
+    assert "Check mode (--check): 88 checks that load the fabric or the GPUs were not run" in run.stdout

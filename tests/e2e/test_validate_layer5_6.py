@@ -31,6 +31,14 @@ FAULTS = {
     # the run loads another NCCL than the libnccl2 installed (a framework's bundled one): named at Layer 5 (issue 38)
     "node-012": ([{"kind": "stack", "nccl_loaded": "2.23.4+cuda12.4"}], {"nccl_loaded": "FAIL"},
                  "NCCL 2.23.4 loaded, libnccl2 2.21.5-1+cuda12.4 installed", "another NCCL"),
+    # inside the node (issue 38): a GPU pair at half its NVLink figure, a pair without peer access; both named
+    "node-013": ([{"kind": "gpu_pair_slow", "gpu": 2, "peer": 6, "factor": 0.5}], {"gpu_p2p": "FAIL"},
+                 "GPU 2 -> GPU 6 (NV18)", "GPU pair below its link's bandwidth"),
+    "node-014": ([{"kind": "gpu_p2p_off", "gpu": 1, "peer": 4}], {"gpu_p2p": "FAIL"},
+                 "GPU 1 -> GPU 4 (NV18): no P2P access", "P2P off"),
+    # training that computes wrong numbers on one GPU: rank 5's DDP losses drift from the single-GPU run's (issue 38)
+    "node-015": ([{"kind": "parity_divergence", "rank": 5, "factor": 1.02}], {"training_parity": "FAIL"},
+                 "rank 5 (node-015) step 1", "DDP diverges from the same training on one GPU"),
     # No nccl-tests on the node: the built-in PyTorch benchmark passes round 1 alone, but the launcher's
     # multi-node runs need nccl-tests on every node: an ERROR naming it (its pair partner is cleared).
     "node-008": ([{"kind": "tool_missing", "tool": "all_reduce_perf"}], {"nccl_pairs": "ERROR"},
@@ -45,7 +53,7 @@ FAULTS = {
 @pytest.fixture(scope="module")
 def pod(validate):
     faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
-    return validate({"pod": {"nodes": 12}, "faults": faults}, cmdline=UPPER, pyramid_nccl_timeout=8)
+    return validate({"pod": {"nodes": 15}, "faults": faults}, cmdline=UPPER, pyramid_nccl_timeout=8)
 
 
 @pytest.mark.parametrize("node", sorted(FAULTS))

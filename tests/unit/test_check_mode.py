@@ -14,7 +14,8 @@ from ansible_collections.gpufabric.pyramid.tests.unit.test_layer import CATALOG,
 COLLECTIVES = {"nccl_%s_%s" % (op, kind) for op in ("all_gather", "reduce_scatter", "alltoall", "sendrecv")
                for kind in ("correct", "busbw")}
 LOADING = {"rail_ping", "rdma_write_bw", "rdma_gpudirect_bw", "incast_ecn", "nccl_completes", "nccl_correct",
-           "nccl_node_busbw", "nccl_loaded", "nccl_pairs", "nccl_scale", "training_stable", "training_pod", "gpu_dcgm_diag"} | COLLECTIVES
+           "nccl_node_busbw", "nccl_loaded", "gpu_p2p", "nccl_pairs", "nccl_scale", "training_stable", "training_parity",
+           "training_pod", "gpu_dcgm_diag"} | COLLECTIVES
 
 
 def _loading(**overrides):
@@ -48,9 +49,14 @@ def test_layer5_in_check_mode_reads_nothing_and_records_every_node_check_as_not_
     assert collect.planned is None  # nothing collected: all_reduce_perf never started
     by_check = {record["check"]: record for record in records}
     # the node's own checks and its pod check; the fabric ones are the straggler hunt's to record
-    assert set(by_check) == {"nccl_completes", "nccl_correct", "nccl_node_busbw", "nccl_loaded"} | COLLECTIVES
+    assert set(by_check) == {"nccl_completes", "nccl_correct", "nccl_node_busbw", "nccl_loaded", "gpu_p2p"} | COLLECTIVES
     for check, record in by_check.items():
         assert record["status"] == "SKIP" and record["check_mode"] and not record.get("not_applicable"), record
+        if check == "gpu_p2p":  # the GPU-pair test, not NCCL
+            assert record["actual"] == ("not run: check mode (it puts load on the fabric or the GPUs: GPU-to-GPU copies "
+                                        "between every pair of the node's GPUs)"), record
+            assert "p2pBandwidthLatencyTest" in record["command"]
+            continue
         op = check[len("nccl_"):].rsplit("_", 1)[0] if check in COLLECTIVES else "all_reduce"
         words = {"all_reduce": "all-reduce", "all_gather": "all-gather", "reduce_scatter": "reduce-scatter",
                  "alltoall": "all-to-all", "sendrecv": "send/recv"}[op]

@@ -204,7 +204,8 @@ def test_fault(parsers, tmp_path, kind, fields, check):
 
 
 # Layer 5/6 faults render through formats_nccl.py; tests/e2e/test_validate_layer5_6.py covers them.
-L5_L6_FAULTS = {"slow_node", "nccl_wrong", "nccl_hang", "unstable_step_time", "slow_rank", "training_timeout"}
+L5_L6_FAULTS = {"slow_node", "nccl_wrong", "nccl_hang", "unstable_step_time", "slow_rank", "training_timeout",
+                "gpu_pair_slow", "gpu_p2p_off", "parity_divergence"}
 # Multi-node faults render through formats_fabric.py; tests/unit/test_twin_fabric.py covers them.
 FABRIC_FAULTS = {"gdr_off"}
 # GPU health faults (nvidia-smi -q / nvlink -s / -e, dmesg, the rails' sysfs PCIe link): tests/unit/test_twin_formats_gpu.py covers them.

@@ -355,6 +355,11 @@ def _nccl(name):
     return run
 
 
+def p2p_bandwidth_latency_test(state, args, env):
+    from pyramid_twin import formats_p2p  # pylint: disable=import-outside-toplevel
+    return formats_p2p.p2p_bandwidth_latency_test(state, args, env)
+
+
 def _fabric(name):
     def run(state, args, env):
         from pyramid_twin import formats_fabric
@@ -428,6 +433,7 @@ TOOLS = {
     "journalctl": journalctl,
     "dcgmi": dcgmi,
     "dpkg-query": dpkg_query,
+    "p2pBandwidthLatencyTest": p2p_bandwidth_latency_test,
     "ofed_info": ofed_info,
     "mlnx_qos": _roce("mlnx_qos"),
     "ethtool": _roce("ethtool"),

@@ -135,9 +135,35 @@ def torchrun(state, argv, env):
                      banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 %s over NCCL 2.21.5, CUDA-event timed" % opts["--op"])
     if script.endswith("train_step.py"):
         return train_log(state, nproc, int(_opts(args, {"--steps": "30"})["--steps"]))
+    if script.endswith("parity.py"):
+        return parity_report(state, nproc)
+    if script.endswith("p2p_bench.py"):
+        from pyramid_twin import formats_p2p  # pylint: disable=import-outside-toplevel
+        return formats_p2p.p2p_builtin(state)
     if script.endswith("pretrain_gpt.py"):  # Megatron-LM, as users launch it
         return megatron_log(state, nproc, int(_opts(args, {"--train-iters": "20"})["--train-iters"]))
     return 1, "", "torchrun: error: the twin knows only the gpufabric.pyramid payloads, not %r\n" % script, False
+
+
+def parity_report(state, nproc, steps=5):
+    """payloads/parity.py's report (its line formats; a real 2 x H200 run is tests/unit/parsers/training_parity/
+    h200_x2_real.raw): every rank's DDP loss equal to the single-GPU run's, but the parity_divergence rank's, which drifts
+    from the first step on (and its parameters with it)."""
+    train, host = state["training"], state["hostname"]
+    rng = random.Random(host + "parity")
+    bad, factor = train.get("parity_rank"), train.get("parity_factor", 1.0)
+    lines = []
+    for step in range(1, steps + 1):
+        for rank in range(nproc):
+            single = rng.uniform(0.7, 1.5)
+            ddp = single * (factor ** step if rank == bad else 1.0)
+            lines.append("pyramid-parity step=%d rank=%d host=%s single_loss=%.9g ddp_loss=%.9g" % (step, rank, host, single, ddp))
+    for rank in range(nproc):
+        lines.append("pyramid-parity params rank=%d host=%s max_diff=%.6g max_abs=0.0313579" % (rank, host, 0.0041 if rank == bad else 0))
+    for rank in range(nproc):
+        lines.append("pyramid-parity fsdp rank=%d host=%s loss=%.9g finite=yes" % (rank, host, rng.uniform(0.7, 1.5)))
+    lines.append("pyramid-parity done ranks=%d steps=%d" % (nproc, steps))
+    return 0, "\n".join(lines) + "\n", "", False
 
 
 def train_log(state, nproc, steps):

@@ -440,6 +440,19 @@ def _stack(state, fault):
             state["tools"]["missing"].append("ofed_info")
 
 
+def _gpu_pair(kind):
+    """A GPU pair (gpu, peer) slowed both ways by `factor` (an NVLink degraded between them), or without peer access
+    (P2P off: every copy through host memory)."""
+    def apply(state, fault):
+        pair = "%d-%d" % tuple(sorted((int(fault.get("gpu", 0)), int(fault.get("peer", 1)))))
+        p2p = state.setdefault("p2p", {"slow": {}, "off": []})
+        if kind == "slow":
+            p2p["slow"][pair] = float(fault.get("factor", 0.3))
+        else:
+            p2p["off"].append(pair)
+    return apply
+
+
 def _gpu_nic_affinity(state, fault):
     # The GPU's rail NIC sits on the other socket: the path crosses the SMP interconnect (SYS).
     gpu = state["gpus"][fault.get("gpu", 0)]
@@ -497,6 +510,12 @@ def _slow_rank(state, fault):
     # one GPU's process on the wrong NUMA node: its compute takes longer every step
     state["training"]["slow_rank"] = fault.get("rank", 3)
     state["training"]["slow_factor"] = fault.get("factor", 1.3)
+
+
+def _parity_divergence(state, fault):
+    # one GPU computing wrong (silent data corruption): its rank's DDP losses drift from the single-GPU run's
+    state["training"]["parity_rank"] = fault.get("rank", 3)
+    state["training"]["parity_factor"] = fault.get("factor", 1.02)
 
 
 def _training_timeout(state, fault):
@@ -661,6 +680,8 @@ FAULTS = {
     "mlxconfig": _mlxconfig,
     "firmware": _firmware,
     "stack": _stack,
+    "gpu_pair_slow": _gpu_pair("slow"),
+    "gpu_p2p_off": _gpu_pair("off"),
     "gpu_nic_affinity": _gpu_nic_affinity,
     "tool_missing": _tool("missing"),
     "tool_hang": _tool("hang"),
@@ -673,6 +694,7 @@ FAULTS = {
     "unstable_step_time": _unstable_step_time,
     "slow_rank": _slow_rank,
     "training_timeout": _training_timeout,
+    "parity_divergence": _parity_divergence,
     "xid": _xid,
     "dmesg_no_json": _dmesg_no_json,
     "ecc_uncorrectable": _ecc_uncorrectable,

@@ -1,0 +1,55 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Layer 6, training that computes the right numbers: the same seeded model trained on one GPU and under DDP on every
+GPU of the node agree, rank by rank and step by step; FSDP's forward and backward are finite (payloads/parity.py)."""
+
+from __future__ import annotations
+
+from ..core.model import FAIL, PASS, SKIP, counted, verdict
+from .registry import judge, summary
+
+
+def _figure(value):
+    return "not finite" if value is None else "%.9g" % value
+
+
+def _relative(value, reference):
+    return abs(value - reference) / max(abs(reference), 1e-12)
+
+
+@judge("training_parity")
+def training_parity(facts, expect):
+    run, tolerance = facts["training_parity"], expect["pyramid_train_parity_tolerance"]
+    expected = ("every rank's DDP loss and final parameters within %g (relative) of the single-GPU run's; FSDP forward and "
+                "backward finite" % tolerance)
+    if run["ranks"] < 2:
+        return verdict(SKIP, expected, "1 rank: DDP on one GPU is the single-GPU run itself, nothing to compare")
+    findings, diverged, worst = [], set(), 0.0
+    for row in run["losses"]:
+        if row["rank"] in diverged:
+            continue  # its first divergent step names it; the steps after follow from it
+        if row["ddp_loss"] is None or row["single_loss"] is None:
+            findings.append("rank %d (%s) step %d: loss not finite (DDP %s, single GPU %s)" % (
+                row["rank"], row["host"], row["step"], _figure(row["ddp_loss"]), _figure(row["single_loss"])))
+            diverged.add(row["rank"])
+            continue
+        off = _relative(row["ddp_loss"], row["single_loss"])
+        worst = max(worst, off)
+        if off > tolerance:
+            findings.append("rank %d (%s) step %d: DDP loss %.9g, single GPU %.9g (%.2g apart)" % (
+                row["rank"], row["host"], row["step"], row["ddp_loss"], row["single_loss"], off))
+            diverged.add(row["rank"])
+    for row in run["params"]:
+        if row["max_diff"] is None or row["max_diff"] > tolerance * max(row["max_abs"] or 0.0, 1e-12):
+            findings.append("rank %d (%s): parameters after %d steps %s from the single-GPU run's (largest %s)" % (
+                row["rank"], row["host"], run["steps"], "differ by %.3g" % row["max_diff"] if row["max_diff"] is not None
+                else "not finite", row["max_abs"]))
+    for row in run["fsdp"]:
+        if not row["finite"]:
+            findings.append("rank %d (%s): FSDP forward/backward not finite (loss %s)" % (row["rank"], row["host"], _figure(row["loss"])))
+    if findings:
+        return verdict(FAIL, expected, summary(findings))
+    return verdict(PASS, expected, "%s x %s: losses within %.2g of the single-GPU run, parameters within %.2g; FSDP finite" % (
+        counted(run["ranks"], "rank"), counted(run["steps"], "step"), worst,
+        max(row["max_diff"] / max(row["max_abs"], 1e-12) for row in run["params"])))
