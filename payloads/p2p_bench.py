@@ -4,7 +4,8 @@ events, printed in the sample's own layout (its device lines, peer access lines,
 P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s)") so one parser reads both.
 
 Figures are the sample's: 40,000,000 ints (160 MB) copied 5 times per pair, GB = 10^9 bytes; a GPU's own cell copies
-within its memory and counts the read and the write. One process drives every GPU (no torchrun).
+within its memory and counts the read and the write. One process drives every GPU (started by torchrun with one
+process, so that it runs under the Python that has PyTorch; it uses no process group).
 """
 
 import argparse

@@ -154,3 +154,21 @@ def test_values_as_ansible_hands_them_are_named_in_the_inventorys_words():
     text = " ".join(errors)
     assert "pyramid_nccl_env must be a mapping (name: value), got a list ['NCCL_DEBUG=INFO']" in text, errors
     assert "Tagged" not in text and "_Ansible" not in text, errors
+
+
+def test_stack_pins_and_floors_are_quoted_versions_with_reasons():
+    """A version typed as a YAML number loses its trailing zeros (2.20 reads 2.2): pins and floors are quoted text, every
+    floor has its reason, and a component name is one of the stack's (issue 38)."""
+    catalog = _catalog.load_catalog()
+    resolve = _expectations.resolve
+    good = {"pyramid_stack": {"nccl": "2.21.5", "driver": "550.90.07"},
+            "pyramid_stack_min": {"nic_firmware": {"version": "28.39.1002", "reason": "link flaps"}}}
+    assert resolve(catalog, good)[1] == []
+    for bad, said in (({"pyramid_stack": {"nccl": 2.20}}, "must be a quoted version"),
+                      ({"pyramid_stack": {"nccl": ""}}, "must be a quoted version"),
+                      ({"pyramid_stack": {"ncl": "2.21.5"}}, "is not a valid stack component"),
+                      ({"pyramid_stack_min": {"nccl": {"version": 2.20, "reason": "a hang"}}}, "must be quoted text"),
+                      ({"pyramid_stack_min": {"nccl": {"version": "2.20"}}}, "mapping of version and reason"),
+                      ({"pyramid_stack_min": {"drivr": {"version": "550", "reason": "x"}}}, "did you mean driver?")):
+        errors = resolve(catalog, bad)[1]
+        assert any(said in error for error in errors), (bad, errors)

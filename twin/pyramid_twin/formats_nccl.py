@@ -147,8 +147,9 @@ def torchrun(state, argv, env):
 
 def parity_report(state, nproc, steps=5):
     """payloads/parity.py's report (its line formats; a real 2 x H200 run is tests/unit/parsers/training_parity/
-    h200_x2_real.raw): every rank's DDP loss equal to the single-GPU run's, but the parity_divergence rank's, which drifts
-    from the first step on (and its parameters with it)."""
+    h200_x2_real.raw): every rank's DDP loss equal to the single-GPU run's; under parity_divergence the faulty rank's
+    loss is off from step 1 and, as DDP averages its gradients into every update, every rank's from step 2, and every
+    rank's parameters at the end."""
     train, host = state["training"], state["hostname"]
     rng = random.Random(host + "parity")
     bad, factor = train.get("parity_rank"), train.get("parity_factor", 1.0)
@@ -156,10 +157,11 @@ def parity_report(state, nproc, steps=5):
     for step in range(1, steps + 1):
         for rank in range(nproc):
             single = rng.uniform(0.7, 1.5)
-            ddp = single * (factor ** step if rank == bad else 1.0)
+            drift = step if rank == bad else step - 1  # the others follow one step later
+            ddp = single * (factor ** drift if bad is not None else 1.0)
             lines.append("pyramid-parity step=%d rank=%d host=%s single_loss=%.9g ddp_loss=%.9g" % (step, rank, host, single, ddp))
     for rank in range(nproc):
-        lines.append("pyramid-parity params rank=%d host=%s max_diff=%.6g max_abs=0.0313579" % (rank, host, 0.0041 if rank == bad else 0))
+        lines.append("pyramid-parity params rank=%d host=%s max_diff=%.6g max_abs=0.0313579" % (rank, host, 0.0041 if bad is not None else 0))
     for rank in range(nproc):
         lines.append("pyramid-parity fsdp rank=%d host=%s loss=%.9g finite=yes" % (rank, host, rng.uniform(0.7, 1.5)))
     lines.append("pyramid-parity done ranks=%d steps=%d" % (nproc, steps))

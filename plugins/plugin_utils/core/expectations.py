@@ -66,7 +66,11 @@ def resolve(catalog, raw_values, names=None):
                 errors.extend(_floors_errors(name, value, definition["floors"]))
                 continue
             for key, item in value.items():
-                if not isinstance(item, (str, int, float)) or isinstance(item, bool):
+                if definition.get("text_values") and (not isinstance(item, str) or not re.search(r"\d", item)):
+                    # a version as a YAML number loses its trailing zeros (2.20 reads 2.2): quoted text only
+                    errors.append("%s.%s must be a quoted version with a number in it (\"2.20\", not 2.20), got %r"
+                                  % (name, key, plain(item)))
+                elif not isinstance(item, (str, int, float)) or isinstance(item, bool):
                     errors.append("%s.%s must be a string or a number, got %r" % (name, key, plain(item)))
                 else:
                     value[key] = str(item)
@@ -245,10 +249,8 @@ def _floors_errors(name, floors, names):
                           % (name, key, plain(floor)))
             continue
         for field in ("version", "reason"):
-            if not isinstance(floor[field], (str, int, float)) or isinstance(floor[field], bool) or not str(floor[field]).strip():
-                errors.append("%s.%s.%s must be text, got %r" % (name, key, field, plain(floor[field])))
-            else:
-                floor[field] = str(floor[field])
+            if not isinstance(floor[field], str) or not floor[field].strip():  # 2.20 as a number would read 2.2
+                errors.append("%s.%s.%s must be quoted text, got %r" % (name, key, field, plain(floor[field])))
         if isinstance(floor["version"], str) and not re.search(r"\d", floor["version"]):
             errors.append("%s.%s.version has no number to compare with: %r" % (name, key, floor["version"]))
     return errors

@@ -18,14 +18,14 @@ _NVLINK = re.compile(r"^NV(\d+)$")
 
 def _pairs(facts):
     """(pairs with their link, None) or (None, (status, why)) for one node."""
-    run, topo = facts["gpu_p2p"], facts["gpus_found"]
+    run, topo = facts["gpu_p2p"], facts.get("gpus_found")
     if isinstance(run, SourceFailure):
         return None, (ERROR, "no P2P bandwidth: %s" % run.reason)
-    if len(run["gpus"]) < 2:
+    if topo is None or isinstance(topo, SourceFailure):
+        return None, (ERROR, "%s seen by the test, but no link to judge its pairs by: nvidia-smi topo -m not read (%s)" % (
+            counted(len(run["gpus"]), "GPU"), topo.reason if topo is not None else "not collected"))
+    if len(topo["gpus"]) < 2 and len(run["gpus"]) < 2:  # both say one GPU: nothing to pair, never a pass
         return None, (SKIP, "%s: no GPU pair to measure" % counted(len(run["gpus"]), "GPU"))
-    if isinstance(topo, SourceFailure):
-        return None, (ERROR, "%s measured, but no link to judge them by: nvidia-smi topo -m not read (%s)" % (
-            counted(len(run["pairs"]), "pair"), topo.reason))
     if len(topo["gpus"]) != len(run["gpus"]):
         return None, (ERROR, "the test saw %s, nvidia-smi topo -m %s (CUDA_VISIBLE_DEVICES?)" % (
             counted(len(run["gpus"]), "GPU"), counted(len(topo["gpus"]), "GPU")))
@@ -76,7 +76,7 @@ def gpu_p2p(facts_by_host, expect_by_host):
                 findings.append("%s: no P2P access (CANNOT Access Peer), %.1f GB/s through host memory" % (_name(pair), pair["gbps"]))
             elif floor is not None and pair["gbps"] < floor:
                 findings.append("%s: %.1f GB/s, under %.0f GB/s for %s" % (_name(pair), pair["gbps"], floor, pair["link"]))
-            elif median and pair["gbps"] < ratio * median:
+            elif median is not None and pair["gbps"] < ratio * median:
                 findings.append("%s: %.1f GB/s, under %d%% of the pod's %s median %.1f GB/s" % (
                     _name(pair), pair["gbps"], round(ratio * 100), pair["link"], median))
         if findings:

@@ -18,6 +18,28 @@ def _relative(value, reference):
     return abs(value - reference) / max(abs(reference), 1e-12)
 
 
+def _culprits(run, firsts):
+    """The ranks that diverge first are the finding: DDP averages a wrong rank's gradient into every rank's update, so
+    from the next step on every rank follows it. The single-GPU run is computed on GPU 0, as rank 0 is: when every rank
+    but 0 diverges, GPU 0 computed both wrong alike."""
+    if not firsts:
+        return []
+    hosts = {row["rank"]: row["host"] for row in run["losses"]}
+    step = min(first for first, _said in firsts.values())
+    culprits = sorted(rank for rank, (first, _said) in firsts.items() if first == step)
+    findings = ["rank %d (%s) step %d: %s" % (rank, hosts[rank], step, firsts[rank][1]) for rank in culprits]
+    followers = sorted(set(firsts) - set(culprits))
+    if followers:
+        findings.append("rank%s %s follow%s from a later step (DDP spreads the first one's gradients)" % (
+            "s" if len(followers) > 1 else "", ", ".join(map(str, followers)), "" if len(followers) > 1 else "s"))
+    if culprits == list(range(1, run["ranks"])) and run["ranks"] > 2:
+        findings.insert(0, "every rank but 0 off the single-GPU run at step %d, which GPU 0 computed as rank 0 did: GPU 0 "
+                           "is the likely culprit" % step)
+    elif len(culprits) == run["ranks"] and run["ranks"] > 1:
+        findings.insert(0, "every rank off at step %d: the gradient all-reduce (or the single-GPU run on GPU 0)" % step)
+    return findings
+
+
 @judge("training_parity")
 def training_parity(facts, expect):
     run, tolerance = facts["training_parity"], expect["pyramid_train_parity_tolerance"]
@@ -25,21 +47,20 @@ def training_parity(facts, expect):
                 "backward finite" % tolerance)
     if run["ranks"] < 2:
         return verdict(SKIP, expected, "1 rank: DDP on one GPU is the single-GPU run itself, nothing to compare")
-    findings, diverged, worst = [], set(), 0.0
+    firsts, worst = {}, 0.0  # rank -> (its first divergent step, what it showed)
     for row in run["losses"]:
-        if row["rank"] in diverged:
-            continue  # its first divergent step names it; the steps after follow from it
+        if row["rank"] in firsts:
+            continue
         if row["ddp_loss"] is None or row["single_loss"] is None:
-            findings.append("rank %d (%s) step %d: loss not finite (DDP %s, single GPU %s)" % (
-                row["rank"], row["host"], row["step"], _figure(row["ddp_loss"]), _figure(row["single_loss"])))
-            diverged.add(row["rank"])
+            firsts[row["rank"]] = (row["step"], "loss not finite (DDP %s, single GPU %s)" % (
+                _figure(row["ddp_loss"]), _figure(row["single_loss"])))
             continue
         off = _relative(row["ddp_loss"], row["single_loss"])
         worst = max(worst, off)
         if off > tolerance:
-            findings.append("rank %d (%s) step %d: DDP loss %.9g, single GPU %.9g (%.2g apart)" % (
-                row["rank"], row["host"], row["step"], row["ddp_loss"], row["single_loss"], off))
-            diverged.add(row["rank"])
+            firsts[row["rank"]] = (row["step"], "DDP loss %.9g, single GPU %.9g (%.2g apart)" % (
+                row["ddp_loss"], row["single_loss"], off))
+    findings = _culprits(run, firsts)
     for row in run["params"]:
         if row["max_diff"] is None or row["max_diff"] > tolerance * max(row["max_abs"] or 0.0, 1e-12):
             findings.append("rank %d (%s): parameters after %d steps %s from the single-GPU run's (largest %s)" % (

@@ -48,10 +48,16 @@ def tokens(version):
     return [int(part) if part.isdigit() else part for part in re.split(r"[.\-+~:_]", version) if part]
 
 
-def matches(version, pinned):
-    """A version is the pinned one where its parts begin with the pin's: 2.28.3-1+cuda13.0 is NCCL 2.28.3 and 2.28."""
+def matches(version, pinned, component=None):
+    """A version is the pinned one where its parts begin with the pin's: 2.28.3-1+cuda13.0 is NCCL 2.28.3 and 2.28. NCCL
+    compares NCCL's own x.y.z, so a pin written as the package (2.28.3-1+cuda13.0) or as NCCL's banner (2.28.3+cuda13.0)
+    holds for both. A package in another state than installed ("2.28.3-1 (unpacked)") is never the pinned one."""
+    if "(" in version:
+        return False
+    if component == "nccl":
+        version, pinned = nccl_release(version) or version, nccl_release(pinned) or pinned
     want = tokens(pinned)
-    return tokens(version)[:len(want)] == want
+    return bool(want) and tokens(version)[:len(want)] == want
 
 
 def numbers(version):
@@ -71,6 +77,8 @@ def nccl_release(version):
 
 
 def _failed(fact):
+    if fact is None:  # an optional source not collected at all
+        return "not collected"
     return fact.reason if isinstance(fact, SourceFailure) else None
 
 
@@ -95,22 +103,28 @@ def _cuda(facts):
     read = facts["stack_packages"]
     if _failed(read):
         return Unread("CUDA runtime", read.reason)
-    runtimes = sorted(package["version"] for name, package in read["packages"].items()
-                      if CUDART.match(name) and package["state"] == "installed")
+    runtimes = sorted(read["packages"][name]["version"] for name in read["installed"] if CUDART.match(name))
     if runtimes:
         return ", ".join(runtimes)  # side by side (12.4 and 13.0): every one is held to the pin and the floor
-    if CUDART_PATTERN in read["not_found"] or any(CUDART.match(name) for name in read["packages"]):
+    if CUDART_PATTERN in read["not_found"]:
         return NOT_INSTALLED
+    if any(CUDART.match(name) for name in read["packages"]):
+        # a glob's matches have no count: runtimes the database knows, none installed, may be a list cut before the
+        # installed one, and dpkg-query's "no packages found" is the one proof of absence
+        return Unread("CUDA runtime", "dpkg-query lists %s but none installed: not proven absent" % ", ".join(
+            sorted(name for name in read["packages"] if CUDART.match(name))))
     return Unread("CUDA runtime", "dpkg-query's answer neither lists nor denies %s" % CUDART_PATTERN)
 
 
 def _driver(facts):
-    read = facts["nvidia_module"]
+    read = facts.get("nvidia_module")
     return Unread("GPU driver", read.reason) if _failed(read) else read["version"]
 
 
 def _ofed(facts):
-    read = facts["ofed_release"]
+    read = facts.get("ofed_release")
+    if read is None:
+        return Unread("OFED", "not collected")
     if isinstance(read, SourceFailure):
         # ofed_info is MLNX_OFED's and DOCA-OFED's own script: without it, neither is installed (the distribution's
         # inbox rdma-core is then the RDMA stack, read as rdma_core)
@@ -180,7 +194,7 @@ def software_stack(facts_by_host, expect_by_host):
             if isinstance(value, Unread):
                 unread.append(value)
             elif component in pins:
-                if value is NOT_INSTALLED or not all(matches(part.strip(), pins[component]) for part in value.split(",")):
+                if value is NOT_INSTALLED or not all(matches(part.strip(), pins[component], component) for part in value.split(",")):
                     pinned_off.append("%s %s, pinned %s" % (NAMES[component], _shown(value), pins[component]))
             else:
                 most, count, counts = usual[component]
@@ -234,17 +248,17 @@ def nccl_loaded(facts_by_host, expect_by_host):
                 "the run printed no 'NCCL version' line (NCCL_DEBUG=INFO in pyramid_nccl_env prints it)"))
             continue
         installed = _package(facts, NCCL_PACKAGES, "NCCL")
+        if isinstance(installed, Unread):  # pinned or not: the cross-check with what is installed is this check's
+            verdicts[host] = verdict(ERROR, "NCCL loaded = NCCL installed", "NCCL %s loaded; the NCCL installed not read (%s)" % (
+                version, installed.reason))
+            continue
         if "nccl" in pins:
             expected = "NCCL %s loaded (pyramid_stack)" % pins["nccl"]
-            if not matches(release, pins["nccl"]):
+            if not matches(release, pins["nccl"], "nccl"):
                 verdicts[host] = verdict(FAIL, expected, "NCCL %s loaded" % version, cause=(
                     "The run loaded another NCCL than the pinned one: a framework's bundled NCCL (PyTorch wheels carry "
                     "nvidia-nccl-cu*), LD_LIBRARY_PATH or a container's; pin and install one NCCL"))
                 continue
-        elif isinstance(installed, Unread):
-            verdicts[host] = verdict(ERROR, "NCCL loaded = NCCL installed", "NCCL %s loaded; the NCCL installed not read (%s)" % (
-                version, installed.reason))
-            continue
         elif installed is not NOT_INSTALLED:
             expected = "NCCL loaded = the libnccl2 package installed (%s)" % installed
             if nccl_release(installed) != release:
@@ -252,10 +266,15 @@ def nccl_loaded(facts_by_host, expect_by_host):
                 continue
         else:
             expected = "NCCL loaded the same on every node (no libnccl2 package here)"
-        usual, count = (releases.most_common(1)[0] if releases else (None, 0))
-        if release != usual and len(releases) > 1:
-            verdicts[host] = verdict(FAIL, expected, "NCCL %s loaded, the pod's %s (%s)" % (release, usual, counted(count, "node")),
+        ranked = releases.most_common(2)
+        tie = len(ranked) == 2 and ranked[0][1] == ranked[1][1]  # an even split: no node can be called the odd one
+        if len(releases) > 1 and (tie or release != ranked[0][0]):
+            pod = ("the pod disagrees: %s" % ", ".join("%s on %d" % item for item in sorted(releases.items())) if tie
+                   else "the pod's %s (%s)" % (ranked[0][0], counted(ranked[0][1], "node")))
+            verdicts[host] = verdict(FAIL, expected, "NCCL %s loaded, %s" % (release, pod),
                                      cause="Another NCCL than the rest of the pod's: NCCL must be one version across a job")
             continue
-        verdicts[host] = verdict(PASS, expected, "NCCL %s loaded" % version)
+        beside = ("; libnccl2 %s installed (software_stack holds it to the pin)" % installed
+                  if "nccl" in pins and installed is not NOT_INSTALLED else "")
+        verdicts[host] = verdict(PASS, expected, "NCCL %s loaded%s" % (version, beside))
     return verdicts

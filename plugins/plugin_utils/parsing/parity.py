@@ -53,6 +53,8 @@ def _parity(text):
                 "host": found.group("host"), "single_loss": _number(found.group("single"), "single_loss"),
                 "ddp_loss": _number(found.group("ddp"), "ddp_loss")}
         elif kind == "params":
+            if found.group("diff").startswith("-") or found.group("abs").startswith("-"):  # both are largest absolute values
+                fail("a negative largest difference or parameter: %r", line[:80])
             params[int(found.group("rank"))] = {"host": found.group("host"), "max_diff": _number(found.group("diff"), "max_diff"),
                                                 "max_abs": _number(found.group("abs"), "max_abs")}
         elif kind == "fsdp":
@@ -64,6 +66,9 @@ def _parity(text):
     if done is None:
         fail("no 'pyramid-parity done' line: the run died or its report was cut short (%d step lines)", len(steps))
     ranks, count = done
+    if ranks * count != len(steps) or ranks != len(params) or ranks != len(fsdp):  # before any set of that size is built
+        fail("the 'done' line names %d ranks x %d steps, the report holds %d step lines, %d params and %d fsdp lines",
+             ranks, count, len(steps), len(params), len(fsdp))
     wanted = {(step, rank) for step in range(1, count + 1) for rank in range(ranks)}
     if set(steps) != wanted or set(params) != set(range(ranks)) or set(fsdp) != set(range(ranks)):
         fail("the report does not hold every rank's lines: %d of %d step lines, %d and %d of %d params and fsdp lines",

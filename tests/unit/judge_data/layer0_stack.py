@@ -111,9 +111,18 @@ DATA = [
     {"check": "software_stack", "name": "an answer that neither lists nor denies libnccl2 is not its absence",
      "facts": stack_pod(node_003=stack_node(stack_packages={"packages": {"cuda-cudart-12-4": {
          "state": "installed", "version": "12.4.127-1", "hold": False, "error": False}, "rdma-core": {
-         "state": "installed", "version": "2404mlnx51-1.2404066", "hold": False, "error": False}}, "not_found": []})),
+         "state": "installed", "version": "2404mlnx51-1.2404066", "hold": False, "error": False}},
+         "installed": ["cuda-cudart-12-4", "rdma-core"], "not_found": []})),
      "status": {"node-001": "PASS", "node-002": "PASS", "node-003": "ERROR"},
      "contains": {"node-003": ["neither lists nor denies libnccl2"]}},
+    {"check": "software_stack", "name": "CUDA runtimes the database knows, none installed: a cut list, not proven absent",
+     "facts": stack_pod(node_002=stack_node(stack_packages={"packages": {"cuda-cudart-11-2": {
+         "state": "not-installed", "version": None, "hold": False, "error": False}, "libnccl2": {
+         "state": "installed", "version": "2.21.5-1+cuda12.4", "hold": False, "error": False}, "rdma-core": {
+         "state": "installed", "version": "2404mlnx51-1.2404066", "hold": False, "error": False}},
+         "installed": ["libnccl2", "rdma-core"], "not_found": []})),
+     "status": {"node-001": "PASS", "node-002": "ERROR", "node-003": "PASS"},
+     "contains": {"node-002": ["dpkg-query lists cuda-cudart-11-2 but none installed: not proven absent"]}},
     {"check": "software_stack", "name": "ofed_info that printed garbage is not read",
      "facts": stack_pod(node_001=stack_node(ofed_release=failed("ofed_info -s", "ofed_info -s: unparseable output", None))),
      "status": {"node-001": "ERROR", "node-002": "PASS", "node-003": "PASS"}, "contains": {"node-001": ["not read: OFED (ofed_info -s: unparseable output)"]}},
@@ -128,7 +137,17 @@ DATA = [
     {"check": "nccl_loaded", "name": "the real H200 host with NCCL pinned to the one its runs load",
      "raw": {"node-001": {"nccl_node": H200_RUN, "stack_packages": H200_PACKAGES}},
      "expect": {"pyramid_gpus_per_node": 2, "pyramid_stack": {"nccl": "2.28.9"}},
-     "status": {"node-001": "PASS"}, "contains": {"node-001": ["NCCL 2.28.9 loaded (pyramid_stack)"]}},
+     "status": {"node-001": "PASS"},
+     "contains": {"node-001": ["NCCL 2.28.9 loaded (pyramid_stack)", "libnccl2 2.28.3-1+cuda13.0 installed (software_stack holds it"]}},
+    {"check": "nccl_loaded", "name": "pinned, but the installed NCCL not read: the cross-check is not made, never a pass",
+     "facts": {"node-001": stack_node(stack_packages=missing("dpkg-query"))}, "raw": {"node-001": {"nccl_node": twin_run()}},
+     "expect": {"pyramid_stack": {"nccl": "2.21.5"}},
+     "status": {"node-001": "ERROR"}, "contains": {"node-001": ["the NCCL installed not read"]}},
+    {"check": "nccl_loaded", "name": "two nodes loading two NCCLs, none installed: both named",
+     "facts": {"node-001": stack_node(), "node-002": stack_node()},
+     "raw": {"node-001": {"nccl_node": twin_run(), "stack_packages": NO_NCCL_PACKAGES},
+             "node-002": {"nccl_node": twin_run("node-002", "2.23.4+cuda12.4"), "stack_packages": NO_NCCL_PACKAGES}},
+     "status": {"node-001": "FAIL", "node-002": "FAIL"}, "contains": {"node-001": ["the pod disagrees: 2.21.5 on 1, 2.23.4 on 1"]}},
     {"check": "nccl_loaded", "name": "a run that loads another NCCL than the pin",
      "facts": stack_pod(), "raw": {"node-001": {"nccl_node": twin_run()}, "node-002": {"nccl_node": twin_run("node-002")},
                                    "node-003": {"nccl_node": twin_run("node-003", "2.23.4+cuda12.4")}},
