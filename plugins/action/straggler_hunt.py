@@ -13,11 +13,12 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_step
 
 
 class ActionModule(EngineAction):
-    _VALID_ARGS = frozenset(("layer", "run_dir", "hosts", "launcher", "references"))
+    _VALID_ARGS = frozenset(("layer", "run_dir", "hosts", "launcher", "references", "pod_order"))
 
     def run(self, tmp=None, task_vars=None):
         result = dict(super().run(tmp, task_vars), changed=False)
         args = self._task.args
         return failed_on_run_error(result, lambda: dict(result, **_hunt.run(
             AnsibleStep(self, task_vars), _catalog.load_catalog(), int(args["layer"]), args["run_dir"], args["hosts"],
-            args.get("launcher") or "", args.get("references"), check_mode=bool(self._task.check_mode))))
+            args.get("launcher") or "", args.get("references"), check_mode=bool(self._task.check_mode),
+            pod_order=args.get("pod_order") or None)))

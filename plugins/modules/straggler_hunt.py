@@ -18,6 +18,9 @@ description:
     named. A pair whose sides both pass with known-good partners is blamed on the path between them.
   - Round 3 (C(nccl_scale)) runs 2, 4, 8, ... nodes, then all of them, and stops at the first size
     that misses; the nodes added at that size are named.
+  - Round 4 (C(nccl_alltoall_pod)) runs one all-to-all across every node that held round 3, the load that
+    uses the spine layer's whole bisection. A miss no node is traced to runs each scalable unit alone, side by
+    side; a unit that misses alone is named, and when every unit holds alone the spine layer between them is.
   - Each run is one command on the launcher host, through the launcher the inventory names
     (O(launcher) host, C(pyramid_nccl_launcher) - C(mpirun -H) or C(srun --nodelist)), collected by
     M(gpufabric.pyramid.collect) and parsed on the controller (nccl-tests table and NCCL_DEBUG=INFO
@@ -42,6 +45,15 @@ options:
       - Nodes outside this run (not in O(hosts), say after C(--limit)) to pair with when no node of the
         run can be a partner - a lone reimaged node is tested with one of them.
       - A bad reference fails the node it is paired with, never passes it.
+    type: list
+    elements: str
+    default: []
+  pod_order:
+    description:
+      - The pod's GPU nodes in inventory order (usually C(groups['gpu_nodes'])). A node without
+        C(pyramid_scalable_unit) belongs to unit C(su<k>) by its place here, C(pyramid_scalable_unit_nodes) to a unit;
+        the pod's all-to-all (C(nccl_alltoall_pod)) runs each unit alone when the whole pod misses.
+      - Empty - O(hosts) in their order.
     type: list
     elements: str
     default: []

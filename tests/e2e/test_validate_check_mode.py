@@ -44,7 +44,7 @@ def test_check_mode_reads_and_judges_and_starts_no_load(validate, tmp_path):
         assert records["rails_active"]["status"] == "PASS" and records["mlxconfig"]["status"] == "PASS"  # read and judged
         not_run = {check for check, r in records.items() if r["status"] == "SKIP" and r["actual"].startswith("not run: check mode")}
         assert not_run == {"gpu_dcgm_diag", "rail_ping", "rdma_write_bw", "rdma_gpudirect_bw", "nccl_completes", "nccl_correct",
-                           "nccl_node_busbw", "nccl_loaded", "gpu_p2p", "nccl_pairs", "nccl_scale", "training_stable",
+                           "nccl_node_busbw", "nccl_loaded", "gpu_p2p", "nccl_pairs", "nccl_scale", "nccl_alltoall_pod", "training_stable",
                            "training_parity", "training_pod"} | {
                                "nccl_%s_%s" % (op, kind) for op in ("all_gather", "reduce_scatter", "alltoall", "sendrecv")
                                for kind in ("correct", "busbw")}, not_run

@@ -33,22 +33,32 @@ def test_nccl_ib_hca_naming_one_nic_fails_every_pair(validate):
     assert {run.host(host)["stopped_at"] for host in run.report["hosts"]} == {5}
 
 
-def test_a_fabric_that_degrades_at_scale_stops_the_scale_up(validate):
-    run = validate({"pod": {"nodes": 8, "fabric": {"degraded_above_nodes": 4, "factor": 0.6}}, "faults": []}, cmdline=UPPER)
+def test_a_fabric_that_degrades_at_scale_stops_the_scale_up_and_a_funnelled_spine_fails_the_all_to_all(validate):
+    # two faults of the fabric in one run: rings slow above 4 nodes (round 3 stops there), and a spine layer funnelled
+    # under all-to-all across scalable units of 2 nodes (round 4 on the 4 nodes that held the scale-up)
+    fabric = {"degraded_above_nodes": 4, "factor": 0.6, "spine_funnel": {"nodes_per_unit": 2, "factor": 0.5}}
+    run = validate({"pod": {"nodes": 8, "fabric": fabric}, "faults": []}, cmdline=UPPER, pyramid_scalable_unit_nodes=2)
     assert set(statuses(run, "nccl_pairs").values()) == {"PASS"}  # every pair is fine
     scale = statuses(run, "nccl_scale")
     assert scale == dict({"node-00%d" % i: "PASS" for i in range(1, 5)}, **{"node-00%d" % i: "FAIL" for i in range(5, 9)})
     record = run.not_passing("node-006")["nccl_scale"]
     assert "first miss at 8 nodes" in record["actual"] and "oversubscription" in record["cause"]
-    assert run.host("node-006")["stopped_at"] == 5 and run.host("node-002")["stopped_at"] is None
-    assert {r["status"] for r in upper_records(run, "node-002")} == {"PASS"}
-    # Layer 6 across the nodes that climbed: one training run on node-001..004, started by mpirun
-    training = statuses(run, "training_pod")
-    assert {training["node-00%d" % i] for i in range(1, 5)} == {"PASS"}
-    assert {training["node-00%d" % i] for i in range(5, 9)} == {"SKIP"}
+    assert run.host("node-006")["stopped_at"] == 5
+    # round 4: the all-to-all across su1 and su2 misses, each unit alone holds: the spine layer, no node, is named
+    alltoall = statuses(run, "nccl_alltoall_pod")
+    assert alltoall == dict({"node-00%d" % i: "FAIL" for i in range(1, 5)}, **{"node-00%d" % i: "SKIP" for i in range(5, 9)})
+    record = run.not_passing("node-002")["nccl_alltoall_pod"]
+    assert record["actual"].startswith("each scalable unit holds alone (su1 ") and "; su2 " in record["actual"]
+    assert "across all 2 units the all-to-all misses" in record["actual"] and record["cause"].startswith("The spine layer")
+    assert record["command"].startswith("mpirun -np 32 -H node-001:8,node-002:8,node-003:8,node-004:8") and "alltoall_perf" in record["command"]
+    assert run.host("node-002")["stopped_at"] == 5
+    assert set(statuses(run, "training_pod").values()) == {"SKIP"}  # nobody climbs past a Layer 5 miss
     logs = sorted(os.path.basename(p) for p in glob.glob(os.path.join(run.run_dirs[-1], "hunt", "nccl_scale-*")))
     sizes = ["node-001_node-002.log", "node-001_node-002_node-003_node-004.log", "8-nodes.log"]
     assert [name.split("-", 2)[2] for name in logs] == sizes
+    logs = sorted(os.path.basename(p) for p in glob.glob(os.path.join(run.run_dirs[-1], "hunt", "nccl_alltoall_pod-*")))
+    assert [name.split("-", 2)[2] for name in logs] == [
+        "node-001_node-002_node-003_node-004.log", "node-001_node-002.log", "node-003_node-004.log"]
 
 
 def test_srun_as_the_launcher(validate):

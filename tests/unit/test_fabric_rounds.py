@@ -165,3 +165,80 @@ def test_one_run_across_every_node_blames_only_the_nodes_it_traces():
     untraced = _hunt.round_whole(NODES[:4], Fabric(fails_above=2))
     assert set(statuses(untraced).values()) == {"FAIL"}
     assert statuses(_hunt.round_whole(NODES[:1], Fabric())) == {"n01": "SKIP"}
+
+
+# Round 4: one all-to-all across the pod; a miss no node is traced to runs each scalable unit alone.
+UNITS = {node: "su%d" % ((index // 4) + 1) for index, node in enumerate(NODES)}  # n01-n04 su1, n05-n08 su2
+
+
+class SlowUnits(Fabric):
+    """All-to-all: a group slower than the floor when it spans units (a funnelled spine) or holds a slow unit's nodes."""
+
+    def __init__(self, across=False, slow_unit=None, **kwargs):
+        super().__init__(**kwargs)
+        self.across, self.slow_unit = across, slow_unit
+
+    def outcome(self, group):
+        result = super().outcome(group)
+        spans = len({UNITS[node] for node in group}) > 1
+        if result["status"] == "PASS" and ((self.across and spans) or any(UNITS[node] == self.slow_unit for node in group)):
+            return {"status": "FAIL", "expected": "e", "actual": "4 GiB busbw 20.0 GB/s < 45.2", "cause_key": "slow"}
+        return result
+
+
+def test_the_pods_all_to_all_passes_every_node_in_one_run():
+    fabric = SlowUnits()
+    verdicts = _hunt.round_bisection(NODES, fabric, units=UNITS)
+    assert set(statuses(verdicts).values()) == {"PASS"} and len(fabric.calls) == 1
+    assert verdicts["n01"]["actual"] == "all 8 nodes (2 scalable units): ok"
+
+
+def test_a_miss_only_across_units_names_the_spine_layer_not_a_node():
+    fabric = SlowUnits(across=True)
+    verdicts = _hunt.round_bisection(NODES, fabric, units=UNITS)
+    assert set(statuses(verdicts).values()) == {"FAIL"}
+    assert {verdict["cause_key"] for verdict in verdicts.values()} == {"spine"}
+    assert verdicts["n06"]["actual"].startswith("each scalable unit holds alone (su1 ok; su2 ok), across all 2 units")
+    assert fabric.calls == [[tuple(NODES)], [tuple(NODES[:4]), tuple(NODES[4:])]]  # the pod, then both units at once
+
+
+def test_a_unit_that_misses_alone_is_named_and_the_other_unit_passes():
+    verdicts = _hunt.round_bisection(NODES, SlowUnits(slow_unit="su2"), units=UNITS)
+    assert statuses(verdicts) == dict({node: "PASS" for node in NODES[:4]}, **{node: "FAIL" for node in NODES[4:]})
+    assert verdicts["n05"]["cause_key"] == "unit" and verdicts["n05"]["actual"].startswith("scalable unit su2 misses alone")
+    assert "the pod's miss is traced to su2" in verdicts["n02"]["actual"]
+
+
+def test_a_miss_within_one_unit_names_the_fabric_between_the_nodes():
+    verdicts = _hunt.round_bisection(NODES[:4], SlowUnits(slow_unit="su1"), units=UNITS)
+    assert set(statuses(verdicts).values()) == {"FAIL"}
+    assert {verdict["cause_key"] for verdict in verdicts.values()} == {"bisection"}
+
+
+def test_a_miss_traced_to_a_node_is_that_nodes_and_no_unit_runs_alone():
+    class Traced(Fabric):
+        def outcome(self, group):
+            return {"status": "FAIL", "expected": "e", "actual": "n03 without GDRDMA", "cause_key": "gdr_off",
+                    "by_host": {"n03": ["gdr_off"]}}
+    fabric = Traced()
+    verdicts = _hunt.round_bisection(NODES, fabric, units=UNITS)
+    assert statuses(verdicts) == dict({node: "PASS" for node in NODES}, n03="FAIL")
+    assert len(fabric.calls) == 1
+
+
+def test_a_node_alone_in_its_unit_is_not_run_alone_when_another_unit_misses():
+    units = dict(UNITS, n08="su3")
+    verdicts = _hunt.round_bisection(NODES, SlowUnits(slow_unit="su1"), units=units)
+    assert statuses(verdicts)["n08"] == "SKIP" and "only node of its scalable unit" in verdicts["n08"]["actual"]
+    assert {statuses(verdicts)[node] for node in NODES[:4]} == {"FAIL"}
+
+
+def test_an_all_to_all_needs_two_nodes_and_a_limited_run_leaves_it_to_the_pod():
+    assert statuses(_hunt.round_bisection(["n01"], SlowUnits(), units=UNITS)) == {"n01": "SKIP"}
+    verdict = _hunt.round_bisection(["n01"], SlowUnits(), ["n02"], units=UNITS)["n01"]
+    assert verdict["status"] == "SKIP" and "a run of the pod" in verdict["actual"]
+
+
+def test_an_error_across_the_pod_is_an_error_for_every_node_never_a_pass():
+    verdicts = _hunt.round_bisection(NODES, Fabric(errors=["n02"]), units=UNITS)
+    assert set(statuses(verdicts).values()) == {"ERROR"}

@@ -35,7 +35,7 @@ from ansible_collections.gpufabric.pyramid.tests.unit import judge_data
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
-ROW_KEYS = {"check", "name", "facts", "raw", "expect", "status", "contains", "group", "blamed", "leaf"}
+ROW_KEYS = {"check", "name", "facts", "raw", "expect", "status", "contains", "group", "blamed", "leaf", "units"}
 STATUSES = ("PASS", "FAIL", "ERROR", "SKIP")
 # fec_counters' table (judge_data/layer1_fec.py) is being written alongside by another change of issue 12:
 # the check is skipped while it has no row at all, and held to PASS/FAIL/ERROR once it has one.
@@ -105,7 +105,10 @@ def _fabric_result(check, row, expect):
     """The fabric judge's verdict on one run, as the straggler hunt records it."""
     (name,) = check["sources"]
     run = _host_facts(row.get("facts"), row.get("raw"), expect)[name]
-    outcome = _judging.JUDGES["fabric"][check["judge"]](run, row["group"], _engine.declared(check, expect), CATALOG)
+    declared = _engine.declared(check, expect)
+    if "units" in row:  # each node's scalable unit, as the straggler hunt resolves it for the pod's all-to-all
+        declared["scalable_units"] = row["units"]
+    outcome = _judging.JUDGES["fabric"][check["judge"]](run, row["group"], declared, CATALOG)
     assert sorted(outcome["by_host"]) == sorted(row.get("blamed", [])), outcome
     assert outcome["cause_key"] is None or outcome["cause_key"] in check["causes"], outcome
     assert all(key in check["causes"] for keys in outcome["by_host"].values() for key in keys), outcome

@@ -116,3 +116,35 @@ def test_a_slow_run_that_nccl_warned_about_is_blamed_on_the_warning(parsers):
     assert outcome["status"] == "FAIL" and outcome["cause_key"] == "warning"
     assert "NCCL WARN: NET/IB : skipping mlx5_3" in outcome["actual"]
     assert "warning" in CATALOG["checks"][[c["id"] for c in CATALOG["checks"]].index("nccl_pairs")]["causes"]
+
+
+def test_the_all_to_all_floor_is_the_nic_bound_ceiling_scaled_by_the_fraction_and_the_bisection():
+    values = expect(pyramid_rails=["mlx5_%d" % i for i in range(8)])
+    group = ["node-001", "node-002"]
+    floor, figured = _judges_fabric.alltoall_floor(group, values, {"node-001": "su1", "node-002": "su1"})
+    assert floor == pytest.approx(50 * 15 / 8.0 * 0.7)  # 8 x 400G over 8 GPUs: 50 GB/s a GPU; 16 ranks
+    assert "spine" not in figured
+    crossing = {"node-001": "su1", "node-002": "su2"}
+    floor_2_1, figured = _judges_fabric.alltoall_floor(group, dict(values, pyramid_fabric_bisection=0.5), crossing)
+    assert floor_2_1 == pytest.approx(floor / 2) and "bisection 0.5 (across scalable units)" in figured
+
+
+def test_an_all_to_all_read_without_a_large_size_is_an_error_never_a_pass(parsers):
+    with open(os.path.join(FIXTURES, "h100_2node_ib_8nics_gdrdma.raw"), encoding="utf-8") as handle:
+        run = parsers.parse("nccl_tests", handle.read())
+    run = dict(run, rows=[row for row in run["rows"] if row["size"] < (64 << 20)])
+    outcome = _judges_fabric.nccl_alltoall_group(run, ["node-001", "node-002"], expect(), CATALOG)
+    assert outcome["status"] == "ERROR" and "no size of 64 MiB or more was measured" in outcome["actual"]
+
+
+def test_in_place_not_validated_is_accepted_for_all_to_all_only(parsers):
+    with open(os.path.join(FIXTURES, "h100_2node_ib_8nics_gdrdma.raw"), encoding="utf-8") as handle:
+        run = parsers.parse("nccl_tests", handle.read())
+    run = dict(run, rows=[dict(row, ip_wrong=None) for row in run["rows"]])
+    group = ["node-001", "node-002"]
+    assert _judges_fabric.nccl_alltoall_group(run, group, expect(pyramid_nccl_alltoall_fraction=0.01), CATALOG)["status"] == "PASS"
+    outcome = _judges_fabric.nccl_group(run, group, expect(), CATALOG)
+    assert outcome["status"] == "ERROR" and "results not validated (#wrong N/A)" in outcome["actual"]
+    unvalidated = dict(run, rows=[dict(row, oop_wrong=None) for row in run["rows"]])
+    outcome = _judges_fabric.nccl_alltoall_group(unvalidated, group, expect(pyramid_nccl_alltoall_fraction=0.01), CATALOG)
+    assert outcome["status"] == "ERROR" and "not validated" in outcome["actual"]

@@ -112,3 +112,10 @@ def test_a_check_that_does_not_apply_neither_stops_a_node_nor_lets_it_climb_alon
         {"layer": 4, "check": "rdma_write_bw", "status": "SKIP", "not_applicable": True}]},
         "only_na": {"host": "only_na", "results": [{"layer": 0, "check": "gpu_fabric", "status": "SKIP", "not_applicable": True}]}}
     assert _straggler.climbing(docs, 5, {"nccl_pairs"}) == ["pcie_box"]
+
+
+def test_scalable_units_by_name_else_by_place_in_the_pod():
+    named = {"n03": "hall-b"}
+    units = _straggler.scalable_units(["n01", "n02", "n03", "n05", "x9"], ["n01", "n02", "n03", "n04", "n05"], 2,
+                                      lambda host: {"pyramid_scalable_unit": named.get(host)})
+    assert units == {"n01": "su1", "n02": "su1", "n03": "hall-b", "n05": "su3", "x9": "su3"}

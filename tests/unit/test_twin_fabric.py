@@ -78,6 +78,59 @@ def test_the_fabric_fault_shows_only_above_its_node_count(parsers, tmp_path):
     assert verdict(parsers, mpirun(states, load, names), names)["cause_key"] == "slow"
 
 
+ALLTOALL = ["alltoall_perf", "-b", "8", "-e", "4G", "-f", "2", "-g", "1"]
+
+
+def alltoall_verdict(parsers, states, load, names, units, **values):
+    argv = ["-np", str(8 * len(names)), "-H", ",".join("%s:8" % n for n in names), "--bind-to", "none"]
+    for name in sorted(ENV):
+        argv += ["-x", name]
+    rc, out, err, hang = formats_fabric.mpirun(states[names[0]], argv + ALLTOALL, ENV, load)
+    assert not hang and rc == 0, err
+    run = parsers.parse("nccl_tests", out)
+    assert {row["ip_wrong"] for row in run["rows"]} == {None}  # nccl-tests validates alltoall out-of-place only
+    return _judges_fabric.nccl_alltoall_group(run, names, dict(EXPECT, scalable_units=units, **values), CATALOG)
+
+
+def test_a_spine_funnel_slows_only_the_all_to_all_across_units(parsers, tmp_path):
+    states, load = pod(tmp_path, nodes=4, fabric={"spine_funnel": {"nodes_per_unit": 2, "factor": 0.5}})
+    names = sorted(states)
+    units = {"node-001": "su1", "node-002": "su1", "node-003": "su2", "node-004": "su2"}
+    assert alltoall_verdict(parsers, states, load, names[:2], units)["status"] == "PASS"  # one unit: the rail leaves
+    outcome = alltoall_verdict(parsers, states, load, names, units)
+    assert (outcome["status"], outcome["cause_key"]) == ("FAIL", "slow"), outcome
+    assert "4 nodes (32 ranks, 2 scalable units)" in outcome["expected"] and "x the spine layer's bisection 1" in outcome["expected"]
+    assert verdict(parsers, mpirun(states, load, names), names)["status"] == "PASS"  # the ring all-reduce never sees it
+    # a fabric declared 2:1 oversubscribed expects half across units: the same run then holds
+    assert alltoall_verdict(parsers, states, load, names, units, pyramid_fabric_bisection=0.5)["status"] == "PASS"
+
+
+def test_a_healthy_all_to_all_across_nodes_clears_its_floor_at_every_pod_size(parsers, tmp_path):
+    states, load = pod(tmp_path, nodes=8)
+    for count in (2, 4, 8):
+        names = sorted(states)[:count]
+        outcome = alltoall_verdict(parsers, states, load, names, {name: "su1" for name in names})
+        assert outcome["status"] == "PASS", outcome
+
+
+def test_a_node_without_gpudirect_is_named_in_the_all_to_all(parsers, tmp_path):
+    states, load = pod(tmp_path, [{"node": "node-002", "kind": "gdr_off"}])
+    names = ["node-001", "node-002", "node-003"]
+    outcome = alltoall_verdict(parsers, states, load, names, {name: "su1" for name in names})
+    assert outcome["status"] == "FAIL" and outcome["by_host"] == {"node-002": ["gdr_off"]}, outcome
+
+
+def test_the_builtin_all_to_all_across_nodes_prints_the_same_table(parsers, tmp_path):
+    states, load = pod(tmp_path)
+    names = ["node-001", "node-002"]
+    code = "# gpufabric.pyramid built-in benchmark"
+    argv = (["-np", "2", "-H", ",".join(names), "--bind-to", "none", "torchrun", "--nnodes=2", "--nproc_per_node=8",
+             "--no-python", "python3", "-c", code, "--op", "alltoall", "-b", "8", "-e", "4G", "-f", "2"])
+    rc, out, err, _hang = formats_fabric.mpirun(states["node-001"], argv, {}, load)
+    assert rc == 0, err
+    assert "alltoall over NCCL" in out and parsers.parse("nccl_tests", out)["rows"][-1]["oop_busbw"] > 70
+
+
 IB_NODES = {"link_layer": "InfiniBand"}
 COLLNET = dict(ENV, NCCL_COLLNET_ENABLE="1")
 

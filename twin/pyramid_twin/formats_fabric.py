@@ -4,7 +4,8 @@ and `mpirun/srun ... torchrun --nnodes=N ...` running the built-in training step
 
 The bandwidth is the group's: a healthy pod measures a little above the seed's "what good looks
 like" figures; the weakest node (fewer rails used, GPUDirect off, DCQCN off, slow) sets the pace,
-and the pod's fabric fault (scenario pod.fabric) shows only above its node count. Returns
+and the pod's fabric fault (scenario pod.fabric) shows only above its node count; its spine funnel only in an
+all-to-all across scalable units. Returns
 (rc, stdout, stderr, hang) like formats_nccl.
 """
 
@@ -108,14 +109,36 @@ def _collnet(host, pid, head, world, sharp, env, position):
     return lines + refused + ["%s transport.cc:384 NCCL WARN Cannot initialize CollNet, using point-to-point network instead" % prefix]
 
 
-def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=None):
-    """nccl-tests' output for one all_reduce_perf run across ``states`` (one rank per GPU)."""
+def _alltoall_busbw(states, ranks_per_node):
+    """busbw (GB/s) by size of a healthy all-to-all across ``states``: the share for other nodes leaves through the
+    NICs at 92% of 50 GB/s a GPU (NCCL's maintainers: 46-49 GB/s from a 400G CX-7), so nccl-tests' busbw tops out
+    at that x (R - 1)/(R - G) (NVIDIA/nccl-tests#130), approached as a saturating curve."""
+    world = len(states) * ranks_per_node
+    peak = 46.0 * (world - 1) / max(world - ranks_per_node, 1)
+    return lambda size: peak * size / (size + (4 << 20))
+
+
+def _funnel(states, fabric):
+    """The pod's spine funnel (pod.fabric.spine_funnel): an all-to-all whose nodes span scalable units (nodes_per_unit
+    consecutive nodes each) crosses the spines and runs at its factor; within a unit it stays on the rail leaves."""
+    funnel = fabric.get("spine_funnel")
+    if not funnel:
+        return 1.0
+    units = {(state["index"] - 1) // funnel["nodes_per_unit"] for state in states}
+    return funnel["factor"] if len(units) > 1 else 1.0
+
+
+def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=None, op="all_reduce"):
+    """nccl-tests' output for one all_reduce_perf (or alltoall_perf) run across ``states`` (one rank per GPU)."""
     runs = [_node_run(state, env) for state in states]
     pace = min(run[2] for run in runs)
     fabric = states[0].get("fabric") or {}
-    if len(states) > fabric.get("degraded_above_nodes", 1 << 30):
+    if op == "alltoall":  # a ring never loads the bisection; many-to-many does
+        pace *= _funnel(states, fabric)
+    elif len(states) > fabric.get("degraded_above_nodes", 1 << 30):
         pace *= fabric.get("factor", 0.6)
     world = len(states) * ranks_per_node
+    busbw_at = _alltoall_busbw(states, ranks_per_node) if op == "alltoall" else _healthy
     head = ["# nThread 1 nGpus 1 minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 "
             "validation: 1 graph: 0" % (minbytes, maxbytes, factor)] + ([banner] if banner else []) + ["#", "# Using devices"]
     for position, state in enumerate(states):
@@ -124,10 +147,11 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
                 position * ranks_per_node + gpu["index"], 5000 + 100 * position + gpu["index"], state["hostname"],
                 gpu["index"], gpu["pci"][5:7], gpu["name"]))
     head += _info(states, env, runs, ranks_per_node)
-    wrong = max(state["nccl"]["wrong"] for state in states)
-    text, hung = render(head, lambda size: _healthy(size) * pace, world, "+".join(state["hostname"] for state in states),
-                        (minbytes, maxbytes, factor), hang=any(state["nccl"]["hang"] for state in states), wrong=wrong,
-                        min_usec=20.0)
+    faults = [state["nccl"] if op == "all_reduce" else state["nccl"]["collectives"][op] for state in states]
+    wrong = max(fault["wrong"] for fault in faults)
+    text, hung = render(head, lambda size: busbw_at(size) * pace, world, "+".join(state["hostname"] for state in states) + op,
+                        (minbytes, maxbytes, factor), hang=any(fault["hang"] for fault in faults), wrong=wrong,
+                        min_usec=20.0, op=op, in_place_checked=op != "alltoall")
     return (1 if wrong and not hung else 0), text, "", hung
 
 
@@ -146,10 +170,12 @@ def _torchrun(states, tasks_per_node, argv, env):
     if "pyramid-train rank=" in code:
         return group_train_log(states, nproc, int(_opts(program[3:], {"--steps": "30"})["--steps"]))
     if "gpufabric.pyramid built-in benchmark" in code:
-        opts = _opts(program[3:], {"-b": "8", "-e": "128M", "-f": "2"})
+        opts = _opts(program[3:], {"-b": "8", "-e": "128M", "-f": "2", "--op": "all_reduce"})
+        if opts["--op"] not in ("all_reduce", "alltoall"):
+            return 2, "", "pyramid twin: across nodes the built-in runs all_reduce or alltoall, not %s\n" % opts["--op"], False
         return group_table(states, nproc, env, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]),
-                           banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 all_reduce over NCCL 2.21.5, "
-                                  "CUDA-event timed")
+                           banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 %s over NCCL 2.21.5, "
+                                  "CUDA-event timed" % opts["--op"], op=opts["--op"])
     return 2, "", "pyramid twin: across nodes torchrun runs only the built-in payloads (python3 -c)\n", False
 
 
@@ -193,12 +219,14 @@ def _run(states, ranks_per_node, env, program, load_failed):
         return 1, "", load_failed, False
     if program and program[0].endswith("torchrun"):
         return _torchrun(states, ranks_per_node, program[1:], env)
-    if not program or not program[0].endswith("all_reduce_perf"):
-        return 2, "", "pyramid twin: only all_reduce_perf is simulated across nodes, not %r\n" % " ".join(program), False
+    tool = program[0].rsplit("/", 1)[-1] if program else ""
+    if tool not in ("all_reduce_perf", "alltoall_perf"):
+        return 2, "", "pyramid twin: only all_reduce_perf and alltoall_perf are simulated across nodes, not %r\n" % " ".join(program), False
     opts = _opts(program[1:], {"-b": "8", "-e": "128M", "-f": "2", "-g": "1"})
     if opts["-g"] != "1":
         return 2, "", "pyramid twin: across nodes only -g 1 (one rank per GPU) is simulated\n", False
-    return group_table(states, ranks_per_node, env, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]))
+    return group_table(states, ranks_per_node, env, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]),
+                       op=tool[:-len("_perf")])
 
 
 def _load(names, load_node, program):

@@ -115,8 +115,14 @@ def load_scenario(path=None):
     pod.setdefault("gpus_per_node", 8)
     pod.setdefault("rails", 8)
     fabric = pod.setdefault("fabric", {})
-    if not isinstance(fabric, dict) or set(fabric) - {"degraded_above_nodes", "factor", "why"}:
-        raise ScenarioError("%s: pod.fabric takes degraded_above_nodes, factor and why" % path)
+    if not isinstance(fabric, dict) or set(fabric) - {"degraded_above_nodes", "factor", "why", "spine_funnel"}:
+        raise ScenarioError("%s: pod.fabric takes degraded_above_nodes, factor, spine_funnel and why" % path)
+    funnel = fabric.get("spine_funnel")
+    if funnel is not None and (not isinstance(funnel, dict) or set(funnel) != {"nodes_per_unit", "factor"}
+                               or not isinstance(funnel["nodes_per_unit"], int) or funnel["nodes_per_unit"] < 1
+                               or not isinstance(funnel["factor"], (int, float)) or not 0 < funnel["factor"] <= 1):
+        raise ScenarioError("%s: pod.fabric.spine_funnel takes nodes_per_unit (nodes to a scalable unit, >= 1) and factor "
+                            "(0 < factor <= 1: the all-to-all across units runs at it)" % path)
     pod["ib_sm"] = _ib_sm(path, pod.get("ib_sm"), node_names(data))
     sharp = pod.get("sharp")
     if sharp is not None and (not isinstance(sharp, dict) or set(sharp) != {"state"} or sharp["state"] not in ("up", "no_job")):

@@ -129,14 +129,23 @@ def _bandwidth(run, group, expect, table):
     if slow:  # the largest size tells most; the count says how widespread
         slow = ["below %s of the expected figure at %d of %d sizes, %s" % (
             percent(floor), len(slow), len(seen), slow[-1])]
-    return slow, seen
+    unmeasured = None if seen else "no size of the expected table was measured (%s): widen -b/-e" % ", ".join(
+        _size_text(size) for size in sorted(table))
+    return slow, seen, unmeasured
 
 
 @judge("nccl_group", scope="fabric")
 def nccl_group(run, group, expect, catalog):
     """Verdict of one all-reduce run across ``group``: status, expected, actual, cause key, causes by host."""
     table, source = expected_table(expect, catalog)
-    expected = _expected_text(group, expect, table, source)
+    return _group_verdict(run, group, expect, _expected_text(group, expect, table, source),
+                          lambda: _bandwidth(run, group, expect, table))
+
+
+def _group_verdict(run, group, expect, expected, bandwidth, in_place_optional=False):
+    """One run across ``group`` judged: a hang, wrong results, the NICs and GPUDirect each node used, SHARP, and
+    ``bandwidth()``'s (slow findings, judged sizes). ``in_place_optional``: nccl-tests (2.18) validates alltoall
+    out-of-place only and prints in-place #wrong N/A on every row; what it checked is judged."""
     if isinstance(run, SourceFailure):
         if run.status == "timeout":
             return verdict(FAIL, expected, _hung(run, group), cause_key="hang", by_host={})
@@ -154,17 +163,17 @@ def nccl_group(run, group, expect, catalog):
     wrong = [row["size"] for row in run["rows"] for side in ("oop", "ip") if row[side + "_wrong"]]
     if wrong:
         findings["wrong"] = ["wrong results at %s" % ", ".join(_size_text(size) for size in sorted(set(wrong)))]
-    if any(row[side + "_wrong"] is None for row in run["rows"] for side in ("oop", "ip")):
+    in_place_skipped = in_place_optional and all(row["ip_wrong"] is None for row in run["rows"])
+    if any(row["oop_wrong"] is None or (row["ip_wrong"] is None and not in_place_skipped) for row in run["rows"]):
         missing_data.append("results not validated (#wrong N/A)")
-    slow, seen = _bandwidth(run, group, expect, table)
+    slow, seen, unmeasured = bandwidth()
     if slow:
         findings["slow"] = slow
         warnings = (run.get("nccl") or {}).get("warnings") or []
         if warnings:
             findings["warning"] = ["NCCL WARN: %s" % warnings[0][:200]]
-    if not seen:
-        missing_data.append("no size of the expected table was measured (%s): widen -b/-e" % ", ".join(
-            _size_text(size) for size in sorted(table)))
+    if unmeasured:
+        missing_data.append(unmeasured)
     problems = [text for key in CAUSE_ORDER for text in findings.get(key, [])]
     if problems:
         cause_key = next(key for key in CAUSE_ORDER if key in findings)
@@ -174,6 +183,57 @@ def nccl_group(run, group, expect, catalog):
     return verdict(PASS, expected, "; ".join(seen[-1:]) + "; %d rails, GDRDMA on %d nodes%s" % (
         len(expect["pyramid_rails"]), len(group), ", SHARP (CollNet connected) on every node" if expect["pyramid_nccl_sharp"] else ""),
         cause_key=None, by_host={})
+
+
+# All-to-all below this size is NCCL's latency, not the fabric's bandwidth (nccl-tests' curves flatten from a few
+# tens of MiB up on 400G rails): the floor is judged at the largest size measured, at least this one.
+ALLTOALL_JUDGED_BYTES = 64 << 20
+
+
+def alltoall_floor(group, expect, units):
+    """(busbw floor in GB/s, how it is figured) of an all-to-all across ``group``, whose nodes sit in ``units``.
+
+    Each rank sends 1/R of its buffer to every rank; the share for other nodes, (R - G)/R, leaves through the NICs.
+    At NIC rate N GB/s per GPU nccl-tests' busbw (algbw x (R - 1)/R) is at most N x (R - 1)/(R - G): the ceiling.
+    A run across scalable units crosses the spine layer, which carries pyramid_fabric_bisection of it."""
+    gpus = expect["pyramid_gpus_per_node"]
+    ranks = len(group) * gpus
+    per_gpu = len(expect["pyramid_rails"]) * expect["pyramid_rail_rate_gbps"] / 8.0 / gpus
+    ceiling = per_gpu * (ranks - 1) / max(ranks - gpus, 1)
+    crossing = len({units.get(node) for node in group}) > 1
+    share = expect["pyramid_fabric_bisection"] if crossing else 1.0
+    floor = ceiling * expect["pyramid_nccl_alltoall_fraction"] * share
+    return floor, "%s of the NIC-bound %.1f GB/s (%d x %d Gb/s for %d GPUs, %d ranks)%s" % (
+        percent(expect["pyramid_nccl_alltoall_fraction"]), ceiling, len(expect["pyramid_rails"]),
+        expect["pyramid_rail_rate_gbps"], gpus, ranks,
+        " x the spine layer's bisection %g (across scalable units)" % share if crossing else "")
+
+
+def _alltoall_bandwidth(run, floor):
+    """(slow findings, judged size text, unmeasured reason): busbw at the largest size measured."""
+    rows = [row for row in run["rows"] if row["size"] >= ALLTOALL_JUDGED_BYTES]
+    if not rows:
+        return [], [], "no size of %s or more was measured: widen -e (pyramid_nccl_max_bytes)" % _size_text(ALLTOALL_JUDGED_BYTES)
+    row = max(rows, key=lambda item: item["size"])
+    busbw = max(row["oop_busbw"], row["ip_busbw"])
+    text = "%s busbw %.1f GB/s" % (_size_text(row["size"]), busbw)
+    return (["%s < %.1f" % (text, floor)] if busbw < floor else []), [text], None
+
+
+@judge("nccl_alltoall_group", scope="fabric")
+def nccl_alltoall_group(run, group, expect, catalog):  # pylint: disable=unused-argument
+    """Verdict of one all-to-all across ``group`` (nccl-tests' alltoall_perf or the built-in's --op alltoall):
+    every node at its rails with GPUDirect, #wrong 0 out-of-place, busbw at the fabric's floor. ``expect``'s
+    ``scalable_units`` ({node: unit}, resolved by the straggler hunt) says whether the run crosses the spine layer."""
+    floor, figured = alltoall_floor(group, expect, expect.get("scalable_units") or {})
+    units = len({(expect.get("scalable_units") or {}).get(node) for node in group})
+    expected = ("%d nodes (%d ranks, %d scalable unit%s): all-to-all busbw at the largest size (>= %s) at least %.1f GB/s, "
+                "%s; every rail (%s) used and GDRDMA on every node; #wrong 0; done within %ds" % (
+                    len(group), len(group) * expect["pyramid_gpus_per_node"], units, "" if units == 1 else "s",
+                    _size_text(ALLTOALL_JUDGED_BYTES), floor, figured, ",".join(expect["pyramid_rails"]),
+                    expect["pyramid_nccl_timeout"]))
+    return _group_verdict(run, group, dict(expect, pyramid_nccl_sharp=False), expected,
+                          lambda: _alltoall_bandwidth(run, floor), in_place_optional=True)
 
 
 @judge("training_group", scope="fabric")

@@ -201,5 +201,55 @@ def round_whole(nodes, run, references=()):
     return verdicts
 
 
+def round_bisection(nodes, run, references=(), units=None):
+    """One all-to-all across every node that passed the rounds before: the run that loads the spine layer's bisection,
+    which a ring (each node talking to two neighbours) never does. Where it misses and no node is traced, each scalable
+    unit (``units``: {node: unit}) of two nodes or more runs alone, all at once: a unit that misses alone is to blame;
+    when every unit holds alone, the shortfall is the spine layer between them, never a node."""
+    if len(nodes) < 2:
+        why = ("the pod's all-to-all runs across the whole pod: this run has %s (a --limit'ed run leaves it to a run "
+               "of the pod)" % ("one node" if nodes else "no node") if references else
+               "an all-to-all across nodes needs two nodes that passed the rounds before")
+        return _skip_all(nodes, why)
+    units = units or {}
+    outcome = run([tuple(nodes)])[0]
+    count = len({units.get(node) for node in nodes})
+    if outcome["status"] == PASS:
+        return {node: _verdict(PASS, outcome, "all %d nodes (%d scalable unit%s): %s" % (
+            len(nodes), count, "" if count == 1 else "s", outcome["actual"])) for node in nodes}
+    if outcome.get("by_host") or outcome["status"] != FAIL or outcome["cause_key"] != "slow":
+        return round_whole(nodes, lambda groups: [outcome])  # a hang, wrong results, a node's NICs: round_whole's blame
+    members = {}
+    for node in nodes:
+        members.setdefault(units.get(node), []).append(node)
+    groups = [tuple(group) for group in members.values() if len(group) >= 2]
+    if count < 2 or not groups:
+        return {node: _verdict(FAIL, outcome, "across %d nodes, each of which passed alone and in pairs: %s" % (
+            len(nodes), outcome["actual"]), "bisection") for node in nodes}
+    alone = dict(zip(groups, run(groups)))
+    missed = [group for group, result in alone.items() if result["status"] != PASS]
+    verdicts = {}
+    for group, result in alone.items():
+        unit = units.get(group[0])
+        if missed and group not in missed:
+            text = "scalable unit %s holds alone (%s); the pod's miss is traced to %s" % (
+                unit, result["actual"], ", ".join(str(units.get(item[0])) for item in missed))
+            verdicts.update({node: _verdict(PASS, result, text) for node in group})
+        elif missed:
+            text = "scalable unit %s misses alone: %s" % (unit, result["actual"])
+            verdicts.update({node: _verdict(result["status"], result, text, "unit" if result["cause_key"] == "slow" else result["cause_key"])
+                             for node in group})
+    if missed:
+        verdicts.update(_skip_all([node for node in nodes if node not in verdicts],
+                                  "the only node of its scalable unit in this run: not run alone"))
+        return verdicts
+    held = "; ".join("%s %s" % (units.get(group[0]), result["actual"].split(" [log")[0]) for group, result in alone.items())
+    return {node: _verdict(FAIL, outcome, "each scalable unit holds alone (%s), across all %d units the all-to-all "
+                           "misses: %s" % (held, count, outcome["actual"]), "spine") for node in nodes}
+
+
 # Fabric checks of the catalog, by id, and the round that judges them (in catalog order).
-ROUNDS = {"nccl_pairs": round_pairs, "nccl_scale": round_scale, "training_pod": round_whole}
+ROUNDS = {"nccl_pairs": round_pairs, "nccl_scale": round_scale, "nccl_alltoall_pod": round_bisection,
+          "training_pod": round_whole}
+# Rounds that are told each node's scalable unit (run/straggler_hunt.py resolves pyramid_scalable_unit).
+BY_UNIT = {"nccl_alltoall_pod"}

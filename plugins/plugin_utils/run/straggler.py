@@ -52,6 +52,21 @@ def lone_node(hosts, references):
     return {hosts[0]: outcome}
 
 
+def scalable_units(nodes, pod_order, per_unit, expectations_of):
+    """{node: its scalable unit}: the node's pyramid_scalable_unit where the inventory names one, else su<k> by its
+    place among the pod's GPU nodes in inventory order, ``per_unit`` nodes to a unit (the nodes a set of rail leaves
+    serves). ``expectations_of(node)``: the node's typed expectations."""
+    units = {}
+    for node in nodes:
+        named = expectations_of(node)["pyramid_scalable_unit"]
+        if named:
+            units[node] = str(named)
+        else:
+            place = pod_order.index(node) if node in pod_order else len(pod_order)
+            units[node] = "su%d" % (place // per_unit + 1)
+    return units
+
+
 def group_context(group, gpus_per_node):
     """What a group's command line may name: {hosts}, {size}, {first}, {ranks}, {slots}."""
     return {"hosts": ",".join(group), "size": len(group), "first": group[0], "ranks": len(group) * gpus_per_node,

@@ -14,9 +14,10 @@ from . import check_mode as _check_mode
 from . import engine as _engine, fabric_rounds as _rounds, straggler as _straggler
 
 
-def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=False):
+def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=False, pod_order=None):
     """Every fabric check of the layer, in catalog order (a node that misses one climbs to no later one); the task's
-    result fields. ``check_mode``: no run; each climbing node's fabric checks that load read "not run: check mode"."""
+    result fields. ``check_mode``: no run; each climbing node's fabric checks that load read "not run: check mode".
+    ``pod_order``: the pod's GPU nodes in inventory order, which places a node without pyramid_scalable_unit."""
     checks = _catalog.checks_at(catalog, layer, scopes=("fabric",))
     if not checks:
         return {"msg": "layer %d has no fabric checks" % layer}
@@ -30,9 +31,15 @@ def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=F
     counts = {}
     for check in checks:
         partners = _straggler.references_for(nodes, references)
+        check_expect, by_unit = expect, {}
+        if check["id"] in _rounds.BY_UNIT:
+            units = _straggler.scalable_units(nodes, pod_order or list(docs), expect["pyramid_scalable_unit_nodes"],
+                                              lambda host: step.expectations(host, catalog, [], extra=("pyramid_scalable_unit",)))
+            check_expect, by_unit = dict(expect, scalable_units=units), {"units": units}
         verdicts = (_straggler.lone_node(list(docs), references)
                     or _straggler.launcher_missing(nodes, partners, launcher, expect)
-                    or _rounds.ROUNDS[check["id"]](list(nodes), _group_runner(step, check, catalog, expect, launcher, log), partners))
+                    or _rounds.ROUNDS[check["id"]](list(nodes), _group_runner(step, check, catalog, check_expect, launcher, log),
+                                                   partners, **by_unit))
         verdicts.update(_straggler.left_out(docs, verdicts, check, layer))
         _straggler.record(docs, verdicts, check, catalog, expect, counts)
         nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == PASS]
@@ -57,7 +64,10 @@ def _group_runner(step, check, catalog, expect, launcher, log):
             raw = None if unreachable else collected.get("%s[%d]" % (name, index))
             facts = (SourceFailure("ssh %s" % launcher, "launcher unreachable: %s" % unreachable) if unreachable
                      else _engine.parse_one(raw))
-            outcome = _engine.run_judge(check, judge, facts, list(group), _engine.declared(check, expect), catalog)
+            declared = _engine.declared(check, expect)
+            if "scalable_units" in expect:  # not an inventory variable: each node's unit, resolved for this check
+                declared["scalable_units"] = expect["scalable_units"]
+            outcome = _engine.run_judge(check, judge, facts, list(group), declared, catalog)
             outcome["command"] = " ".join(planned[index]["ways"][0]["run"])  # as planned: a script stays {payload_source:..}
             outcome["actual"] = "%s [log: %s]" % (outcome["actual"], log.write(check["id"], group, raw))
             outcomes.append(outcome)

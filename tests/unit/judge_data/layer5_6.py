@@ -363,6 +363,38 @@ DATA = [
     {"check": "training_stable", "name": "torchrun not installed", "facts": {"training_node": failed("torchrun", "torchrun: command not found", "missing")},
      "status": "ERROR", "contains": ["torchrun: command not found"]},
 
+    # --- nccl_alltoall_pod (fabric): busbw at the largest size >= 64 MiB at least 70% of the NIC-bound ceiling
+    # (8 x 400G over 8 GPUs: 50 GB/s a GPU; 16 ranks on a pair: 50 x 15/8 = 93.75, floor 65.625), x the bisection
+    # across scalable units; in-place #wrong N/A is nccl-tests' own for alltoall
+    {"check": "nccl_alltoall_pod", "name": "a pair at 70% of its ceiling, in-place not validated (alltoall_perf's N/A)",
+     "facts": {"nccl_fabric_alltoall": nccl(nccl_row(1 << 20, 5.0, ip_wrong=None), nccl_row(4 * GIB, 65.7, ip_wrong=None), hosts=PAIR)},
+     "group": PAIR, "status": "PASS", "contains": ["4 GiB busbw 65.7 GB/s; 8 rails, GDRDMA on 2 nodes", "at least 65.6 GB/s"]},
+    {"check": "nccl_alltoall_pod", "name": "a pair just under 70%",
+     "facts": {"nccl_fabric_alltoall": nccl(nccl_row(4 * GIB, 65.5, ip_wrong=None), hosts=PAIR)},
+     "group": PAIR, "status": "FAIL", "contains": ["4 GiB busbw 65.5 GB/s < 65.6", "below the fabric's floor"]},
+    {"check": "nccl_alltoall_pod", "name": "across two units of a 2:1 spine layer, half the floor holds",
+     "facts": {"nccl_fabric_alltoall": nccl(nccl_row(4 * GIB, 33.0, ip_wrong=None), hosts=PAIR)},
+     "group": PAIR, "units": {"node-001": "su1", "node-002": "su2"}, "expect": {"pyramid_fabric_bisection": 0.5},
+     "status": "PASS", "contains": ["2 scalable units", "x the spine layer's bisection 0.5 (across scalable units)"]},
+    {"check": "nccl_alltoall_pod", "name": "the largest size is 32 MiB: not judged",
+     "facts": {"nccl_fabric_alltoall": nccl(nccl_row(32 << 20, 80.0, ip_wrong=None), hosts=PAIR)},
+     "group": PAIR, "status": "ERROR", "contains": ["no size of 64 MiB or more was measured: widen -e"]},
+    {"check": "nccl_alltoall_pod", "name": "out-of-place not validated either",
+     "facts": {"nccl_fabric_alltoall": nccl(nccl_row(4 * GIB, 80.0, oop_wrong=None, ip_wrong=None), hosts=PAIR)},
+     "group": PAIR, "status": "ERROR", "contains": ["results not validated (#wrong N/A)"]},
+    {"check": "nccl_alltoall_pod", "name": "node-002 without GDRDMA", "blamed": ["node-002"],
+     "facts": {"nccl_fabric_alltoall": nccl(nccl_row(4 * GIB, 40.0, ip_wrong=None), hosts=PAIR, gdr={"node-002": False})},
+     "group": PAIR, "status": "FAIL", "contains": ["node-002: network channels without GDRDMA", "GPUDirect RDMA off on this node"]},
+    {"check": "nccl_alltoall_pod", "name": "wrong results out-of-place",
+     "facts": {"nccl_fabric_alltoall": nccl(nccl_row(4 * GIB, 80.0, oop_wrong=3, ip_wrong=None), hosts=PAIR)},
+     "group": PAIR, "status": "FAIL", "contains": ["wrong results at 4 GiB", "Wrong all-to-all results across nodes"]},
+    {"check": "nccl_alltoall_pod", "name": "hung, node-002 silent",
+     "facts": {"nccl_fabric_alltoall": hang([(0, "node-001")], command="alltoall_perf -b 8 -e 4G -f 2 -g 1")}, "group": PAIR,
+     "status": "FAIL", "contains": ["nodes whose ranks never reported: node-002", "NCCL hang in the all-to-all across the pod"]},
+    {"check": "nccl_alltoall_pod", "name": "mpirun not installed",
+     "facts": {"nccl_fabric_alltoall": failed("mpirun", "mpirun: command not found", "missing")},
+     "group": PAIR, "status": "ERROR", "contains": ["mpirun: command not found"]},
+
     # --- nccl_pairs / nccl_scale (fabric): busbw and algbw within 15% of the table, every rail, GDRDMA, #wrong 0, no hang
     {"check": "nccl_pairs", "name": "8 rails with GDRDMA", "raw": {"nccl_fabric": fixture("nccl_tests", "h100_2node_ib_8nics_gdrdma")},
      "group": PAIR, "expect": {"pyramid_rails": DGX_RAILS}, "status": "PASS", "contains": ["4 GiB busbw", "8 rails, GDRDMA on 2 nodes"]},
