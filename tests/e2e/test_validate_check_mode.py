@@ -51,5 +51,5 @@ def test_check_mode_reads_and_judges_and_starts_no_load(validate, tmp_path):
         assert "(it puts load on the fabric or the GPUs: ib_write_bw at line rate on every rail" in records["rdma_write_bw"]["actual"]
         assert run.host(node)["verdict"] == "NO-GO" and all(
             r["status"] in ("PASS", "SKIP") for r in records.values()), [r for r in records.values() if r["status"] not in ("PASS", "SKIP")]
-    assert run.report["verdict"] == "NO-GO" and run.report["check_mode_not_run"] == 4 * 22
+    assert run.report["verdict"] == "NO-GO" and run.report["check_mode_not_run"] == 4 * 23
     assert "Check mode (--check): 88 checks that load the fabric or the GPUs were not run" in run.stdout

@@ -36,7 +36,7 @@ def test_nccl_ib_hca_naming_one_nic_fails_every_pair(validate):
 def test_a_fabric_that_degrades_at_scale_stops_the_scale_up_and_a_funnelled_spine_fails_the_all_to_all(validate):
     # two faults of the fabric in one run: rings slow above 4 nodes (round 3 stops there), and a spine layer funnelled
     # under all-to-all across scalable units of 2 nodes (round 4 on the 4 nodes that held the scale-up)
-    fabric = {"degraded_above_nodes": 4, "factor": 0.6, "spine_funnel": {"nodes_per_unit": 2, "factor": 0.5}}
+    fabric = {"degraded_above_nodes": 4, "factor": 0.6, "spine_funnel": {"nodes_per_unit": 2, "factor": 0.25}}
     run = validate({"pod": {"nodes": 8, "fabric": fabric}, "faults": []}, cmdline=UPPER, pyramid_scalable_unit_nodes=2)
     assert set(statuses(run, "nccl_pairs").values()) == {"PASS"}  # every pair is fine
     scale = statuses(run, "nccl_scale")

@@ -205,7 +205,7 @@ def test_a_miss_only_across_units_names_the_spine_layer_not_a_node():
 def test_a_unit_that_misses_alone_is_named_and_the_other_unit_passes():
     verdicts = _hunt.round_bisection(NODES, SlowUnits(slow_unit="su2"), units=UNITS)
     assert statuses(verdicts) == dict({node: "PASS" for node in NODES[:4]}, **{node: "FAIL" for node in NODES[4:]})
-    assert verdicts["n05"]["cause_key"] == "unit" and verdicts["n05"]["actual"].startswith("scalable unit su2 misses alone")
+    assert verdicts["n05"]["cause_key"] == "unit" and verdicts["n05"]["actual"].startswith("scalable unit su2 alone: across 4 nodes")
     assert "the pod's miss is traced to su2" in verdicts["n02"]["actual"]
 
 
@@ -231,12 +231,54 @@ def test_a_node_alone_in_its_unit_is_not_run_alone_when_another_unit_misses():
     verdicts = _hunt.round_bisection(NODES, SlowUnits(slow_unit="su1"), units=units)
     assert statuses(verdicts)["n08"] == "SKIP" and "only node of its scalable unit" in verdicts["n08"]["actual"]
     assert {statuses(verdicts)[node] for node in NODES[:4]} == {"FAIL"}
+    assert {verdicts[node]["cause_key"] for node in NODES[:4]} == {"unit"}
 
 
 def test_an_all_to_all_needs_two_nodes_and_a_limited_run_leaves_it_to_the_pod():
-    assert statuses(_hunt.round_bisection(["n01"], SlowUnits(), units=UNITS)) == {"n01": "SKIP"}
-    verdict = _hunt.round_bisection(["n01"], SlowUnits(), ["n02"], units=UNITS)["n01"]
-    assert verdict["status"] == "SKIP" and "a run of the pod" in verdict["actual"]
+    alone = _hunt.round_bisection(["n01"], SlowUnits(), units=UNITS)["n01"]
+    assert alone["status"] == "SKIP" and not alone.get("not_applicable")  # not proven: never GO on it
+    verdict = _hunt.round_bisection(["n01"], SlowUnits(), ["n02"], units=UNITS)["n01"]  # remediate.yml's --limit rerun
+    assert verdict["status"] == "SKIP" and verdict["not_applicable"] and "runs across the whole pod" in verdict["actual"]
+
+
+def test_a_unit_that_could_not_be_judged_alone_clears_no_other_unit():
+    class Unread(SlowUnits):
+        def outcome(self, group):
+            if len(group) == 4 and UNITS[group[0]] == "su2":
+                return {"status": "ERROR", "expected": "e", "actual": "no data", "cause_key": None}
+            return super().outcome(group)
+    verdicts = _hunt.round_bisection(NODES, Unread(across=True), units=UNITS)
+    assert set(statuses(verdicts).values()) == {"ERROR"}
+    assert "scalable unit su2 could not be judged alone" in verdicts["n01"]["actual"]
+
+
+def test_a_node_traced_in_its_units_run_alone_is_blamed_not_the_whole_unit():
+    class TracedAlone(SlowUnits):
+        def outcome(self, group):
+            if len(group) == 4 and UNITS[group[0]] == "su2":
+                return {"status": "FAIL", "expected": "e", "actual": "n06 without GDRDMA", "cause_key": "gdr_off",
+                        "by_host": {"n06": ["gdr_off"]}}
+            return super().outcome(group)
+    verdicts = _hunt.round_bisection(NODES, TracedAlone(across=True), units=UNITS)
+    assert statuses(verdicts) == dict({node: "PASS" for node in NODES}, n06="FAIL")
+    assert verdicts["n06"]["cause_key"] == "gdr_off" and verdicts["n06"]["actual"].startswith("scalable unit su2 alone:")
+
+
+def test_a_slow_miss_that_nccl_warned_about_still_runs_the_units_alone():
+    class Warned(SlowUnits):
+        def outcome(self, group):
+            result = super().outcome(group)
+            return dict(result, cause_key="warning") if result["status"] == "FAIL" else result
+    fabric = Warned(across=True)
+    verdicts = _hunt.round_bisection(NODES, fabric, units=UNITS)
+    assert {verdict["cause_key"] for verdict in verdicts.values()} == {"spine"} and len(fabric.calls) == 2
+
+
+def test_the_spine_verdict_names_a_unit_of_one_node_that_did_not_run_alone():
+    units = dict(UNITS, n08="su3")
+    verdicts = _hunt.round_bisection(NODES, SlowUnits(across=True), units=units)
+    assert {verdict["cause_key"] for verdict in verdicts.values()} == {"spine"}
+    assert "su3 of one node (its all-to-all is round 1's), across all 3 units" in verdicts["n01"]["actual"]
 
 
 def test_an_error_across_the_pod_is_an_error_for_every_node_never_a_pass():

@@ -126,7 +126,12 @@ def test_the_all_to_all_floor_is_the_nic_bound_ceiling_scaled_by_the_fraction_an
     assert "spine" not in figured
     crossing = {"node-001": "su1", "node-002": "su2"}
     floor_2_1, figured = _judges_fabric.alltoall_floor(group, dict(values, pyramid_fabric_bisection=0.5), crossing)
-    assert floor_2_1 == pytest.approx(floor / 2) and "bisection 0.5 (across scalable units)" in figured
+    assert floor_2_1 == pytest.approx(floor / 2) and "100% of a node's traffic crosses the spine layer, whose bisection is 0.5" in figured
+    four = ["n1", "n2", "n3", "n4"]  # two units of two: 2 of a node's 3 peers across the spines
+    assert _judges_fabric.cross_share(four, {"n1": "a", "n2": "a", "n3": "b", "n4": "b"}) == pytest.approx(2 / 3.0)
+    floor_4, _figured = _judges_fabric.alltoall_floor(four, dict(values, pyramid_fabric_bisection=0.5),
+                                                      {"n1": "a", "n2": "a", "n3": "b", "n4": "b"})
+    assert floor_4 == pytest.approx(50 * 31 / 24.0 * 0.7 * 0.75)
 
 
 def test_an_all_to_all_read_without_a_large_size_is_an_error_never_a_pass(parsers):

@@ -118,4 +118,4 @@ def test_scalable_units_by_name_else_by_place_in_the_pod():
     named = {"n03": "hall-b"}
     units = _straggler.scalable_units(["n01", "n02", "n03", "n05", "x9"], ["n01", "n02", "n03", "n04", "n05"], 2,
                                       lambda host: {"pyramid_scalable_unit": named.get(host)})
-    assert units == {"n01": "su1", "n02": "su1", "n03": "hall-b", "n05": "su3", "x9": "su3"}
+    assert units == {"n01": "su1", "n02": "su1", "n03": "hall-b", "n05": "su3", "x9": "x9 (not in gpu_nodes)"}

@@ -119,16 +119,19 @@ def _alltoall_busbw(states, ranks_per_node):
 
 
 def _funnel(states, fabric):
-    """The pod's spine funnel (pod.fabric.spine_funnel): an all-to-all whose nodes span scalable units (nodes_per_unit
-    consecutive nodes each) crosses the spines and runs at its factor; within a unit it stays on the rail leaves."""
+    """The pod's spine funnel (pod.fabric.spine_funnel): the spine layer carries only ``factor`` of the node ports'
+    rate (traffic funnelled onto some spines). Of what leaves a node, the share for other scalable units
+    (nodes_per_unit consecutive nodes each) crosses it: an all-to-all runs at min(1, factor / that share), the
+    worst-placed node setting the pace; within a unit it stays on the rail leaves."""
     funnel = fabric.get("spine_funnel")
-    if not funnel:
+    if not funnel or len(states) < 2:
         return 1.0
-    units = {(state["index"] - 1) // funnel["nodes_per_unit"] for state in states}
-    return funnel["factor"] if len(units) > 1 else 1.0
+    units = [(state["index"] - 1) // funnel["nodes_per_unit"] for state in states]
+    share = max((len(units) - units.count(unit)) / (len(units) - 1.0) for unit in units)
+    return min(1.0, funnel["factor"] / share) if share else 1.0
 
 
-def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=None, op="all_reduce"):
+def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=None, op="all_reduce", builtin=False):
     """nccl-tests' output for one all_reduce_perf (or alltoall_perf) run across ``states`` (one rank per GPU)."""
     runs = [_node_run(state, env) for state in states]
     pace = min(run[2] for run in runs)
@@ -151,7 +154,7 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
     wrong = max(fault["wrong"] for fault in faults)
     text, hung = render(head, lambda size: busbw_at(size) * pace, world, "+".join(state["hostname"] for state in states) + op,
                         (minbytes, maxbytes, factor), hang=any(fault["hang"] for fault in faults), wrong=wrong,
-                        min_usec=20.0, op=op, in_place_checked=op != "alltoall")
+                        min_usec=20.0, op=op, in_place_checked=builtin or op != "alltoall")  # the built-in checks both sides
     return (1 if wrong and not hung else 0), text, "", hung
 
 
@@ -175,7 +178,7 @@ def _torchrun(states, tasks_per_node, argv, env):
             return 2, "", "pyramid twin: across nodes the built-in runs all_reduce or alltoall, not %s\n" % opts["--op"], False
         return group_table(states, nproc, env, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]),
                            banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 %s over NCCL 2.21.5, "
-                                  "CUDA-event timed" % opts["--op"], op=opts["--op"])
+                                  "CUDA-event timed" % opts["--op"], op=opts["--op"], builtin=True)
     return 2, "", "pyramid twin: across nodes torchrun runs only the built-in payloads (python3 -c)\n", False
 
 

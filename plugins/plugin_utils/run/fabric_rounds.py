@@ -20,7 +20,7 @@ node outside the run, made only when a miss needs it. An unproven reference's mi
 
 from __future__ import annotations
 
-from ..core.model import FAIL, PASS, SKIP, verdict
+from ..core.model import ERROR, FAIL, PASS, SKIP, verdict
 
 
 def pair_up(nodes):
@@ -207,17 +207,20 @@ def round_bisection(nodes, run, references=(), units=None):
     unit (``units``: {node: unit}) of two nodes or more runs alone, all at once: a unit that misses alone is to blame;
     when every unit holds alone, the shortfall is the spine layer between them, never a node."""
     if len(nodes) < 2:
-        why = ("the pod's all-to-all runs across the whole pod: this run has %s (a --limit'ed run leaves it to a run "
-               "of the pod)" % ("one node" if nodes else "no node") if references else
-               "an all-to-all across nodes needs two nodes that passed the rounds before")
-        return _skip_all(nodes, why)
+        if nodes and references:  # a --limit'ed rerun (remediate.yml): the pod's all-to-all is a run of the pod
+            outcome = verdict(SKIP, "an all-to-all across the pod", "not applicable: the pod's all-to-all runs across the "
+                              "whole pod; this run has one node (%s), proven with nodes outside it in rounds 2 and 3" % nodes[0],
+                              cause_key=None)
+            outcome["not_applicable"] = True
+            return {nodes[0]: outcome}
+        return _skip_all(nodes, "an all-to-all across nodes needs two nodes that passed the rounds before")
     units = units or {}
     outcome = run([tuple(nodes)])[0]
     count = len({units.get(node) for node in nodes})
     if outcome["status"] == PASS:
         return {node: _verdict(PASS, outcome, "all %d nodes (%d scalable unit%s): %s" % (
             len(nodes), count, "" if count == 1 else "s", outcome["actual"])) for node in nodes}
-    if outcome.get("by_host") or outcome["status"] != FAIL or outcome["cause_key"] != "slow":
+    if outcome.get("by_host") or outcome["status"] != FAIL or outcome["cause_key"] not in ("slow", "warning"):
         return round_whole(nodes, lambda groups: [outcome])  # a hang, wrong results, a node's NICs: round_whole's blame
     members = {}
     for node in nodes:
@@ -226,26 +229,44 @@ def round_bisection(nodes, run, references=(), units=None):
     if count < 2 or not groups:
         return {node: _verdict(FAIL, outcome, "across %d nodes, each of which passed alone and in pairs: %s" % (
             len(nodes), outcome["actual"]), "bisection") for node in nodes}
+    return _units_alone(nodes, run, units, groups, outcome, count)
+
+
+def _unit_names(groups, units):
+    return ", ".join(str(units.get(group[0])) for group in groups)
+
+
+def _units_alone(nodes, run, units, groups, outcome, count):
+    """Each unit's all-to-all alone, side by side, after the pod's missed with no node traced: who is to blame."""
     alone = dict(zip(groups, run(groups)))
-    missed = [group for group, result in alone.items() if result["status"] != PASS]
+    failed = [group for group, result in alone.items() if result["status"] == FAIL]
+    unread = [group for group, result in alone.items() if result["status"] not in (PASS, FAIL)]
     verdicts = {}
     for group, result in alone.items():
         unit = units.get(group[0])
-        if missed and group not in missed:
-            text = "scalable unit %s holds alone (%s); the pod's miss is traced to %s" % (
-                unit, result["actual"], ", ".join(str(units.get(item[0])) for item in missed))
-            verdicts.update({node: _verdict(PASS, result, text) for node in group})
-        elif missed:
-            text = "scalable unit %s misses alone: %s" % (unit, result["actual"])
-            verdicts.update({node: _verdict(result["status"], result, text, "unit" if result["cause_key"] == "slow" else result["cause_key"])
+        if result["status"] == FAIL:
+            traced = round_whole(list(group), lambda groups, result=result: [result])  # a node of the unit, else the unit
+            for node, found in traced.items():
+                key = "unit" if found["cause_key"] in ("slow", "warning") and not result.get("by_host") else found["cause_key"]
+                verdicts[node] = dict(found, actual="scalable unit %s alone: %s" % (unit, found["actual"]), cause_key=key)
+        elif unread or result["status"] != PASS:  # a unit not read proves nothing: nobody is cleared on it
+            why = "the pod's all-to-all missed (%s) and scalable unit%s %s could not be judged alone" % (
+                outcome["actual"], "" if len(unread) == 1 else "s", _unit_names(unread, units))
+            verdicts.update({node: verdict(ERROR, outcome["expected"], why, cause_key=None, command=outcome.get("command"))
                              for node in group})
-    if missed:
+        else:
+            text = "scalable unit %s holds alone (%s); the pod's miss is traced to %s" % (
+                unit, result["actual"], _unit_names(failed, units))
+            verdicts.update({node: _verdict(PASS, result, text) for node in group})
+    if failed or unread:
         verdicts.update(_skip_all([node for node in nodes if node not in verdicts],
                                   "the only node of its scalable unit in this run: not run alone"))
         return verdicts
     held = "; ".join("%s %s" % (units.get(group[0]), result["actual"].split(" [log")[0]) for group, result in alone.items())
-    return {node: _verdict(FAIL, outcome, "each scalable unit holds alone (%s), across all %d units the all-to-all "
-                           "misses: %s" % (held, count, outcome["actual"]), "spine") for node in nodes}
+    single = sorted({str(units.get(node)) for node in nodes} - {str(units.get(group[0])) for group in groups})
+    return {node: _verdict(FAIL, outcome, "each scalable unit holds alone (%s)%s, across all %d units the all-to-all "
+                           "misses: %s" % (held, "; %s of one node (its all-to-all is round 1's)" % ", ".join(single) if single else "",
+                                           count, outcome["actual"]), "spine") for node in nodes}
 
 
 # Fabric checks of the catalog, by id, and the round that judges them (in catalog order).

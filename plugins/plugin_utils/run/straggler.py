@@ -62,8 +62,8 @@ def scalable_units(nodes, pod_order, per_unit, expectations_of):
         if named:
             units[node] = str(named)
         else:
-            place = pod_order.index(node) if node in pod_order else len(pod_order)
-            units[node] = "su%d" % (place // per_unit + 1)
+            units[node] = ("su%d" % (pod_order.index(node) // per_unit + 1) if node in pod_order
+                           else "%s (not in gpu_nodes)" % node)  # a unit of its own: placed nowhere, run with no one
     return units
 
 
