@@ -27,6 +27,9 @@ def _size_text(size):
     for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
         if size >= 1 << shift and size % (1 << shift) == 0:
             return "%d %s" % (size >> shift, unit)
+    for unit, shift in (("GiB", 30), ("MiB", 20)):  # a per-rank size rounded down (all-to-all on R ranks): about
+        if size >= 1 << shift:
+            return "%d B (%.2f %s)" % (size, float(size) / (1 << shift), unit)
     return "%d B" % size
 
 
