@@ -39,6 +39,8 @@ description:
   - "The go/no-go checklist is printed as plain lines, one per row, when the report is written (the report task's
     result carries it as C(pyramid_checklist_lines)), whatever the stdout callback and its C(callback_result_format):
     never as one escaped string. O(checklist) false leaves it to C(report.md)."
+  - "What C(gpufabric.pyramid.drain) handed to the scheduler (or would, under C(--check)) is printed the same way, one
+    line per node or command (its result's C(pyramid_scheduler_lines))."
   - "The collection's playbooks enable it themselves: C(playbooks/callback_plugins/pyramid_progress.py) beside them
     loads this callback without any C(ansible.cfg) setting, for the collection installed elsewhere and run by FQCN too
     (C(ansible-playbook gpufabric.pyramid.validate)). Enabling C(gpufabric.pyramid.progress) in C(callbacks_enabled)
@@ -67,6 +69,7 @@ TICK_SECONDS = 1.0
 SETTLE_SECONDS = 0.25
 FINDINGS = "pyramid_findings"  # the engine's results: the FAIL and ERROR records a task wrote (core/action.py)
 CHECKLIST = "pyramid_checklist_lines"  # the report task's result: the go/no-go checklist, one line per row
+SCHEDULER = "pyramid_scheduler_lines"  # the drain task's result: each node handed to (or back from) the scheduler
 
 
 def finding_line(found, width=160):
@@ -333,7 +336,11 @@ class CallbackModule(CallbackBase):
 
     def _tell_checklist(self, result):
         """The checklist as plain lines, whatever the stdout callback would make of a list or a multi-line string."""
-        lines = (getattr(result, "_result", None) or {}).get(CHECKLIST) if self.checklist else None
+        if self.checklist:
+            self._tell_lines(result, CHECKLIST)
+
+    def _tell_lines(self, result, key):
+        lines = (getattr(result, "_result", None) or {}).get(key)
         if not isinstance(lines, list):
             return
         with self._display_lock():
@@ -344,6 +351,7 @@ class CallbackModule(CallbackBase):
         self._finished(result)
         self._tell_findings(result)
         self._tell_checklist(result)
+        self._tell_lines(result, SCHEDULER)
 
     def v2_runner_on_failed(self, result, ignore_errors=False):
         self._finished(result)

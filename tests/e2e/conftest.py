@@ -144,8 +144,9 @@ def healthy_fabric(healthy_pod):
 @pytest.fixture(scope="session")
 def demo_pod(validate):
     """The demo's scenario (`make demo`): 32 nodes, 12 switches, six node and three switch faults. The soak is the
-    switch files' 3 s: long enough for the twin's rising CRC and PFC counters to show, short enough to share."""
-    return validate(DEMO, pyramid_soak_seconds=3)
+    switch files' 3 s: long enough for the twin's rising CRC and PFC counters to show, short enough to share. Its failing
+    nodes are handed to the twin's Slurm (pyramid_drain, tests/e2e/test_validate_drain.py)."""
+    return validate(DEMO, pyramid_soak_seconds=3, pyramid_drain="slurm")
 
 
 # RoCE on both ends of a mixed-vendor fabric (one leaf per rail: r0 eos, r1 nxos, r2 sonic, r3 cumulus, r4 eos, r5 nxos,

@@ -7,7 +7,9 @@ changes nothing.
 
 The pod is 48 nodes (node-047 must exist); the runs are limited to node-046..node-048 to stay small."""
 
+import json
 import os
+import sys
 
 import pytest
 import yaml
@@ -17,6 +19,8 @@ from ansible_collections.gpufabric.pyramid.tests.e2e.waivers import GPU_ONLY_WAI
 pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "twin"))
+from pyramid_twin import changes, entry  # noqa: E402  pylint: disable=wrong-import-position
 SCENARIO = os.path.join(ROOT, "twin", "scenarios", "node047.yml")
 LIMIT = "node-046,node-047,node-048"
 # node047.yml has no switch: its GO runs waive the rows that need them (tests/e2e/waivers.py)
@@ -26,12 +30,32 @@ RENAMED = {"twin_group_names": {"gpu_nodes": "gpus", "launcher": "login_nodes"},
 FAST = {"pyramid_rdma_duration": 1, "pyramid_soak_seconds": 1, "pyramid_waive": GPU_ONLY_WAIVERS}
 
 
+def _scheduler_file():
+    with open(SCENARIO, "rb") as handle:
+        return os.path.join(changes.STATE_DIR, "changes", entry.digest(handle.read()), "scheduler.json")
+
+
+def _forget_the_scheduler():
+    if os.path.exists(_scheduler_file()):
+        os.remove(_scheduler_file())
+
+
+def _drained():
+    """The nodes the twin's Slurm holds drained."""
+    with open(_scheduler_file(), encoding="utf-8") as handle:
+        return {node for node, kept in json.load(handle).items() if kept["drain"] is not None}
+
+
 def _layer3_roce(run, node):
     return {r["check"]: r for r in run.host(node)["checks"] if r["check"] in ("roce_dcqcn", "roce_trust")}
 
 
 def test_node047_goes_no_go_then_remediated_then_go(validate):
-    before = validate(SCENARIO, limit=LIMIT, **FAST)
+    _forget_the_scheduler()
+    before = validate(SCENARIO, limit=LIMIT, pyramid_drain="slurm", **FAST)  # node-047 handed to the twin's Slurm
+    assert _drained() == {"node-047"}
+    with open(os.path.join(before.run_dirs[-1], "drain.json"), encoding="utf-8") as handle:
+        assert json.load(handle)["drained"]["node-047"].startswith("pyramid: L0 ")
     host = before.host("node-047")
     assert host["verdict"] == "NO-GO" and host["stopped_at"] == 0, before.not_passing("node-047")
     failing = {c: r for c, r in before.not_passing("node-047").items() if r["status"] == "FAIL"}
@@ -53,11 +77,18 @@ def test_node047_goes_no_go_then_remediated_then_go(validate):
     assert "mlx5_0 (ens1np0): roce_rp/enable/3 = 0, roce_np/enable/3 = 0" in seen["roce_dcqcn"]["actual"], seen
     assert seen["roce_trust"]["status"] == "FAIL" and "trust state pcp" in seen["roce_trust"]["actual"], seen
 
-    dry = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", cmdline="--check --diff", **dict(FAST, **baseline))
+    dry = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", cmdline="--check --diff",
+                   **dict(FAST, pyramid_drain="slurm", pyramid_drain_resume=True, **baseline))
     assert "ROCE_CC_PRIO_MASK_P1" in dry.stdout and "dcqcn_rp" in dry.stdout, dry.stdout[-3000:]  # the diffs
     assert dry.host("node-047")["verdict"] == "NO-GO"  # ... and nothing changed
+    assert "would read `scontrol show node`" in dry.stdout and _drained() == {"node-047"}  # still drained
 
-    fixed = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", **dict(FAST, **baseline))
+    # remediated and GO: given back to Slurm, as the inventory asks (pyramid_drain_resume)
+    fixed = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047",
+                     **dict(FAST, pyramid_drain="slurm", pyramid_drain_resume=True, **baseline))
+    assert _drained() == set()
+    with open(os.path.join(fixed.run_dirs[-1], "drain.json"), encoding="utf-8") as handle:
+        assert json.load(handle)["resumed"] == ["node-047"]
     assert fixed.rc == 0 and fixed.status == "successful", fixed.stdout[-3000:]
     assert len(fixed.run_dirs) == 1  # pre-flight before remediating opened the run directory the validation used
     assert list(fixed.report["hosts"]) == ["node-047"]  # --limit scopes the report too

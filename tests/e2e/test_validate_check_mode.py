@@ -3,6 +3,7 @@ GPUs starts. The twin keeps the command line of every simulated tool it ran (.tw
 no ping, fping, ib_write_bw, all_reduce_perf, torchrun, mpirun or srun among them. Each check that would have loaded
 reads SKIP "not run: check mode" naming the load; the pod is never GO, and the report says why."""
 
+import json
 import os
 import shutil
 import sys
@@ -34,8 +35,13 @@ def test_check_mode_reads_and_judges_and_starts_no_load(validate, tmp_path):
     path.write_text(yaml.safe_dump(SCENARIO))
     with open(path, "rb") as handle:
         shutil.rmtree(os.path.join(changes.STATE_DIR, "changes", entry.digest(handle.read()), "ran"), ignore_errors=True)
-    run = validate(str(path), cmdline="--check", pyramid_dcgm_diag_level=2)
+    run = validate(str(path), cmdline="--check", pyramid_dcgm_diag_level=2, pyramid_drain="kubernetes")
     ran = _ran(str(path))
+    # NO-GO by what check mode did not run is no finding: no node is handed to the scheduler, and kubectl never ran
+    with open(os.path.join(run.run_dirs[-1], "drain.json"), encoding="utf-8") as handle:
+        drain = json.load(handle)
+    assert (drain["check_mode"], drain["drained"], drain["commands"], drain["done"]) == (True, {}, [], []), drain
+    assert not [line for lines in ran.values() for line in lines if line.startswith("kubectl")]
     assert set(ran) == {"node-001", "node-002", "node-003", "node-004"}, ran  # the reads ran on every node
     started = sorted({line for lines in ran.values() for line in lines if line.split()[0] in LOAD_TOOLS or line.startswith("dcgmi diag")})
     assert not started, started
@@ -52,4 +58,4 @@ def test_check_mode_reads_and_judges_and_starts_no_load(validate, tmp_path):
         assert run.host(node)["verdict"] == "NO-GO" and all(
             r["status"] in ("PASS", "SKIP") for r in records.values()), [r for r in records.values() if r["status"] not in ("PASS", "SKIP")]
     assert run.report["verdict"] == "NO-GO" and run.report["check_mode_not_run"] == 4 * 23
-    assert "Check mode (--check): 88 checks that load the fabric or the GPUs were not run" in run.stdout
+    assert "Check mode (--check): 92 checks that load the fabric or the GPUs were not run" in run.stdout

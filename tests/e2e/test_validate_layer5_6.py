@@ -1,5 +1,8 @@
 """validate.yml on the twin: Layer 5 (NCCL) and Layer 6 (training) faults, caught with the node and rank named."""
 
+import json
+import os
+
 import pytest
 
 pytestmark = [pytest.mark.twin, pytest.mark.slow]
@@ -53,7 +56,8 @@ FAULTS = {
 @pytest.fixture(scope="module")
 def pod(validate):
     faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
-    return validate({"pod": {"nodes": 15}, "faults": faults}, cmdline=UPPER, pyramid_nccl_timeout=8)
+    # the failing nodes handed to the twin's Kubernetes (pyramid_drain, issue 39): cordoned, tainted, annotated
+    return validate({"pod": {"nodes": 15}, "faults": faults}, cmdline=UPPER, pyramid_nccl_timeout=8, pyramid_drain="kubernetes")
 
 
 @pytest.mark.parametrize("node", sorted(FAULTS))
@@ -80,6 +84,16 @@ def test_each_fault_is_caught_at_its_layer(pod, node):
 def test_healthy_nodes_pass_layers_5_and_6(pod):
     for node in ("node-001", "node-010"):
         assert pod.host(node)["stopped_at"] is None and set(upper_statuses(pod, node).values()) == {"PASS"}, pod.not_passing(node)
+
+
+def test_the_failing_nodes_are_cordoned_and_tainted_with_their_first_check_and_the_healthy_ones_are_not(pod):
+    with open(os.path.join(pod.run_dirs[-1], "drain.json"), encoding="utf-8") as handle:
+        drain = json.load(handle)
+    failing = {node for node, spec in FAULTS.items() if spec[1]}
+    assert set(drain["drained"]) == failing and drain["mode"] == "kubernetes"
+    assert drain["commands"][0] == ["kubectl", "cordon"] + sorted(failing)
+    assert ["kubectl", "taint", "nodes", "node-013", "node-014", "pyramid.gpufabric/no-go=gpu_p2p:NoSchedule", "--overwrite"] in drain["commands"]
+    assert "[scheduler] handed %d node(s) to kubernetes, gave back 0" % len(failing) in pod.stdout
 
 
 def test_a_layer5_failure_stops_the_node_before_layer6(pod):

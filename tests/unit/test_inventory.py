@@ -77,7 +77,7 @@ def test_a_misspelled_group_whose_hosts_the_playbooks_would_leave_out_is_named()
               "spine": ["sw1"], "monitoring": ["mgmt"]}
     assert _inventory.misspelled_groups(groups) == [
         "group gpu_node (n1, n2): did you mean gpu_nodes? Its hosts are in none of the groups the playbooks read "
-        "(gpu_nodes, switches, rail_leaves, spines, launcher, ib_fabric_hosts)"]  # spine's host is a switch: not left out
+        "(gpu_nodes, switches, rail_leaves, spines, launcher, ib_fabric_hosts, scheduler)"]  # spine's host is a switch: not left out
 
 
 # The inventory's own group names (issue 37: "group names are variables with documented defaults").
@@ -87,7 +87,7 @@ RENAMED = {"all": ["n1", "n2", "n3", "sw1", "l1"], "ungrouped": [], "gpus": ["n2
 
 def test_group_names_default_to_the_playbooks_own_and_follow_the_extra_variables():
     assert _inventory.group_names({}) == {"gpu_nodes": "gpu_nodes", "switches": "switches", "launcher": "launcher",
-                                          "ib_fabric_hosts": "ib_fabric_hosts"}
+                                          "ib_fabric_hosts": "ib_fabric_hosts", "scheduler": "scheduler"}
     names = _inventory.group_names({"pyramid_group_gpu_nodes": "gpus", "pyramid_group_launcher": "login"})
     assert names["gpu_nodes"] == "gpus" and names["launcher"] == "login" and names["switches"] == "switches"
 
@@ -127,7 +127,7 @@ def test_a_misspelled_renamed_group_reads_against_the_inventorys_name():
     names = _inventory.group_names({"pyramid_group_gpu_nodes": "gpus"})
     found = _inventory.misspelled_groups({"all": ["n1"], "gpu": ["n1"], "gpus": []}, names)
     assert found == ["group gpu (n1): did you mean gpus? Its hosts are in none of the groups the playbooks read "
-                     "(gpus, switches, rail_leaves, spines, launcher, ib_fabric_hosts)"]
+                     "(gpus, switches, rail_leaves, spines, launcher, ib_fabric_hosts, scheduler)"]
 
 
 def test_a_misspelled_group_variable_names_the_meant_one():

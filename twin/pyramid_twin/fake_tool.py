@@ -386,6 +386,21 @@ def _roce(name):
     return run
 
 
+def _scheduler(name):
+    """Slurm's scontrol, Kubernetes' kubectl: the pod's scheduler, its state kept for later runs (scheduler.py)."""
+    def run(state, args, env):  # pylint: disable=unused-argument
+        from pyramid_twin import scheduler
+        folder = changes.changes_dir(NODE[0])
+        os.makedirs(folder, exist_ok=True)
+        # the pod's nodes: those rendered for this scenario (render/<digest>/@<n> for node n)
+        render_dir = os.path.join(changes.STATE_DIR, "render", os.path.basename(folder))
+        count = sum(1 for entry in os.listdir(render_dir) if entry.startswith("@"))
+        width = max(3, len(str(count)))
+        nodes = ["node-%0*d" % (width, index) for index in range(1, count + 1)]
+        return getattr(scheduler, name)(os.path.join(folder, "scheduler.json"), nodes, args)
+    return run
+
+
 def read_state(node_dir):
     """A rendered node's state: its state.marshal, the state.json that render.py wrote, read without json's import."""
     with open(os.path.join(node_dir, "state.marshal"), "rb") as handle:
@@ -437,6 +452,8 @@ TOOLS = {
     "ofed_info": ofed_info,
     "mlnx_qos": _roce("mlnx_qos"),
     "ethtool": _roce("ethtool"),
+    "scontrol": _scheduler("scontrol"),
+    "kubectl": _scheduler("kubectl"),
 }
 NODE = [None]  # the node directory this tool runs for (changes.commit renders the node's new self there)
 

@@ -250,7 +250,9 @@ def row_titles(catalog):
 def expectation_names(checks, catalog):
     """Every expectation the checks read, their sources' commands use, and the gate settings."""
     # the gate, the allow-list of extra variables (pre-flight) and the switch-only declaration (the report), for every host
-    names = {"pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_extra_vars", "pyramid_switch_only", "pyramid_waive"}
+    # the hand-over to the scheduler (report/drain.py) and each node's scalable unit (the pod's all-to-all) too
+    names = {"pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_extra_vars", "pyramid_switch_only", "pyramid_waive",
+             "pyramid_drain", "pyramid_drain_resume", "pyramid_scheduler_node_name", "pyramid_scalable_unit"}
     for check in checks:
         names.update(check.get("expect", []))
         names.update(check.get("only_if", {}))

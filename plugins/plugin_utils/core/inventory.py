@@ -17,10 +17,10 @@ from . import catalog as _catalog
 DEVICE_GROUPS = {"gpu_nodes": "gpu_node", "switches": "switch", "rail_leaves": "switch", "spines": "switch"}
 SHOWN_PROBLEMS = 20  # the task message lists this many; all of them are in the result's `problems`
 # The other groups the playbooks read: the launcher of the runs across nodes, the reader of an InfiniBand subnet.
-OTHER_GROUPS = ("launcher", "ib_fabric_hosts")
+OTHER_GROUPS = ("launcher", "ib_fabric_hosts", "scheduler")
 # The variable that names the inventory's own group for each group the playbooks read (default: the same name). An
 # extra variable only: a play picks its hosts before any inventory variable is read (docs/inventory.md).
-GROUP_VARIABLES = {group: "pyramid_group_%s" % group for group in ("gpu_nodes", "switches", "launcher", "ib_fabric_hosts")}
+GROUP_VARIABLES = {group: "pyramid_group_%s" % group for group in ("gpu_nodes", "switches", "launcher", "ib_fabric_hosts", "scheduler")}
 # pyramid_* variables an inventory may set besides the catalog's expectations: the run's report directory, the
 # remediation's firmware reset, the AWX configuration's (playbooks/awx_configure.yml) and the allow-list itself.
 OTHER_VARIABLES = ("pyramid_report_dir", "pyramid_remediate_firmware_reset", "pyramid_extra_vars") + tuple(GROUP_VARIABLES.values())

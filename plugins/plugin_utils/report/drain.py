@@ -1,0 +1,139 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, gpufabric.pyramid contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Hand the run's failing GPU nodes to the scheduler (pyramid_drain): which nodes, with which reason, by which
+commands; and, where asked (pyramid_drain_resume), which nodes the pyramid took out before are back. The logic of the
+gpufabric.pyramid.drain action, which runs the commands on the scheduler host.
+
+A node is handed over when a check of its recorded a FAIL, an ERROR or a BLOCKED (what failed under it or beside it):
+its reason is the first such record, lowest layer first. A node that is NO-GO only by what was not run (--check, a
+waived or unchecked row) is not: nothing was found on it. Commands are argv lists, one per group of nodes that share
+a reason (scontrol and kubectl take many nodes at once), never a shell line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..core.model import BLOCKED, ERROR, FAIL
+
+HANDED_OVER = (FAIL, ERROR, BLOCKED)
+REASON_PREFIX = "pyramid:"
+REASON_WIDTH = 200  # Slurm keeps the reason whole; sinfo -R and scontrol show it on one line
+TAINT = "pyramid.gpufabric/no-go"
+ANNOTATION = "pyramid.gpufabric/reason"
+
+
+def scheduler_name(host, named=None):
+    """The node's name in the scheduler: pyramid_scheduler_node_name, else the inventory name's first label."""
+    return named or host.split(".")[0]
+
+
+def _one_line(text):
+    return re.sub(r"\s+", " ", str(text or "")).replace('"', "'").strip()
+
+
+def reasons(report):
+    """{GPU node: (reason, check)} for each node with a FAIL, ERROR or BLOCKED record, its first (lowest layer)."""
+    found = {}
+    for host, info in sorted(report["hosts"].items()):
+        if info.get("device") != "gpu_node":
+            continue
+        failing = [(record["layer"], index, record) for index, record in enumerate(info["checks"])
+                   if record["status"] in HANDED_OVER]
+        if not failing:
+            continue
+        record = min(failing, key=lambda item: item[:2])[2]
+        said = _one_line(record.get("cause") or record.get("actual"))
+        reason = "%s L%d %s %s: %s" % (REASON_PREFIX, record["layer"], record["check"], record["status"], said)
+        found[host] = (reason[:REASON_WIDTH], record["check"])
+    return found
+
+
+def go_nodes(report):
+    return sorted(host for host, info in report["hosts"].items() if info.get("device") == "gpu_node" and info["verdict"] == "GO")
+
+
+def _grouped(items):
+    """[(key, [names])] in first-seen order: one command per key."""
+    groups = {}
+    for name, key in items:
+        groups.setdefault(key, []).append(name)
+    return list(groups.items())
+
+
+def drain_commands(mode, found, names):
+    """[(argv, [scheduler names], what)] that take the ``found`` nodes out of the scheduler."""
+    if mode == "slurm":
+        return [(["scontrol", "update", "nodename=%s" % ",".join(group), "state=drain", "reason=%s" % reason], group,
+                 "drain (%s)" % reason) for reason, group in _grouped((names[host], found[host][0]) for host in sorted(found))]
+    commands = []
+    every = [names[host] for host in sorted(found)]
+    if every:
+        commands.append((["kubectl", "cordon"] + every, every, "cordon"))
+    for check, group in _grouped((names[host], found[host][1]) for host in sorted(found)):
+        commands.append((["kubectl", "taint", "nodes"] + group + ["%s=%s:NoSchedule" % (TAINT, check), "--overwrite"], group,
+                         "taint %s=%s:NoSchedule" % (TAINT, check)))
+    for reason, group in _grouped((names[host], found[host][0]) for host in sorted(found)):
+        commands.append((["kubectl", "annotate", "nodes"] + group + ["%s=%s" % (ANNOTATION, reason), "--overwrite"], group,
+                         "annotate (%s)" % reason))
+    return commands
+
+
+def state_command(mode):
+    """The read that says which nodes the pyramid took out before."""
+    return ["scontrol", "show", "node"] if mode == "slurm" else ["kubectl", "get", "nodes", "-o", "json"]
+
+
+def slurm_taken_out(text):
+    """{node: reason} of the nodes `scontrol show node` shows drained (State=...DRAIN...) with a reason of ours.
+
+    Its multi-line format (Slurm 17.11 to 25.11): a block per node, `NodeName=` first, `State=` among the words of a
+    line, the reason alone on its own `Reason=<text> [<user>@<time>]` line. A block without NodeName is refused."""
+    taken, block = {}, []
+    for line in text.splitlines() + [""]:
+        if line.strip():
+            block.append(line.strip())
+            continue
+        if not block:
+            continue
+        first = block[0]
+        if not first.startswith("NodeName="):
+            raise ValueError("scontrol show node: a block that does not start with NodeName=: %r" % first[:80])
+        name = first.split()[0][len("NodeName="):]
+        state = next((word[len("State="):] for line_ in block for word in line_.split() if word.startswith("State=")), "")
+        reason = next((line_[len("Reason="):] for line_ in block if line_.startswith("Reason=")), "")
+        if "DRAIN" in state.upper().split("+") and reason.startswith(REASON_PREFIX):
+            taken[name] = reason
+        block = []
+    return taken
+
+
+def kubernetes_taken_out(text):
+    """{node: taint value} of the nodes `kubectl get nodes -o json` shows with our taint (a NodeList: cut or not JSON
+    is refused, never read as no node)."""
+    document = json.loads(text)
+    if document.get("kind") != "List" and document.get("kind") != "NodeList":
+        raise ValueError("kubectl get nodes -o json: not a list of nodes (kind %r)" % document.get("kind"))
+    taken = {}
+    for item in document.get("items") or []:
+        for taint in (item.get("spec") or {}).get("taints") or []:
+            if taint.get("key") == TAINT:
+                taken[item["metadata"]["name"]] = taint.get("value") or ""
+    return taken
+
+
+def resume_commands(mode, back):
+    """[(argv, [names], what)] that give the ``back`` nodes (scheduler names) to the scheduler again."""
+    if not back:
+        return []
+    if mode == "slurm":
+        return [(["scontrol", "update", "nodename=%s" % ",".join(back), "state=resume"], back, "resume")]
+    return [(["kubectl", "uncordon"] + back, back, "uncordon"),
+            (["kubectl", "taint", "nodes"] + back + ["%s:NoSchedule-" % TAINT], back, "taint %s removed" % TAINT),
+            (["kubectl", "annotate", "nodes"] + back + ["%s-" % ANNOTATION], back, "annotation %s removed" % ANNOTATION)]
+
+
+def taken_out(mode, text):
+    return slurm_taken_out(text) if mode == "slurm" else kubernetes_taken_out(text)

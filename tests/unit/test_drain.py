@@ -1,0 +1,109 @@
+"""Handing the failing GPU nodes to the scheduler (report/drain.py) and the twin's scontrol and kubectl that answer it."""
+
+import json
+
+import pytest
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import drain as _drain
+from pyramid_twin import scheduler
+
+NODES = ["node-001", "node-002", "node-003", "node-004"]
+
+
+def record(check, layer, status, cause=None, actual="seen"):
+    return {"check": check, "layer": layer, "status": status, "cause": cause, "actual": actual}
+
+
+REPORT = {"hosts": {
+    "node-001": {"device": "gpu_node", "verdict": "GO", "checks": [record("iommu", 0, "PASS")]},
+    # its first finding is the lowest layer's, whatever the order the checks were recorded in
+    "node-002": {"device": "gpu_node", "verdict": "NO-GO", "checks": [
+        record("nccl_pairs", 5, "FAIL", "slow"), record("gpudirect", 0, "FAIL", 'GPUDirect "not active"\n  (nvidia_peermem)')]},
+    "node-003": {"device": "gpu_node", "verdict": "NO-GO", "checks": [record("rail_ping", 2, "BLOCKED", None, "blocked by leaf1-r5")]},
+    # NO-GO by what was not run (--check): nothing found on it, not handed over
+    "node-004": {"device": "gpu_node", "verdict": "NO-GO", "checks": [record("nccl_pairs", 5, "SKIP", None, "not run: check mode")]},
+    "leaf1-r5": {"device": "switch", "verdict": "NO-GO", "checks": [record("link_errors", 1, "FAIL", "CRC")]},
+}}
+NAMES = {node: node for node in NODES}
+
+
+def test_each_node_with_a_finding_is_handed_over_with_its_lowest_layers_cause():
+    found = _drain.reasons(REPORT)
+    assert sorted(found) == ["node-002", "node-003"]  # no switch, no node NO-GO only by what was not run
+    assert found["node-002"] == ("pyramid: L0 gpudirect FAIL: GPUDirect 'not active' (nvidia_peermem)", "gpudirect")
+    assert found["node-003"] == ("pyramid: L2 rail_ping BLOCKED: blocked by leaf1-r5", "rail_ping")
+
+
+def test_slurm_drains_one_command_per_reason_as_argv():
+    commands = _drain.drain_commands("slurm", _drain.reasons(REPORT), NAMES)
+    assert [argv for argv, _group, _what in commands] == [
+        ["scontrol", "update", "nodename=node-002", "state=drain", "reason=pyramid: L0 gpudirect FAIL: GPUDirect 'not active' (nvidia_peermem)"],
+        ["scontrol", "update", "nodename=node-003", "state=drain", "reason=pyramid: L2 rail_ping BLOCKED: blocked by leaf1-r5"]]
+    same = {"node-002": ("pyramid: x", "gpudirect"), "node-003": ("pyramid: x", "gpudirect")}
+    assert [argv[2] for argv, _group, _what in _drain.drain_commands("slurm", same, NAMES)] == ["nodename=node-002,node-003"]
+
+
+def test_kubernetes_cordons_taints_by_check_and_annotates_the_reason():
+    commands = [argv for argv, _group, _what in _drain.drain_commands("kubernetes", _drain.reasons(REPORT), {
+        "node-002": "gpu-b", "node-003": "gpu-c"})]
+    assert commands[0] == ["kubectl", "cordon", "gpu-b", "gpu-c"]
+    assert ["kubectl", "taint", "nodes", "gpu-b", "pyramid.gpufabric/no-go=gpudirect:NoSchedule", "--overwrite"] in commands
+    assert commands[-1][:4] == ["kubectl", "annotate", "nodes", "gpu-c"]
+
+
+def test_the_scheduler_name_is_the_inventory_names_first_label_unless_named():
+    assert _drain.scheduler_name("node-001.pod1.example") == "node-001"
+    assert _drain.scheduler_name("node-001.pod1.example", "gpu001") == "gpu001"
+
+
+def test_slurm_state_names_only_nodes_drained_with_a_reason_of_ours(tmp_path):
+    path = str(tmp_path / "scheduler.json")
+    scheduler.scontrol(path, NODES, ["update", "nodename=node-002", "state=drain", "reason=pyramid: L0 gpudirect FAIL: x"])
+    scheduler.scontrol(path, NODES, ["update", "nodename=node-003", "state=drain", "reason=bad dimm"])
+    rc, out, _err = scheduler.scontrol(path, NODES, ["show", "node"])
+    assert rc == 0 and _drain.slurm_taken_out(out) == {"node-002": "pyramid: L0 gpudirect FAIL: x [root@2026-11-28T12:00:00]"}
+    scheduler.scontrol(path, NODES, ["update", "nodename=node-002", "state=resume"])
+    assert _drain.slurm_taken_out(scheduler.scontrol(path, NODES, ["show", "node"])[1]) == {}
+    assert scheduler.scontrol(path, NODES, ["update", "nodename=node-009", "state=drain", "reason=x"])[0] == 1
+
+
+# A real `scontrol show node` block (Slurm 25.05.3, a public capture): the reason alone on its line.
+REAL_SLURM = """NodeName=server5 Arch=x86_64 CoresPerSocket=1
+   CPUAlloc=0 CPUEfctv=8 CPUTot=8 CPULoad=0.00
+   AvailableFeatures=(null)
+   ActiveFeatures=(null)
+   Gres=(null)
+   NodeAddr=server5 NodeHostName=server5 Version=25.05.3
+   OS=Linux 5.15.0-153-generic #163-Ubuntu SMP Thu Aug 7 16:37:18 UTC 2025
+   RealMemory=15988 AllocMem=0 FreeMem=14055 Sockets=8 Boards=1
+   State=IDLE+DRAIN ThreadsPerCore=1 TmpDisk=0 Weight=1 Owner=N/A MCS_label=N/A
+   Partitions=cpu,memory
+   BootTime=2025-09-17T11:19:09 SlurmdStartTime=2025-09-19T15:58:06
+   LastBusyTime=2025-09-23T08:48:32 ResumeAfterTime=None
+   CfgTRES=cpu=8,mem=15988M,billing=8
+   AllocTRES=
+   CurrentWatts=0 AveWatts=0
+   Reason=maintenance [root@2025-09-23T09:46:15]
+"""
+
+
+def test_a_real_drained_node_with_another_reason_is_never_ours():
+    assert _drain.slurm_taken_out(REAL_SLURM) == {}
+    assert _drain.slurm_taken_out(REAL_SLURM.replace("Reason=maintenance", "Reason=pyramid: L0 iommu FAIL: off")) == {
+        "server5": "pyramid: L0 iommu FAIL: off [root@2025-09-23T09:46:15]"}
+    with pytest.raises(ValueError):
+        _drain.slurm_taken_out("   State=IDLE+DRAIN\n")  # a read cut before its NodeName: refused, never "nothing drained"
+
+
+def test_kubernetes_state_from_the_twins_kubectl(tmp_path):
+    path = str(tmp_path / "scheduler.json")
+    assert scheduler.kubectl(path, NODES, ["cordon", "node-002"])[0] == 0
+    assert scheduler.kubectl(path, NODES, ["taint", "nodes", "node-002", "pyramid.gpufabric/no-go=gpudirect:NoSchedule", "--overwrite"])[0] == 0
+    out = scheduler.kubectl(path, NODES, ["get", "nodes", "-o", "json"])[1]
+    assert _drain.kubernetes_taken_out(out) == {"node-002": "gpudirect"}
+    assert json.loads(out)["items"][1]["spec"]["unschedulable"] is True
+    for argv, _group, _what in _drain.resume_commands("kubernetes", ["node-002"]):
+        assert scheduler.kubectl(path, NODES, argv[1:])[0] == 0, argv
+    assert _drain.kubernetes_taken_out(scheduler.kubectl(path, NODES, ["get", "nodes", "-o", "json"])[1]) == {}
+    with pytest.raises(ValueError):
+        _drain.kubernetes_taken_out(out[: len(out) // 2])  # cut JSON: refused
