@@ -67,7 +67,7 @@ def main():
     torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", rank)))
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    args.batch -= args.batch % world
+    args.batch = max(args.batch - args.batch % world, world)  # equal shards, one sample each at least (a pod's many ranks)
     reference, reference_params = single_gpu(args, world) if rank == 0 else (None, None)
 
     model, data = build(args.hidden, args.layers, args.batch, args.steps)

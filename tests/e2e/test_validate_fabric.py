@@ -70,6 +70,10 @@ def test_srun_as_the_launcher(validate):
     assert training["status"] == "PASS" and "all 4 nodes" in training["actual"]
     assert training["command"].startswith("srun --nodes=4 --nodelist=node-001,node-002,node-003,node-004 --ntasks-per-node=1")
     assert "torchrun --nnodes=4" in training["command"] and "{payload_source:train_step.py}" in training["command"]
+    # the parity test across the four nodes (issue 38): 32 ranks against the single-GPU run on rank 0's GPU
+    parity = next(r for r in run.host("node-003")["checks"] if r["check"] == "training_parity_pod")
+    assert parity["status"] == "PASS" and "all 4 nodes: 32 ranks x 5 steps" in parity["actual"], parity
+    assert "{payload_source:parity.py}" in parity["command"]
 
 
 def test_an_unreachable_launcher_is_an_error_for_every_node_never_a_pass(validate):

@@ -212,3 +212,16 @@ def test_the_builtin_benchmark_across_nodes_is_judged_like_nccl_tests(parsers, t
         outcome = verdict(parsers, formats_fabric.mpirun(states["node-001"], argv, ENV, load), names)
         assert outcome["status"] == status, outcome
     assert outcome["cause_key"] == "gdr_off"
+
+
+def test_the_parity_test_across_nodes_names_the_node_of_a_diverging_rank(parsers, tmp_path):
+    states, load = pod(tmp_path, [{"node": "node-002", "kind": "parity_divergence", "rank": 5, "factor": 1.02}])
+    with open(os.path.join(ROOT, "payloads", "parity.py"), encoding="utf-8") as handle:
+        code = handle.read()
+    for names, blamed in ((["node-001", "node-003"], {}), (["node-001", "node-002"], {"node-002": ["diverged"]})):
+        argv = ["-np", "2", "-H", ",".join(names), "--bind-to", "none", "torchrun", "--nnodes=2", "--nproc_per_node=8",
+                "--no-python", "python3", "-c", code]
+        rc, out, err, _hang = formats_fabric.mpirun(states[names[0]], argv, ENV, load)
+        assert rc == 0, err
+        outcome = _judges_fabric.training_parity_group(parsers.parse("training_parity", out), names, EXPECT, CATALOG)
+        assert outcome["by_host"] == blamed and outcome["status"] == ("FAIL" if blamed else "PASS"), outcome

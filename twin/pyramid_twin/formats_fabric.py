@@ -170,6 +170,8 @@ def _torchrun(states, tasks_per_node, argv, env):
             values.get("nnodes"), len(states) * tasks_per_node), False
     nproc = int(values.get("nproc_per_node", "1"))
     code = program[2] if program[:2] == ["python3", "-c"] and len(program) > 2 else ""
+    if "pyramid-parity step=" in code:
+        return group_parity_report(states, nproc)
     if "pyramid-train rank=" in code:
         return group_train_log(states, nproc, int(_opts(program[3:], {"--steps": "30"})["--steps"]))
     if "gpufabric.pyramid built-in benchmark" in code:
@@ -180,6 +182,29 @@ def _torchrun(states, tasks_per_node, argv, env):
                            banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 %s over NCCL 2.21.5, "
                                   "CUDA-event timed" % opts["--op"], op=opts["--op"], builtin=True)
     return 2, "", "pyramid twin: across nodes torchrun runs only the built-in payloads (python3 -c)\n", False
+
+
+def group_parity_report(states, nproc, steps=5):
+    """payloads/parity.py across nodes (formats_nccl.parity_report's lines, every node's ranks): a node's
+    parity_divergence rank is off from step 1 and, DDP averaging its gradient into every update, every rank from step 2."""
+    rng = random.Random("+".join(state["hostname"] for state in states) + "parity")
+    hosts = [state["hostname"] for state in states for _local in range(nproc)]
+    bad = [position * nproc + state["training"]["parity_rank"] for position, state in enumerate(states)
+           if state["training"].get("parity_rank") is not None]
+    factor = max([state["training"].get("parity_factor", 1.0) for state in states] or [1.0])
+    lines = []
+    for step in range(1, steps + 1):
+        for rank, host in enumerate(hosts):
+            single = rng.uniform(0.7, 1.5)
+            drift = step if rank in bad else step - 1
+            lines.append("pyramid-parity step=%d rank=%d host=%s single_loss=%.9g ddp_loss=%.9g" % (
+                step, rank, host, single, single * (factor ** drift if bad else 1.0)))
+    for rank, host in enumerate(hosts):
+        lines.append("pyramid-parity params rank=%d host=%s max_diff=%.6g max_abs=0.0313579" % (rank, host, 0.0041 if bad else 0))
+    for rank, host in enumerate(hosts):
+        lines.append("pyramid-parity fsdp rank=%d host=%s loss=%.9g finite=yes" % (rank, host, rng.uniform(0.7, 1.5)))
+    lines.append("pyramid-parity done ranks=%d steps=%d" % (len(hosts), steps))
+    return 0, "\n".join(lines) + "\n", "", False
 
 
 def group_train_log(states, nproc, steps):

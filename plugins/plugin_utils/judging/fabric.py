@@ -275,3 +275,25 @@ def training_group(run, group, expect, catalog):  # pylint: disable=unused-argum
     else:
         result["cause_key"] = "timeout" if outcome.get("finding") in ("hung", "timeout") else "unstable"
     return result
+
+
+@judge("training_parity_group", scope="fabric")
+def training_parity_group(run, group, expect, catalog):  # pylint: disable=unused-argument
+    """The parity test across ``group`` (payloads/parity.py under one torchrun per node), judged as on one node: every
+    rank's DDP loss and parameters against the single-GPU run on rank 0's GPU; the node of a rank that diverged first
+    is blamed, every rank off together is the gradient all-reduce across the nodes."""
+    ranks = len(group) * expect["pyramid_gpus_per_node"]
+    expected = "%d nodes (%d ranks): the same training on one GPU and under DDP across them agree rank by rank" % (len(group), ranks)
+    if isinstance(run, SourceFailure):
+        if run.status == "timeout":
+            return verdict(FAIL, expected, "did not finish within the timeout: %s" % run.reason, cause_key="timeout", by_host={})
+        return verdict(ERROR, expected, run.reason, cause_key=None, by_host={})
+    if run["ranks"] != ranks:
+        return verdict(FAIL, expected, "%d of %d ranks reported" % (run["ranks"], ranks), cause_key="timeout", by_host={})
+    outcome = JUDGES["host"]["training_parity"]({"training_parity": run}, expect)
+    result = verdict(outcome["status"], "%s; %s" % (expected, outcome["expected"]), outcome["actual"], cause_key=None, by_host={})
+    if outcome["status"] == FAIL:
+        blamed = [host for host in group if _host_key(host, outcome.get("culprit_hosts") or [])]
+        result.update(cause_key="diverged" if blamed else "every_rank", by_host={host: ["diverged"] for host in blamed})
+    return result
+

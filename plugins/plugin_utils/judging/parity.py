@@ -40,6 +40,21 @@ def _culprits(run, firsts):
     return findings
 
 
+def _culprit_hosts(run, firsts):
+    """The hosts of the ranks that diverged first (GPU 0's where every rank but 0 did); none where every rank did (the
+    gradient all-reduce itself) or none diverged: a run across nodes blames those hosts alone."""
+    if not firsts:
+        return []
+    hosts = {row["rank"]: row["host"] for row in run["losses"]}
+    step = min(first for first, _said in firsts.values())
+    culprits = sorted(rank for rank, (first, _said) in firsts.items() if first == step)
+    if culprits == list(range(1, run["ranks"])) and run["ranks"] > 2:
+        culprits = [0]
+    elif len(culprits) == run["ranks"]:
+        return []
+    return sorted({hosts[rank] for rank in culprits})
+
+
 @judge("training_parity")
 def training_parity(facts, expect):
     run, tolerance = facts["training_parity"], expect["pyramid_train_parity_tolerance"]
@@ -61,6 +76,7 @@ def training_parity(facts, expect):
             firsts[row["rank"]] = (row["step"], "DDP loss %.9g, single GPU %.9g (%.2g apart)" % (
                 row["ddp_loss"], row["single_loss"], off))
     findings = _culprits(run, firsts)
+    culprits = _culprit_hosts(run, firsts)
     for row in run["params"]:
         if row["max_diff"] is None or row["max_diff"] > tolerance * max(row["max_abs"] or 0.0, 1e-12):
             findings.append("rank %d (%s): parameters after %d steps %s from the single-GPU run's (largest %s)" % (
@@ -70,7 +86,7 @@ def training_parity(facts, expect):
         if not row["finite"]:
             findings.append("rank %d (%s): FSDP forward/backward not finite (loss %s)" % (row["rank"], row["host"], _figure(row["loss"])))
     if findings:
-        return verdict(FAIL, expected, summary(findings))
+        return verdict(FAIL, expected, summary(findings), culprit_hosts=culprits)
     return verdict(PASS, expected, "%s x %s: losses within %.2g of the single-GPU run, parameters within %.2g; FSDP finite" % (
         counted(run["ranks"], "rank"), counted(run["steps"], "step"), worst,
         max(row["max_diff"] / max(row["max_abs"], 1e-12) for row in run["params"])))
