@@ -296,4 +296,3 @@ def training_parity_group(run, group, expect, catalog):  # pylint: disable=unuse
         blamed = [host for host in group if _host_key(host, outcome.get("culprit_hosts") or [])]
         result.update(cause_key="diverged" if blamed else "every_rank", by_host={host: ["diverged"] for host in blamed})
     return result
-
