@@ -12,8 +12,14 @@ short_description: Hand the run's failing GPU nodes to Slurm or Kubernetes, each
 version_added: 0.4.0
 description:
   - "Reads the run's C(report.json) and takes out of the scheduler each GPU node with a C(FAIL), C(ERROR) or
-    C(BLOCKED) record, its reason the first such record (lowest layer) - C(pyramid: L0 gpudirect FAIL: <cause>).
-    A node that is NO-GO only by what was not run (check mode, an unchecked or waived row) is not handed over."
+    C(BLOCKED) record below Layer 7, its reason the first such record (lowest layer) - C(pyramid: L0 gpudirect FAIL:
+    <cause>). A node that is NO-GO only by what was not run (check mode, an unchecked or waived row, a host the play
+    never read) is not handed over."
+  - The scheduler's state is read first (C(scontrol show node), C(kubectl get nodes -o json)) - a node already out of
+    service for another reason (an admin's drain or cordon) is left as it is and said so; a state that cannot be read
+    changes nothing and fails the task. More than two nodes and more than C(pyramid_drain_max_fraction) (0.5) of the
+    run's GPU nodes with a finding is refused (the run's or the fabric's fault) and fails the task.
+  - Every command is run even when one fails; the failures fail the task at the end, each named.
   - C(pyramid_drain=slurm) - C(scontrol update nodename=<nodes> state=drain reason="<reason>"), one command per
     reason. C(pyramid_drain=kubernetes) - C(kubectl cordon), C(kubectl taint nodes ... pyramid.gpufabric/no-go=<check>:NoSchedule
     --overwrite) and the reason as the annotation C(pyramid.gpufabric/reason). C(none), the default, does nothing.
@@ -32,6 +38,12 @@ options:
     description: The run directory holding C(report.json) (M(gpufabric.pyramid.go_no_go) writes it).
     type: path
     required: true
+  scheduler:
+    description:
+      - The inventory host the task is delegated to, which runs C(scontrol) or C(kubectl).
+      - Empty - with C(pyramid_drain) set, the task fails asking for a host in the group C(scheduler).
+    type: str
+    default: ""
 notes:
   - Commands are argv lists (M(ansible.builtin.command)), no shell; the scheduler host needs C(scontrol) (a Slurm client
     with the rights of C(scontrol update)) or C(kubectl) with a kubeconfig allowed to cordon, taint and annotate nodes.
@@ -44,8 +56,9 @@ EXAMPLES = r"""
 - name: Hand the failing GPU nodes to the scheduler
   gpufabric.pyramid.drain:
     run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
+    scheduler: "{{ ((groups['scheduler'] | default([])) + (groups['launcher'] | default([])) + ['']) | first }}"
   run_once: true
-  delegate_to: "{{ (groups['scheduler'] | default([])) + (groups['launcher'] | default([])) | first }}"
+  delegate_to: "{{ ((groups['scheduler'] | default([])) + (groups['launcher'] | default([])) + ['localhost']) | first }}"
 """
 
 RETURN = r"""
@@ -63,6 +76,13 @@ drain:
     drained:
       description: Scheduler node name to its reason.
       type: dict
+    left:
+      description: Nodes with a finding left as they are, out of service for another reason (name to that reason).
+      type: dict
+    errors:
+      description: Commands that failed, and nodes the scheduler does not know.
+      type: list
+      elements: str
     resumed:
       description: Nodes given back (GO now, taken out by the pyramid before).
       type: list
@@ -79,7 +99,9 @@ drain:
     mode: slurm
     check_mode: false
     drained: {"node-007": "pyramid: L0 gpudirect FAIL: GPUDirect not active (nvidia_peermem missing) ..."}
+    left: {}
     resumed: []
+    errors: []
     commands: [["scontrol", "update", "nodename=node-007", "state=drain", "reason=pyramid: L0 gpudirect FAIL: ..."]]
     done: ["drain (pyramid: L0 gpudirect FAIL: ...) node-007"]
 """

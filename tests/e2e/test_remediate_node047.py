@@ -40,6 +40,15 @@ def _forget_the_scheduler():
         os.remove(_scheduler_file())
 
 
+def _scontrol_calls():
+    """The twin's scontrol calls so far (ran/<launcher>.log)."""
+    path = os.path.join(os.path.dirname(_scheduler_file()), "ran", "node-001.log")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as handle:
+        return [line for line in handle.read().splitlines() if line.startswith("scontrol")]
+
+
 def _drained():
     """The nodes the twin's Slurm holds drained."""
     with open(_scheduler_file(), encoding="utf-8") as handle:
@@ -77,11 +86,17 @@ def test_node047_goes_no_go_then_remediated_then_go(validate):
     assert "mlx5_0 (ens1np0): roce_rp/enable/3 = 0, roce_np/enable/3 = 0" in seen["roce_dcqcn"]["actual"], seen
     assert seen["roce_trust"]["status"] == "FAIL" and "trust state pcp" in seen["roce_trust"]["actual"], seen
 
+    calls = _scontrol_calls()
     dry = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047", cmdline="--check --diff",
                    **dict(FAST, pyramid_drain="slurm", pyramid_drain_resume=True, **baseline))
     assert "ROCE_CC_PRIO_MASK_P1" in dry.stdout and "dcqcn_rp" in dry.stdout, dry.stdout[-3000:]  # the diffs
     assert dry.host("node-047")["verdict"] == "NO-GO"  # ... and nothing changed
-    assert "would read `scontrol show node`" in dry.stdout and _drained() == {"node-047"}  # still drained
+    # check mode: the drain said, not made; the scheduler neither read nor written
+    with open(os.path.join(dry.run_dirs[-1], "drain.json"), encoding="utf-8") as handle:
+        planned = json.load(handle)
+    assert planned["check_mode"] and planned["done"] == [] and planned["commands"][0][:3] == ["scontrol", "update", "nodename=node-047"]
+    assert "[scheduler] would run: scontrol update nodename=node-047 state=drain" in dry.stdout
+    assert "would read `scontrol show node`" in dry.stdout and _scontrol_calls() == calls
 
     # remediated and GO: given back to Slurm, as the inventory asks (pyramid_drain_resume)
     fixed = validate(SCENARIO, playbook="playbooks/remediate.yml", limit="node-047",

@@ -33,8 +33,11 @@ def test_each_failing_node_of_the_demo_is_drained_with_its_first_cause_and_no_go
         slurm = json.load(handle)
     assert {node for node, kept in slurm.items() if kept["drain"]} == with_finding
     assert all(not slurm[host]["drain"] for host, info in hosts.items() if info["verdict"] == "GO" and host in slurm)
-    # from the launcher (node-001), one scontrol per reason, argv with the reason whole
+    # from the launcher (node-001): the state read first, then one scontrol per reason, argv with the reason whole
     with open(os.path.join(folder, "ran", "node-001.log"), encoding="utf-8") as handle:
         calls = [line for line in handle.read().splitlines() if line.startswith("scontrol")]
-    assert len(calls) == len(set(drain["drained"].values())) and "scontrol update nodename=node-007 state=drain reason=pyramid: L0 " in "\n".join(calls)
-    assert "handed %d node(s) to slurm" % len(with_finding) in run.stdout
+    assert "scontrol show node" in calls
+    updates = [line for line in calls if line.startswith("scontrol update")]
+    assert set(drain["drained"].values()) == {line.split(" reason=", 1)[1] for line in updates}
+    assert "scontrol update nodename=node-007 state=drain reason=pyramid: L0 " in "\n".join(updates)
+    assert "[scheduler] handed %d node(s) to slurm, gave back 0" % len(with_finding) in run.stdout

@@ -57,7 +57,9 @@ FAULTS = {
 def pod(validate):
     faults = [dict(fault, node=node) for node, spec in FAULTS.items() for fault in spec[0]]
     # the failing nodes handed to the twin's Kubernetes (pyramid_drain, issue 39): cordoned, tainted, annotated
-    return validate({"pod": {"nodes": 15}, "faults": faults}, cmdline=UPPER, pyramid_nccl_timeout=8, pyramid_drain="kubernetes")
+    # (13 of its 15 nodes fail on purpose: more than pyramid_drain_max_fraction's half, handed over all the same)
+    return validate({"pod": {"nodes": 15}, "faults": faults}, cmdline=UPPER, pyramid_nccl_timeout=8, pyramid_drain="kubernetes",
+                    pyramid_drain_max_fraction=1.0)
 
 
 @pytest.mark.parametrize("node", sorted(FAULTS))
@@ -91,7 +93,7 @@ def test_the_failing_nodes_are_cordoned_and_tainted_with_their_first_check_and_t
         drain = json.load(handle)
     failing = {node for node, spec in FAULTS.items() if spec[1]}
     assert set(drain["drained"]) == failing and drain["mode"] == "kubernetes"
-    assert drain["commands"][0] == ["kubectl", "cordon"] + sorted(failing)
+    assert drain["commands"][0] == ["kubectl", "cordon"] + sorted(failing) and drain["errors"] == [] and drain["left"] == {}
     assert ["kubectl", "taint", "nodes", "node-013", "node-014", "pyramid.gpufabric/no-go=gpu_p2p:NoSchedule", "--overwrite"] in drain["commands"]
     assert "[scheduler] handed %d node(s) to kubernetes, gave back 0" % len(failing) in pod.stdout
 

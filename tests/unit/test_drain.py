@@ -22,6 +22,10 @@ REPORT = {"hosts": {
     "node-003": {"device": "gpu_node", "verdict": "NO-GO", "checks": [record("rail_ping", 2, "BLOCKED", None, "blocked by leaf1-r5")]},
     # NO-GO by what was not run (--check): nothing found on it, not handed over
     "node-004": {"device": "gpu_node", "verdict": "NO-GO", "checks": [record("nccl_pairs", 5, "SKIP", None, "not run: check mode")]},
+    # Layer 7 is the monitoring's (a Prometheus down is an ERROR on every device), and a host the play never read has
+    # nothing found on it: neither is handed over
+    "node-005": {"device": "gpu_node", "verdict": "NO-GO", "checks": [record("telemetry_signals", 7, "ERROR", None, "no answer")]},
+    "node-006": {"device": "gpu_node", "verdict": "NO-GO", "checks": [dict(record("iommu", 0, "ERROR", "No data"), not_read=True)]},
     "leaf1-r5": {"device": "switch", "verdict": "NO-GO", "checks": [record("link_errors", 1, "FAIL", "CRC")]},
 }}
 NAMES = {node: node for node in NODES}
@@ -56,15 +60,28 @@ def test_the_scheduler_name_is_the_inventory_names_first_label_unless_named():
     assert _drain.scheduler_name("node-001.pod1.example", "gpu001") == "gpu001"
 
 
-def test_slurm_state_names_only_nodes_drained_with_a_reason_of_ours(tmp_path):
+def ours(nodes):
+    return {name for name, seen in nodes.items() if seen["ours"]}
+
+
+def test_slurm_state_tells_our_drains_from_an_admins(tmp_path):
     path = str(tmp_path / "scheduler.json")
     scheduler.scontrol(path, NODES, ["update", "nodename=node-002", "state=drain", "reason=pyramid: L0 gpudirect FAIL: x"])
     scheduler.scontrol(path, NODES, ["update", "nodename=node-003", "state=drain", "reason=bad dimm"])
     rc, out, _err = scheduler.scontrol(path, NODES, ["show", "node"])
-    assert rc == 0 and _drain.slurm_taken_out(out) == {"node-002": "pyramid: L0 gpudirect FAIL: x [root@2026-11-28T12:00:00]"}
+    nodes = _drain.slurm_nodes(out)
+    assert rc == 0 and ours(nodes) == {"node-002"} and {name for name, seen in nodes.items() if seen["out"]} == {"node-002", "node-003"}
+    assert nodes["node-003"]["reason"] == "bad dimm [root@2026-11-28T12:00:00]"
     scheduler.scontrol(path, NODES, ["update", "nodename=node-002", "state=resume"])
-    assert _drain.slurm_taken_out(scheduler.scontrol(path, NODES, ["show", "node"])[1]) == {}
+    assert ours(_drain.slurm_nodes(scheduler.scontrol(path, NODES, ["show", "node"])[1])) == set()
     assert scheduler.scontrol(path, NODES, ["update", "nodename=node-009", "state=drain", "reason=x"])[0] == 1
+
+
+def test_many_nodes_failing_at_once_are_not_handed_over():
+    found = {"n%d" % index: ("pyramid: x", "iommu") for index in range(3)}
+    assert _drain.too_many(found, ["n%d" % index for index in range(6)], 0.5) is None  # half: handed over
+    assert "3 of the run's 5 GPU nodes" in _drain.too_many(found, ["n%d" % index for index in range(5)], 0.5)
+    assert _drain.too_many(dict(list(found.items())[:2]), ["n0", "n1"], 0.5) is None  # two nodes: always (a --limit rerun)
 
 
 # A real `scontrol show node` block (Slurm 25.05.3, a public capture): the reason alone on its line.
@@ -87,23 +104,69 @@ REAL_SLURM = """NodeName=server5 Arch=x86_64 CoresPerSocket=1
 """
 
 
-def test_a_real_drained_node_with_another_reason_is_never_ours():
-    assert _drain.slurm_taken_out(REAL_SLURM) == {}
-    assert _drain.slurm_taken_out(REAL_SLURM.replace("Reason=maintenance", "Reason=pyramid: L0 iommu FAIL: off")) == {
-        "server5": "pyramid: L0 iommu FAIL: off [root@2025-09-23T09:46:15]"}
+def test_a_real_drained_node_with_another_reason_is_out_and_never_ours():
+    assert _drain.slurm_nodes(REAL_SLURM) == {"server5": {"out": True, "ours": False, "reason": "maintenance [root@2025-09-23T09:46:15]"}}
+    assert ours(_drain.slurm_nodes(REAL_SLURM.replace("Reason=maintenance", "Reason=pyramid: L0 iommu FAIL: off"))) == {"server5"}
     with pytest.raises(ValueError):
-        _drain.slurm_taken_out("   State=IDLE+DRAIN\n")  # a read cut before its NodeName: refused, never "nothing drained"
+        _drain.slurm_nodes("   State=IDLE+DRAIN\n")  # a read cut before its NodeName: refused, never "nothing drained"
 
 
 def test_kubernetes_state_from_the_twins_kubectl(tmp_path):
     path = str(tmp_path / "scheduler.json")
     assert scheduler.kubectl(path, NODES, ["cordon", "node-002"])[0] == 0
     assert scheduler.kubectl(path, NODES, ["taint", "nodes", "node-002", "pyramid.gpufabric/no-go=gpudirect:NoSchedule", "--overwrite"])[0] == 0
+    assert scheduler.kubectl(path, NODES, ["cordon", "node-003"])[0] == 0  # an admin's cordon, no taint of ours
     out = scheduler.kubectl(path, NODES, ["get", "nodes", "-o", "json"])[1]
-    assert _drain.kubernetes_taken_out(out) == {"node-002": "gpudirect"}
+    nodes = _drain.kubernetes_nodes(out)
+    assert ours(nodes) == {"node-002"} and nodes["node-003"] == {"out": True, "ours": False, "reason": "cordoned"}
     assert json.loads(out)["items"][1]["spec"]["unschedulable"] is True
     for argv, _group, _what in _drain.resume_commands("kubernetes", ["node-002"]):
         assert scheduler.kubectl(path, NODES, argv[1:])[0] == 0, argv
-    assert _drain.kubernetes_taken_out(scheduler.kubectl(path, NODES, ["get", "nodes", "-o", "json"])[1]) == {}
-    with pytest.raises(ValueError):
-        _drain.kubernetes_taken_out(out[: len(out) // 2])  # cut JSON: refused
+    nodes = _drain.kubernetes_nodes(scheduler.kubectl(path, NODES, ["get", "nodes", "-o", "json"])[1])
+    assert ours(nodes) == set() and not nodes["node-002"]["out"] and nodes["node-003"]["out"]
+    for cut in (out[: len(out) // 2], "[]", '{"kind": "List"}'):
+        with pytest.raises(ValueError):
+            _drain.kubernetes_nodes(cut)  # cut JSON, or not a list of nodes: refused
+
+
+def _action(path, calls):
+    """The drain action with its commands answered by the twin's scheduler (no Ansible task around it)."""
+    from ansible_collections.gpufabric.pyramid.plugins.action.drain import ActionModule  # pylint: disable=import-outside-toplevel
+    action = ActionModule.__new__(ActionModule)
+
+    def command(argv, task_vars):  # pylint: disable=unused-argument
+        calls.append(argv)
+        rc, out, err = getattr(scheduler, argv[0])(path, NODES, argv[1:])
+        return {"rc": rc, "stdout": out, "stderr": err}
+    action._command = command  # pylint: disable=protected-access
+    return action
+
+
+@pytest.mark.parametrize("mode", ["slurm", "kubernetes"])
+def test_an_admins_drain_is_left_as_it_is_and_never_given_back(tmp_path, mode):
+    path, calls = str(tmp_path / "scheduler.json"), []
+    action = _action(path, calls)
+    if mode == "slurm":  # an admin drained node-002 (a failing node) and node-001 (a GO one) for their own reasons
+        for node in ("node-001", "node-002"):
+            scheduler.scontrol(path, NODES, ["update", "nodename=" + node, "state=drain", "reason=bad dimm"])
+    else:
+        scheduler.kubectl(path, NODES, ["cordon", "node-001", "node-002"])
+    state = _drain.scheduler_nodes(mode, action._command(_drain.state_command(mode), {})["stdout"])  # pylint: disable=protected-access
+    found = _drain.reasons(REPORT)
+    outcome, lines = action._hand_over(mode, True, REPORT, found, NAMES, state, {})  # pylint: disable=protected-access
+    assert sorted(outcome["left"]) == ["node-002"] and sorted(outcome["drained"]) == ["node-003"], outcome
+    assert outcome["resumed"] == [] and outcome["errors"] == []  # node-001 is GO, but its drain is not ours
+    assert not [argv for argv in calls if "node-002" in " ".join(argv) or "uncordon" in argv or "state=resume" in argv]
+    assert any("node-002 left as it is, out of service for another reason" in line for line in lines)
+    after = _drain.scheduler_nodes(mode, action._command(_drain.state_command(mode), {})["stdout"])  # pylint: disable=protected-access
+    assert after["node-001"]["out"] and not after["node-001"]["ours"] and after["node-003"]["ours"]
+
+
+def test_a_command_that_fails_does_not_stop_the_others(tmp_path):
+    path, calls = str(tmp_path / "scheduler.json"), []
+    action = _action(path, calls)
+    state = _drain.slurm_nodes(scheduler.scontrol(path, NODES, ["show", "node"])[1])
+    found = dict(_drain.reasons(REPORT), **{"node-009": ("pyramid: L0 iommu FAIL: off", "iommu")})  # unknown to Slurm
+    outcome, _lines = action._hand_over("slurm", False, REPORT, found, dict(NAMES, **{"node-009": "node-009"}), state, {})  # pylint: disable=protected-access
+    assert sorted(outcome["drained"]) == ["node-002", "node-003"] and len(outcome["done"]) == 2
+    assert outcome["errors"] == ["node-009: not a node of the scheduler (pyramid_scheduler_node_name?)"]

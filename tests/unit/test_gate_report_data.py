@@ -288,12 +288,13 @@ def test_missing_records(tmp_path):
     report = build(tmp_path, {"gpu_node": ["node-001", "node-002"]}, {"node-001": gpu("node-001", nccl_correct=None), "node-002": None})
     skipped = report["hosts"]["node-001"]["checks"][-1]
     assert skipped == {"host": "node-001", "layer": 5, "check": "nccl_correct", "title": "NCCL correct", "row": "nccl", "status": "SKIP",
-                       "expected": "a result", "actual": "not run in this play", "command": None, "cause": None, "go_back_to": None}
+                       "expected": "a result", "actual": "not run in this play", "command": None, "cause": None, "go_back_to": None,
+                       "not_read": False}
     error = report["hosts"]["node-002"]["checks"][0]
     assert error == {"host": "node-002", "layer": 0, "check": "iommu", "title": "IOMMU", "row": "kernel", "status": "ERROR", "expected": "a result",
                      "actual": "no results at all: the host left the play before its first check", "command": None,
                      "cause": "No data: the playbook failed on this host before any check ran",
-                     "go_back_to": "Read the play output for this host, then re-run"}
+                     "go_back_to": "Read the play output for this host, then re-run", "not_read": True}
     assert [r["layer"] for r in report["hosts"]["node-001"]["checks"]] == [0, 0, 5]
     assert report["summary"]["checks"] == {"PASS": 2, "SKIP": 1, "ERROR": 3}
 

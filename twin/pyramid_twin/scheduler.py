@@ -115,8 +115,11 @@ def kubectl(path, nodes, argv):
         for change in changes:
             if verb == "taint" and change.endswith("-"):
                 key, _colon, effect = change[:-1].partition(":")
-                if entry["taints"].pop("%s|%s" % (key, effect), None) is None:
+                gone = [held for held in entry["taints"] if held.split("|")[0] == key and effect in ("", held.split("|")[1])]
+                if not gone:  # kubectl: KEY- removes the key's every effect; none there is an error
                     return 1, "\n".join(out), "error: taint \"%s\" not found\n" % change[:-1]
+                for held in gone:
+                    del entry["taints"][held]
             elif verb == "taint":
                 pair, _colon, effect = change.partition(":")
                 key, _equals, value = pair.partition("=")

@@ -252,7 +252,8 @@ def expectation_names(checks, catalog):
     # the gate, the allow-list of extra variables (pre-flight) and the switch-only declaration (the report), for every host
     # the hand-over to the scheduler (report/drain.py) and each node's scalable unit (the pod's all-to-all) too
     names = {"pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_extra_vars", "pyramid_switch_only", "pyramid_waive",
-             "pyramid_drain", "pyramid_drain_resume", "pyramid_scheduler_node_name", "pyramid_scalable_unit"}
+             "pyramid_drain", "pyramid_drain_resume", "pyramid_drain_max_fraction", "pyramid_scheduler_node_name",
+             "pyramid_scalable_unit"}
     for check in checks:
         names.update(check.get("expect", []))
         names.update(check.get("only_if", {}))

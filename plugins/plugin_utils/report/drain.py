@@ -5,10 +5,12 @@
 commands; and, where asked (pyramid_drain_resume), which nodes the pyramid took out before are back. The logic of the
 gpufabric.pyramid.drain action, which runs the commands on the scheduler host.
 
-A node is handed over when a check of its recorded a FAIL, an ERROR or a BLOCKED (what failed under it or beside it):
-its reason is the first such record, lowest layer first. A node that is NO-GO only by what was not run (--check, a
-waived or unchecked row) is not: nothing was found on it. Commands are argv lists, one per group of nodes that share
-a reason (scontrol and kubectl take many nodes at once), never a shell line.
+A node is handed over when a check of its recorded a FAIL, an ERROR or a BLOCKED (what failed under it or beside it),
+Layer 7 (the monitoring's, not the node's) and records of a host the play never read left out: its reason is the first
+such record, lowest layer first. A node that is NO-GO only by what was not run (--check, a waived or unchecked row) is
+not. The scheduler's state is read first: a node out of service for another reason (an admin's drain or cordon) is
+left as it is, so nothing here overwrites, or later gives back, what someone else took out. Commands are argv lists,
+one per group of nodes that share a reason (scontrol and kubectl take many nodes at once), never a shell line.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 from ..core.model import BLOCKED, ERROR, FAIL
 
 HANDED_OVER = (FAIL, ERROR, BLOCKED)
+TELEMETRY_LAYER = 7  # a Prometheus that does not answer is an ERROR on every device: the monitoring's fault, not theirs
 REASON_PREFIX = "pyramid:"
 REASON_WIDTH = 200  # Slurm keeps the reason whole; sinfo -R and scontrol show it on one line
 TAINT = "pyramid.gpufabric/no-go"
@@ -41,7 +44,7 @@ def reasons(report):
         if info.get("device") != "gpu_node":
             continue
         failing = [(record["layer"], index, record) for index, record in enumerate(info["checks"])
-                   if record["status"] in HANDED_OVER]
+                   if record["status"] in HANDED_OVER and record["layer"] < TELEMETRY_LAYER and not record.get("not_read")]
         if not failing:
             continue
         record = min(failing, key=lambda item: item[:2])[2]
@@ -86,12 +89,13 @@ def state_command(mode):
     return ["scontrol", "show", "node"] if mode == "slurm" else ["kubectl", "get", "nodes", "-o", "json"]
 
 
-def slurm_taken_out(text):
-    """{node: reason} of the nodes `scontrol show node` shows drained (State=...DRAIN...) with a reason of ours.
+def slurm_nodes(text):
+    """{node: {"out": drained, "ours": its reason is ours, "reason": text}} from `scontrol show node`.
 
-    Its multi-line format (Slurm 17.11 to 25.11): a block per node, `NodeName=` first, `State=` among the words of a
-    line, the reason alone on its own `Reason=<text> [<user>@<time>]` line. A block without NodeName is refused."""
-    taken, block = {}, []
+    Its multi-line format (Slurm 20.11 to 25.11 in public captures): a block per node, `NodeName=` first, `State=`
+    among the words of a line (IDLE+DRAIN, MIXED+DRAIN, DOWN*+DRAIN), the reason alone on its own `Reason=<text>
+    [<user>@<time>]` line. A block without NodeName is refused (ValueError), never read as no node."""
+    nodes, block = {}, []
     for line in text.splitlines() + [""]:
         if line.strip():
             block.append(line.strip())
@@ -104,24 +108,30 @@ def slurm_taken_out(text):
         name = first.split()[0][len("NodeName="):]
         state = next((word[len("State="):] for line_ in block for word in line_.split() if word.startswith("State=")), "")
         reason = next((line_[len("Reason="):] for line_ in block if line_.startswith("Reason=")), "")
-        if "DRAIN" in state.upper().split("+") and reason.startswith(REASON_PREFIX):
-            taken[name] = reason
+        drained = any(flag.startswith("DRAIN") for flag in state.upper().split("+"))
+        nodes[name] = {"out": drained, "ours": drained and reason.startswith(REASON_PREFIX), "reason": reason}
         block = []
-    return taken
+    return nodes
 
 
-def kubernetes_taken_out(text):
-    """{node: taint value} of the nodes `kubectl get nodes -o json` shows with our taint (a NodeList: cut or not JSON
-    is refused, never read as no node)."""
+def kubernetes_nodes(text):
+    """{node: {"out": cordoned or tainted by us, "ours": our taint on it, "reason": what took it out}} from
+    `kubectl get nodes -o json` (a List of Nodes; cut, not JSON or not a list is refused with ValueError)."""
     document = json.loads(text)
-    if document.get("kind") != "List" and document.get("kind") != "NodeList":
-        raise ValueError("kubectl get nodes -o json: not a list of nodes (kind %r)" % document.get("kind"))
-    taken = {}
-    for item in document.get("items") or []:
-        for taint in (item.get("spec") or {}).get("taints") or []:
-            if taint.get("key") == TAINT:
-                taken[item["metadata"]["name"]] = taint.get("value") or ""
-    return taken
+    if not isinstance(document, dict) or document.get("kind") not in ("List", "NodeList") or not isinstance(document.get("items"), list):
+        raise ValueError("kubectl get nodes -o json: not a list of nodes")
+    nodes = {}
+    for item in document["items"]:
+        spec = item.get("spec") or {}
+        ours = [taint.get("value") or "" for taint in spec.get("taints") or [] if taint.get("key") == TAINT]
+        annotation = ((item.get("metadata") or {}).get("annotations") or {}).get(ANNOTATION)
+        nodes[item["metadata"]["name"]] = {"out": bool(spec.get("unschedulable")) or bool(ours), "ours": bool(ours),
+                                           "reason": annotation or ("cordoned" if spec.get("unschedulable") else "")}
+    return nodes
+
+
+def scheduler_nodes(mode, text):
+    return slurm_nodes(text) if mode == "slurm" else kubernetes_nodes(text)
 
 
 def resume_commands(mode, back):
@@ -130,10 +140,16 @@ def resume_commands(mode, back):
         return []
     if mode == "slurm":
         return [(["scontrol", "update", "nodename=%s" % ",".join(back), "state=resume"], back, "resume")]
-    return [(["kubectl", "uncordon"] + back, back, "uncordon"),
-            (["kubectl", "taint", "nodes"] + back + ["%s:NoSchedule-" % TAINT], back, "taint %s removed" % TAINT),
-            (["kubectl", "annotate", "nodes"] + back + ["%s-" % ANNOTATION], back, "annotation %s removed" % ANNOTATION)]
+    return [(["kubectl", "taint", "nodes"] + back + ["%s-" % TAINT], back, "taint %s removed" % TAINT),
+            (["kubectl", "annotate", "nodes"] + back + ["%s-" % ANNOTATION], back, "annotation %s removed" % ANNOTATION),
+            (["kubectl", "uncordon"] + back, back, "uncordon")]
 
 
-def taken_out(mode, text):
-    return slurm_taken_out(text) if mode == "slurm" else kubernetes_taken_out(text)
+def too_many(found, nodes, fraction):
+    """Why handing ``found`` nodes of ``nodes`` over is refused, or None: more than two nodes and more than
+    ``fraction`` of the run points at the run or the fabric (a spine, a --tags choice, the controller), not at them."""
+    if len(found) > 2 and len(found) > fraction * len(nodes):
+        return ("%d of the run's %d GPU nodes have a finding, more than pyramid_drain_max_fraction (%g) of them: that is the "
+                "run's or the fabric's fault (a spine, the launcher, a --tags choice), not each node's; nothing was handed over "
+                "(raise pyramid_drain_max_fraction to hand them over anyway)" % (len(found), len(nodes), fraction))
+    return None

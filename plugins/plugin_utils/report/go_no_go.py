@@ -87,7 +87,7 @@ def build(catalog, run_dir, devices):
 def _missing(host, check, has_results):
     reason = "not run in this play" if has_results else "no results at all: the host left the play before its first check"
     return {"host": host, "layer": check["layer"], "check": check["id"], "title": check["title"], "row": check["row"],
-            "status": SKIP if has_results else ERROR, "expected": "a result", "actual": reason, "command": None,
+            "status": SKIP if has_results else ERROR, "expected": "a result", "actual": reason, "command": None, "not_read": not has_results,
             "cause": None if has_results else "No data: the playbook failed on this host before any check ran",
             "go_back_to": None if has_results else "Read the play output for this host, then re-run"}
 
