@@ -18,6 +18,12 @@ def _relative(value, reference):
     return abs(value - reference) / max(abs(reference), 1e-12)
 
 
+def _first_to_diverge(firsts):
+    """(the first step any rank diverged at, the ranks that did then) of ``firsts``: rank -> (its first step, what)."""
+    step = min(first for first, _said in firsts.values())
+    return step, sorted(rank for rank, (first, _said) in firsts.items() if first == step)
+
+
 def _culprits(run, firsts):
     """The ranks that diverge first are the finding: DDP averages a wrong rank's gradient into every rank's update, so
     from the next step on every rank follows it. The single-GPU run is computed on GPU 0, as rank 0 is: when every rank
@@ -25,8 +31,7 @@ def _culprits(run, firsts):
     if not firsts:
         return []
     hosts = {row["rank"]: row["host"] for row in run["losses"]}
-    step = min(first for first, _said in firsts.values())
-    culprits = sorted(rank for rank, (first, _said) in firsts.items() if first == step)
+    step, culprits = _first_to_diverge(firsts)
     findings = ["rank %d (%s) step %d: %s" % (rank, hosts[rank], step, firsts[rank][1]) for rank in culprits]
     followers = sorted(set(firsts) - set(culprits))
     if followers:
@@ -46,8 +51,7 @@ def _culprit_hosts(run, firsts):
     if not firsts:
         return []
     hosts = {row["rank"]: row["host"] for row in run["losses"]}
-    step = min(first for first, _said in firsts.values())
-    culprits = sorted(rank for rank, (first, _said) in firsts.items() if first == step)
+    culprits = _first_to_diverge(firsts)[1]
     if culprits == list(range(1, run["ranks"])) and run["ranks"] > 2:
         culprits = [0]
     elif len(culprits) == run["ranks"]:
