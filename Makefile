@@ -3,6 +3,8 @@ SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync prometheus frr iputils-ping fping
+# without their recommends: Chromium's would bring a desktop (systemd, udev, avahi) into the machine
+APT_PACKAGES_ALONE := chromium
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 
 .PHONY: setup apt venv link twin demo test check unit e2e sanity lint docs clean lab lab-down
@@ -14,6 +16,11 @@ apt:
 	if [ -n "$$missing" ]; then \
 	  echo "== apt-get install $$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@missing=$$(for p in $(APT_PACKAGES_ALONE); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "== apt-get install --no-install-recommends $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
 $(VENV)/.installed: requirements.txt

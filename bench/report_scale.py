@@ -5,7 +5,7 @@
 RUN_DIR is a real run directory of validate.yml on the twin (`make demo` writes one under reports/): its devices'
 results files are copied round-robin under new names (node-0001 ..., one leaf per rail per 32 nodes, 8 spines), so
 every record is a real one, and the report task's work is timed as gpufabric.pyramid.go_no_go does it: build the
-report, write report.md, report.json and junit.xml, the textfile metrics and the baseline. Median of the runs, and
+report, write report.md, report.html, report.json and junit.xml, the textfile metrics and the baseline. Median of the runs, and
 the size of what was written. Prints figures only; nothing passes or fails. Needs no twin.
 """
 
@@ -24,7 +24,7 @@ sys.path[:0] = [os.path.join(ROOT, ".collections")]
 # pylint: disable=wrong-import-position
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog  # noqa: E402
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import baseline as _baseline  # noqa: E402
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report  # noqa: E402
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import files as _files, go_no_go as _report, html as _html  # noqa: E402
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import export as _export  # noqa: E402
 
 RAILS = 8
@@ -61,7 +61,7 @@ def pod(source_docs, nodes, target):
 def report_once(catalog, run_dir, devices):
     """What the go_no_go action does with a run's results, end to end."""
     report = _report.build(catalog, run_dir, devices)
-    _report.write(report)
+    _files.write(report)
     hosts = [host for group in devices.values() for host in group]
     _export.write(report, hosts)
     values, counted = _baseline.figures(report["run_dir"], hosts)
@@ -79,9 +79,10 @@ def main():
     args = parser.parse_args()
     catalog = _catalog.load_catalog()
     source = _docs(args.run_dir)
-    print("%6s %9s %8s %10s %12s %14s" % ("nodes", "switches", "records", "median s", "ms per device", "report.json kB"))
+    print("%6s %9s %8s %10s %12s %14s %14s %10s" % (
+        "nodes", "switches", "records", "median s", "ms per device", "report.json kB", "report.html kB", "html s"))
     for nodes in args.nodes:
-        times = []
+        times, html_times = [], []
         for _run in range(args.runs):
             work = tempfile.mkdtemp()
             try:
@@ -90,12 +91,17 @@ def main():
                 report = report_once(catalog, work, devices)
                 times.append(time.perf_counter() - start)
                 size = os.path.getsize(os.path.join(work, "report.json")) / 1024.0
+                html_size = os.path.getsize(os.path.join(work, "report.html")) / 1024.0
+                start = time.perf_counter()
+                _html.render(report)  # its share of the report task, alone
+                html_times.append(time.perf_counter() - start)
             finally:
                 shutil.rmtree(work)
         count = len(devices["gpu_node"]) + len(devices["switch"])
         median = statistics.median(times)
         records = sum(report["summary"]["checks"].values())
-        print("%6d %9d %8d %10.2f %12.1f %14.0f" % (nodes, len(devices["switch"]), records, median, 1000.0 * median / count, size))
+        print("%6d %9d %8d %10.2f %12.1f %14.0f %14.0f %10.2f" % (
+            nodes, len(devices["switch"]), records, median, 1000.0 * median / count, size, html_size, statistics.median(html_times)))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import baseline as _baseline, go_no_go as _report
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import baseline as _baseline, files as _files, go_no_go as _report
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import export as _export
 
@@ -20,7 +20,7 @@ class ActionModule(EngineAction):
         result = super().run(tmp, task_vars)
         devices = {device: list(hosts or []) for device, hosts in (self._task.args.get("devices") or {}).items()}
         report = _report.build(_catalog.load_catalog(), self._task.args["run_dir"], devices)
-        _report.write(report)
+        _files.write(report)
         baseline = None
         hosts = [host for group in devices.values() for host in group]
         try:
@@ -49,7 +49,7 @@ def outcome(report, baseline):
             failing.append(host)
         elif "BLOCKED" in statuses:  # not failing on its own: a switch in its path failed
             blocked.append(host)
-    files = {name: os.path.join(report["run_dir"], name) for name in ("report.md", "report.json", "junit.xml", "pyramid.prom")}
+    files = {name: os.path.join(report["run_dir"], name) for name in _files.NAMES + ("pyramid.prom",)}
     files = {name: path for name, path in files.items() if os.path.exists(path)}  # pyramid.prom needs prometheus_client
     if baseline:
         files["baseline.yml"] = baseline

@@ -11,8 +11,11 @@ module: go_no_go
 short_description: Write the go/no-go report of a run
 version_added: 0.1.0
 description:
-  - Reads every device's results file in O(run_dir) and writes C(report.json), C(report.md) and
-    C(junit.xml) (one testcase per device and check) there.
+  - Reads every device's results file in O(run_dir) and writes C(report.json), C(report.md),
+    C(report.html) and C(junit.xml) (one testcase per device and check) there.
+  - C(report.html) is one self-contained page (no script, nothing fetched) with node x rail matrices of Layer 4 and
+    the ping mesh, busbw per node against the pod median, step time per rank and each switch's failing ports, grouped
+    by scalable unit.
   - A device is GO only when every catalog check of its type passed; a check that did not run, a
     SKIP or an ERROR is NO-GO. The pod is GO only when every device is.
   - The report schema is documented in docs/report.md.
@@ -85,7 +88,7 @@ stopped_at:
   returned: always
   type: dict
 reports:
-  description: File name (C(report.md), C(report.json), C(junit.xml), C(baseline.yml) when written) to its path.
+  description: File name (C(report.md), C(report.html), C(report.json), C(junit.xml), C(pyramid.prom) and C(baseline.yml) when written) to its path.
   returned: always
   type: dict
 metrics:

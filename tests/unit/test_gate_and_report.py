@@ -4,7 +4,7 @@ import json
 import xml.etree.ElementTree as ET
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import files as _files, go_no_go as _report
 
 CATALOG = _catalog.load_catalog()
 L0 = _catalog.checks_at(CATALOG, 0)
@@ -70,7 +70,7 @@ def test_report_go_only_when_every_check_passes(tmp_path):
     # the links row: InfiniBand's ib_links does not apply to the RoCE nodes and no switch is in the run; node-004, which
     # left the play before its first check, fails it too (nothing says what its rails are)
     assert (rows["links"]["status"], rows["links"]["failing_hosts"]) == ("fail", ["node-004"])
-    _report.write(report)
+    _files.write(report)
     saved = json.loads((tmp_path / "report.json").read_text())
     assert saved["verdict"] == "NO-GO" and saved["hosts"]["node-002"]["checks"][0]["layer"] == 0
     suite = ET.parse(tmp_path / "junit.xml").getroot()

@@ -14,7 +14,7 @@ import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.gate import blocking as _blocking
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import files as _files, go_no_go as _report
 
 
 def rec(check, status, layer=0, host="node-001", row=None, **extra):
@@ -319,7 +319,7 @@ def test_outputs_of_a_no_go_run(tmp_path):
         "  node-002 L5 nccl_correct ERROR: nccl_correct actual", "      cause: nccl_correct cause", "      go back to: nccl_correct go back", "",
         "Blocked by a switch in their path (not failing on their own):", "  L1 by leaf1 link_status Ethernet1/1: node-002"]
     assert text[21:] == ["", "Stopped (not climbed past the failing layer): leaf1@L1, node-001@L0, node-002@L1", "",
-                         "Reports: %s/report.md  report.json  junit.xml" % tmp_path]
+                         "Reports: %s/report.html  report.md  report.json  junit.xml" % tmp_path]
     markdown = _report.markdown(report).splitlines()
     assert markdown[:3] == ["# Go/no-go: NO-GO", "", "0 of 4 hosts GO. Generated 2026-11-23T00:00:00+00:00. Layers in the catalog: L0, L1, L5."]
     assert "| [✗] | L1 | Switch links | leaf1 | node-002 |  |" in markdown
@@ -342,7 +342,7 @@ def test_outputs_of_a_no_go_run(tmp_path):
     assert cases[("node-002", "L1.link_status")].find("skipped").get("message") == "blocked by leaf1 Ethernet1/1: link_status FAIL"
     assert cases[("node-003", "L0.iommu")].find("skipped") is not None
     assert list(cases[("node-001", "L0.iommu")]) == []
-    _report.write(report)
+    _files.write(report)
     assert json.loads((tmp_path / "report.json").read_text())["verdict"] == "NO-GO"
     assert (tmp_path / "report.md").read_text() == _report.markdown(report)
     assert (tmp_path / "junit.xml").read_text() == _report.junit(report)
@@ -444,7 +444,7 @@ def test_several_failing_and_blocked_hosts_in_markdown(tmp_path):
     assert (suite.get("errors"), suite.get("failures")) == ("2", "1")
     error = [case for case in suite if case.get("classname") == "node-003" and case.get("name") == "L5.nccl_correct"][0].find("error")
     assert error.text.startswith("expected: nccl_correct expected\nactual: nccl_correct actual\n")
-    _report.write(report)
+    _files.write(report)
     assert (tmp_path / "report.json").read_text() == json.dumps(report, indent=2, sort_keys=True)
 
 

@@ -123,7 +123,10 @@ def test_records_name_the_failing_rail_its_partner_and_the_cause():
     record = records["node-003"]
     assert record["status"] == "FAIL" and record["cause"] == check["causes"]["rail"]
     assert record["actual"].startswith("mlx5_2: node-003 ") and "181.0 Gb/s" in record["actual"]
-    assert record["detail"]["rails"]["mlx5_2"] == {"status": "FAIL", "cause": "rail"}
+    assert record["detail"]["rails"]["mlx5_2"] == {"status": "FAIL", "cause": "rail", "gbps": 181.0}
+    # report.html's figure per rail: a partner of node-003 shows its own passing runs' figure on that rail, not the miss
+    partner = next(run["server"] for run in runs if run["client"] == "node-003" and run["rail"] == 2)
+    assert records[partner]["detail"]["rails"]["mlx5_2"] == {"status": "PASS", "cause": None, "gbps": 391.5}
     assert all(records[node]["status"] == "PASS" for node in nodes if node != "node-003")
 
 

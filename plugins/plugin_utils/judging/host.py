@@ -156,6 +156,15 @@ def _unread_verdict(expected, unread, read_ok):
                        ", ".join(unread), "it" if len(unread) == 1 else "them"), command="ibstat")
 
 
+def _rails_detail(bad):
+    """detail.rails of a rail check: each failing rail with what it showed ({"mlx5_3": {"status": "FAIL", "said": ...}}),
+    for report.html's node x rail matrix (a rail of several ports keeps its first)."""
+    rails = {}
+    for said in bad:
+        rails.setdefault(said.split("/", 1)[0].split(" ", 1)[0], {"status": FAIL, "said": said})
+    return {"rails": rails}
+
+
 def _declared_ports(facts, expect):
     """(rail, port facts) for every declared rail ibstat shows; absent rails are rails_present's job."""
     devices = facts["ibstat"]["devices"]
@@ -180,7 +189,7 @@ def rails_present(facts, expect):
     devices, unread = ibstat["devices"], unread_rails(facts, expect)
     missing = [rail for rail in expect["pyramid_rails"] if rail not in devices and rail not in unread]
     if missing:
-        return verdict(FAIL, expected, "missing: " + ", ".join(missing))
+        return verdict(FAIL, expected, "missing: " + ", ".join(missing), detail=_rails_detail("%s missing" % rail for rail in missing))
     present = counted(len([rail for rail in expect["pyramid_rails"] if rail in devices]), "rail")
     if unread:
         return _unread_verdict(expected, unread, "%s present" % present)
@@ -204,7 +213,8 @@ def rails_active(facts, expect):
             waiting += port["state"] in WAITING_FOR_SM and port["phys_state"] == "LinkUp"
     if bad:
         # every bad port trained and waits for a subnet manager: the SM, not the cables (a mix keeps the cable cause)
-        return verdict(FAIL, "every rail port Active/LinkUp", _summary(bad), cause_key="no_sm" if waiting == len(bad) else None)
+        return verdict(FAIL, "every rail port Active/LinkUp", _summary(bad), cause_key="no_sm" if waiting == len(bad) else None,
+                       detail=_rails_detail(bad))
     unread = unread_rails(facts, expect)
     if unread:
         return _unread_verdict("every rail port Active/LinkUp", unread, "%s Active/LinkUp" % counted(count, "port"))
@@ -227,7 +237,7 @@ def rails_link_layer(facts, expect):
         if port["link_layer"] not in wanted:
             bad.append("%s %s" % (name, port["link_layer"]))
     if bad:
-        return verdict(FAIL, expected, _summary(bad))
+        return verdict(FAIL, expected, _summary(bad), detail=_rails_detail(bad))
     unread = unread_rails(facts, expect)
     said = "%s on %s" % (counted(count, "port"), wanted[0])
     if unread:
@@ -244,7 +254,7 @@ def rails_rate(facts, expect):
         if port["rate_gbps"] != want:
             bad.append("%s at %sG" % (name, port["rate_gbps"]))
     if bad:
-        return verdict(FAIL, "every rail port at %dG" % want, _summary(bad))
+        return verdict(FAIL, "every rail port at %dG" % want, _summary(bad), detail=_rails_detail(bad))
     unread = unread_rails(facts, expect)
     if unread:
         return _unread_verdict("every rail port at %dG" % want, unread, "%s at %dG" % (counted(count, "port"), want))

@@ -71,7 +71,7 @@ def rail_ping(facts, expect):
         said += ", rtt avg %.3f ms" % facts["rtt_avg_ms"]
     slow = facts["rtt_avg_ms"] is not None and facts["rtt_avg_ms"] > rtt_max
     status = FAIL if facts["loss_percent"] > loss_max or slow else PASS
-    return verdict(status, expected, said, rtt_ms=facts["rtt_avg_ms"])
+    return verdict(status, expected, said, rtt_ms=facts["rtt_avg_ms"], loss_percent=facts["loss_percent"])
 
 
 def rtt_outliers(runs, expect):

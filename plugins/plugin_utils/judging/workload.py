@@ -191,20 +191,22 @@ def nccl_node_busbw(facts_by_host, expect_by_host):
         expected = "busbw at %d B %s%s" % (
             size, against, "" if want is None else " and within %s of %s GB/s" % (percent(expect["pyramid_nccl_tolerance"]), want))
         actual = "%.1f GB/s%s" % (busbw, "" if not pod_median else " (%.0f%% of median)" % (100.0 * busbw / pod_median))
+        # the figures judged, for report.html's busbw per node against the pod median
+        detail = {"busbw": busbw, "pod_median": pod_median, "size": size, "ratio": ratio}
         if busbw <= 0:
-            verdicts[host] = verdict(FAIL, expected, "nothing moved: " + actual)
+            verdicts[host] = verdict(FAIL, expected, "nothing moved: " + actual, detail=detail)
         elif pod_median is not None and busbw < ratio * pod_median:
-            verdicts[host] = verdict(FAIL, expected, "straggler: " + actual)
+            verdicts[host] = verdict(FAIL, expected, "straggler: " + actual, detail=dict(detail, straggler=True))
         elif want is not None and busbw < float(want) * (1 - expect["pyramid_nccl_tolerance"]):
-            verdicts[host] = verdict(FAIL, expected, "below the expected figure: " + actual,
+            verdicts[host] = verdict(FAIL, expected, "below the expected figure: " + actual, detail=detail,
                                      cause="Node busbw under the platform's expected figure: NVLink/NVSwitch degraded or GPU clocks throttled")
         elif pod_median is None and want is None:
             verdicts[host] = verdict(SKIP, expected, "%s, but nothing to compare it with: one node in the run and no expected "
                                      "figure for %d B (%s, or baseline.yml of an earlier run)" % (
                                          actual, size, "pyramid_nccl_node_busbw" if source == "nccl_node" else
-                                         "pyramid_nccl_collective_busbw[%s]" % COLLECTIVE_FIGURES[source]))
+                                         "pyramid_nccl_collective_busbw[%s]" % COLLECTIVE_FIGURES[source]), detail=detail)
         else:
-            verdicts[host] = verdict(PASS, expected, actual)
+            verdicts[host] = verdict(PASS, expected, actual, detail=detail)
     return verdicts
 
 
@@ -358,8 +360,11 @@ def training_stable(facts, expect):
     slow_ranks = [rank for rank, value in sorted(medians.items()) if value > overall / slow]
     laggards = ["rank %s %s median %.1f ms (median of ranks %.1f)" % (rank, "forward" if fwd_by_rank else "step", medians[rank], overall)
                 for rank in slow_ranks]
+    # each rank's median (forward where logged) against the median of ranks: report.html's step-time spread
+    detail = {"timed": "forward" if fwd_by_rank else "step", "rank_ms": {str(rank): round(value, 3) for rank, value in sorted(medians.items())},
+              "median_ms": round(overall, 3), "slow_ranks": slow_ranks, "ratio": slow}
     if laggards:  # slow_ranks: for a run across nodes to name each rank's node (fabric.training_group)
-        return verdict(FAIL, expected, "slow rank: " + _summary(laggards), finding="slow_rank", slow_ranks=slow_ranks)
+        return verdict(FAIL, expected, "slow rank: " + _summary(laggards), finding="slow_rank", slow_ranks=slow_ranks, detail=detail)
     worst_rank, worst_cv = max(((rank, robust_cv(times)) for rank, times in by_rank.items()), key=lambda item: item[1])
     step_median = statistics.median(t for times in by_rank.values() for t in times)
     spikes = {rank: [t for t in times if t > statistics.median(times) / slow] for rank, times in by_rank.items()}
@@ -373,13 +378,15 @@ def training_stable(facts, expect):
         actual = "CV %.1f%% (rank %s), median step %.1f ms over %s%s" % (
             worst_cv * 100, worst_rank, step_median, counted(len(by_rank), "rank"), spiked)
     if worst_cv >= max_cv:
-        return verdict(FAIL, expected, actual)
+        return verdict(FAIL, expected, actual, detail=dict(detail, cv=round(worst_cv, 4)))
     if share > max_spikes:
         return verdict(FAIL, expected, "too many slow steps: " + actual,
-                       cause="Steps stall again and again: CPU contention, a data-loader or checkpoint stall, or throttling")
+                       cause="Steps stall again and again: CPU contention, a data-loader or checkpoint stall, or throttling",
+                       detail=dict(detail, cv=round(worst_cv, 4)))
     baseline, tolerance = expect.get("pyramid_train_step_ms_baseline") or 0, expect.get("pyramid_train_baseline_tolerance", 0.1)
     if baseline and step_median > baseline * (1 + tolerance):
         return verdict(FAIL, expected + "; median step within %s of the baseline %.1f ms" % (percent(tolerance), baseline),
                        "%s: %.0f%% slower than the baseline %.1f ms" % (actual, 100.0 * (step_median / baseline - 1), baseline),
-                       cause="Slower than this pod's baseline: driver/NCCL/firmware changed, GPU clocks throttled, or the fabric")
-    return verdict(PASS, expected, actual)
+                       cause="Slower than this pod's baseline: driver/NCCL/firmware changed, GPU clocks throttled, or the fabric",
+                       detail=dict(detail, cv=round(worst_cv, 4)))
+    return verdict(PASS, expected, actual, detail=dict(detail, cv=round(worst_cv, 4)))

@@ -6,8 +6,6 @@
 from __future__ import annotations
 
 import datetime
-import json
-import os
 import re
 import xml.etree.ElementTree as ET
 
@@ -51,6 +49,9 @@ def build(catalog, run_dir, devices):
                 "gate_lifted": doc.get("expect", {}).get("pyramid_enforce_gate") is False,
                 "checks": records,
             }
+            if device == "gpu_node":  # report.html's matrices: the node's rails and its scalable unit
+                hosts[host].update(rails=list(doc.get("expect", {}).get("pyramid_rails") or []),
+                                   unit=_unit(doc.get("expect", {}), names.index(host)))
     covered_layers = sorted({c["layer"] for c in catalog["checks"]})
     checklist = _checklist(catalog, hosts, sorted(devices), expects.get("gpu_node") or [e for found in expects.values() for e in found])
     go = sum(1 for h in hosts.values() if h["verdict"] == "GO")
@@ -82,6 +83,14 @@ def build(catalog, run_dir, devices):
         "checklist": checklist,
         "hosts": hosts,
     }
+
+
+def _unit(expect, place):
+    """The node's scalable unit as the straggler hunt places it (run/straggler.py): pyramid_scalable_unit where the
+    inventory names one, else su<k> by its place among the GPU nodes, pyramid_scalable_unit_nodes to a unit."""
+    if expect.get("pyramid_scalable_unit"):
+        return str(expect["pyramid_scalable_unit"])
+    return "su%d" % (place // int(expect.get("pyramid_scalable_unit_nodes") or 32) + 1)
 
 
 def _missing(host, check, has_results):
@@ -144,7 +153,7 @@ def _checklist(catalog, hosts, devices_in_run, expects):
     return rows
 
 
-def _rows_said(report):
+def rows_said(report):
     """The go-live rows not checked (each a no-go) and those the inventory waived, with why: the report's first lines."""
     lines = ["NO-GO: go-live row not checked: %s (%s); waive it only on purpose (pyramid_waive, with a reason)" % (
         row["title"], row["why_not"]) for row in report.get("unchecked_rows") or []]
@@ -166,7 +175,7 @@ def dependents(report):
     return found
 
 
-def _and_dependents(record, folded):
+def and_dependents(record, folded):
     names = folded.get((record["host"], record["check"]))
     return " [%d checks depend on it, not judged: %s]" % (len(names), ", ".join(names)) if names else ""
 
@@ -185,7 +194,7 @@ def checklist_text(report):
         lines.append(CHECK_MODE_LINE % report["check_mode_not_run"])
     if report.get("no_gpu_node"):
         lines.append("NO-GO: " + report["no_gpu_node"])
-    lines += _rows_said(report)
+    lines += rows_said(report)
     lines.append("")
     for row in report["checklist"]:
         line = "%s L%d  %s" % (MARK[row["status"]], row["layer"], row["title"])
@@ -203,7 +212,7 @@ def checklist_text(report):
         lines += ["", "Why (likely cause -> go back to):"]
         folded = dependents(report)
         for record in found[:40]:
-            said = record["actual"] + _and_dependents(record, folded)
+            said = record["actual"] + and_dependents(record, folded)
             lines.append("  %s L%d %s %s: %s" % (record["host"], record["layer"], record["check"], record["status"], said))
             lines.append("      cause: %s" % record["cause"])
             lines.append("      go back to: %s" % record["go_back_to"])
@@ -220,7 +229,7 @@ def checklist_text(report):
         if failed:
             lines += ["", "%s: " % title + ", ".join(
                 "%s@L%d" % (h, report["hosts"][h]["stopped_at"]) for h in failed[:20]) + (" ..." if len(failed) > 20 else "")]
-    lines += ["", "Reports: %s/report.md  report.json  junit.xml" % report["run_dir"]]
+    lines += ["", "Reports: %s/report.html  report.md  report.json  junit.xml" % report["run_dir"]]
     return "\n".join(lines)
 
 
@@ -249,7 +258,7 @@ def markdown(report):
         out += ["", CHECK_MODE_LINE % report["check_mode_not_run"]]
     if report.get("no_gpu_node"):
         out += ["", "NO-GO: " + report["no_gpu_node"]]
-    said = _rows_said(report)
+    said = rows_said(report)
     if said:
         out += [""] + ["- " + line for line in said]
     out += ["", "## Checklist", "", "| | Layer | Check | Failing devices | Blocked by a switch | Not run |", "|---|---|---|---|---|---|"]
@@ -264,7 +273,7 @@ def markdown(report):
         out += ["| Host | Layer | Check | Status | Expected | Actual | Likely cause | Go back to |", "|---|---|---|---|---|---|---|---|"]
         folded = dependents(report)
         for r in found:
-            cells = (r["host"], "L%d" % r["layer"], r["check"], r["status"], r["expected"], r["actual"] + _and_dependents(r, folded),
+            cells = (r["host"], "L%d" % r["layer"], r["check"], r["status"], r["expected"], r["actual"] + and_dependents(r, folded),
                      r["cause"], r["go_back_to"])
             out.append("| %s |" % " | ".join(_cell(v) for v in cells))
     else:
@@ -316,13 +325,3 @@ def junit(report):
     for key, value in totals.items():
         suite.set(key, str(value))
     return ET.tostring(suite, encoding="unicode", xml_declaration=True)
-
-
-def write(report):
-    run_dir = report["run_dir"]
-    with open(os.path.join(run_dir, "report.json"), "w", encoding="utf-8") as handle:
-        json.dump(report, handle, indent=2, sort_keys=True)
-    with open(os.path.join(run_dir, "report.md"), "w", encoding="utf-8") as handle:
-        handle.write(markdown(report))
-    with open(os.path.join(run_dir, "junit.xml"), "w", encoding="utf-8") as handle:
-        handle.write(junit(report))

@@ -352,7 +352,7 @@ def judge_pod(check, catalog, facts_by_host, expect_by_host, ran_by_host=None):
         for host, outcome in outcomes.items():
             ran = commands_of(check, catalog, expect_by_host[host], (ran_by_host or {}).get(host))
             results[host] = result(host, check, catalog, expect_by_host[host], outcome["status"], outcome["expected"],
-                                   outcome["actual"], cause=outcome.get("cause"), command=ran)
+                                   outcome["actual"], cause=outcome.get("cause"), command=ran, detail=outcome.get("detail"))
             if outcome["status"] == SKIP and outcome.get("not_applicable"):
                 results[host]["not_applicable"] = True  # neither for nor against GO, as a host check's
     return results

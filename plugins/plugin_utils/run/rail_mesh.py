@@ -230,6 +230,7 @@ def measured(run_dir, plan, check, judge, expect_of):
                 facts = SourceFailure(server.get("command", "?"), "server: %s; client: %s" % (server.get("msg"), facts.reason))
             outcome = _engine.run_judge(check, judge, facts, expect)
             runs.append(dict(run, status=outcome["status"], gbps=outcome.get("gbps"), rtt_ms=outcome.get("rtt_ms"),
+                             loss_percent=outcome.get("loss_percent"),
                              actual=outcome["actual"] if outcome["status"] == ERROR or outcome.get("gbps") is None else None,
                              finding=outcome.get("cause_key"), command=(client or {}).get("command")))
     relative = getattr(judge, "relative", None)  # a judge that also compares each run with the pod's
@@ -316,10 +317,26 @@ def records(check, catalog, plan, verdicts, expect_of, runs=()):
         record = _engine.result(node, check, catalog, expect, status,
                                 "%s on every rail (%s), with each partner both ways" % (_wanted(check, expect), ", ".join(name)),
                                 actual, cause=check.get("causes", {}).get(cause_key) if cause_key else None,
-                                detail={
-                                    "rails": {name[rail]: {"status": o["status"], "cause": o["cause_key"]} for rail, o in sorted(rails.items())}})
+                                detail={"rails": {name[rail]: dict(_rail_figures(runs_with.get(node, []), rail, o["status"]),
+                                                                   status=o["status"], cause=o["cause_key"])
+                                                  for rail, o in sorted(rails.items())}})
         out[node] = record
     return out
+
+
+def _rail_figures(runs, rail, status):
+    """A node's figures on one rail for report.html (both ends of its runs): the lowest Gb/s, the longest round trip and
+    the most loss; on a rail that passed, of its passing runs only (as _figure: a miss that is its partner's is named
+    in that partner's result)."""
+    mine = [run for run in runs if run["rail"] == rail]
+    if status == PASS:
+        mine = [run for run in mine if run.get("status") == PASS] or mine
+    figures = {}
+    for key, pick in (("gbps", min), ("rtt_ms", max), ("loss_percent", max)):
+        values = [run[key] for run in mine if run.get(key) is not None]
+        if values:
+            figures[key] = pick(values)
+    return figures
 
 
 def _partners(runs, node):
