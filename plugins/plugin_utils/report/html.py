@@ -177,7 +177,7 @@ def _bars(bars):
 def _switches(found, clean):
     out = ['<h2 id="switches">Switches: failing ports</h2>']
     if not found:
-        return out + ["<p>%d switches, none failing.</p>" % clean]
+        return out + ["<p>%s</p>" % ("%d switches, none failing." % clean if clean else "No switch in this run.")]
     out.append('<table class="list"><tr><th>Switch</th><th>Layer</th><th>Check</th><th>Status</th><th>Ports</th><th>Actual</th>'
                '<th>Likely cause</th></tr>')
     for switch, bad in found:
