@@ -14,13 +14,15 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import
 
 
 class ActionModule(EngineAction):
-    _VALID_ARGS = frozenset(("run_dir", "devices"))
+    _VALID_ARGS = frozenset(("run_dir", "devices", "pod_order"))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
         devices = {device: list(hosts or []) for device, hosts in (self._task.args.get("devices") or {}).items()}
-        report = _report.build(_catalog.load_catalog(), self._task.args["run_dir"], devices)
-        _files.write(report)
+        report = _report.build(_catalog.load_catalog(), self._task.args["run_dir"], devices,
+                               pod_order=list(self._task.args.get("pod_order") or []))
+        for warning in _files.write(report):  # report.html not drawn: said, the other files stand
+            result.setdefault("warnings", []).append(warning)
         baseline = None
         hosts = [host for group in devices.values() for host in group]
         try:

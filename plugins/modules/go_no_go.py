@@ -27,6 +27,13 @@ options:
     description: Device type to the inventory hosts of that type.
     type: dict
     required: true
+  pod_order:
+    description:
+      - The pod's GPU nodes in inventory order (the whole group, whatever C(--limit) ran), which places each node of
+        C(report.html) in its scalable unit as the straggler hunt does. Empty - the order of O(devices).
+    type: list
+    elements: str
+    default: []
 extends_documentation_fragment:
   - gpufabric.pyramid.engine
 """

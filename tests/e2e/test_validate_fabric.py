@@ -44,6 +44,12 @@ def test_a_fabric_that_degrades_at_scale_stops_the_scale_up_and_a_funnelled_spin
     record = run.not_passing("node-006")["nccl_scale"]
     assert "first miss at 8 nodes" in record["actual"] and "oversubscription" in record["cause"]
     assert run.host("node-006")["stopped_at"] == 5
+    # FSDP's collectives across the 4 nodes: rings, so the funnelled spine does not slow them; no declared figure, said
+    for check, binary in (("nccl_all_gather_pod", "all_gather_perf"), ("nccl_reduce_scatter_pod", "reduce_scatter_perf")):
+        assert statuses(run, check) == dict({"node-00%d" % i: "PASS" for i in range(1, 5)}, **{"node-00%d" % i: "SKIP" for i in range(5, 9)})
+        record = next(r for r in run.host("node-003")["checks"] if r["check"] == check)
+        assert record["actual"].startswith("all 4 nodes: 4 GiB busbw ") and "busbw not judged" in record["actual"], record
+        assert "8 rails, GDRDMA on 4 nodes" in record["actual"] and binary in record["command"]
     # round 4: the all-to-all across su1 and su2 misses, each unit alone holds: the spine layer, no node, is named
     alltoall = statuses(run, "nccl_alltoall_pod")
     assert alltoall == dict({"node-00%d" % i: "FAIL" for i in range(1, 5)}, **{"node-00%d" % i: "SKIP" for i in range(5, 9)})
@@ -59,6 +65,19 @@ def test_a_fabric_that_degrades_at_scale_stops_the_scale_up_and_a_funnelled_spin
     logs = sorted(os.path.basename(p) for p in glob.glob(os.path.join(run.run_dirs[-1], "hunt", "nccl_alltoall_pod-*")))
     assert [name.split("-", 2)[2] for name in logs] == [
         "node-001_node-002_node-003_node-004.log", "node-001_node-002.log", "node-003_node-004.log"]
+
+
+def test_a_reduce_scatter_under_its_declared_figure_fails_every_node_and_stops_the_all_to_all(validate):
+    run = validate({"pod": {"nodes": 2}, "faults": []}, cmdline=UPPER,
+                   pyramid_nccl_pod_collective_busbw={"reduce_scatter": {str(4 << 30): 500}})
+    assert set(statuses(run, "nccl_all_gather_pod").values()) == {"PASS"}
+    assert set(statuses(run, "nccl_reduce_scatter_pod").values()) == {"FAIL"}
+    record = run.not_passing("node-002")["nccl_reduce_scatter_pod"]
+    assert "below 85% of the expected figure" in record["actual"] and "4 GiB busbw" in record["actual"], record
+    assert record["cause"].startswith("Reduce-scatter across the pod below its declared figure")
+    assert "pyramid_nccl_pod_collective_busbw[reduce_scatter]" in record["expected"]
+    assert set(statuses(run, "nccl_alltoall_pod").values()) == {"SKIP"}  # a node that missed one climbs to no later one
+    assert {run.host(host)["stopped_at"] for host in run.report["hosts"]} == {5}
 
 
 def test_srun_as_the_launcher(validate):

@@ -162,3 +162,29 @@ def test_a_read_on_source_or_an_only_if_that_cannot_be_kept_is_refused(edited_ca
     with pytest.raises(_catalog.CatalogError) as refused:
         edited_catalog(old, new)
     assert words in str(refused.value) and str(refused.value).count(words) == 1
+
+
+def test_a_source_written_like_another_takes_its_ways_with_its_words_changed():
+    """nccl_fabric's launchers are written once: the all-to-all, all-gather and reduce-scatter across nodes change a
+    word (the nccl-tests binary) or add words (the built-in's --op) in each of its ways, and keep every other field."""
+    catalog = _catalog.load_catalog()
+    base, derived = catalog["sources"]["nccl_fabric"], catalog["sources"]["nccl_fabric_all_gather"]
+    assert len(derived["ways"]) == len(base["ways"]) == 4 and derived["launched"] and "like" not in derived
+    for mine, theirs in zip(derived["ways"], base["ways"]):
+        assert {k: v for k, v in mine.items() if k != "run"} == {k: v for k, v in theirs.items() if k != "run"}
+        assert "all_reduce_perf" not in mine["run"]
+        assert [word for word in mine["run"] if word not in theirs["run"]] in (["all_gather_perf"], ["--op", "all_gather"])
+    assert derived["load"] == "NCCL all-gather across the whole pod" != base["load"]
+
+
+@pytest.mark.parametrize("old, new, said", [
+    ("    like: nccl_fabric\n    words: {all_reduce_perf: all_gather_perf,", "    like: nowhere\n    words: {all_reduce_perf: all_gather_perf,",
+     "source nccl_fabric_all_gather: like names a source written out"),
+    ("    like: nccl_fabric\n    words: {all_reduce_perf: all_gather_perf,", "    like: nccl_fabric_alltoall\n    words: {all_reduce_perf: all_gather_perf,",
+     "not itself derived"),
+    ("words: {all_reduce_perf: all_gather_perf,", "words: {all_reduce: all_gather_perf,",
+     "source nccl_fabric_all_gather: words not in nccl_fabric's command lines: all_reduce"),  # a typo never runs all_reduce_perf
+])
+def test_a_source_like_another_that_cannot_be_derived_is_refused(edited_catalog, old, new, said):
+    with pytest.raises(_catalog.CatalogError, match=said):
+        edited_catalog(old, new)

@@ -14,7 +14,8 @@ from ansible_collections.gpufabric.pyramid.tests.unit.test_layer import CATALOG,
 COLLECTIVES = {"nccl_%s_%s" % (op, kind) for op in ("all_gather", "reduce_scatter", "alltoall", "sendrecv")
                for kind in ("correct", "busbw")}
 LOADING = {"rail_ping", "rdma_write_bw", "rdma_gpudirect_bw", "incast_ecn", "nccl_completes", "nccl_correct",
-           "nccl_node_busbw", "nccl_loaded", "gpu_p2p", "nccl_pairs", "nccl_scale", "nccl_alltoall_pod", "training_stable", "training_parity",
+           "nccl_node_busbw", "nccl_loaded", "gpu_p2p", "nccl_pairs", "nccl_scale", "nccl_all_gather_pod", "nccl_reduce_scatter_pod",
+           "nccl_alltoall_pod", "training_stable", "training_parity",
            "training_pod", "training_parity_pod", "gpu_dcgm_diag"} | COLLECTIVES
 
 

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report, html as _html, pictures as _pictures
 
 RAILS = ["mlx5_0", "mlx5_1"]
@@ -55,6 +55,12 @@ CELLS = [
      "L1 blocked by leaf1-r1 swp28"),
     ("loss shows as a percentage", [LOSSY], "ping", "mlx5_1", ("33.3%", "fail"), ["loss 33.3%", "rtt avg 0.012 ms"], ""),
     ("a clean rail shows its round trip in microseconds", [LOSSY], "ping", "mlx5_0", ("11", "pass"), ["rtt avg 0.011 ms"], ""),
+    ("a rail the passing record does not name was not measured: grey, never green",
+     [rails("rdma_gpudirect_bw", 4, {"mlx5_0": ("PASS", {"gbps": 385.0})}), HEALTHY_RDMA], "gpudirect", "mlx5_1", ("", "none"),
+     ["not measured on this rail"], ""),
+    ("GPUDirect on a rail whose host-memory run missed shows that miss, not a pass",
+     [rails("rdma_gpudirect_bw", 4, {"mlx5_0": ("PASS", {"gbps": 385.0})}), SLOW_RAIL], "gpudirect", "mlx5_1", ("181", "fail"),
+     ["not compared: rdma_write_bw FAIL 181.0 Gb/s"], ""),
     ("an unreadable run is an ERROR cell, never green", [rails("rdma_write_bw", 4, {"mlx5_0": ("ERROR", {}), "mlx5_1": ("PASS", {"gbps": 390.0})})],
      "rdma", "mlx5_0", ("ERROR", "error"), ["ERROR", "no figure"], ""),
 ]
@@ -62,17 +68,21 @@ CELLS = [
 
 @pytest.mark.parametrize("name, records, key, rail, shown, words, note", CELLS, ids=[row[0] for row in CELLS])
 def test_rail_cell(name, records, key, rail, shown, words, note):  # pylint: disable=unused-argument,too-many-arguments
-    matrices = {matrix["key"]: matrix for matrix in _pictures.rail_matrices(report_of(("node-001", records)))}
+    # beside a healthy node measured on both matrices: a picture with no figure at all is not drawn (the next test)
+    report = report_of(("node-001", records), ("node-002", [HEALTHY_RDMA, LOSSY, dict(HEALTHY_RDMA, check="rdma_gpudirect_bw")]))
+    matrices = {matrix["key"]: matrix for matrix in _pictures.rail_matrices(report)}
     matrix = matrices[key]
     assert matrix["columns"] == RAILS
-    [(unit, [(node, cells, stopped)])] = matrix["groups"]
+    [(unit, [(node, cells, stopped), _healthy])] = matrix["groups"]
     cell = cells[RAILS.index(rail)]
     assert (unit, node, (cell["text"], cell["cls"]), stopped) == ("su1", "node-001", shown, note)
     assert all(word in cell["title"] for word in words), cell["title"]
 
 
-def test_no_matrix_without_its_check():
+def test_no_matrix_without_its_check_or_without_a_figure():
     assert not _pictures.rail_matrices(report_of(("node-001", [RATE_200G])))
+    # check mode, a lone node: every rail's record a SKIP, nothing measured: no grey picture
+    assert not _pictures.rail_matrices(report_of(("node-001", [rec("rdma_write_bw", "SKIP", 4, actual="not run: check mode")])))
     assert _pictures.rank_matrix(report_of(("node-001", [RATE_200G]))) is None
     assert _pictures.busbw_bars(report_of(("node-001", [RATE_200G]))) is None
 
@@ -86,12 +96,27 @@ def test_the_slow_rank_is_red_and_a_node_that_stopped_says_where():
                        ("node-002", [training("FAIL", {"0": 255.0, "1": 331.4}, slow=[1])]),
                        ("node-003", [RATE_200G, rec("training_stable", "SKIP", 6, actual="not run: blocked at layer 0 (rails_rate)")]))
     matrix = _pictures.rank_matrix(report)
-    assert matrix["columns"] == ["r0", "r1"] and "forward" in matrix["title"]
+    assert matrix["columns"] == ["r0", "r1", "CV"] and "forward" in matrix["title"]
     rows = {node: (cells, stopped) for node, cells, stopped in matrix["groups"][0][1]}
-    assert [(c["text"], c["cls"]) for c in rows["node-001"][0]] == [("255", "pass"), ("255", "pass")]
-    assert [(c["text"], c["cls"]) for c in rows["node-002"][0]] == [("255", "pass"), ("331", "fail")]
+    assert [(c["text"], c["cls"]) for c in rows["node-001"][0]][:2] == [("255", "pass"), ("255", "pass")]
+    assert [(c["text"], c["cls"]) for c in rows["node-002"][0]][:2] == [("255", "pass"), ("331", "fail")]
     assert "130% of the node's median of ranks 255.0 ms (slow rank)" in rows["node-002"][0][1]["title"]
-    assert [c["cls"] for c in rows["node-003"][0]] == ["none", "none"] and rows["node-003"][1] == "L0 rails_rate FAIL"
+    assert [c["cls"] for c in rows["node-003"][0]] == ["none", "none", "none"] and rows["node-003"][1] == "L0 rails_rate FAIL"
+
+
+def test_a_node_that_failed_for_its_spread_is_not_drawn_green():
+    """CV over the limit, too many slow steps or the baseline: no slow rank to mark, so its ranks are orange, its CV red
+    and the row says why."""
+    unsteady = dict(training("FAIL", {"0": 255.0, "1": 256.0}), actual="CV 6.1% (rank 1), median step 850.0 ms over 2 ranks")
+    unsteady["detail"]["cv"] = 0.061
+    steady = training("PASS", {"0": 255.0, "1": 255.4})
+    steady["detail"]["cv"] = 0.009
+    matrix = _pictures.rank_matrix(report_of(("node-001", [steady]), ("node-002", [unsteady])))
+    assert matrix["columns"] == ["r0", "r1", "CV"]
+    rows = {node: (cells, note) for node, cells, note in matrix["groups"][0][1]}
+    assert [(c["text"], c["cls"]) for c in rows["node-001"][0]] == [("255", "pass"), ("255", "pass"), ("0.9%", "pass")]
+    assert [(c["text"], c["cls"]) for c in rows["node-002"][0]] == [("255", "error"), ("256", "error"), ("6.1%", "fail")]
+    assert rows["node-002"][1] == "L6 CV 6.1% (rank 1), median step 850.0 ms over 2 ranks" and rows["node-001"][1] == ""
 
 
 def busbw(status, value, median, straggler=False):
@@ -165,6 +190,20 @@ def test_the_page_needs_nothing_outside_itself_and_escapes_what_tools_print():
     assert "default-src 'none'" in page
     assert '<span class="verdict nogo" id="verdict">NO-GO</span>' in page
     assert '<a href="#m-rdma">L4 ib_write_bw</a>' in page and 'href="#m-ping"' not in page  # no ping result: no picture
+
+
+def test_units_follow_the_whole_pod_not_the_limited_run(tmp_path):
+    """A --limit'ed run of node-3..node-6 in a pod of 2-node units: the units of the whole pod (the straggler hunt's),
+    with pyramid_scalable_unit_nodes read from every node's expectations (core/catalog.expectation_names)."""
+    pod = ["n%d" % index for index in range(1, 9)]
+    for node in pod[2:6]:
+        _results.save(str(tmp_path), {"host": node, "results": [dict(rec("rdma_write_bw", "PASS", 4), host=node)], "facts": {},
+                                      "expect": {"pyramid_rails": RAILS, "pyramid_scalable_unit_nodes": 2}})
+    catalog = {"checks": [{"id": "rdma_write_bw", "layer": 4, "row": "rdma_bw", "device": "gpu_node", "title": "t"}],
+               "rows": [{"id": "rdma_bw", "layer": 4, "title": "ib_write_bw"}], "expectations": {}}
+    report = _report.build(catalog, str(tmp_path), {"gpu_node": pod[2:6]}, pod_order=pod)
+    assert {node: report["hosts"][node]["unit"] for node in pod[2:6]} == {"n3": "su2", "n4": "su2", "n5": "su3", "n6": "su3"}
+    assert "pyramid_scalable_unit_nodes" in _catalog.expectation_names([], _catalog.load_catalog())
 
 
 def test_a_512_node_pod_is_drawn_in_its_scalable_units(tmp_path):

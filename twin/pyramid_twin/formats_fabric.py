@@ -131,8 +131,15 @@ def _funnel(states, fabric):
     return min(1.0, funnel["factor"] / share) if share else 1.0
 
 
+# The collectives simulated across nodes: all-reduce (rounds 2 and 3), all-gather and reduce-scatter (rings: slowed
+# with it by pod.fabric's degraded_above_nodes, never by the spine funnel; at 90% of its curve, where NCCL's
+# all-reduce takes algorithms they do not), all-to-all (round 4).
+ACROSS_NODES = ("all_reduce", "all_gather", "reduce_scatter", "alltoall")
+RING_SHARE = {"all_reduce": 1.0, "all_gather": 0.9, "reduce_scatter": 0.9}
+
+
 def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=None, op="all_reduce", builtin=False):
-    """nccl-tests' output for one all_reduce_perf (or alltoall_perf) run across ``states`` (one rank per GPU)."""
+    """nccl-tests' output for one <op>_perf run across ``states`` (one rank per GPU)."""
     runs = [_node_run(state, env) for state in states]
     pace = min(run[2] for run in runs)
     fabric = states[0].get("fabric") or {}
@@ -141,7 +148,7 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
     elif len(states) > fabric.get("degraded_above_nodes", 1 << 30):
         pace *= fabric.get("factor", 0.6)
     world = len(states) * ranks_per_node
-    busbw_at = _alltoall_busbw(states, ranks_per_node) if op == "alltoall" else _healthy
+    busbw_at = _alltoall_busbw(states, ranks_per_node) if op == "alltoall" else lambda size: _healthy(size) * RING_SHARE[op]
     head = ["# nThread 1 nGpus 1 minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 "
             "validation: 1 graph: 0" % (minbytes, maxbytes, factor)] + ([banner] if banner else []) + ["#", "# Using devices"]
     for position, state in enumerate(states):
@@ -176,8 +183,8 @@ def _torchrun(states, tasks_per_node, argv, env):
         return group_train_log(states, nproc, int(_opts(program[3:], {"--steps": "30"})["--steps"]))
     if "gpufabric.pyramid built-in benchmark" in code:
         opts = _opts(program[3:], {"-b": "8", "-e": "128M", "-f": "2", "--op": "all_reduce"})
-        if opts["--op"] not in ("all_reduce", "alltoall"):
-            return 2, "", "pyramid twin: across nodes the built-in runs all_reduce or alltoall, not %s\n" % opts["--op"], False
+        if opts["--op"] not in ACROSS_NODES:
+            return 2, "", "pyramid twin: across nodes the built-in runs %s, not %s\n" % (", ".join(ACROSS_NODES), opts["--op"]), False
         return group_table(states, nproc, env, _size(opts["-b"]), _size(opts["-e"]), int(opts["-f"]),
                            banner="# gpufabric.pyramid built-in benchmark: torch 2.4.0 %s over NCCL 2.21.5, "
                                   "CUDA-event timed" % opts["--op"], op=opts["--op"], builtin=True)
@@ -248,8 +255,9 @@ def _run(states, ranks_per_node, env, program, load_failed):
     if program and program[0].endswith("torchrun"):
         return _torchrun(states, ranks_per_node, program[1:], env)
     tool = program[0].rsplit("/", 1)[-1] if program else ""
-    if tool not in ("all_reduce_perf", "alltoall_perf"):
-        return 2, "", "pyramid twin: only all_reduce_perf and alltoall_perf are simulated across nodes, not %r\n" % " ".join(program), False
+    if tool[:-len("_perf")] not in ACROSS_NODES or not tool.endswith("_perf"):
+        return 2, "", "pyramid twin: across nodes only %s are simulated, not %r\n" % (
+            ", ".join(op + "_perf" for op in ACROSS_NODES), " ".join(program)), False
     opts = _opts(program[1:], {"-b": "8", "-e": "128M", "-f": "2", "-g": "1"})
     if opts["-g"] != "1":
         return 2, "", "pyramid twin: across nodes only -g 1 (one rank per GPU) is simulated\n", False

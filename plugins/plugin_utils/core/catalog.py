@@ -49,6 +49,7 @@ def load_catalog(path=CATALOG_PATH):
                "expectations": dict(index.get("expectations") or {})}
     for area_path in _area_paths(path, index.get("areas") or []):
         _merge(catalog, _load(area_path), area_path)
+    _derive_sources(catalog)
     _check(catalog)
     # the platform tables are the choices of pyramid_nccl_platform
     catalog["expectations"]["pyramid_nccl_platform"]["choices"] = sorted(catalog["platforms"])
@@ -98,6 +99,36 @@ def _merge(catalog, area, path):
             raise CatalogError("catalog %s: %s already defined: %s" % (path, key, ", ".join(twice)))
         catalog[key].update(area.get(key) or {})
     catalog["checks"].extend(area.get("checks") or [])
+
+
+def _derive_sources(catalog):
+    """A source written ``like: <another>`` takes that source's ways with ``words`` changed in each command line: a word
+    replaced by a word, or by several (all_reduce_perf -> all_gather_perf; the built-in's script -> the script, --op,
+    all_gather). Its own keys (load, launched) stand; a way it lists itself is refused: one collective's launchers are
+    then written once, and a fix to them reaches every collective."""
+    written = dict(catalog["sources"])  # as the areas say, before any is derived
+    for name, source in written.items():
+        if "like" not in source:
+            continue
+        base = written.get(source["like"])
+        if not base or "like" in base or "ways" in source or not isinstance(source.get("words"), dict):
+            raise CatalogError("source %s: like names a source written out (not itself derived), with words to change and no "
+                               "ways of its own" % name)
+        unused = set(source["words"]) - {word for way in base["ways"] for word in way.get("run", [])}
+        if unused:
+            raise CatalogError("source %s: words not in %s's command lines: %s" % (name, source["like"], ", ".join(sorted(unused))))
+        derived = {key: value for key, value in base.items() if key != "ways"}
+        derived.update({key: value for key, value in source.items() if key not in ("like", "words")})
+        derived["ways"] = [dict(way, run=_changed(way["run"], source["words"])) if "run" in way else dict(way) for way in base["ways"]]
+        catalog["sources"][name] = derived
+
+
+def _changed(words, changes):
+    out = []
+    for word in words:
+        change = changes.get(word, word)
+        out.extend(change if isinstance(change, list) else [change])
+    return out
 
 
 def _check(catalog):
@@ -250,10 +281,10 @@ def row_titles(catalog):
 def expectation_names(checks, catalog):
     """Every expectation the checks read, their sources' commands use, and the gate settings."""
     # the gate, the allow-list of extra variables (pre-flight) and the switch-only declaration (the report), for every host
-    # the hand-over to the scheduler (report/drain.py) and each node's scalable unit (the pod's all-to-all) too
+    # the hand-over to the scheduler (report/drain.py) and each node's scalable unit (the pod's all-to-all, report.html)
     names = {"pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_extra_vars", "pyramid_switch_only", "pyramid_waive",
              "pyramid_drain", "pyramid_drain_resume", "pyramid_drain_max_fraction", "pyramid_scheduler_node_name",
-             "pyramid_scalable_unit"}
+             "pyramid_scalable_unit", "pyramid_scalable_unit_nodes"}
     for check in checks:
         names.update(check.get("expect", []))
         names.update(check.get("only_if", {}))

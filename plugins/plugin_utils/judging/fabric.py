@@ -112,7 +112,17 @@ def _sharp_findings(run, group):
     return ["SHARP declared but not used on %s: %s" % (", ".join(unused), why)], unused
 
 
-def _bandwidth(run, group, expect, table):
+def _all_reduce_factor(ranks):
+    """nccl-tests' busbw over algbw for all-reduce: 2(n-1)/n (its PERFORMANCE.md)."""
+    return 2.0 * (ranks - 1) / ranks
+
+
+def _gather_factor(ranks):
+    """The same for all-gather and reduce-scatter: (n-1)/n."""
+    return (ranks - 1.0) / ranks
+
+
+def _bandwidth(run, group, expect, table, factor=_all_reduce_factor):
     """(findings, judged sizes text): busbw and algbw at each size of the table that was measured."""
     ranks = len(group) * expect["pyramid_gpus_per_node"]
     floor = 1 - expect["pyramid_nccl_tolerance"]
@@ -123,7 +133,7 @@ def _bandwidth(run, group, expect, table):
         if row is None:
             continue
         busbw, algbw = max(row["oop_busbw"], row["ip_busbw"]), max(row["oop_algbw"], row["ip_algbw"])
-        want_algbw = want * ranks / (2.0 * (ranks - 1)) if ranks > 1 else want
+        want_algbw = want / factor(ranks) if ranks > 1 else want
         text = "%s busbw %.1f algbw %.1f GB/s" % (_size_text(size), busbw, algbw)
         seen.append(text)
         if busbw < floor * want or algbw < floor * want_algbw:
@@ -143,6 +153,40 @@ def nccl_group(run, group, expect, catalog):
     table, source = expected_table(expect, catalog)
     return _group_verdict(run, group, expect, _expected_text(group, expect, table, source),
                           lambda: _bandwidth(run, group, expect, table))
+
+
+def _unjudged_bandwidth(run, op):
+    """The largest size's figures, said and not judged: no busbw of the pod's own to judge them against."""
+    if not run["rows"]:
+        return [], [], "no size was measured"
+    row = max(run["rows"], key=lambda item: item["size"])
+    return [], ["%s busbw %.1f algbw %.1f GB/s (busbw not judged: no pyramid_nccl_pod_collective_busbw[%s])" % (
+        _size_text(row["size"]), max(row["oop_busbw"], row["ip_busbw"]), max(row["oop_algbw"], row["ip_algbw"]), op)], None
+
+
+def _pod_collective_judge(op):
+    def judge_run(run, group, expect, catalog):  # pylint: disable=unused-argument
+        """One all-gather or reduce-scatter run across ``group``: no hang, #wrong 0, every rail and GPUDirect on every
+        node, as an all-reduce run; busbw within pyramid_nccl_tolerance of pyramid_nccl_pod_collective_busbw[op] where the
+        inventory gives it. Never against all-reduce's figure: across many nodes NCCL's all-reduce takes trees, NVLS or
+        SHARP that these do not (a public 32-node H100 run: all-reduce 340, all-gather 200 GB/s busbw; NVIDIA/nccl#1218).
+        SHARP's CollNet is all-reduce's and is not asked of them."""
+        table = {int(size): float(value) for size, value in ((expect.get("pyramid_nccl_pod_collective_busbw") or {}).get(op) or {}).items()}
+        expect = dict(expect, pyramid_nccl_sharp=False)
+        if table:
+            expected = _expected_text(group, expect, table, "pyramid_nccl_pod_collective_busbw[%s]" % op)
+            return _group_verdict(run, group, expect, expected, lambda: _bandwidth(run, group, expect, table, _gather_factor))
+        expected = ("%d nodes (%d ranks): every rail (%s) used and GPUDirect RDMA (GDRDMA) on every node; #wrong 0; done within "
+                    "%ds; busbw said, judged only against pyramid_nccl_pod_collective_busbw[%s]" % (
+                        len(group), len(group) * expect["pyramid_gpus_per_node"], ",".join(expect["pyramid_rails"]),
+                        expect["pyramid_nccl_timeout"], op))
+        return _group_verdict(run, group, expect, expected, lambda: _unjudged_bandwidth(run, op))
+    judge_run.__name__ = "nccl_%s_group" % op
+    return judge("nccl_%s_group" % op, scope="fabric")(judge_run)
+
+
+nccl_all_gather_group = _pod_collective_judge("all_gather")
+nccl_reduce_scatter_group = _pod_collective_judge("reduce_scatter")
 
 
 def _group_verdict(run, group, expect, expected, bandwidth, in_place_optional=False):

@@ -14,10 +14,18 @@ NAMES = ("report.md", "report.html", "report.json", "junit.xml")
 
 
 def write(report):
+    """Write the report's files; report.html last, so that a page that cannot be drawn loses no other file. Returns
+    the warnings to show (the page's failure, said; the run's verdict stands on the other files)."""
     run_dir = report["run_dir"]
     with open(os.path.join(run_dir, "report.json"), "w", encoding="utf-8") as handle:
         json.dump(report, handle, indent=2, sort_keys=True)
-    for name, text in (("report.md", _report.markdown(report)), ("report.html", _html.render(report)),
-                       ("junit.xml", _report.junit(report))):
+    for name, text in (("report.md", _report.markdown(report)), ("junit.xml", _report.junit(report))):
         with open(os.path.join(run_dir, name), "w", encoding="utf-8") as handle:
             handle.write(text)
+    try:
+        page = _html.render(report)
+    except Exception as exc:  # pylint: disable=broad-exception-caught
+        return ["report.html not written (%s: %s); report.md, report.json and junit.xml are" % (type(exc).__name__, exc)]
+    with open(os.path.join(run_dir, "report.html"), "w", encoding="utf-8") as handle:
+        handle.write(page)
+    return []

@@ -10,6 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..core import catalog as _catalog, results as _results
+from ..run import straggler as _straggler
 from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP, count_statuses
 
 SCHEMA_VERSION = 1
@@ -20,8 +21,10 @@ CHECK_MODE_LINE = ("Check mode (--check): %d checks that load the fabric or the 
 MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}
 
 
-def build(catalog, run_dir, devices):
-    """devices: device type -> inventory hosts. Every catalog check of a host's type must PASS for GO."""
+def build(catalog, run_dir, devices, pod_order=None):
+    """devices: device type -> inventory hosts. Every catalog check of a host's type must PASS for GO. ``pod_order``:
+    the pod's GPU nodes in inventory order (groups['gpu_nodes'], whatever --limit ran), which places each node in its
+    scalable unit as the straggler hunt does."""
     hosts, switch_only, waivers, expects = {}, [], {}, {}
     for device, names in sorted(devices.items()):
         expected_checks = _catalog.checks_for(catalog, device)
@@ -49,9 +52,11 @@ def build(catalog, run_dir, devices):
                 "gate_lifted": doc.get("expect", {}).get("pyramid_enforce_gate") is False,
                 "checks": records,
             }
-            if device == "gpu_node":  # report.html's matrices: the node's rails and its scalable unit
-                hosts[host].update(rails=list(doc.get("expect", {}).get("pyramid_rails") or []),
-                                   unit=_unit(doc.get("expect", {}), names.index(host)))
+            if device == "gpu_node":  # report.html's matrices: the node's rails (its scalable unit below)
+                hosts[host]["rails"] = list(doc.get("expect", {}).get("pyramid_rails") or [])
+    gpu_expects = dict(zip(devices.get("gpu_node") or [], expects.get("gpu_node") or []))
+    for node, unit in _units(gpu_expects, pod_order or list(gpu_expects)).items():
+        hosts[node]["unit"] = unit
     covered_layers = sorted({c["layer"] for c in catalog["checks"]})
     checklist = _checklist(catalog, hosts, sorted(devices), expects.get("gpu_node") or [e for found in expects.values() for e in found])
     go = sum(1 for h in hosts.values() if h["verdict"] == "GO")
@@ -85,12 +90,12 @@ def build(catalog, run_dir, devices):
     }
 
 
-def _unit(expect, place):
-    """The node's scalable unit as the straggler hunt places it (run/straggler.py): pyramid_scalable_unit where the
-    inventory names one, else su<k> by its place among the GPU nodes, pyramid_scalable_unit_nodes to a unit."""
-    if expect.get("pyramid_scalable_unit"):
-        return str(expect["pyramid_scalable_unit"])
-    return "su%d" % (place // int(expect.get("pyramid_scalable_unit_nodes") or 32) + 1)
+def _units(expects, pod_order):
+    """{node: scalable unit} as the straggler hunt places them (run/straggler.scalable_units): a node's
+    pyramid_scalable_unit, else su<k> by its place in the pod, pyramid_scalable_unit_nodes to a unit."""
+    per_unit = next((e["pyramid_scalable_unit_nodes"] for e in expects.values() if e.get("pyramid_scalable_unit_nodes")), 32)
+    return _straggler.scalable_units(list(expects), list(pod_order), int(per_unit),
+                                     lambda node: {"pyramid_scalable_unit": expects[node].get("pyramid_scalable_unit")})
 
 
 def _missing(host, check, has_results):

@@ -28,7 +28,7 @@ table.matrix td.c{width:30px;height:15px;font-size:9px;text-align:center;vertica
 .skip,.none{background:#e7eaee;color:#57606a}
 .legend span{display:inline-block;padding:0 6px;margin-right:6px;border-radius:3px;font-size:11px}
 .bars{position:relative;display:flex;align-items:flex-end;gap:2px;height:120px;border-bottom:1px solid #57606a;padding-top:4px}
-.bar{width:9px;position:relative}.bar.none{height:4px}
+.bar{width:9px;position:relative}.bar.none{height:4px}.bar.fail{min-height:3px}
 .bar.straggler::after{content:"\\25BC";position:absolute;top:-14px;left:-1px;font-size:10px;color:#cf222e}
 .line{position:absolute;left:0;right:0;border-top:1px dashed #24292f;height:0}.line.floor{border-top-color:#cf222e}
 .chips span{display:inline-block;background:#e5534b;color:#fff;border-radius:3px;padding:0 5px;margin:1px 3px 1px 0;font-size:11px}
@@ -104,7 +104,7 @@ def _failures(report):
     out = ['<h2 id="failures">Failures and their likely causes</h2>']
     if not found:
         return out + ["<p>None.</p>"]
-    out.append('<table class="list"><tr><th>Host</th><th>Layer</th><th>Check</th><th>Status</th><th>Actual</th>'
+    out.append('<table class="list" id="failures-table"><tr><th>Host</th><th>Layer</th><th>Check</th><th>Status</th><th>Actual</th>'
                '<th>Likely cause</th><th>Go back to</th></tr>')
     folded = _report.dependents(report)
     for record in found:
@@ -117,12 +117,14 @@ def _failures(report):
 def _legend(rails):
     return ('<p class="legend"><span class="pass">PASS</span><span class="fail">FAIL</span><span class="error">ERROR</span>'
             '<span class="blocked">BLOCKED</span><span class="none">not measured (hover: why)</span>%s</p>' % (
-                '<span class="fail">L0</span>a finding on that rail below this layer' if rails else '<span class="fail">331</span>a slow rank'))
+                '<span class="fail">L0</span>a finding on that rail below this layer' if rails else
+                '<span class="fail">331</span>a slow rank <span class="error">255</span>a rank of a node that failed for its spread'))
 
 
 def _matrix(matrix):
     out = ['<h2 id="m-%s">%s</h2>' % (_e(matrix["key"]), _e(matrix["title"])), _legend(matrix["key"] != "steps"),
-           '<p class="muted">Beside a row: the finding below this layer that stopped the node (hover a cell for each rail).</p>',
+           '<p class="muted">Beside a row: the node&#39;s lowest finding below this layer, what stopped it unless the gate was '
+           'lifted (hover a cell for each column, the row&#39;s end for the whole of it).</p>',
            '<div class="units">']
     head = "".join('<th title="%s">%s</th>' % (_e(column), _e(_short(column))) for column in matrix["columns"])
     for unit, rows in matrix["groups"]:
@@ -130,10 +132,10 @@ def _matrix(matrix):
                    '<table class="matrix" data-matrix="%s"><thead><tr><th></th>%s</tr></thead><tbody>' % (
                        _e(unit), _e(unit), len(rows), _e(matrix["key"]), head))
         for node, cells, stopped in rows:
-            out.append('<tr><th>%s</th>%s<td class="stopped">%s</td></tr>' % (_e(node), "".join(
+            out.append('<tr><th>%s</th>%s<td class="stopped" title="%s">%s</td></tr>' % (_e(node), "".join(
                 '<td class="c %s" data-node="%s" data-col="%s" title="%s">%s</td>' % (
                     cell["cls"], _e(node), _e(column), _e(cell["title"]), _e(cell["text"]))
-                for column, cell in zip(matrix["columns"], cells)), _e(stopped)))
+                for column, cell in zip(matrix["columns"], cells)), _e(stopped), _e(stopped)))
         out.append("</tbody></table></figure>")
     return out + ["</div>"]
 

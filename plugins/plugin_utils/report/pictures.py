@@ -20,6 +20,10 @@ RAIL_MATRICES = (
 )
 
 
+# a check's run on a rail is compared with this one's on the same rail (rail_mesh.measured_gpudirect)
+COMPANION = {"rdma_gpudirect_bw": "rdma_write_bw"}
+
+
 def gpu_nodes(report):
     """(unit, [node, ...]) in the pod's order: each GPU node's scalable unit as build() placed it."""
     units = {}
@@ -92,9 +96,17 @@ def rail_cell(info, node, rail, layer, check, kind):
         below, rail_said = found
         return {"text": "L%d" % below["layer"], "cls": CLASS.get(rail_said["status"], "fail"),
                 "title": "%s %s, L%d %s %s: %s" % (node, rail, below["layer"], below["check"], rail_said["status"], rail_said.get("said", ""))}
+    companion = _record(info, COMPANION.get(check, ""))
+    said = ((companion or {}).get("detail") or {}).get("rails", {}).get(rail)
+    if said and said["status"] != PASS:  # GPUDirect on a rail whose host-memory run missed: not compared, that miss shown
+        return {"text": _figure_text(kind, said) or said["status"], "cls": CLASS.get(said["status"], "none"),
+                "title": "%s %s, %s not compared: %s %s %s" % (node, rail, check, COMPANION[check], said["status"], _figure_title(kind, said))}
     why = record["actual"] if record else "no %s result" % check
     status = record["status"] if record else None
-    return {"text": "", "cls": "none" if status in (None, SKIP) else CLASS[status], "title": "%s %s, %s: %s" % (node, rail, check, why)}
+    # a record that passed without naming this rail (no GPU near it, say) did not measure it: never green
+    cls = CLASS[status] if status in (FAIL, ERROR, BLOCKED) else "none"
+    return {"text": "", "cls": cls, "title": "%s %s, %s: %s%s" % (
+        node, rail, check, why, " (not measured on this rail)" if status == PASS else "")}
 
 
 def rail_matrices(report):
@@ -110,6 +122,8 @@ def rail_matrices(report):
         groups = [(unit, [(node, [rail_cell(hosts[node], node, rail, layer, check, kind) for rail in columns],
                            stopped_below(hosts[node], layer)) for node in nodes])
                   for unit, nodes in units]
+        if not any(cell["text"] for _unit, rows in groups for _node, cells, _stopped in rows for cell in cells):
+            continue  # nothing measured on any rail (check mode, a lone node): a grey picture says nothing the checklist does not
         matrices.append({"key": key, "title": title, "columns": columns, "groups": groups})
     return matrices
 
@@ -130,10 +144,10 @@ def rank_matrix(report):
     marked. {columns, groups} as the rail matrices, or None without a training_stable result."""
     units, hosts = gpu_nodes(report), report["hosts"]
     details = {node: (_record(hosts[node], "training_stable") or {}) for _unit, nodes in units for node in nodes}
-    width = max((len((r.get("detail") or {}).get("rank_ms") or {}) for r in details.values()), default=0)
-    if not any(details.values()):
-        return None
-    columns = ["r%d" % rank for rank in range(max(width, 1))]
+    ranks_seen = sorted({int(rank) for r in details.values() for rank in ((r.get("detail") or {}).get("rank_ms") or {})})
+    if not ranks_seen:
+        return None  # no node measured a step (check mode, every node stopped below): nothing to draw
+    columns = ["r%d" % rank for rank in ranks_seen] + ["CV"]
     groups = []
     for unit, nodes in units:
         rows = []
@@ -148,20 +162,27 @@ def rank_matrix(report):
                              stopped_below(hosts[node], 6)))
                 continue
             slow = {str(rank) for rank in detail.get("slow_ranks") or []}
+            # a node that failed for its spread (CV, slow steps, the baseline) has no slow rank to mark: its ranks are
+            # not green, its CV cell says so and the row says why
+            unsteady = record["status"] != PASS and not slow
             cells = []
-            for index in range(len(columns)):
+            for index in ranks_seen:
                 value = ranks.get(str(index))
                 if value is None:
                     cells.append({"text": "", "cls": "none", "title": "%s rank %d: not in the log" % (node, index)})
                     continue
                 share = value / detail["median_ms"] if detail.get("median_ms") else 1.0
-                cells.append({"text": "%.0f" % value, "cls": "fail" if str(index) in slow else "pass",
+                cells.append({"text": "%.0f" % value, "cls": "fail" if str(index) in slow else "error" if unsteady else "pass",
                               "title": "%s rank %d: %s median %.1f ms, %.0f%% of the node's median of ranks %.1f ms%s" % (
                                   node, index, detail.get("timed", "step"), value, 100 * share, detail.get("median_ms") or 0,
                                   " (slow rank)" if str(index) in slow else "")})
-            rows.append((node, cells, ""))
+            spread = detail.get("cv")
+            cells.append({"text": "" if spread is None else "%.1f%%" % (100 * spread), "cls": "fail" if unsteady else
+                          "none" if spread is None else "pass", "title": "%s: %s %s" % (node, record["status"], record["actual"])})
+            rows.append((node, cells, ("L6 " + record["actual"]) if record["status"] != PASS else ""))
         groups.append((unit, rows))
-    return {"key": "steps", "title": "Layer 6: median %s time per rank, ms (a slow rank in red)" % _timed(details),
+    return {"key": "steps", "title": "Layer 6: median %s time per rank, ms (a slow rank in red), and the node's step-time "
+                                     "spread (robust CV)" % _timed(details),
             "columns": columns, "groups": groups}
 
 

@@ -271,6 +271,7 @@ def _units_alone(nodes, run, units, groups, outcome, count):
 
 # Fabric checks of the catalog, by id, and the round that judges them (in catalog order).
 ROUNDS = {"nccl_pairs": round_pairs, "nccl_scale": round_scale, "nccl_alltoall_pod": round_bisection,
+          "nccl_all_gather_pod": round_whole, "nccl_reduce_scatter_pod": round_whole,
           "training_pod": round_whole, "training_parity_pod": round_whole}
 # Rounds that are told each node's scalable unit (run/straggler_hunt.py resolves pyramid_scalable_unit).
 BY_UNIT = {"nccl_alltoall_pod"}
