@@ -11,6 +11,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -59,7 +60,8 @@ class Browser:
                 [path, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe", "--no-first-run",
                  "--user-data-dir=" + self._profile, "--window-size=%d,%d" % (width, height), "about:blank"],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr, preexec_fn=as_fds_3_and_4,
-                close_fds=False)  # fds 3 and 4 stay open; every other fd of ours is close-on-exec (PEP 446)
+                close_fds=False,  # fds 3 and 4 stay open; every other fd of ours is close-on-exec (PEP 446)
+                start_new_session=True)  # its own process group: close() ends the renderers and the zygote with it
         finally:
             os.close(commands_read)
             os.close(replies_write)
@@ -76,8 +78,9 @@ class Browser:
         self.close()
 
     def _said(self):
-        self._stderr.seek(0)
-        return self._stderr.read().decode("utf-8", "replace")[-2000:]
+        """The end of what Chromium wrote on stderr (read at an offset: the file position is shared with Chromium)."""
+        size = os.fstat(self._stderr.fileno()).st_size
+        return os.pread(self._stderr.fileno(), 2000, max(0, size - 2000)).decode("utf-8", "replace")
 
     def _message(self, deadline):
         while b"\0" not in self._buffer:
@@ -110,11 +113,15 @@ class Browser:
             self._events.append(reply)
 
     def open(self, path):
+        url = "file://" + os.path.abspath(path)
         self._events = []
-        self.send("Page.navigate", {"url": "file://" + os.path.abspath(path)}, session=True)
+        self.send("Page.navigate", {"url": url}, session=True)
         deadline = time.monotonic() + DEADLINE
         while not any(event.get("method") == "Page.loadEventFired" for event in self._events):
             self._events.append(self._message(deadline))
+        loaded = self.evaluate("[document.URL, document.readyState]")
+        if loaded != [url, "complete"]:  # a load event of the page before: never a test of the wrong page
+            raise RuntimeError("Chromium shows %s, not %s loaded" % (loaded, url))
 
     def evaluate(self, expression):
         result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=True)
@@ -140,8 +147,12 @@ class Browser:
             try:
                 self._process.wait(timeout=20)
             except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+                pass
+            try:
+                os.killpg(self._process.pid, signal.SIGKILL)  # whatever of its group is left (renderers, zygote)
+            except ProcessLookupError:
+                pass
+            self._process.wait()
             self._process = None
         for fd in (self._commands, self._replies):
             if fd is not None:

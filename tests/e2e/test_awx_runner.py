@@ -64,7 +64,7 @@ def test_a_go_run_returns_its_outcome_through_set_stats(twin, tmp_path):
     assert outcome["pyramid_failing_hosts"] == [] and outcome["pyramid_blocked_hosts"] == [] and outcome["pyramid_stopped_at"] == {}
     for path in outcome["pyramid_reports"].values():  # the files the job's artifact links point to exist
         assert os.path.isfile(path) and path.startswith(outcome["pyramid_report_run_dir"]), path
-    assert set(outcome["pyramid_reports"]) == {"report.md", "report.json", "junit.xml", "pyramid.prom", "baseline.yml"}
+    assert set(outcome["pyramid_reports"]) == {"report.md", "report.html", "report.json", "junit.xml", "pyramid.prom", "baseline.yml"}
 
 
 def test_a_no_go_run_fails_the_job_with_one_line_and_its_outcome(twin, tmp_path):

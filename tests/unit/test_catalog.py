@@ -184,6 +184,13 @@ def test_a_source_written_like_another_takes_its_ways_with_its_words_changed():
      "not itself derived"),
     ("words: {all_reduce_perf: all_gather_perf,", "words: {all_reduce: all_gather_perf,",
      "source nccl_fabric_all_gather: words not in nccl_fabric's command lines: all_reduce"),  # a typo never runs all_reduce_perf
+    # a way of the base naming its binary by path would keep running all-reduce under the all-gather's name
+    ('''"--gpus-per-node={pyramid_gpus_per_node}", --export=ALL,\n              all_reduce_perf,''',
+     '''"--gpus-per-node={pyramid_gpus_per_node}", --export=ALL,\n              /opt/nccl-tests/build/all_reduce_perf,''',
+     "nccl_fabric's way 2 holds none of the words to change"),
+    ("words: {all_reduce_perf: all_gather_perf,", "words: {all_reduce_perf: null,", "each word changes into a word or a list of words"),
+    ("words: {all_reduce_perf: all_gather_perf,", "words: {all_reduce_perf: [],", "each word changes into a word or a list of words"),
+    ('    load: "NCCL all-gather across the whole pod"\n', "", "the source says its own load"),
 ])
 def test_a_source_like_another_that_cannot_be_derived_is_refused(edited_catalog, old, new, said):
     with pytest.raises(_catalog.CatalogError, match=said):

@@ -59,7 +59,7 @@ CELLS = [
      [rails("rdma_gpudirect_bw", 4, {"mlx5_0": ("PASS", {"gbps": 385.0})}), HEALTHY_RDMA], "gpudirect", "mlx5_1", ("", "none"),
      ["not measured on this rail"], ""),
     ("GPUDirect on a rail whose host-memory run missed shows that miss, not a pass",
-     [rails("rdma_gpudirect_bw", 4, {"mlx5_0": ("PASS", {"gbps": 385.0})}), SLOW_RAIL], "gpudirect", "mlx5_1", ("181", "fail"),
+     [rails("rdma_gpudirect_bw", 4, {"mlx5_0": ("PASS", {"gbps": 385.0})}), SLOW_RAIL], "gpudirect", "mlx5_1", ("H181", "fail"),
      ["not compared: rdma_write_bw FAIL 181.0 Gb/s"], ""),
     ("an unreadable run is an ERROR cell, never green", [rails("rdma_write_bw", 4, {"mlx5_0": ("ERROR", {}), "mlx5_1": ("PASS", {"gbps": 390.0})})],
      "rdma", "mlx5_0", ("ERROR", "error"), ["ERROR", "no figure"], ""),
@@ -108,9 +108,9 @@ def test_a_node_that_failed_for_its_spread_is_not_drawn_green():
     """CV over the limit, too many slow steps or the baseline: no slow rank to mark, so its ranks are orange, its CV red
     and the row says why."""
     unsteady = dict(training("FAIL", {"0": 255.0, "1": 256.0}), actual="CV 6.1% (rank 1), median step 850.0 ms over 2 ranks")
-    unsteady["detail"]["cv"] = 0.061
+    unsteady["detail"].update(cv=0.061, max_cv=0.05)
     steady = training("PASS", {"0": 255.0, "1": 255.4})
-    steady["detail"]["cv"] = 0.009
+    steady["detail"].update(cv=0.009, max_cv=0.05)
     matrix = _pictures.rank_matrix(report_of(("node-001", [steady]), ("node-002", [unsteady])))
     assert matrix["columns"] == ["r0", "r1", "CV"]
     rows = {node: (cells, note) for node, cells, note in matrix["groups"][0][1]}

@@ -104,22 +104,36 @@ def _merge(catalog, area, path):
 def _derive_sources(catalog):
     """A source written ``like: <another>`` takes that source's ways with ``words`` changed in each command line: a word
     replaced by a word, or by several (all_reduce_perf -> all_gather_perf; the built-in's script -> the script, --op,
-    all_gather). Its own keys (load, launched) stand; a way it lists itself is refused: one collective's launchers are
-    then written once, and a fix to them reaches every collective."""
+    all_gather). It inherits ``launched`` alone and says its own ``load``; a way it lists itself is refused. One
+    collective's launchers are then written once, and a fix to them reaches every collective. Every way must change,
+    each word once: a way the words miss (a binary named by its path) would run the base's collective under the
+    derived source's name."""
     written = dict(catalog["sources"])  # as the areas say, before any is derived
     for name, source in written.items():
         if "like" not in source:
             continue
         base = written.get(source["like"])
-        if not base or "like" in base or "ways" in source or not isinstance(source.get("words"), dict):
+        words = source.get("words")
+        if not base or "like" in base or "ways" in source or not isinstance(words, dict) or not words:
             raise CatalogError("source %s: like names a source written out (not itself derived), with words to change and no "
                                "ways of its own" % name)
-        unused = set(source["words"]) - {word for way in base["ways"] for word in way.get("run", [])}
+        if not all(isinstance(new, str) and new or isinstance(new, list) and new and all(isinstance(w, str) and w for w in new)
+                   for new in words.values()) or not isinstance(source.get("load"), str):
+            raise CatalogError("source %s: each word changes into a word or a list of words, and the source says its own "
+                               "load" % name)
+        unused = set(words) - {word for way in base["ways"] for word in way.get("run", [])}
         if unused:
             raise CatalogError("source %s: words not in %s's command lines: %s" % (name, source["like"], ", ".join(sorted(unused))))
-        derived = {key: value for key, value in base.items() if key != "ways"}
-        derived.update({key: value for key, value in source.items() if key not in ("like", "words")})
-        derived["ways"] = [dict(way, run=_changed(way["run"], source["words"])) if "run" in way else dict(way) for way in base["ways"]]
+        ways = []
+        for index, way in enumerate(base["ways"]):
+            run = way.get("run", [])
+            twice = sorted(word for word in words if run.count(word) > 1)
+            if twice or not set(words) & set(run):
+                raise CatalogError("source %s: %s's way %d %s" % (name, source["like"], index + 1, (
+                    "names %s more than once" % ", ".join(twice)) if twice else "holds none of the words to change"))
+            ways.append(dict(way, run=_changed(run, words)))
+        derived = {key: value for key, value in source.items() if key not in ("like", "words")}
+        derived.update(launched=base.get("launched", False), ways=ways)
         catalog["sources"][name] = derived
 
 

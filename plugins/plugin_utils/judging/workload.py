@@ -362,7 +362,7 @@ def training_stable(facts, expect):
                 for rank in slow_ranks]
     # each rank's median (forward where logged) against the median of ranks: report.html's step-time spread
     detail = {"timed": "forward" if fwd_by_rank else "step", "rank_ms": {str(rank): round(value, 3) for rank, value in sorted(medians.items())},
-              "median_ms": round(overall, 3), "slow_ranks": slow_ranks, "ratio": slow}
+              "median_ms": round(overall, 3), "slow_ranks": slow_ranks, "ratio": slow, "max_cv": max_cv}
     if laggards:  # slow_ranks: for a run across nodes to name each rank's node (fabric.training_group)
         return verdict(FAIL, expected, "slow rank: " + _summary(laggards), finding="slow_rank", slow_ranks=slow_ranks, detail=detail)
     worst_rank, worst_cv = max(((rank, robust_cv(times)) for rank, times in by_rank.items()), key=lambda item: item[1])

@@ -114,15 +114,17 @@ def _failures(report):
     return out + ["</table>"]
 
 
-def _legend(rails):
+def _legend(rails, gpudirect=False):
     return ('<p class="legend"><span class="pass">PASS</span><span class="fail">FAIL</span><span class="error">ERROR</span>'
             '<span class="blocked">BLOCKED</span><span class="none">not measured (hover: why)</span>%s</p>' % (
-                '<span class="fail">L0</span>a finding on that rail below this layer' if rails else
+                '<span class="fail">L0</span>a finding on that rail below this layer' + (
+                    ' <span class="fail">H181</span>the host-memory run missed on that rail: GPUDirect not compared' if gpudirect else '')
+                if rails else
                 '<span class="fail">331</span>a slow rank <span class="error">255</span>a rank of a node that failed for its spread'))
 
 
 def _matrix(matrix):
-    out = ['<h2 id="m-%s">%s</h2>' % (_e(matrix["key"]), _e(matrix["title"])), _legend(matrix["key"] != "steps"),
+    out = ['<h2 id="m-%s">%s</h2>' % (_e(matrix["key"]), _e(matrix["title"])), _legend(matrix["key"] != "steps", matrix["key"] == "gpudirect"),
            '<p class="muted">Beside a row: the node&#39;s lowest finding below this layer, what stopped it unless the gate was '
            'lifted (hover a cell for each column, the row&#39;s end for the whole of it).</p>',
            '<div class="units">']

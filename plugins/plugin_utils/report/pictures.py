@@ -99,7 +99,7 @@ def rail_cell(info, node, rail, layer, check, kind):
     companion = _record(info, COMPANION.get(check, ""))
     said = ((companion or {}).get("detail") or {}).get("rails", {}).get(rail)
     if said and said["status"] != PASS:  # GPUDirect on a rail whose host-memory run missed: not compared, that miss shown
-        return {"text": _figure_text(kind, said) or said["status"], "cls": CLASS.get(said["status"], "none"),
+        return {"text": "H" + (_figure_text(kind, said) or said["status"]), "cls": CLASS.get(said["status"], "none"),
                 "title": "%s %s, %s not compared: %s %s %s" % (node, rail, check, COMPANION[check], said["status"], _figure_title(kind, said))}
     why = record["actual"] if record else "no %s result" % check
     status = record["status"] if record else None
@@ -122,7 +122,7 @@ def rail_matrices(report):
         groups = [(unit, [(node, [rail_cell(hosts[node], node, rail, layer, check, kind) for rail in columns],
                            stopped_below(hosts[node], layer)) for node in nodes])
                   for unit, nodes in units]
-        if not any(cell["text"] for _unit, rows in groups for _node, cells, _stopped in rows for cell in cells):
+        if all(cell["cls"] == "none" for _unit, rows in groups for _node, cells, _stopped in rows for cell in cells):
             continue  # nothing measured on any rail (check mode, a lone node): a grey picture says nothing the checklist does not
         matrices.append({"key": key, "title": title, "columns": columns, "groups": groups})
     return matrices
@@ -177,8 +177,9 @@ def rank_matrix(report):
                                   node, index, detail.get("timed", "step"), value, 100 * share, detail.get("median_ms") or 0,
                                   " (slow rank)" if str(index) in slow else "")})
             spread = detail.get("cv")
-            cells.append({"text": "" if spread is None else "%.1f%%" % (100 * spread), "cls": "fail" if unsteady else
-                          "none" if spread is None else "pass", "title": "%s: %s %s" % (node, record["status"], record["actual"])})
+            over = spread is not None and detail.get("max_cv") is not None and spread >= detail["max_cv"]
+            cells.append({"text": "" if spread is None else "%.1f%%" % (100 * spread), "cls": "none" if spread is None else
+                          "fail" if over else "pass", "title": "%s: %s %s" % (node, record["status"], record["actual"])})
             rows.append((node, cells, ("L6 " + record["actual"]) if record["status"] != PASS else ""))
         groups.append((unit, rows))
     return {"key": "steps", "title": "Layer 6: median %s time per rank, ms (a slow rank in red), and the node's step-time "

@@ -97,6 +97,9 @@ def fabric(nodes, expect_of):
          "pairs": [list(pair) for pair in pairs] + ([[odd, "(a node that passed)"]] if odd else [])},
         {"round": 3, "what": "all-reduce scaled up, the first N nodes, doubling until it misses", "runs": len(sizes),
          "sizes": sizes},
+        {"round": "3+", "what": "all-gather, then reduce-scatter, across every node that held round 3", "runs": 2 if len(nodes) > 1 else 0},
+        {"round": 4, "what": "all-to-all across every node that held, then each scalable unit alone where it misses",
+         "runs": 1 if len(nodes) > 1 else 0},
         {"round": "L6", "what": "the training step on every node, then across the pod", "runs": len(nodes) + (1 if len(nodes) > 1 else 0)},
     ]
     return {"rounds": rounds, "launcher": first.get("pyramid_nccl_launcher"),
