@@ -80,6 +80,17 @@ def test_a_reduce_scatter_under_its_declared_figure_fails_every_node_and_stops_t
     assert {run.host(host)["stopped_at"] for host in run.report["hosts"]} == {5}
 
 
+def test_a_reduce_scatter_wrong_across_nodes_only_fails_every_node_naming_the_collective(validate):
+    # pod.fabric.corrupt: every node's own reduce-scatter (round 1) is right; across the nodes it is not
+    run = validate({"pod": {"nodes": 2, "fabric": {"corrupt": {"op": "reduce_scatter", "wrong": 12}}}, "faults": []}, cmdline=UPPER)
+    assert set(statuses(run, "nccl_reduce_scatter_correct").values()) == {"PASS"}
+    assert set(statuses(run, "nccl_all_gather_pod").values()) == {"PASS"}
+    assert set(statuses(run, "nccl_reduce_scatter_pod").values()) == {"FAIL"}
+    record = run.not_passing("node-001")["nccl_reduce_scatter_pod"]
+    assert record["actual"].startswith("across 2 nodes: wrong results at ") and "reduce_scatter_perf" in record["command"]
+    assert record["cause"].startswith("Wrong reduce-scatter results across nodes")
+
+
 def test_srun_as_the_launcher(validate):
     run = validate({"pod": {"nodes": 4}, "faults": []}, cmdline=UPPER, pyramid_nccl_launcher="srun")
     assert {r["status"] for h in run.report["hosts"] for r in upper_records(run, h)} == {"PASS"}, run.stdout[-3000:]

@@ -1,6 +1,6 @@
 """report.html (report/pictures.py, report/html.py) as data tables: what each cell, bar and row of the pictures says,
 from records as the judges leave them (their figures in ``detail``); a page that needs nothing outside itself and
-escapes what tools print; the scalable units of a 512-node pod. The page in a real browser: tests/e2e/test_report_html.py."""
+escapes what tools print; the scalable units of a 512-node pod. The page in a real browser: tests/e2e/test_report_html_browser.py."""
 
 import re
 from html.parser import HTMLParser

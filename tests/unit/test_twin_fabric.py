@@ -225,3 +225,36 @@ def test_the_parity_test_across_nodes_names_the_node_of_a_diverging_rank(parsers
         assert rc == 0, err
         outcome = _judges_fabric.training_parity_group(parsers.parse("training_parity", out), names, EXPECT, CATALOG)
         assert outcome["by_host"] == blamed and outcome["status"] == ("FAIL" if blamed else "PASS"), outcome
+
+
+def _gather_verdict(parsers, states, load, names, op, **values):
+    argv = ["-np", str(8 * len(names)), "-H", ",".join("%s:8" % n for n in names), "--bind-to", "none"]
+    for name in sorted(ENV):
+        argv += ["-x", name]
+    rc, out, err, hang = formats_fabric.mpirun(states[names[0]], argv + ["%s_perf" % op] + RUN[1:], ENV, load)
+    assert not hang and rc in (0, 1), err
+    run = parsers.parse("nccl_tests", out)
+    return _judges_fabric.JUDGES["fabric"]["nccl_%s_group" % op](run, names, dict(EXPECT, **values), CATALOG)
+
+
+def test_all_gather_and_reduce_scatter_across_nodes_and_a_collective_corrupt_across_nodes_only(parsers, tmp_path):
+    """The pod's FSDP collectives (nccl_all_gather_pod, nccl_reduce_scatter_pod) in the twin's format: healthy on 3 nodes
+    (24 ranks: nccl-tests' per-rank rounding of 4 GiB, judged against a declared figure), a spine funnel leaves these
+    rings alone, and pod.fabric.corrupt makes reduce-scatter alone wrong across nodes."""
+    states, load = pod(tmp_path, nodes=3, fabric={"spine_funnel": {"nodes_per_unit": 1, "factor": 0.25}})
+    names = sorted(states)
+    for op in ("all_gather", "reduce_scatter"):
+        outcome = _gather_verdict(parsers, states, load, names, op)
+        assert outcome["status"] == "PASS" and "busbw not judged" in outcome["actual"], outcome
+        declared = _gather_verdict(parsers, states, load, names, op, pyramid_nccl_pod_collective_busbw={op: {str(4 << 30): 330}})
+        assert declared["status"] == "PASS" and "4 GiB busbw" in declared["actual"], declared
+    states, load = pod(tmp_path, nodes=3, fabric={"corrupt": {"op": "reduce_scatter", "wrong": 12}})
+    assert _gather_verdict(parsers, states, load, names, "all_gather")["status"] == "PASS"
+    outcome = _gather_verdict(parsers, states, load, names, "reduce_scatter")
+    assert (outcome["status"], outcome["cause_key"], outcome["by_host"]) == ("FAIL", "wrong", {}), outcome
+
+
+@pytest.mark.parametrize("corrupt", [{"op": "sendrecv", "wrong": 1}, {"op": "all_gather", "wrong": 0}, {"op": "all_gather"}, "yes"])
+def test_a_corrupt_collective_the_twin_cannot_make_is_refused(tmp_path, corrupt):
+    with pytest.raises(model.ScenarioError, match="pod.fabric.corrupt takes op"):
+        pod(tmp_path, fabric={"corrupt": corrupt})

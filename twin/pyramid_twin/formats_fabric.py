@@ -159,6 +159,9 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
     head += _info(states, env, runs, ranks_per_node)
     faults = [state["nccl"] if op == "all_reduce" else state["nccl"]["collectives"][op] for state in states]
     wrong = max(fault["wrong"] for fault in faults)
+    corrupt = fabric.get("corrupt") or {}
+    if corrupt.get("op") == op:  # pod.fabric.corrupt: this collective wrong across nodes only, every node alone healthy
+        wrong = max(wrong, corrupt["wrong"])
     text, hung = render(head, lambda size: busbw_at(size) * pace, world, "+".join(state["hostname"] for state in states) + op,
                         (minbytes, maxbytes, factor), hang=any(fault["hang"] for fault in faults), wrong=wrong,
                         min_usec=20.0, op=op, in_place_checked=builtin or op != "alltoall")  # the built-in checks both sides

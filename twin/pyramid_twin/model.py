@@ -115,8 +115,14 @@ def load_scenario(path=None):
     pod.setdefault("gpus_per_node", 8)
     pod.setdefault("rails", 8)
     fabric = pod.setdefault("fabric", {})
-    if not isinstance(fabric, dict) or set(fabric) - {"degraded_above_nodes", "factor", "why", "spine_funnel"}:
-        raise ScenarioError("%s: pod.fabric takes degraded_above_nodes, factor, spine_funnel and why" % path)
+    if not isinstance(fabric, dict) or set(fabric) - {"degraded_above_nodes", "factor", "why", "spine_funnel", "corrupt"}:
+        raise ScenarioError("%s: pod.fabric takes degraded_above_nodes, factor, spine_funnel, corrupt and why" % path)
+    corrupt = fabric.get("corrupt")
+    if corrupt is not None and (not isinstance(corrupt, dict) or set(corrupt) != {"op", "wrong"} or corrupt["op"] not in
+                                ("all_reduce", "all_gather", "reduce_scatter", "alltoall")
+                                or not isinstance(corrupt["wrong"], int) or corrupt["wrong"] < 1):
+        raise ScenarioError("%s: pod.fabric.corrupt takes op (all_reduce, all_gather, reduce_scatter or alltoall) and wrong "
+                            "(>= 1 wrong elements at every large size of that collective across nodes)" % path)
     funnel = fabric.get("spine_funnel")
     if funnel is not None and (not isinstance(funnel, dict) or set(funnel) != {"nodes_per_unit", "factor"}
                                or not isinstance(funnel["nodes_per_unit"], int) or funnel["nodes_per_unit"] < 1

@@ -126,7 +126,8 @@ def _legend(rails, gpudirect=False):
 def _matrix(matrix):
     out = ['<h2 id="m-%s">%s</h2>' % (_e(matrix["key"]), _e(matrix["title"])), _legend(matrix["key"] != "steps", matrix["key"] == "gpudirect"),
            '<p class="muted">Beside a row: the node&#39;s lowest finding below this layer, what stopped it unless the gate was '
-           'lifted (hover a cell for each column, the row&#39;s end for the whole of it).</p>',
+           'lifted%s (hover a cell for each column, the row&#39;s end for the whole of it).</p>' % (
+               "; or the node's own Layer 6 result where it failed" if matrix["key"] == "steps" else ""),
            '<div class="units">']
     head = "".join('<th title="%s">%s</th>' % (_e(column), _e(_short(column))) for column in matrix["columns"])
     for unit, rows in matrix["groups"]:
