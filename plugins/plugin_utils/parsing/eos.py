@@ -277,7 +277,7 @@ def _lldp_json(document):
 # --- bgp ----------------------------------------------------------------------------------------
 
 @parser("arista_eos_show_ip_bgp_summary",
-        "show ip bgp summary: BGP neighbors of the default VRF, remote AS, state, prefixes received and accepted")
+        "show ip bgp summary: BGP neighbors of the default VRF, remote AS, state and reason, prefixes received and accepted")
 def _bgp(rows):
     neighbors = {}
     for row in _other(rows):
@@ -304,7 +304,7 @@ _JSON_BGP_STATES = {state: state for state in ("Idle", "Connect", "Active", "Ope
 
 
 @parser("arista_eos_show_ip_bgp_summary_json",
-        "show ip bgp summary | json: BGP neighbors of the default VRF, remote AS, state, prefixes received and accepted",
+        "show ip bgp summary | json: BGP neighbors of the default VRF, remote AS, state and reason, prefixes received and accepted",
         kind="json")
 def _bgp_json(document):
     """{"vrfs": {"default": {"peers": {ADDR: {"peerState": "Established", "asn": "65100",
@@ -326,9 +326,24 @@ def _bgp_json(document):
         neighbors[address] = {"remote_as": asn(str(peer["asn"])), "state": state, "prefixes_received": received}
         if accepted is not None:
             neighbors[address]["prefixes_accepted"] = accepted
+        reason = _idle_reason(address, peer) if not up else None
+        if reason:
+            neighbors[address]["reason"] = reason
     if not neighbors:
         raise ValueError("no BGP neighbor of the default VRF listed")
     return {"neighbors": neighbors}
+
+
+def _idle_reason(address, peer):
+    """Why a session that is not up is down, as EOS words it in JSON ("Admin", "NoInterface", "MaxPath": the text
+    table's Idle(Admin), Idle(NoIf)). Read only while the session is not Established: EOS keeps the reason of the last
+    Idle spell beside an Established session (ANTA's captures), which is no reason for an up session to be down."""
+    reason = peer.get("peerStateIdleReason")
+    if reason is None or reason == "":
+        return None
+    if not isinstance(reason, str) or not re.match(r"^[A-Za-z][\w-]*$", reason):
+        raise ValueError("neighbor %s: peerStateIdleReason %r is not a reason" % (address, reason))
+    return reason
 
 
 # --- routes -------------------------------------------------------------------------------------
