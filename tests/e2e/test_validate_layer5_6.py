@@ -122,8 +122,14 @@ def test_a_run_keeps_its_baseline_and_a_later_run_is_judged_against_it(validate,
         baseline = yaml.safe_load(handle)
     assert 800 < baseline["pyramid_train_step_ms_baseline"] < 1000  # the twin's ~850 ms step
     assert 300 < baseline["pyramid_nccl_node_busbw"]["4294967296"] < 400
+    # the pod's own all-gather and reduce-scatter (issue 38): the figures its passing runs across the pod measured
+    pod = baseline["pyramid_nccl_pod_collective_busbw"]
+    assert set(pod) == {"all_gather", "reduce_scatter"} and all(len(sizes) == 1 for sizes in pod.values())
+    assert all(100 < value < 400 for sizes in pod.values() for value in sizes.values()), pod
     same = validate({"pod": {"nodes": 2}, "faults": []}, cmdline=UPPER, **baseline)
     assert set(upper_statuses(same, "node-001").values()) == set(upper_statuses(same, "node-002").values()) == {"PASS"}
+    gathered = next(r for r in same.host("node-001")["checks"] if r["check"] == "nccl_all_gather_pod")
+    assert "busbw within 15% of pyramid_nccl_pod_collective_busbw[all_gather]" in gathered["expected"]
     faster = dict(baseline, pyramid_train_step_ms_baseline=baseline["pyramid_train_step_ms_baseline"] * 0.7)
     slower = validate({"pod": {"nodes": 2}, "faults": []}, cmdline=UPPER, **faster)
     record = slower.not_passing("node-001")["training_stable"]

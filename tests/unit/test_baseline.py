@@ -64,3 +64,37 @@ def test_the_other_collectives_figures_are_kept_by_collective(tmp_path):
     _resolved, errors = _expectations.resolve(_catalog.load_catalog(), {"pyramid_nccl_collective_busbw": {"all_to_all": {"8": 1}}})
     assert errors == ["pyramid_nccl_collective_busbw: key 'all_to_all' is none of all_gather, reduce_scatter, alltoall, sendrecv; "
                       "did you mean alltoall?"]
+
+
+def test_the_pod_collectives_figures_come_from_the_passing_runs_across_the_pod(tmp_path):
+    """issue 38: the all-gather and reduce-scatter across the pod are judged only where pyramid_nccl_pod_collective_busbw
+    is declared; a GO run offers the figure it measured, taken from the passing records' detail (never a failed run's)."""
+    run_dir = str(tmp_path)
+    size = str(4 << 30)
+    for host in ("n1", "n2", "n3"):
+        device(run_dir, host, "PASS", 350.0, 860.0)
+        doc = _results.load(run_dir, host)
+        doc["results"] += [
+            {"layer": 5, "check": "nccl_all_gather_pod", "status": "PASS",
+             "detail": {"collective": "all_gather", "nodes": 3, "busbw": {size: 201.04}}},
+            {"layer": 5, "check": "nccl_reduce_scatter_pod", "status": "PASS" if host != "n3" else "SKIP",
+             "detail": {"collective": "reduce_scatter", "nodes": 2, "busbw": {size: 188.0}} if host != "n3" else None}]
+        _results.save(run_dir, doc)
+    values, counted = _baseline.figures(run_dir, ["n1", "n2", "n3"])
+    assert counted == 3
+    assert values["pyramid_nccl_pod_collective_busbw"] == {"all_gather": {size: 201.0}, "reduce_scatter": {size: 188.0}}
+    text = _baseline.text(values, counted, "r", "GO")
+    assert "this run's all-gather and reduce-scatter across the pod" in text
+    resolved, errors = _expectations.resolve(_catalog.load_catalog(), yaml.safe_load(text))
+    assert not errors and resolved["pyramid_nccl_pod_collective_busbw"]["all_gather"] == {size: "201.0"}
+
+
+def test_no_pod_collectives_figure_without_a_passing_run(tmp_path):
+    run_dir = str(tmp_path)
+    device(run_dir, "n1", "PASS", 350.0, 860.0)
+    doc = _results.load(run_dir, "n1")
+    doc["results"].append({"layer": 5, "check": "nccl_all_gather_pod", "status": "SKIP", "actual": "not run: check mode"})
+    _results.save(run_dir, doc)
+    values, _counted = _baseline.figures(run_dir, ["n1"])
+    assert "pyramid_nccl_pod_collective_busbw" not in values
+    assert "across the pod" not in _baseline.text(values, 1, "r", "GO")

@@ -19,6 +19,11 @@ HEADER = """# Baseline measured by gpufabric.pyramid, run %(run)s (pod verdict %
 # collectives), and the training step
 # within pyramid_train_baseline_tolerance of this step time.
 """
+ACROSS = """# pyramid_nccl_pod_collective_busbw: this run's all-gather and reduce-scatter across the pod (the nodes that held
+# Layer 5's rounds); a run across far fewer or more nodes may measure another figure (NCCL picks by the node count).
+"""
+# the pod's own collectives (Layer 5 fabric checks): their figures come from a passing run's record, one run for the pod
+POD_COLLECTIVES = {"nccl_all_gather_pod": "all_gather", "nccl_reduce_scatter_pod": "reduce_scatter"}
 
 
 def _step_median(training, warmup):
@@ -35,8 +40,9 @@ def _peak(table, into):
 
 def figures(run_dir, hosts):
     """{"pyramid_nccl_node_busbw": {size: GB/s}, "pyramid_nccl_collective_busbw": {collective: {size: GB/s}},
-    "pyramid_train_step_ms_baseline": ms}: medians over GO hosts."""
-    busbw, collectives, steps, counted = {}, {}, [], 0
+    "pyramid_nccl_pod_collective_busbw": {collective: {size: GB/s}} (the passing runs across the pod, from their records'
+    detail), "pyramid_train_step_ms_baseline": ms}: medians over GO hosts."""
+    busbw, collectives, across, steps, counted = {}, {}, {}, [], 0
     for host in hosts:
         doc = _results.load(run_dir, host)
         results = doc["results"]
@@ -49,6 +55,12 @@ def figures(run_dir, hosts):
         _peak(facts.get("layer5", {}).get("nccl_node"), busbw)
         for source, name in COLLECTIVE_FIGURES.items():
             _peak(facts.get("layer5", {}).get(source), collectives.setdefault(name, {}))
+        for record in results:
+            detail = record.get("detail") or {}
+            if record["check"] in POD_COLLECTIVES and record["status"] == PASS and detail.get("busbw"):
+                sizes = across.setdefault(POD_COLLECTIVES[record["check"]], {})
+                for size, value in detail["busbw"].items():
+                    sizes.setdefault(size, []).append(value)
         training = facts.get("layer6", {}).get("training_node") or {}
         median = _step_median(training, doc.get("expect", {}).get("pyramid_train_warmup_steps", 5))
         if median is not None:
@@ -60,10 +72,17 @@ def figures(run_dir, hosts):
              for name, sizes in collectives.items() if sizes}
     if found:
         values["pyramid_nccl_collective_busbw"] = found
+    # one run across the pod per collective: every GO node that held it carries the same figure
+    pod = {name: {size: round(statistics.median(found), 1) for size, found in sizes.items()} for name, sizes in across.items()}
+    if pod:
+        values["pyramid_nccl_pod_collective_busbw"] = pod
     if steps:
         values["pyramid_train_step_ms_baseline"] = round(statistics.median(steps), 1)
     return values, counted
 
 
 def text(values, counted, run_id, verdict):
-    return HEADER % {"run": run_id, "verdict": verdict, "count": counted} + yaml.safe_dump(values, sort_keys=True)
+    header = HEADER % {"run": run_id, "verdict": verdict, "count": counted}
+    if "pyramid_nccl_pod_collective_busbw" in values:
+        header += ACROSS
+    return header + yaml.safe_dump(values, sort_keys=True)

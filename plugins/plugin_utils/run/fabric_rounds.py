@@ -38,8 +38,9 @@ def scale_sizes(count):
 
 
 def _verdict(status, outcome, actual, cause_key=None):
+    extra = {"detail": outcome["detail"]} if outcome.get("detail") and status == PASS else {}
     return verdict(status, outcome["expected"], actual, cause=outcome.get("cause"), command=outcome.get("command"),
-                   cause_key=cause_key)
+                   cause_key=cause_key, **extra)
 
 
 def _skip_all(nodes, why):

@@ -93,7 +93,8 @@ def record(docs, verdicts, check, catalog, expect, counts):
         result = _engine.result(
             host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
             # the catalog's cause for the finding, else the judge's own (an ERROR's: what could not be read or told)
-            cause=check.get("causes", {}).get(outcome["cause_key"]) or outcome.get("cause"), command=outcome.get("command"))
+            cause=check.get("causes", {}).get(outcome["cause_key"]) or outcome.get("cause"), command=outcome.get("command"),
+            detail=outcome.get("detail"))
         if outcome.get("not_applicable"):
             result["not_applicable"] = True
         _results.record(docs[host], [result])
