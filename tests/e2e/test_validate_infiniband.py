@@ -274,3 +274,23 @@ def test_a_target_that_stops_returning_credits_leaves_its_leaf_ports_waiting_aft
     assert record["status"] == "FAIL", (record, run.stdout[-3000:])
     assert "credit loop" in record["cause"] and "in the" in record["actual"] and "after it" in record["actual"], record
     assert "PortXmitDiscards +0" in record["actual"]
+
+
+def test_ibdiagnet_where_the_site_runs_it_reads_a_count_past_the_16_bit_maximum_rising(validate):
+    """pyramid_ib_counters_reader: ibdiagnet: the subnet's counters from ibdiagnet2.db_csv (payloads/ibdiagnet_read.py on
+    the reader), each port's 64-bit counters: a symbol error count past 65535 still rising is a FAIL with its rise, where
+    ibqueryerrors' 16-bit read could only say it stopped counting (ERROR); the other nodes pass."""
+    fault = {"node": "node-003", "kind": "ib_port_errors", "rail": "mlx5_1", "counts": {"SymbolErrorCounter": 65535},
+             "per_s": {"SymbolErrorCounter": 40}}
+    run = validate(_pod(3, fault), cmdline=LAYER1, pyramid_rdma_link_layer="infiniband", pyramid_ib_counters_reader="ibdiagnet")
+    record = _record(run, "node-003", "ib_port_errors")
+    assert record["status"] == "FAIL" and record["layer"] == 1, (record, run.stdout[-3000:])
+    assert "leaf1-r1 port 3 (node-003 mlx5_1): SymbolErrorCounter +" in record["actual"] and "(65535 -> " in record["actual"], record
+    assert "read by ibdiagnet on node-001" in record["expected"] and "ibdiagnet" in record["command"], record
+    for node in ("node-001", "node-002"):
+        assert _record(run, node, "ib_port_errors")["status"] == "PASS", run.not_passing(node)
+    missing = validate(_pod(2, {"node": "node-001", "kind": "tool_missing", "tool": "ibdiagnet"}), cmdline=LAYER1,
+                       pyramid_rdma_link_layer="infiniband", pyramid_ib_counters_reader="ibdiagnet")
+    for node in ("node-001", "node-002"):  # chosen and not installed: an ERROR naming it, never ibqueryerrors instead
+        record = _record(missing, node, "ib_port_errors")
+        assert record["status"] == "ERROR" and "ibdiagnet" in record["actual"], (node, record)

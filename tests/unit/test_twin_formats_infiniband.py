@@ -106,6 +106,29 @@ def test_the_twins_ibqueryerrors_lists_the_faulty_ports_whole_and_saturated_as_r
     assert rc == 0 and parse("linux_ibqueryerrors", out)["ports"] == {}
 
 
+def test_the_twins_ibdiagnet_writes_every_linked_port_with_its_64_bit_counts(tmp_path):
+    """ibdiagnet -o DIR (formats_infiniband.ibdiagnet) writes ibdiagnet2.db_csv, read by the product's parser: the same
+    faults as ibqueryerrors', every linked port a row (zeros too), the 16-bit column stopped at 65535 and the 64-bit one
+    counting on; the index table names PM_INFO's rows."""
+    states = _pod(tmp_path, 4, "[{node: node-002, kind: ib_port_errors, rail: mlx5_1, counts: {SymbolErrorCounter: 70000,"
+                               " LinkDownedCounter: 2}}, {node: node-003, kind: ib_port_errors, rail: mlx5_0, end: ca,"
+                               " counts: {PortRcvErrors: 7}}]")
+    out_dir = tmp_path / "ibdiag"
+    rc, out, err = formats_infiniband.ibdiagnet(states["node-001"], ["-o", str(out_dir)], {}, states.get)
+    assert rc == 0 and not err and "Port Counters" in out
+    raw = (out_dir / "ibdiagnet2.db_csv").read_text(encoding="utf-8")
+    assert ",65535," in raw  # the 16-bit SymbolErrorCounter column at its maximum, beside the 64-bit 70000
+    facts = parse("linux_ibdiagnet2_db_csv", raw)
+    links = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
+    leaf = "%s:2" % links["switches"]["leaf1-r1"]["guid"]
+    assert facts["ports"][leaf] == {"SymbolErrorCounter": 70000, "LinkDownedCounter": 2}
+    assert facts["widths"][leaf] == {"SymbolErrorCounter": 64, "LinkDownedCounter": 64}
+    assert facts["ports"]["%s:1" % states["node-003"]["rails"][0]["node_guid"]] == {"PortRcvErrors": 7}
+    # every CA port and every switch port with a link: 4 nodes x 8 rails, 8 leaves x (4 nodes + 2 uplinks), 2 spines x 8
+    assert facts["checked"] == {"nodes": 32 + 8 + 2, "ports": 32 + 8 * 6 + 2 * 8}
+    assert formats_infiniband.ibdiagnet(states["node-001"], [], {}, states.get)[0] == 2  # only -o DIR is simulated
+
+
 def test_a_counter_the_port_does_not_have_is_a_scenario_error(tmp_path):
     with pytest.raises(model.ScenarioError, match="no counter SymbolErrors"):
         _pod(tmp_path, 2, "[{node: node-001, kind: ib_port_errors, rail: mlx5_0, per_s: {SymbolErrors: 5}}]")

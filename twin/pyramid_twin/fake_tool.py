@@ -426,6 +426,7 @@ TOOLS = {
     "ib_write_bw": _rail_mesh("formats_perftest", "ib_write_bw"),
     "iblinkinfo": _rail_mesh("formats_infiniband", "iblinkinfo"),  # the whole subnet: every node of the pod
     "ibqueryerrors": _rail_mesh("formats_infiniband", "ibqueryerrors"),
+    "ibdiagnet": _rail_mesh("formats_infiniband", "ibdiagnet"),  # NVIDIA's ibutils2: the same counters, its database
     "sminfo": _rail_mesh("formats_infiniband", "sminfo"),  # the subnet's master SM (pod.ib_sm)
     "dump_fts": _rail_mesh("formats_infiniband", "dump_fts"),  # every switch's forwarding table (pod.ib_sm.roots)
     "ping": _rail_mesh("formats_ping", "ping"),

@@ -119,12 +119,13 @@ COUNTERS = (("SymbolErrorCounter", 16), ("LinkErrorRecoveryCounter", 8), ("LinkD
             ("ExcessiveBufferOverrunErrors", 4), ("VL15Dropped", 16), ("PortXmitWait", 32))
 
 
-def _counts(errors, elapsed):
+def _counts(errors, elapsed, wide=False):
+    """A rail's counts now: each stopped at its width's maximum, or not (``wide``: the 64-bit PortCountersExtended)."""
     counts = {}
     for counter, bits in COUNTERS:
         value = int(errors["counts"].get(counter, 0) + errors["per_s"].get(counter, 0.0) * elapsed)
         if value:
-            counts[counter] = min(value, 2 ** bits - 1)
+            counts[counter] = value if wide else min(value, 2 ** bits - 1)
     return counts
 
 
@@ -132,18 +133,12 @@ def _line(counts):
     return " ".join("[%s == %d]" % (counter, counts[counter]) for counter, _bits in COUNTERS if counts.get(counter))
 
 
-def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argument
-    """`ibqueryerrors --threshold-file /dev/null` (or without a threshold file: the twin has none), in the layout of
-    real captures (tests/unit/parsers/linux_ibqueryerrors, infiniband-diags 44.0 on ibsim): each node with a non-zero
-    error counter ("Errors for <GUID> "<name>"", a CA's header without its GUID), a port line per such port (a switch's
-    "port ALL" first, the sum), then the closing summary. The counters are the scenario's `ib_port_errors` faults."""
-    if args not in ([], ["--threshold-file", "/dev/null"]):
-        return 2, "", "pyramid twin: `ibqueryerrors %s` is not simulated\n" % " ".join(args)
-    if not any(rail["link_layer"] == "InfiniBand" for rail in state["rails"]):
-        return 2, "", "pyramid twin: `ibqueryerrors` on a node without an InfiniBand rail is not simulated\n"
+def _error_counts(load_node, wide=False):
+    """The subnet and its ports' counts now: (switches, cas, {node description: node GUID}, [(CA description, node
+    GUID, counts)], {switch: {port: counts}}), from the scenario's `ib_port_errors` faults and the incasts so far; each
+    count stopped at its width's maximum, or not (``wide``: the 64-bit counters ibdiagnet reads too)."""
     nodes = _pod(load_node)
     switches, cas = subnet(nodes)
-    guids = {name: guid for guid, name, _lid, _ports in switches}
     faulty = [(state_, rail) for state_ in nodes for rail in state_["rails"] if rail.get("ib_errors")]
     elapsed = 0.0
     if any(rail["ib_errors"]["per_s"] for _node, rail in faulty):
@@ -155,7 +150,7 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
     for node, rail in faulty:
         description = "%s %s" % (node["hostname"], rail["device"])
         link = next((port for name, _guid, _lid, port in cas if name == description), None)
-        counts = _counts(rail["ib_errors"], elapsed)
+        counts = _counts(rail["ib_errors"], elapsed, wide)
         if link is None or not counts:
             continue
         if rail["ib_errors"]["end"] == "ca":
@@ -163,7 +158,29 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
         else:
             here = by_switch.setdefault(link["remote"]["name"], {}).setdefault(link["remote"]["port"], {})
             for counter, value in counts.items():
-                here[counter] = min(here.get(counter, 0) + value, 2 ** dict(COUNTERS)[counter] - 1)
+                here[counter] = here.get(counter, 0) + value if wide else min(here.get(counter, 0) + value, 2 ** dict(COUNTERS)[counter] - 1)
+    node_guids = {"%s %s" % (node["hostname"], rail["device"]): rail["node_guid"] for node in nodes for rail in node["rails"]}
+    return switches, cas, node_guids, by_ca, by_switch
+
+
+def _fabric_host(state, tool):
+    if not any(rail["link_layer"] == "InfiniBand" for rail in state["rails"]):
+        return 2, "", "pyramid twin: `%s` on a node without an InfiniBand rail is not simulated\n" % tool
+    return None
+
+
+def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argument
+    """`ibqueryerrors --threshold-file /dev/null` (or without a threshold file: the twin has none), in the layout of
+    real captures (tests/unit/parsers/linux_ibqueryerrors, infiniband-diags 44.0 on ibsim): each node with a non-zero
+    error counter ("Errors for <GUID> "<name>"", a CA's header without its GUID), a port line per such port (a switch's
+    "port ALL" first, the sum), then the closing summary. The counters are the scenario's `ib_port_errors` faults."""
+    if args not in ([], ["--threshold-file", "/dev/null"]):
+        return 2, "", "pyramid twin: `ibqueryerrors %s` is not simulated\n" % " ".join(args)
+    refused = _fabric_host(state, "ibqueryerrors")
+    if refused:
+        return refused
+    switches, cas, _node_guids, by_ca, by_switch = _error_counts(load_node)
+    guids = {name: guid for guid, name, _lid, _ports in switches}
     lines = []
     for description, guid, counts in by_ca:
         lines += ['Errors for "%s"' % description, "   GUID %s port 1: %s" % (_unpadded(guid), _line(counts))]
@@ -181,6 +198,66 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
               "##          %d ports checked, %d ports have errors beyond threshold" % (checked, listed),
               "## Thresholds: ", "## Suppressed:"]
     return (1 if listed else 0), "\n".join(lines) + "\n", ""
+
+
+# ibdiagnet's database (ibdiagnet2.db_csv), PM_INFO and the index table that closes the file, in the layout of the real
+# capture (tests/unit/parsers/linux_ibdiagnet2_db_csv/quantum2_fabric_real, IBDIAGNET 2.10.0): one row per linked port
+# (a switch's ports without a link have none), each counter's 32-bit column beside its 64-bit one (the 32-bit one
+# stopped at its maximum, as the real rows' PortXmitData and PortXmitWait are).
+PM_INFO_HEADER = (
+    "NodeGUID,PortGUID,PortNumber,LinkDownedCounter,LinkErrorRecoveryCounter,SymbolErrorCounter,PortRcvRemotePhysicalErrors,"
+    "PortRcvErrors,PortXmitDiscards,PortRcvSwitchRelayErrors,ExcessiveBufferOverrunErrors,LocalLinkIntegrityErrors,"
+    "PortRcvConstraintErrors,PortXmitConstraintErrors,VL15Dropped,PortXmitData,PortRcvData,PortXmitPkts,PortRcvPkts,"
+    "PortXmitWait,PortXmitDataExtended,PortRcvDataExtended,PortXmitPktsExtended,PortRcvPktsExtended,PortUniCastXmitPkts,"
+    "PortUniCastRcvPkts,PortMultiCastXmitPkts,PortMultiCastRcvPkts,SymbolErrorCounterExt,LinkErrorRecoveryCounterExt,"
+    "LinkDownedCounterExt,PortRcvErrorsExt,PortRcvRemotePhysicalErrorsExt,PortRcvSwitchRelayErrorsExt,PortXmitDiscardsExt,"
+    "PortXmitConstraintErrorsExt,PortRcvConstraintErrorsExt,LocalLinkIntegrityErrorsExt,ExcessiveBufferOverrunErrorsExt,"
+    "VL15DroppedExt,PortXmitWaitExt,QP1DroppedExt,retransmission_per_sec, max_retransmission_rate,PortLocalPhysicalErrors,"
+    "PortMalformedPacketErrors,PortBufferOverrunErrors,PortDLIDMappingErrors,PortVLMappingErrors,PortLoopingErrors,"
+    "PortInactiveDiscards,PortNeighborMTUDiscards,PortSwLifetimeLimitDiscards,PortSwHOQLifetimeLimitDiscards")
+
+
+def _pm_row(node_guid, port_guid, port, counts):
+    values = dict.fromkeys((name.strip() for name in PM_INFO_HEADER.split(",")), "0")
+    values.update(NodeGUID=node_guid, PortGUID=port_guid, PortNumber=str(port), PortLoopingErrors="-1",
+                  retransmission_per_sec="0x0000000000000000", max_retransmission_rate="0x0000")
+    for counter, bits in COUNTERS:
+        if counts.get(counter):
+            values[counter] = str(min(counts[counter], 2 ** bits - 1))
+            values[counter + "Ext"] = str(counts[counter])
+    return ",".join(values[name.strip()] for name in PM_INFO_HEADER.split(","))
+
+
+def ibdiagnet(state, args, env, load_node):  # pylint: disable=unused-argument
+    """`ibdiagnet -o DIR`: its log on stdout (the stages' lines the real one prints for the port counters) and
+    DIR/ibdiagnet2.db_csv written, every linked port's counters as ibqueryerrors' (the same faults and incasts)."""
+    import os  # pylint: disable=import-outside-toplevel
+    if len(args) != 2 or args[0] != "-o":
+        return 2, "", "pyramid twin: `ibdiagnet %s` is not simulated (only -o DIR)\n" % " ".join(args)
+    refused = _fabric_host(state, "ibdiagnet")
+    if refused:
+        return refused
+    switches, cas, node_guids, by_ca, by_switch = _error_counts(load_node, wide=True)
+    ca_counts = {description: counts for description, _guid, counts in by_ca}
+    rows = []
+    for guid, name, _lid, ports in switches:
+        for number in sorted(ports):
+            if ports[number].get("remote"):
+                rows.append(_pm_row(guid, guid, number, by_switch.get(name, {}).get(number, {})))
+    for description, port_guid, _lid, _port in cas:
+        rows.append(_pm_row(node_guids[description], port_guid, 1, ca_counts.get(description, {})))
+    head = "START_RUN_INFO\nIBDIAGNET_Version,Date,Args\n\"IBDIAGNET 2.10.0 (pyramid twin)\",\"\",\"-o %s\"\nEND_RUN_INFO\n\n" % args[1]
+    body = "START_PM_INFO\n%s\n%s\nEND_PM_INFO\n\n" % (PM_INFO_HEADER, "\n".join(rows))
+    index = "START_INDEX_TABLE\nName, Offset, Size, Line, Rows\nRUN_INFO,%12d,%12d,%12d,%12d\nPM_INFO,%12d,%12d,%12d,%12d\nEND_INDEX_TABLE\n" % (
+        len(head.split("\n")[0]), len(head), 2, 1, len(head), len(body), head.count("\n") + 2, len(rows))
+    text = head + body + index
+    os.makedirs(args[1], exist_ok=True)
+    with open(os.path.join(args[1], "ibdiagnet2.db_csv"), "w", encoding="utf-8") as handle:
+        handle.write("# INDEX_TABLE offset: %11d, line: %11d\n\n" % (len(head) + len(body), text.count("\n") - 4) + text)
+    log = ("---------------------------------------------\nPort Counters\n-I- Build Port Counters\n"
+           "-I- Ports counters retrieving finished successfully\n\n-I- Ports Counters                      : %s\n" % (
+               os.path.join(args[1], "ibdiagnet2.pm")))
+    return 0, log, ""
 
 
 # An incast on InfiniBand (twin/pyramid_twin/incast.py's events, recorded by the rate-limited ib_write_bw clients): the

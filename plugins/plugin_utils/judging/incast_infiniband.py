@@ -18,7 +18,7 @@ it was read; a read that failed is a string saying why: the verdict is then ERRO
 from __future__ import annotations
 
 from . import incast as _roce
-from .infiniband import COUNTER_BITS
+from .infiniband import port_counts, stuck
 from .registry import judge
 
 LABELS = ("before", "after", "settled")
@@ -63,12 +63,16 @@ def _when(label):
 
 
 def _count(read, key, counter, where, label):
-    value = read["ports"].get(key, {}).get(counter, 0)
+    counts = port_counts(read, key)
+    if counts is None:
+        raise Unreadable("%s: no counters in %s's read %s the incast" % (where, read.get("reader") or "ibqueryerrors", _when(label)))
+    value = counts.get(counter, 0)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise Unreadable("%s: %s %r %s the incast is not a count" % (where, counter, value, _when(label)))
-    if value == 2 ** COUNTER_BITS[counter] - 1:
-        raise Unreadable("%s: %s %d %s the incast, its %d-bit maximum: it no longer counts (clear it: perfquery -R -G %s)" % (
-            where, counter, value, _when(label), COUNTER_BITS[counter], key.replace(":", " ")))
+    why = stuck(read, key, counter, value)
+    if why:
+        raise Unreadable("%s: %s %s %s the incast (clear it: perfquery -R -G %s)" % (
+            where, counter, why, _when(label), key.replace(":", " ")))
     return value
 
 

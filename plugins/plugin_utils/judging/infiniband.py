@@ -148,6 +148,36 @@ COUNTER_BITS = {"SymbolErrorCounter": 16, "LinkErrorRecoveryCounter": 8, "LinkDo
                 "PortRcvRemotePhysicalErrors": 16, "PortRcvSwitchRelayErrors": 16, "PortXmitDiscards": 16,
                 "PortXmitConstraintErrors": 8, "PortRcvConstraintErrors": 8, "LocalLinkIntegrityErrors": 4,
                 "ExcessiveBufferOverrunErrors": 4, "VL15Dropped": 16, "PortXmitWait": 32}
+
+
+def port_counts(read, key):
+    """The counts one read shows for the port "<GUID>:<port>" ({} for none), or None where the read lists every port it
+    read (ibdiagnet's PM_INFO: "listed") and not this one: its counts are unknown, never zero. ibqueryerrors lists only
+    ports with a count, its closing summary proving the others zero."""
+    listed = read.get("listed")
+    if listed is not None:
+        guid, _sep, port = key.partition(":")
+        if not port.isdigit() or int(port) not in listed.get(guid, ()):
+            return None
+    return read["ports"].get(key, {})
+
+
+def stuck(read, key, counter, value):
+    """Why ``value`` of a port's counter proves nothing, or None: at its width's maximum it no longer counts (a 16-bit
+    SymbolErrorCounter at 65535); a 64-bit count (ibdiagnet's PortCountersExtended) past 2^63 is damage, not a count."""
+    bits = ((read.get("widths") or {}).get(key) or {}).get(counter) or COUNTER_BITS.get(counter)
+    if bits is None:
+        return None
+    if bits == 64:
+        return "%d, near its 64-bit maximum: damage, not a count" % value if value >= 2 ** 63 else None
+    return "%d, its %d-bit maximum: it no longer counts" % (value, bits) if value == 2 ** bits - 1 else None
+
+
+def reader_tool(window):
+    """The tool that read a window's counters: ibqueryerrors, or ibdiagnet where the inventory chose it."""
+    return (window.get("after") or {}).get("reader") or "ibqueryerrors"
+
+
 # The counters that must not rise over the soak on a rail's link (seed 004's fabric check), with what a rise means.
 LINK_ERRORS = {
     "SymbolErrorCounter": "bit errors on the link's lanes: a dirty or damaged cable or transceiver",
@@ -174,22 +204,26 @@ def ib_port_errors(facts_by_host, expect_by_host):
 def _port_errors(host, facts, expect):
     window = facts["ib_port_counters"]
     reader = (facts.get("read_on_host") or {}).get("ib_port_counters", "the fabric host")
+    tool = reader_tool(window)
     expected = ("no InfiniBand error counter rising over the %ds soak at either end of each rail's link (%s), read by "
-                "ibqueryerrors on %s" % (window["seconds"], ", ".join(sorted(LINK_ERRORS)), reader))
+                "%s on %s" % (window["seconds"], ", ".join(sorted(LINK_ERRORS)), tool, reader))
     hidden = _hidden_verdict(window, expected)
     if hidden:
         return hidden
     rising, broken, unseen, old = [], [], [], []
     for said, key, guid, port in _rail_ends(host, facts, expect, unseen):
-        before, after = window["before"]["ports"].get(key, {}), window["after"]["ports"].get(key, {})
+        before, after = port_counts(window["before"], key), port_counts(window["after"], key)
+        if before is None or after is None:
+            broken.append(("unread", "%s: no counters in %s's read %s the soak" % (
+                said, tool, "at the start of" if before is None else "at the end of")))
+            continue
         # PortXmitWait is congestion, not an error: ib_congestion_idle judges it at Layer 3 (a busy fabric's
         # 32-bit count saturates long before anyone clears it, which says nothing about the links)
         for counter in sorted((set(before) | set(after) | set(LINK_ERRORS)) - {"PortXmitWait"}):
             first, last = before.get(counter, 0), after.get(counter, 0)
-            top = 2 ** COUNTER_BITS[counter] - 1 if counter in COUNTER_BITS else None
-            if top is not None and top in (first, last):
-                broken.append(("saturated", "%s: %s %d, its %d-bit maximum: it no longer counts (clear it: perfquery -R "
-                                            "-G %s %d)" % (said, counter, top, COUNTER_BITS[counter], guid, port)))
+            why = stuck(window["before"], key, counter, first) or stuck(window["after"], key, counter, last)
+            if why:
+                broken.append(("saturated", "%s: %s %s (clear it: perfquery -R -G %s %d)" % (said, counter, why, guid, port)))
             elif last < first:
                 broken.append(("cleared", "%s: %s went from %d to %d (cleared during the soak)" % (said, counter, first, last)))
             elif counter in LINK_ERRORS and last > first:
@@ -219,19 +253,22 @@ def ib_congestion_idle(facts_by_host, expect_by_host):
 def _congestion_idle(host, facts, expect):
     window, allowed = facts["ib_port_counters"], expect["pyramid_ib_xmit_wait_idle_max"]
     reader = (facts.get("read_on_host") or {}).get("ib_port_counters", "the fabric host")
+    tool = reader_tool(window)
     expected = ("PortXmitWait at either end of each rail's link rising by at most %d over %ds at idle (the soak's start "
-                "to Layer 3), read by ibqueryerrors on %s" % (allowed, window["seconds"], reader))
+                "to Layer 3), read by %s on %s" % (allowed, window["seconds"], tool, reader))
     hidden = _hidden_verdict(window, expected)
     if hidden:
         return hidden
     waiting, broken, unseen, quiet = [], [], [], 0
-    top = 2 ** COUNTER_BITS["PortXmitWait"] - 1
     for said, key, guid, port in _rail_ends(host, facts, expect, unseen):
-        first = window["before"]["ports"].get(key, {}).get("PortXmitWait", 0)
-        last = window["after"]["ports"].get(key, {}).get("PortXmitWait", 0)
-        if top in (first, last):
-            broken.append("%s: PortXmitWait %d, its 32-bit maximum: it no longer counts (clear it: perfquery -R -G %s %d)" % (
-                said, top, guid, port))
+        before, after = port_counts(window["before"], key), port_counts(window["after"], key)
+        if before is None or after is None:
+            broken.append("%s: no counters in %s's read %s" % (said, tool, "at the soak's start" if before is None else "at Layer 3"))
+            continue
+        first, last = before.get("PortXmitWait", 0), after.get("PortXmitWait", 0)
+        why = stuck(window["before"], key, "PortXmitWait", first) or stuck(window["after"], key, "PortXmitWait", last)
+        if why:
+            broken.append("%s: PortXmitWait %s (clear it: perfquery -R -G %s %d)" % (said, why, guid, port))
         elif last < first:
             broken.append("%s: PortXmitWait went from %d to %d (cleared since the soak's start)" % (said, first, last))
         elif last - first > allowed:
@@ -255,6 +292,10 @@ def _unjudged_cause(kinds, unseen, reader):
         return ("An error counter at its maximum no longer counts, so its rise over the soak is unknown (a port that has "
                 "been erring for long, or never cleared): clear the named port's counters (perfquery -R -G <GUID> <port>) "
                 "and run Layer 1 again")
+    if "unread" in kinds:
+        return ("ibdiagnet read no counters of the named port (its performance query went unanswered: ibdiagnet2.log's "
+                "Port Counters stage names it): its errors are unknown; check the port's HCA or switch firmware and run "
+                "Layer 1 again")
     if "cleared" in kinds:
         return ("Error counters cleared during the soak (perfquery -R, ibclearerrors, a port or switch reset): nothing to "
                 "compare; run Layer 1 again and clear nothing while it soaks")

@@ -258,3 +258,114 @@ def dump_fts(text):
     if not switches:
         raise ValueError("no switch table")
     return {"switches": switches, "destinations": destinations}
+
+
+# ibdiagnet (ibutils2, NVIDIA's fabric diagnostic: not in Debian, run where the site installs it) writes its database
+# ibdiagnet2.db_csv: sections START_<NAME> ... END_<NAME>, each a CSV header and its rows, closed by START_INDEX_TABLE,
+# which names every section with its row count ("PM_INFO, 603357, 159839, 3949, 542"). PM_INFO is every port's
+# PortCounters as read (one row per port it could query, zeros included), with the 64-bit PortCountersExtended beside
+# them ("SymbolErrorCounterExt"...). Real capture: tests/unit/parsers/linux_ibdiagnet2_db_csv (IBDIAGNET 2.10.0, a
+# Quantum-2 fabric of 9 switches and 256 CAs): its 32-bit PortXmitData and PortXmitWait sit at 4294967295 while the
+# 64-bit ones count on, so the 64-bit column is read wherever the row has one.
+_IB_COUNTERS = ("SymbolErrorCounter", "LinkErrorRecoveryCounter", "LinkDownedCounter", "PortRcvErrors",
+                "PortRcvRemotePhysicalErrors", "PortRcvSwitchRelayErrors", "PortXmitDiscards", "PortXmitConstraintErrors",
+                "PortRcvConstraintErrors", "LocalLinkIntegrityErrors", "ExcessiveBufferOverrunErrors", "VL15Dropped",
+                "PortXmitWait")
+_SECTION = re.compile(r"^(START|END)_([A-Z0-9_]+)$")
+
+
+def _db_sections(text):
+    """{name: [lines]} of every closed section; a section opened and not closed, or lines outside any, refused."""
+    sections, name, lines = {}, None, []
+    for number, line in enumerate(text.splitlines(), 1):
+        mark = _SECTION.match(line.strip())
+        if mark and mark.group(1) == "START":
+            if name is not None:
+                raise ValueError("line %d: START_%s inside %s, which was never closed" % (number, mark.group(2), name))
+            name, lines = mark.group(2), []
+        elif mark:
+            if mark.group(2) != name:
+                raise ValueError("line %d: END_%s closes no open section (open: %s)" % (number, mark.group(2), name))
+            if name in sections:
+                raise ValueError("section %s listed twice" % name)
+            sections[name], name = lines, None
+        elif name is not None:
+            lines.append(line)
+        elif line.strip() and not line.startswith("#"):
+            raise ValueError("line %d is outside any section: %r" % (number, line[:120]))
+    if name is not None:
+        raise ValueError("section %s is not closed (no END_%s): the file was cut short" % (name, name))
+    return sections
+
+
+def _db_rows(lines, section):
+    import csv  # pylint: disable=import-outside-toplevel
+    rows = list(csv.reader(lines))
+    if not rows:
+        raise ValueError("section %s has no header" % section)
+    header = [column.strip() for column in rows[0]]
+    for row in rows[1:]:
+        if len(row) != len(header):
+            raise ValueError("%s: a row of %d fields under a header of %d: %r" % (section, len(row), len(header), ",".join(row)[:120]))
+    return [dict(zip(header, (value.strip() for value in row))) for row in rows[1:]]
+
+
+def _db_count(value, column):
+    """A counter as ibdiagnet writes it: decimal or 0x hex; None where the port does not support it (-1, N/A)."""
+    if value in ("-1", "N/A", "NA", ""):
+        return None
+    try:
+        return int(value, 16) if value.lower().startswith("0x") else int(value)
+    except ValueError:
+        raise ValueError("%s %r is not a count" % (column, value)) from None
+
+
+@parser("linux_ibdiagnet2_db_csv",
+        "ibdiagnet2.db_csv (ibdiagnet's database): every port's error counters (PM_INFO, 64-bit where the port has them), "
+        "proven whole by the file's index table",
+        kind="text")
+def ibdiagnet2_db_csv(text):
+    """linux_ibqueryerrors' facts, from ibdiagnet: {"ports": {"<node GUID>:<port>": {counter: n}} (the ports with a
+    non-zero count), "listed": {node GUID: [every port of it read]}, "widths": {key: {counter: 64}} (a count from the 64-bit column),
+    "names": {node GUID: description}, "checked": {"nodes", "ports"}, "thresholds": {}, "suppressed": [], "reader":
+    "ibdiagnet"}. Every port ibdiagnet could query is a row, so a port not listed was not read (never zero), unlike
+    ibqueryerrors'. The read is whole only when START_INDEX_TABLE closes it and names PM_INFO with the rows read."""
+    sections = _db_sections(text)
+    if "INDEX_TABLE" not in sections:
+        raise ValueError("no START_INDEX_TABLE ... END_INDEX_TABLE, which ibdiagnet writes last: the file was cut short "
+                         "or is not ibdiagnet2.db_csv")
+    index = {row["Name"]: row for row in _db_rows(sections["INDEX_TABLE"], "INDEX_TABLE")}
+    if "PM_INFO" not in sections or "PM_INFO" not in index:
+        raise ValueError("no PM_INFO section (ibdiagnet run with its port counters stage skipped: drop --skip pm)")
+    rows = _db_rows(sections["PM_INFO"], "PM_INFO")
+    if str(len(rows)) != index["PM_INFO"].get("Rows"):
+        raise ValueError("PM_INFO holds %d rows, its index entry %s" % (len(rows), index["PM_INFO"].get("Rows")))
+    ports, listed, widths = {}, {}, {}
+    for row in rows:
+        try:
+            guid, number = "0x%016x" % int(row["NodeGUID"], 16), int(row["PortNumber"])
+        except (KeyError, ValueError):
+            raise ValueError("PM_INFO row without a NodeGUID and PortNumber: %r" % (row,)) from None
+        key = "%s:%d" % (guid, number)
+        if number in listed.get(guid, ()):
+            raise ValueError("PM_INFO lists %s twice" % key)
+        listed.setdefault(guid, []).append(number)
+        counts = {}
+        for counter in _IB_COUNTERS:
+            wide = _db_count(row.get(counter + "Ext", "N/A"), counter + "Ext")
+            value = wide if wide is not None else _db_count(row.get(counter, "N/A"), counter)
+            if value is None:
+                continue
+            if value:
+                counts[counter] = value
+                if wide is not None:
+                    widths.setdefault(key, {})[counter] = 64
+        if counts:
+            ports[key] = counts
+    names = {}
+    for row in _db_rows(sections["NODES"], "NODES") if "NODES" in sections else []:
+        if row.get("NodeGUID"):
+            names["0x%016x" % int(row["NodeGUID"], 16)] = row.get("NodeDesc", "")
+    return {"ports": ports, "listed": listed, "widths": widths,
+            "names": names, "checked": {"nodes": len(listed), "ports": len(rows)},
+            "thresholds": {}, "suppressed": [], "reader": "ibdiagnet"}
