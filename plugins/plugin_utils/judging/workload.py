@@ -363,9 +363,10 @@ def training_stable(facts, expect):
     # each rank's median (forward where logged) against the median of ranks: report.html's step-time spread
     detail = {"timed": "forward" if fwd_by_rank else "step", "rank_ms": {str(rank): round(value, 3) for rank, value in sorted(medians.items())},
               "median_ms": round(overall, 3), "slow_ranks": slow_ranks, "ratio": slow, "max_cv": max_cv}
-    if laggards:  # slow_ranks: for a run across nodes to name each rank's node (fabric.training_group)
-        return verdict(FAIL, expected, "slow rank: " + _summary(laggards), finding="slow_rank", slow_ranks=slow_ranks, detail=detail)
     worst_rank, worst_cv = max(((rank, robust_cv(times)) for rank, times in by_rank.items()), key=lambda item: item[1])
+    if laggards:  # slow_ranks: for a run across nodes to name each rank's node (fabric.training_group)
+        return verdict(FAIL, expected, "slow rank: " + _summary(laggards), finding="slow_rank", slow_ranks=slow_ranks,
+                       detail=dict(detail, cv=round(worst_cv, 4)))  # report.html's CV column for this node too
     step_median = statistics.median(t for times in by_rank.values() for t in times)
     spikes = {rank: [t for t in times if t > statistics.median(times) / slow] for rank, times in by_rank.items()}
     spiky_rank = max(by_rank, key=lambda rank: len(spikes[rank]) / len(by_rank[rank]))
