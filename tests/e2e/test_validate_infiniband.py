@@ -35,6 +35,8 @@ FAULTS = [
     {"node": "node-001", "kind": "ib_port_errors", "rail": "mlx5_0", "counts": {"LinkDownedCounter": 1}},  # old, not rising
     # the leaf port facing node-001's mlx5_2 waiting for credits with nothing running (congestion, not a link error)
     {"node": "node-001", "kind": "ib_port_errors", "rail": "mlx5_2", "per_s": {"PortXmitWait": 500}},
+    # node-002's mlx5_6 negotiated 2048 bytes where its port can do 4096 (the leaf port facing it capped lower)
+    {"node": "node-002", "kind": "ib_mtu", "rail": "mlx5_6", "mtu": 2048},
     # node-004's mlx5_2 configured by another SM than the master (a second master: another SM_Key, a split subnet)
     {"node": "node-004", "kind": "ib_sm_lid", "rail": "mlx5_2", "lid": 200},
     # under the incast at node-001 (the target), its leaf ports drop what waited past the head-of-queue lifetime
@@ -145,6 +147,10 @@ def test_layer0_reads_the_rails_on_infiniband_and_names_a_port_no_subnet_manager
     assert record["status"] == "FAIL" and record["layer"] == 0 and "mlx5_5/1 Initializing/LinkUp" in record["actual"], record
     assert "no subnet manager has configured it" in record["cause"], record
     assert _record(faulty, "node-002", "rails_link_layer")["status"] == "PASS"
+    # and a rail that negotiated a smaller MTU than the fabric runs, named with what its port can do
+    record = _record(faulty, "node-002", "rails_ib_mtu")
+    assert record["status"] == "FAIL" and record["layer"] == 0 and "mlx5_6: active_mtu 2048, max_mtu 4096" in record["actual"], record
+    assert "capped lower" in record["cause"] and _record(faulty, "node-001", "rails_ib_mtu")["actual"] == "8 rails at 4096 bytes"
     # the subnet shows that port as ibsim did with OpenSM stopped: trained, Initialize/LinkUp, cabled where it should be
     assert "mlx5_5: 4X 106.25 Gbps Initialize/LinkUp to leaf1-r5 port 2" in _record(faulty, "node-002", "ib_links")["actual"]
 

@@ -129,6 +129,19 @@ def test_the_twins_ibdiagnet_writes_every_linked_port_with_its_64_bit_counts(tmp
     assert formats_infiniband.ibdiagnet(states["node-001"], [], {}, states.get)[0] == 2  # only -o DIR is simulated
 
 
+def test_ib_mtu_the_twins_ibv_devinfo_shows_a_rail_that_negotiated_less_than_its_port_can(tmp_path):
+    """ibv_devinfo -d <rail> (fake_tool.ibv_devinfo) read by the product's parser: every rail at 4096, the faulty one's
+    active MTU 2048 beside its max 4096; a device the node does not have is ibv_devinfo's own refusal."""
+    from pyramid_twin import fake_tool  # pylint: disable=import-outside-toplevel
+    states = _pod(tmp_path, 2, "[{node: node-002, kind: ib_mtu, rail: mlx5_3, mtu: 2048}]")
+    for node, rail, active in (("node-001", "mlx5_3", 4096), ("node-002", "mlx5_3", 2048), ("node-002", "mlx5_0", 4096)):
+        rc, out, err = fake_tool.ibv_devinfo(states[node], ["-d", rail], {})
+        assert rc == 0 and not err
+        port = parse("linux_ibv_devinfo", out)["devices"][rail]["ports"]["1"]
+        assert (port["state"], port["max_mtu"], port["active_mtu"], port["link_layer"]) == ("Active", 4096, active, "InfiniBand")
+    assert fake_tool.ibv_devinfo(states["node-001"], ["-d", "mlx5_9"], {})[0] == 255
+
+
 def test_a_counter_the_port_does_not_have_is_a_scenario_error(tmp_path):
     with pytest.raises(model.ScenarioError, match="no counter SymbolErrors"):
         _pod(tmp_path, 2, "[{node: node-001, kind: ib_port_errors, rail: mlx5_0, per_s: {SymbolErrors: 5}}]")

@@ -280,6 +280,45 @@ def dpkg_query(state, args, env):
     return (1 if missing else 0), out, err
 
 
+# ibv_devinfo.c's port states and MTUs ("PORT_ACTIVE (4)", "4096 (5)"), as the real captures print them
+# (tests/unit/parsers/linux_ibv_devinfo: a ConnectX-6 on HDR, a ConnectX-7 RoCE port down)
+_VERBS_STATES = {"Active": "PORT_ACTIVE (4)", "Down": "PORT_DOWN (1)", "Initializing": "PORT_INIT (2)", "Armed": "PORT_ARMED (3)"}
+_MTU_ENUM = {256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}
+
+
+def ibv_devinfo(state, args, env):  # pylint: disable=unused-argument
+    """`ibv_devinfo -d <device>`: one rail's device and its port. An InfiniBand port negotiates 4096 (its `ib_mtu`, the
+    fault of that name); a RoCE port the largest IB MTU under its netdev's (9000 -> 4096); a port not Active 1024."""
+    if len(args) != 2 or args[0] != "-d":
+        return not_simulated("ibv_devinfo", args)
+    rail = next((item for item in state["rails"] if item["device"] == args[1]), None)
+    if rail is None:  # ibv_devinfo.c: no device of that name
+        return 255, "", "IB device '%s' wasn't found\n" % args[1]
+    top = rail.get("ib_max_mtu", 4096)
+    if rail["state"] != "Active":
+        active = 1024
+    elif rail["link_layer"] == "InfiniBand":
+        active = rail.get("ib_mtu", top)
+    else:
+        from pyramid_twin import formats_roce  # pylint: disable=import-outside-toplevel
+        netdev_mtu = formats_roce.config(state, rail)["mtu"]  # RoCE's IB MTU fits the netdev's with its headers
+        active = max(size for size in _MTU_ENUM if size <= max(netdev_mtu - 100, 256))
+    guid = rail["node_guid"][2:].rjust(16, "0")
+    lids = rail["link_layer"] == "InfiniBand" and rail["state"] == "Active"  # as ibstat's (formats.ibstat)
+    sm_lid = rail.get("sm_lid", (state.get("ib_sm") or {}).get("lid", 1))
+    port_lid = state.get("index", 1) * 16 + state["rails"].index(rail) + 1
+    lines = ["hca_id:\t%s" % rail["device"], "\ttransport:\t\t\tInfiniBand (0)", "\tfw_ver:\t\t\t\t%s" % rail["firmware"],
+             "\tnode_guid:\t\t\t%s" % ":".join(guid[i:i + 4] for i in range(0, 16, 4)),
+             "\tsys_image_guid:\t\t\t%s" % ":".join(guid[i:i + 4] for i in range(0, 16, 4)),
+             "\tvendor_id:\t\t\t0x02c9", "\tvendor_part_id:\t\t\t4129", "\thw_ver:\t\t\t\t0x0",
+             "\tboard_id:\t\t\tMT_0000000838", "\tphys_port_cnt:\t\t\t1", "\t\tport:\t1",
+             "\t\t\tstate:\t\t\t%s" % _VERBS_STATES.get(rail["state"], "PORT_DOWN (1)"),
+             "\t\t\tmax_mtu:\t\t%d (%d)" % (top, _MTU_ENUM[top]), "\t\t\tactive_mtu:\t\t%d (%d)" % (active, _MTU_ENUM[active]),
+             "\t\t\tsm_lid:\t\t\t%d" % (sm_lid if lids else 0), "\t\t\tport_lid:\t\t%d" % (port_lid if lids else 0),
+             "\t\t\tport_lmc:\t\t0x00", "\t\t\tlink_layer:\t\t%s" % rail["link_layer"], ""]
+    return 0, "\n".join(lines) + "\n", ""
+
+
 def ofed_info(state, args, env):
     if args != ["-s"] or not state["stack"]["ofed"]:
         return not_simulated("ofed_info", args)
@@ -451,6 +490,7 @@ TOOLS = {
     "dpkg-query": dpkg_query,
     "p2pBandwidthLatencyTest": p2p_bandwidth_latency_test,
     "ofed_info": ofed_info,
+    "ibv_devinfo": ibv_devinfo,
     "mlnx_qos": _roce("mlnx_qos"),
     "ethtool": _roce("ethtool"),
     "scontrol": _scheduler("scontrol"),

@@ -385,6 +385,14 @@ def _ib_sm_lid(state, fault):
     _rail(state, fault)["sm_lid"] = int(fault.get("lid", 200))
 
 
+def _ib_mtu(state, fault):
+    """An InfiniBand rail that negotiated a smaller MTU (`mtu`, 2048) than its port can do (`max_mtu`, 4096): the leaf
+    port facing it capped lower. ibv_devinfo's active_mtu (and max_mtu) say so."""
+    rail = _rail(state, fault)
+    rail["ib_mtu"] = int(fault.get("mtu", 2048))
+    rail["ib_max_mtu"] = int(fault.get("max_mtu", 4096))
+
+
 def _ib_cable_swap(state, fault):
     """Two rails' cables crossed at the leaves (formats_infiniband: each lands on the other's leaf)."""
     state["ib_cable_swap"] = list(fault.get("rails", [6, 7]))
@@ -685,6 +693,7 @@ FAULTS = {
     "ib_cable_swap": _ib_cable_swap,
     "ib_port_errors": _ib_port_errors,
     "ib_sm_lid": _ib_sm_lid,
+    "ib_mtu": _ib_mtu,
     "ib_hoq_lifetime_short": _ib_incast_fault("ib_hoq_lifetime_short"),
     "ib_credit_stall": _ib_incast_fault("ib_credit_stall"),
     "module_missing": _module_missing,
