@@ -300,3 +300,5 @@ def test_ibdiagnet_where_the_site_runs_it_reads_a_count_past_the_16_bit_maximum_
     for node in ("node-001", "node-002"):  # chosen and not installed: an ERROR naming it, never ibqueryerrors instead
         record = _record(missing, node, "ib_port_errors")
         assert record["status"] == "ERROR" and "ibdiagnet" in record["actual"], (node, record)
+        # the cause names where the read failed (the pod's reader), not each node it was read for
+        assert "ibdiagnet` on node-001" in record["cause"] and node in record["cause"], record

@@ -12,12 +12,13 @@ STATUSES = (PASS, FAIL, ERROR, BLOCKED, SKIP)  # the report's column order
 class SourceFailure:
     """A source gave no usable facts: missing tool, timeout, bad exit, unparseable output."""
 
-    def __init__(self, command, reason, status=None, output="", partial=None):
+    def __init__(self, command, reason, status=None, output="", partial=None, ran_on=None):
         self.command = command
         self.reason = reason
         self.status = status  # the collect status: missing, timeout, failed, unreadable, or None (unparseable)
         self.output = output  # what the command printed before it failed, for the report
         self.partial = partial  # facts its parser still read from that output (a hang's last words), or None
+        self.ran_on = ran_on  # the host it ran on where that is not the device judged (a read made once for the pod)
 
     def __repr__(self):
         return "SourceFailure(%r, %r)" % (self.command, self.reason)

@@ -296,8 +296,10 @@ def expected_of_error(check, expect):
 
 def error_result(host, check, catalog, expect, failures):
     reason = "; ".join(failure.reason for failure in failures)
+    elsewhere = sorted({f.ran_on for f in failures if getattr(f, "ran_on", None) and f.ran_on != host})
+    where = "%s (read there once for the pod, %s among the nodes judged by it)" % (", ".join(elsewhere), host) if elsewhere else host
     return result(host, check, catalog, expect, ERROR, expected_of_error(check, expect), reason,
-                  cause="No data from %s on %s" % (", ".join("`%s`" % f.command for f in failures), host),
+                  cause="No data from %s on %s" % (", ".join("`%s`" % f.command for f in failures), where),
                   command="; ".join(f.command for f in failures))
 
 

@@ -69,6 +69,9 @@ def _read_on(check, catalog, run_dir, layer, groups, hosts, facts_by_host, ran_b
                                                   "layer did not run there" % (host, group, layer))
         else:
             shared[name], where[name] = read[name], host
+            if isinstance(read[name], SourceFailure):  # its ERROR names the host where the read failed, not each node
+                failed = read[name]
+                shared[name] = SourceFailure(failed.command, failed.reason, failed.status, failed.output, failed.partial, ran_on=host)
             if name in (ran_by_host.get(host) or {}):
                 ran[name] = ran_by_host[host][name]
     return ({node: dict(facts, read_on_host=where, **shared) for node, facts in facts_by_host.items()},
