@@ -315,9 +315,12 @@ def _db_count(value, column):
     if value in ("-1", "N/A", "NA", ""):
         return None
     try:
-        return int(value, 16) if value.lower().startswith("0x") else int(value)
+        count = int(value, 16) if value.lower().startswith("0x") else int(value)
     except ValueError:
         raise ValueError("%s %r is not a count" % (column, value)) from None
+    if count < 0:  # -1 alone means unsupported (above)
+        raise ValueError("%s %r is not a count" % (column, value))
+    return count
 
 
 @parser("linux_ibdiagnet2_db_csv",
