@@ -21,6 +21,8 @@ def _way(way):
     launcher = "with `pyramid_nccl_launcher: %s`: " % way["launcher"] if way.get("launcher") else ""
     if way.get("platform"):
         launcher = "%s%s: " % (PLATFORMS[way["platform"]], " (once per planned port)" if way.get("foreach") else "")
+    if way.get("only_if") and not way.get("launcher"):  # the inventory's choice: no fall back to another way
+        launcher = "with %s: " % ", ".join("`%s: %s`" % item for item in sorted(way["only_if"].items()))
     return "%s`%s` → `%s`%s" % (launcher, text, way["parser"], " (ntc-templates)" if parsing.PARSERS[way["parser"]].ntc else "")
 
 
@@ -74,7 +76,8 @@ def render(catalog):
         sources = []
         for name in check["sources"]:
             source = catalog["sources"][name]
-            joiner = " or " if source.get("launched") or any(w.get("platform") for w in source["ways"]) else " or else "
+            chosen = source.get("launched") or any(w.get("platform") or w.get("only_if") for w in source["ways"])
+            joiner = " or " if chosen else " or else "
             ways = joiner.join(_way(w) for w in source["ways"])
             extra = []
             if source.get("foreach"):

@@ -34,7 +34,8 @@ class ActionModule(EngineAction):
         if values:  # what the GO nodes measured, ready to become the next runs' expectations
             baseline = os.path.join(report["run_dir"], "baseline.yml")
             with open(baseline, "w", encoding="utf-8") as handle:
-                handle.write(_baseline.text(values, counted, os.path.basename(report["run_dir"]), report["verdict"]))
+                handle.write(_baseline.text(values, counted, os.path.basename(report["run_dir"]), report["verdict"],
+                                            across_nodes=_baseline.pod_collective_nodes(report["run_dir"], hosts)))
         checklist = _report.checklist_text(report)
         # the progress callback prints pyramid_checklist_lines as plain lines, whatever the stdout callback's format
         return dict(result, changed=False, verdict=report["verdict"], summary=report["summary"],  # reports change no device

@@ -83,8 +83,8 @@ def test_the_pod_collectives_figures_come_from_the_passing_runs_across_the_pod(t
     values, counted = _baseline.figures(run_dir, ["n1", "n2", "n3"])
     assert counted == 3
     assert values["pyramid_nccl_pod_collective_busbw"] == {"all_gather": {size: 201.0}, "reduce_scatter": {size: 188.0}}
-    text = _baseline.text(values, counted, "r", "GO")
-    assert "this run's all-gather and reduce-scatter across the pod" in text
+    text = _baseline.text(values, counted, "r", "GO", across_nodes=_baseline.pod_collective_nodes(run_dir, ["n1", "n2", "n3"]))
+    assert "this run's all-gather and reduce-scatter across 3 nodes" in text
     resolved, errors = _expectations.resolve(_catalog.load_catalog(), yaml.safe_load(text))
     assert not errors and resolved["pyramid_nccl_pod_collective_busbw"]["all_gather"] == {size: "201.0"}
 
@@ -94,7 +94,16 @@ def test_no_pod_collectives_figure_without_a_passing_run(tmp_path):
     device(run_dir, "n1", "PASS", 350.0, 860.0)
     doc = _results.load(run_dir, "n1")
     doc["results"].append({"layer": 5, "check": "nccl_all_gather_pod", "status": "SKIP", "actual": "not run: check mode"})
+    # a failed run's figures are none (even with a detail: a judge's, or a round's traced miss)
+    doc["results"].append({"layer": 5, "check": "nccl_reduce_scatter_pod", "status": "FAIL",
+                           "detail": {"collective": "reduce_scatter", "nodes": 2, "busbw": {"4294967296": 90.0}}})
     _results.save(run_dir, doc)
-    values, _counted = _baseline.figures(run_dir, ["n1"])
+    device(run_dir, "n2", "PASS", 350.0, 860.0)
+    doc = _results.load(run_dir, "n2")
+    doc["results"].append({"layer": 5, "check": "nccl_reduce_scatter_pod", "status": "PASS",
+                           "detail": {"collective": "reduce_scatter", "nodes": 2, "busbw": {"4294967296": 190.0}}})
+    doc["results"][0]["status"] = "FAIL"  # a NO-GO node: its passing record is not a baseline either
+    _results.save(run_dir, doc)
+    values, _counted = _baseline.figures(run_dir, ["n1", "n2"])
     assert "pyramid_nccl_pod_collective_busbw" not in values
     assert "across the pod" not in _baseline.text(values, 1, "r", "GO")

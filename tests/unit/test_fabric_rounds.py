@@ -167,6 +167,26 @@ def test_one_run_across_every_node_blames_only_the_nodes_it_traces():
     assert statuses(_hunt.round_whole(NODES[:1], Fabric())) == {"n01": "SKIP"}
 
 
+def test_a_passing_runs_figures_reach_each_of_its_nodes_a_failed_runs_none():
+    """The figures a run measured (its detail: baseline.yml's pod collectives) go to the nodes of a run that passed;
+    a node cleared by another's traced miss gets none, even where the judge left a detail on the failed run."""
+    detail = {"collective": "all_gather", "nodes": 4, "busbw": {"4294967296": 201.0}}
+
+    class Measured(Fabric):
+        def __init__(self, status, by_host=None):
+            super().__init__()
+            self.status, self.by_host = status, by_host or {}
+
+        def outcome(self, group):
+            return {"status": self.status, "expected": "e", "actual": "a", "cause_key": None if self.status == "PASS" else "slow",
+                    "by_host": self.by_host, "detail": detail}
+    passed = _hunt.round_whole(NODES[:4], Measured("PASS"))
+    assert {node: verdict.get("detail") for node, verdict in passed.items()} == dict.fromkeys(NODES[:4], detail)
+    traced = _hunt.round_whole(NODES[:4], Measured("FAIL", {"n03": ["slow"]}))
+    assert statuses(traced) == {"n01": "PASS", "n02": "PASS", "n03": "FAIL", "n04": "PASS"}
+    assert not any("detail" in verdict for verdict in traced.values())
+
+
 # Round 4: one all-to-all across the pod; a miss no node is traced to runs each scalable unit alone.
 UNITS = {node: "su%d" % ((index // 4) + 1) for index, node in enumerate(NODES)}  # n01-n04 su1, n05-n08 su2
 

@@ -203,7 +203,8 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
 # ibdiagnet's database (ibdiagnet2.db_csv), PM_INFO and the index table that closes the file, in the layout of the real
 # capture (tests/unit/parsers/linux_ibdiagnet2_db_csv/quantum2_fabric_real, IBDIAGNET 2.10.0): one row per linked port
 # (a switch's ports without a link have none), each counter's 32-bit column beside its 64-bit one (the 32-bit one
-# stopped at its maximum, as the real rows' PortXmitData and PortXmitWait are).
+# stopped at its maximum, as the real rows' PortXmitData and PortXmitWait are; a CA's symbol errors and link downs
+# in their 16- and 8-bit columns alone, as the real ConnectX-7 rows).
 PM_INFO_HEADER = (
     "NodeGUID,PortGUID,PortNumber,LinkDownedCounter,LinkErrorRecoveryCounter,SymbolErrorCounter,PortRcvRemotePhysicalErrors,"
     "PortRcvErrors,PortXmitDiscards,PortRcvSwitchRelayErrors,ExcessiveBufferOverrunErrors,LocalLinkIntegrityErrors,"
@@ -217,14 +218,18 @@ PM_INFO_HEADER = (
     "PortInactiveDiscards,PortNeighborMTUDiscards,PortSwLifetimeLimitDiscards,PortSwHOQLifetimeLimitDiscards")
 
 
-def _pm_row(node_guid, port_guid, port, counts):
+# what the real capture's ConnectX-7 rows show: these 64-bit columns stay 0 beside the 16- and 8-bit counts
+CA_NARROW_ONLY = ("SymbolErrorCounter", "LinkDownedCounter")
+
+
+def _pm_row(node_guid, port_guid, port, counts, ca=False):
     values = dict.fromkeys((name.strip() for name in PM_INFO_HEADER.split(",")), "0")
     values.update(NodeGUID=node_guid, PortGUID=port_guid, PortNumber=str(port), PortLoopingErrors="-1",
                   retransmission_per_sec="0x0000000000000000", max_retransmission_rate="0x0000")
     for counter, bits in COUNTERS:
         if counts.get(counter):
             values[counter] = str(min(counts[counter], 2 ** bits - 1))
-            values[counter + "Ext"] = str(counts[counter])
+            values[counter + "Ext"] = "0" if ca and counter in CA_NARROW_ONLY else str(counts[counter])
     return ",".join(values[name.strip()] for name in PM_INFO_HEADER.split(","))
 
 
@@ -245,7 +250,7 @@ def ibdiagnet(state, args, env, load_node):  # pylint: disable=unused-argument
             if ports[number].get("remote"):
                 rows.append(_pm_row(guid, guid, number, by_switch.get(name, {}).get(number, {})))
     for description, port_guid, _lid, _port in cas:
-        rows.append(_pm_row(node_guids[description], port_guid, 1, ca_counts.get(description, {})))
+        rows.append(_pm_row(node_guids[description], port_guid, 1, ca_counts.get(description, {}), ca=True))
     head = "START_RUN_INFO\nIBDIAGNET_Version,Date,Args\n\"IBDIAGNET 2.10.0 (pyramid twin)\",\"\",\"-o %s\"\nEND_RUN_INFO\n\n" % args[1]
     body = "START_PM_INFO\n%s\n%s\nEND_PM_INFO\n\n" % (PM_INFO_HEADER, "\n".join(rows))
     index = "START_INDEX_TABLE\nName, Offset, Size, Line, Rows\nRUN_INFO,%12d,%12d,%12d,%12d\nPM_INFO,%12d,%12d,%12d,%12d\nEND_INDEX_TABLE\n" % (

@@ -18,7 +18,7 @@ it was read; a read that failed is a string saying why: the verdict is then ERRO
 from __future__ import annotations
 
 from . import incast as _roce
-from .infiniband import port_counts, stuck
+from .infiniband import not_counted, port_counts, stuck
 from .registry import judge
 
 LABELS = ("before", "after", "settled")
@@ -66,6 +66,9 @@ def _count(read, key, counter, where, label):
     counts = port_counts(read, key)
     if counts is None:
         raise Unreadable("%s: no counters in %s's read %s the incast" % (where, read.get("reader") or "ibqueryerrors", _when(label)))
+    if not_counted(read, key, (counter,)):
+        raise Unreadable("%s: %s not counted by the port (N/A in %s's read %s the incast)" % (
+            where, counter, read.get("reader") or "ibqueryerrors", _when(label)))
     value = counts.get(counter, 0)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise Unreadable("%s: %s %r %s the incast is not a count" % (where, counter, value, _when(label)))

@@ -162,6 +162,11 @@ def port_counts(read, key):
     return read["ports"].get(key, {})
 
 
+def not_counted(read, key, counters):
+    """Those of ``counters`` the port does not count (ibdiagnet's N/A in both columns): unknown, never zero."""
+    return [counter for counter in ((read.get("unsupported") or {}).get(key) or ()) if counter in counters]
+
+
 def stuck(read, key, counter, value):
     """Why ``value`` of a port's counter proves nothing, or None: at its width's maximum it no longer counts (a 16-bit
     SymbolErrorCounter at 65535); a 64-bit count (ibdiagnet's PortCountersExtended) past 2^63 is damage, not a count."""
@@ -217,6 +222,9 @@ def _port_errors(host, facts, expect):
             broken.append(("unread", "%s: no counters in %s's read %s the soak" % (
                 said, tool, "at the start of" if before is None else "at the end of")))
             continue
+        uncounted = sorted(set(not_counted(window["before"], key, LINK_ERRORS)) | set(not_counted(window["after"], key, LINK_ERRORS)))
+        if uncounted:
+            broken.append(("unread", "%s: %s not counted by the port (N/A in %s's read)" % (said, ", ".join(uncounted), tool)))
         # PortXmitWait is congestion, not an error: ib_congestion_idle judges it at Layer 3 (a busy fabric's
         # 32-bit count saturates long before anyone clears it, which says nothing about the links)
         for counter in sorted((set(before) | set(after) | set(LINK_ERRORS)) - {"PortXmitWait"}):
@@ -259,11 +267,16 @@ def _congestion_idle(host, facts, expect):
     hidden = _hidden_verdict(window, expected)
     if hidden:
         return hidden
-    waiting, broken, unseen, quiet = [], [], [], 0
+    waiting, broken, unseen, quiet, unread = [], [], [], 0, False
     for said, key, guid, port in _rail_ends(host, facts, expect, unseen):
         before, after = port_counts(window["before"], key), port_counts(window["after"], key)
         if before is None or after is None:
             broken.append("%s: no counters in %s's read %s" % (said, tool, "at the soak's start" if before is None else "at Layer 3"))
+            unread = True
+            continue
+        if not_counted(window["before"], key, ("PortXmitWait",)) or not_counted(window["after"], key, ("PortXmitWait",)):
+            broken.append("%s: PortXmitWait not counted by the port (N/A in %s's read)" % (said, tool))
+            unread = True
             continue
         first, last = before.get("PortXmitWait", 0), after.get("PortXmitWait", 0)
         why = stuck(window["before"], key, "PortXmitWait", first) or stuck(window["after"], key, "PortXmitWait", last)
@@ -280,7 +293,8 @@ def _congestion_idle(host, facts, expect):
         return verdict(FAIL, expected, summary(waiting + unjudged))
     if unjudged:
         return verdict(ERROR, expected, summary(unjudged),
-                       cause=("A PortXmitWait that no longer counts, or was cleared, says nothing of the window: clear "
+                       cause=(_unjudged_cause({"unread"}, unseen, reader) if unread else
+                              "A PortXmitWait that no longer counts, or was cleared, says nothing of the window: clear "
                               "the named port's counters and run again" if broken else _unjudged_cause(set(), unseen, reader)))
     return verdict(PASS, expected, "%d ports (each rail's two ends): PortXmitWait rose by at most %d over %ds at idle" % (
         quiet, allowed, window["seconds"]))
@@ -293,9 +307,9 @@ def _unjudged_cause(kinds, unseen, reader):
                 "been erring for long, or never cleared): clear the named port's counters (perfquery -R -G <GUID> <port>) "
                 "and run Layer 1 again")
     if "unread" in kinds:
-        return ("ibdiagnet read no counters of the named port (its performance query went unanswered: ibdiagnet2.log's "
-                "Port Counters stage names it): its errors are unknown; check the port's HCA or switch firmware and run "
-                "Layer 1 again")
+        return ("ibdiagnet read no counters of the named port, or the port does not count them (its performance query "
+                "went unanswered or answered N/A: ibdiagnet2.log's Port Counters stage names it): what it counts is "
+                "unknown; check the port's HCA or switch firmware, or read it with ibqueryerrors, and run again")
     if "cleared" in kinds:
         return ("Error counters cleared during the soak (perfquery -R, ibclearerrors, a port or switch reset): nothing to "
                 "compare; run Layer 1 again and clear nothing while it soaks")

@@ -326,7 +326,7 @@ def _bgp_json(document):
         neighbors[address] = {"remote_as": asn(str(peer["asn"])), "state": state, "prefixes_received": received}
         if accepted is not None:
             neighbors[address]["prefixes_accepted"] = accepted
-        reason = _idle_reason(address, peer) if not up else None
+        reason = _idle_reason(address, peer) if state == "Idle" else None
         if reason:
             neighbors[address]["reason"] = reason
     if not neighbors:
@@ -335,9 +335,10 @@ def _bgp_json(document):
 
 
 def _idle_reason(address, peer):
-    """Why a session that is not up is down, as EOS words it in JSON ("Admin", "NoInterface", "MaxPath": the text
-    table's Idle(Admin), Idle(NoIf)). Read only while the session is not Established: EOS keeps the reason of the last
-    Idle spell beside an Established session (ANTA's captures), which is no reason for an up session to be down."""
+    """Why an Idle session is idle, as EOS words it in JSON ("Admin", "NoInterface", "MaxPath": the text table's
+    Idle(Admin), Idle(NoIf)). Read only while the session is Idle: ANTA's test data show the field beside Established
+    peers too (whether EOS leaves it there is not shown by a capture here), and an Established session is up
+    whatever it says."""
     reason = peer.get("peerStateIdleReason")
     if reason is None or reason == "":
         return None

@@ -330,6 +330,7 @@ def _db_count(value, column):
 def ibdiagnet2_db_csv(text):
     """linux_ibqueryerrors' facts, from ibdiagnet: {"ports": {"<node GUID>:<port>": {counter: n}} (the ports with a
     non-zero count), "listed": {node GUID: [every port of it read]}, "widths": {key: {counter: 64}} (a count from the 64-bit column),
+    "unsupported": {key: [counter]} (N/A in both columns: not counted by the port, never a zero),
     "names": {node GUID: description}, "checked": {"nodes", "ports"}, "thresholds": {}, "suppressed": [], "reader":
     "ibdiagnet"}. Every port ibdiagnet could query is a row, so a port not listed was not read (never zero), unlike
     ibqueryerrors'. The read is whole only when START_INDEX_TABLE closes it and names PM_INFO with the rows read."""
@@ -337,13 +338,20 @@ def ibdiagnet2_db_csv(text):
     if "INDEX_TABLE" not in sections:
         raise ValueError("no START_INDEX_TABLE ... END_INDEX_TABLE, which ibdiagnet writes last: the file was cut short "
                          "or is not ibdiagnet2.db_csv")
-    index = {row["Name"]: row for row in _db_rows(sections["INDEX_TABLE"], "INDEX_TABLE")}
+    index_rows = _db_rows(sections["INDEX_TABLE"], "INDEX_TABLE")
+    if index_rows and "Name" not in index_rows[0]:
+        raise ValueError("INDEX_TABLE without its Name column: not ibdiagnet2.db_csv's index")
+    index = {row["Name"]: row for row in index_rows}
     if "PM_INFO" not in sections or "PM_INFO" not in index:
         raise ValueError("no PM_INFO section (ibdiagnet run with its port counters stage skipped: drop --skip pm)")
     rows = _db_rows(sections["PM_INFO"], "PM_INFO")
     if str(len(rows)) != index["PM_INFO"].get("Rows"):
         raise ValueError("PM_INFO holds %d rows, its index entry %s" % (len(rows), index["PM_INFO"].get("Rows")))
-    ports, listed, widths = {}, {}, {}
+    header = set(rows[0]) if rows else set()
+    lacking = [counter for counter in _IB_COUNTERS if rows and counter not in header]
+    if lacking:
+        raise ValueError("PM_INFO's header has no %s column: another layout, nothing it lacks can be read as zero" % ", ".join(lacking))
+    ports, listed, widths, unsupported = {}, {}, {}, {}
     for row in rows:
         try:
             guid, number = "0x%016x" % int(row["NodeGUID"], 16), int(row["PortNumber"])
@@ -355,20 +363,26 @@ def ibdiagnet2_db_csv(text):
         listed.setdefault(guid, []).append(number)
         counts = {}
         for counter in _IB_COUNTERS:
+            narrow = _db_count(row[counter], counter)
             wide = _db_count(row.get(counter + "Ext", "N/A"), counter + "Ext")
-            value = wide if wide is not None else _db_count(row.get(counter, "N/A"), counter)
-            if value is None:
-                continue
-            if value:
+            # the 64-bit column where it counts at least what the PortCounters one does: the real capture's CAs keep
+            # SymbolErrorCounterExt and LinkDownedCounterExt at 0 beside 16- and 8-bit counts (a saturated 65535 too)
+            use_wide = wide is not None and (narrow is None or wide >= narrow)
+            value = wide if use_wide else narrow
+            if value is None:  # neither column: the port does not count it (never a zero)
+                unsupported.setdefault(key, []).append(counter)
+            elif value:
                 counts[counter] = value
-                if wide is not None:
+                if use_wide:
                     widths.setdefault(key, {})[counter] = 64
         if counts:
             ports[key] = counts
     names = {}
     for row in _db_rows(sections["NODES"], "NODES") if "NODES" in sections else []:
-        if row.get("NodeGUID"):
-            names["0x%016x" % int(row["NodeGUID"], 16)] = row.get("NodeDesc", "")
-    return {"ports": ports, "listed": listed, "widths": widths,
+        try:  # only to name what was found: a row it cannot read names nothing, the counters stand
+            names["0x%016x" % int(row.get("NodeGUID", ""), 16)] = row.get("NodeDesc", "")
+        except ValueError:
+            continue
+    return {"ports": ports, "listed": listed, "widths": widths, "unsupported": unsupported,
             "names": names, "checked": {"nodes": len(listed), "ports": len(rows)},
             "thresholds": {}, "suppressed": [], "reader": "ibdiagnet"}

@@ -19,7 +19,7 @@ HEADER = """# Baseline measured by gpufabric.pyramid, run %(run)s (pod verdict %
 # collectives), and the training step
 # within pyramid_train_baseline_tolerance of this step time.
 """
-ACROSS = """# pyramid_nccl_pod_collective_busbw: this run's all-gather and reduce-scatter across the pod (the nodes that held
+ACROSS = """# pyramid_nccl_pod_collective_busbw: this run's all-gather and reduce-scatter across %(nodes)s nodes (those that held
 # Layer 5's rounds); a run across far fewer or more nodes may measure another figure (NCCL picks by the node count).
 """
 # the pod's own collectives (Layer 5 fabric checks): their figures come from a passing run's record, one run for the pod
@@ -60,7 +60,7 @@ def figures(run_dir, hosts):
             if record["check"] in POD_COLLECTIVES and record["status"] == PASS and detail.get("busbw"):
                 sizes = across.setdefault(POD_COLLECTIVES[record["check"]], {})
                 for size, value in detail["busbw"].items():
-                    sizes.setdefault(size, []).append(value)
+                    sizes.setdefault((size, detail.get("nodes") or 0), []).append(value)
         training = facts.get("layer6", {}).get("training_node") or {}
         median = _step_median(training, doc.get("expect", {}).get("pyramid_train_warmup_steps", 5))
         if median is not None:
@@ -72,8 +72,12 @@ def figures(run_dir, hosts):
              for name, sizes in collectives.items() if sizes}
     if found:
         values["pyramid_nccl_collective_busbw"] = found
-    # one run across the pod per collective: every GO node that held it carries the same figure
-    pod = {name: {size: round(statistics.median(found), 1) for size, found in sizes.items()} for name, sizes in across.items()}
+    # one run across the pod per collective: every GO node that held it carries the same figure (the most nodes' run,
+    # should a node hold a smaller one: a --limit run's partner rounds)
+    pod = {}
+    for name, sizes in across.items():
+        most = max(nodes for _size, nodes in sizes)
+        pod[name] = {size: round(statistics.median(found), 1) for (size, nodes), found in sizes.items() if nodes == most}
     if pod:
         values["pyramid_nccl_pod_collective_busbw"] = pod
     if steps:
@@ -81,8 +85,15 @@ def figures(run_dir, hosts):
     return values, counted
 
 
-def text(values, counted, run_id, verdict):
+def pod_collective_nodes(run_dir, hosts):
+    """How many nodes the passing runs across the pod held (their records' detail), for baseline.yml's comment."""
+    counts = {((r.get("detail") or {}).get("nodes") or 0) for host in hosts for r in _results.load(run_dir, host)["results"]
+              if r["check"] in POD_COLLECTIVES and r["status"] == PASS}
+    return max(counts) if counts else 0
+
+
+def text(values, counted, run_id, verdict, across_nodes=0):
     header = HEADER % {"run": run_id, "verdict": verdict, "count": counted}
     if "pyramid_nccl_pod_collective_busbw" in values:
-        header += ACROSS
+        header += ACROSS % {"nodes": across_nodes or "the"}
     return header + yaml.safe_dump(values, sort_keys=True)

@@ -38,7 +38,8 @@ def scale_sizes(count):
 
 
 def _verdict(status, outcome, actual, cause_key=None):
-    extra = {"detail": outcome["detail"]} if outcome.get("detail") and status == PASS else {}
+    # a run's figures go only to the nodes of a run that passed (a node cleared by another's miss gets none)
+    extra = {"detail": outcome["detail"]} if outcome.get("detail") and status == PASS and outcome["status"] == PASS else {}
     return verdict(status, outcome["expected"], actual, cause=outcome.get("cause"), command=outcome.get("command"),
                    cause_key=cause_key, **extra)
 

@@ -36,8 +36,10 @@ def _ports():
     return keys
 
 
-def db_csv(counts=None, leave_out=()):
-    """ibdiagnet2.db_csv of the ibsim subnet: {(GUID, port): {counter: value}} set, the ports in leave_out not read."""
+def db_csv(counts=None, leave_out=(), narrow_only=(), not_counted=None):
+    """ibdiagnet2.db_csv of the ibsim subnet: {(GUID, port): {counter: value}} set, the ports in leave_out not read; the
+    ports in narrow_only with their 64-bit columns at 0 (as the real capture's ConnectX-7 rows keep SymbolErrorCounterExt
+    and LinkDownedCounterExt), not_counted {(GUID, port): [counter]} N/A in both columns."""
     columns = [name.strip() for name in HEADER.split(",")]
     rows = []
     for guid, port in _ports():
@@ -46,8 +48,10 @@ def db_csv(counts=None, leave_out=()):
         values = dict.fromkeys(columns, "0")
         values.update(NodeGUID=guid, PortGUID=guid, PortNumber=str(port))
         for counter, value in (counts or {}).get((guid, port), {}).items():
-            values[counter + "Ext"] = "0x%016x" % value if value >= 2 ** 63 else str(value)
+            values[counter + "Ext"] = "0" if (guid, port) in narrow_only else "0x%016x" % value if value >= 2 ** 63 else str(value)
             values[counter] = str(min(value, 2 ** WIDTHS[counter] - 1))
+        for counter in (not_counted or {}).get((guid, port), ()):
+            values[counter], values[counter + "Ext"] = "-1", "N/A"
         rows.append(",".join(values[name] for name in columns))
     index = "\n".join("PM_INFO,      603357,      159839,        3949,%12d" % len(rows) if line.startswith("PM_INFO,") else line
                       for line in INDEX.split("\n"))
@@ -62,6 +66,7 @@ def soak(before, after, nodes=NODES, seconds=300):
 IBDIAGNET = dict(SOAK, pyramid_ib_counters_reader="ibdiagnet")
 LEAF_R0_PORT_2 = (LEAVES["leaf-r0"], 2)  # facing node-002 mlx5_0
 LEAF_R0_PORT_4 = (LEAVES["leaf-r0"], 4)  # facing node-004 mlx5_0
+NODE_003_MLX5_0 = ("0xb83fd20300a0f009", 1)  # node-003 mlx5_0's own port (its node GUID: ibstat_one_guid)
 DATA = [
     {"check": "ib_port_errors", "name": "ibdiagnet: a quiet subnet passes, said as read by ibdiagnet",
      "raw": soak(db_csv(), db_csv()), "expect": IBDIAGNET, "status": dict.fromkeys(NODES, "PASS"),
@@ -84,6 +89,29 @@ DATA = [
      "raw": soak(db_csv(), db_csv({LEAF_R0_PORT_4: {"LinkDownedCounter": 2 ** 64 - 2}})), "expect": IBDIAGNET,
      "status": {"node-001": "PASS", "node-002": "PASS", "node-003": "PASS", "node-004": "ERROR"},
      "contains": {"node-004": ["LinkDownedCounter 18446744073709551614, near its 64-bit maximum: damage, not a count"]}},
+    {"check": "ib_port_errors", "name": "ibdiagnet: a CA's symbol errors in its 16-bit column, its 64-bit one at 0 (the "
+     "real ConnectX-7 rows): the 16-bit count is read and its rise FAILs",
+     "raw": soak(db_csv({NODE_003_MLX5_0: {"SymbolErrorCounter": 100}}, narrow_only=[NODE_003_MLX5_0]),
+                 db_csv({NODE_003_MLX5_0: {"SymbolErrorCounter": 5000}}, narrow_only=[NODE_003_MLX5_0])),
+     "expect": IBDIAGNET, "status": {"node-001": "PASS", "node-002": "PASS", "node-003": "FAIL", "node-004": "PASS"},
+     "contains": {"node-003": ["node-003 mlx5_0 port 1: SymbolErrorCounter +4900 in 300s (100 -> 5000)"]}},
+    {"check": "ib_port_errors", "name": "ibdiagnet: a CA's 16-bit symbol error count at 65535 beside a 64-bit 0: saturated, ERROR",
+     "raw": soak(db_csv(), db_csv({NODE_003_MLX5_0: {"SymbolErrorCounter": 65535}}, narrow_only=[NODE_003_MLX5_0])),
+     "expect": IBDIAGNET, "status": {"node-001": "PASS", "node-002": "PASS", "node-003": "ERROR", "node-004": "PASS"},
+     "contains": {"node-003": ["node-003 mlx5_0 port 1: SymbolErrorCounter 65535, its 16-bit maximum"]}},
+    {"check": "ib_port_errors", "name": "ibdiagnet: an error counter the port does not count (N/A) is unknown, never zero: ERROR",
+     "raw": soak(db_csv(not_counted={LEAF_R0_PORT_2: ["SymbolErrorCounter"]}), db_csv(not_counted={LEAF_R0_PORT_2: ["SymbolErrorCounter"]})),
+     "expect": IBDIAGNET, "status": {"node-001": "PASS", "node-002": "ERROR", "node-003": "PASS", "node-004": "PASS"},
+     "contains": {"node-002": ["leaf-r0 port 2 (node-002 mlx5_0): SymbolErrorCounter not counted by the port (N/A in ibdiagnet's read)"]}},
+    {"check": "ib_port_errors", "name": "ibdiagnet: a port missing from the read at the soak's start: ERROR naming it",
+     "raw": soak(db_csv(leave_out=[LEAF_R0_PORT_4]), db_csv()), "expect": IBDIAGNET,
+     "status": {"node-001": "PASS", "node-002": "PASS", "node-003": "PASS", "node-004": "ERROR"},
+     "contains": {"node-004": ["leaf-r0 port 4 (node-004 mlx5_0): no counters in ibdiagnet's read at the start of the soak"]}},
+    {"check": "ib_congestion_idle", "name": "ibdiagnet: a port missing from the read is unknown, said with the unread cause",
+     "raw": soak(db_csv(), db_csv(leave_out=[LEAF_R0_PORT_4])), "expect": dict(IBDIAGNET, pyramid_ib_xmit_wait_idle_max=0),
+     "status": {"node-001": "PASS", "node-002": "PASS", "node-003": "PASS", "node-004": "ERROR"},
+     "contains": {"node-004": ["leaf-r0 port 4 (node-004 mlx5_0): no counters in ibdiagnet's read at Layer 3",
+                               "performance query went unanswered"]}},
     {"check": "ib_congestion_idle", "name": "ibdiagnet: PortXmitWait past its 32-bit maximum read from the 64-bit column: "
      "a rise at idle FAILs with its size",
      "raw": soak(db_csv({LEAF_R0_PORT_2: {"PortXmitWait": 9463628588}}), db_csv({LEAF_R0_PORT_2: {"PortXmitWait": 9463640000}})),
