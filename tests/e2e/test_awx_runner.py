@@ -95,6 +95,9 @@ def test_job_tags_run_some_layers_and_say_the_rest_did_not_run(twin, tmp_path):
     with open(outcome["pyramid_reports"]["report.json"], encoding="utf-8") as handle:
         report = json.load(handle)
     for record in report["hosts"]["node-001"]["checks"]:
+        if record.get("not_applicable"):  # InfiniBand's Layer 0 check on this RoCE pod: neither PASS nor run
+            assert record["status"] == "SKIP", record
+            continue
         assert (record["status"] == "PASS") == (record["layer"] == 0), record
         if record["layer"] > 0:
             assert record["status"] == "SKIP" and record["actual"] == "not run in this play", record
