@@ -134,7 +134,7 @@ def test_a_pod_counter_read_is_snapshotted_and_read_again_on_its_reader_alone_an
 
     def collect_for(host, counts):
         def collect(planned):
-            texts = {"iblinkinfo": _ib.HEALTHY[1], "ibstat": _ib.ibstat_one_guid(host)[1], "ibqueryerrors": counts}
+            texts = {"iblinkinfo": _ib.HEALTHY[1], "ibstat": _ib.ibstat(host)[1], "ibqueryerrors": counts}
             reads.setdefault(host, []).extend(item["id"] for item in planned)
             return _engine.answers(planned, {item["id"]: {"status": "ok", "rc": 0, "command": " ".join(item["ways"][0]["run"]),
                                                           "stdout": texts.get(item["ways"][0]["run"][0], "")}

@@ -99,7 +99,7 @@ def test_the_twins_ibqueryerrors_lists_the_faulty_ports_whole_and_saturated_as_r
     links = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
     leaf = facts["ports"]["%s:2" % links["switches"]["leaf1-r1"]["guid"]]
     assert leaf == {"SymbolErrorCounter": 65535, "LinkDownedCounter": 2}
-    assert facts["ports"]["%s:1" % states["node-003"]["rails"][0]["node_guid"]] == {"PortRcvErrors": 7}
+    assert facts["ports"]["%s:1" % states["node-003"]["rails"][0]["port_guid"]] == {"PortRcvErrors": 7}
     assert len(facts["ports"]) == 2 and facts["thresholds"] == {} and facts["suppressed"] == []
     healthy = _pod(tmp_path, 2)
     rc, out, _err = formats_infiniband.ibqueryerrors(healthy["node-001"], ["--threshold-file", "/dev/null"], {}, healthy.get)
@@ -123,12 +123,12 @@ def test_the_twins_ibdiagnet_writes_every_linked_port_with_its_64_bit_counts(tmp
     leaf = "%s:2" % links["switches"]["leaf1-r1"]["guid"]
     assert facts["ports"][leaf] == {"SymbolErrorCounter": 70000, "LinkDownedCounter": 2}
     assert facts["widths"][leaf] == {"SymbolErrorCounter": 64, "LinkDownedCounter": 64}
-    assert facts["ports"]["%s:1" % states["node-003"]["rails"][0]["node_guid"]] == {"PortRcvErrors": 7}
+    assert facts["ports"]["%s:1" % states["node-003"]["rails"][0]["port_guid"]] == {"PortRcvErrors": 7}
     # a CA's symbol errors in its 16-bit column alone (the 64-bit one 0, as the real ConnectX-7 rows): read there
     states = _pod(tmp_path, 4, "[{node: node-002, kind: ib_port_errors, rail: mlx5_1, end: ca, counts: {SymbolErrorCounter: 70000}}]")
     formats_infiniband.ibdiagnet(states["node-001"], ["-o", str(out_dir)], {}, states.get)
     ca = parse("linux_ibdiagnet2_db_csv", (out_dir / "ibdiagnet2.db_csv").read_text(encoding="utf-8"))
-    key = "%s:1" % states["node-002"]["rails"][1]["node_guid"]
+    key = "%s:1" % states["node-002"]["rails"][1]["port_guid"]
     assert ca["ports"][key] == {"SymbolErrorCounter": 65535} and key not in ca["widths"]
     # every CA port and every switch port with a link: 4 nodes x 8 rails, 8 leaves x (4 nodes + 2 uplinks), 2 spines x 8
     assert facts["checked"] == {"nodes": 32 + 8 + 2, "ports": 32 + 8 * 6 + 2 * 8}

@@ -14,6 +14,8 @@ node's fault `ib_cable_swap` {rails: [a, b]} crosses its two rails' cables at th
 
 from __future__ import annotations
 
+import os
+
 PORTS = 64
 NODES_PER_LEAF = 32
 SPINES = ("spine-01", "spine-02")
@@ -90,11 +92,13 @@ def subnet(nodes):
             description = "%s %s" % (state["hostname"], rail["device"])
             ports[leaf][port_number] = dict(link, remote={"lid": lid, "port": 1, "name": description})
             cas.append((description, rail["port_guid"], lid, dict(link, remote={"lid": lids[leaf], "port": port_number, "name": leaf})))
+    # the switches' links at the pod's rate: the fastest lane its rails can do (NDR by default, HDR on an HDR pod)
+    top = max([rail.get("ib_top_gbps") or LANE_GBPS.get(rail["rate"], 106.25) for state in nodes for rail in state["rails"]
+               if rail["link_layer"] == "InfiniBand"] or [106.25])
     for unit, rail in leaves:
         leaf = "leaf%d-r%d" % (unit, rail)
         for up, spine in enumerate(SPINES):
             down = len([1 for u, _r in leaves if u < unit]) + rail + 1
-            top = 106.25
             ports[leaf][NODES_PER_LEAF + 1 + up] = {"width": "4X", "speed": top, "max_speed": top,
                                                     "remote": {"lid": lids[spine], "port": down, "name": spine}}
             ports[spine][down] = {"width": "4X", "speed": top, "max_speed": top,
@@ -104,6 +108,8 @@ def subnet(nodes):
 
 
 def iblinkinfo(state, args, env, load_node):  # pylint: disable=unused-argument
+    if state.get("ib_stack") == "ibsim":  # the real stack answers (ibsim.py)
+        return _real("iblinkinfo", state, args, load_node)
     if args:
         return 2, "", "pyramid twin: `iblinkinfo %s` is not simulated (only the default form)\n" % " ".join(args)
     if not any(rail["link_layer"] == "InfiniBand" for rail in state["rails"]):
@@ -154,7 +160,7 @@ def _error_counts(load_node, wide=False):
         if link is None or not counts:
             continue
         if rail["ib_errors"]["end"] == "ca":
-            by_ca.append((description, rail["node_guid"], counts))
+            by_ca.append((description, rail["port_guid"], counts))  # ibqueryerrors names a CA's port by its port GUID
         else:
             here = by_switch.setdefault(link["remote"]["name"], {}).setdefault(link["remote"]["port"], {})
             for counter, value in counts.items():
@@ -174,6 +180,8 @@ def ibqueryerrors(state, args, env, load_node):  # pylint: disable=unused-argume
     real captures (tests/unit/parsers/linux_ibqueryerrors, infiniband-diags 44.0 on ibsim): each node with a non-zero
     error counter ("Errors for <GUID> "<name>"", a CA's header without its GUID), a port line per such port (a switch's
     "port ALL" first, the sum), then the closing summary. The counters are the scenario's `ib_port_errors` faults."""
+    if state.get("ib_stack") == "ibsim":  # the real stack answers (ibsim.py)
+        return _real("ibqueryerrors", state, args, load_node)
     if args not in ([], ["--threshold-file", "/dev/null"]):
         return 2, "", "pyramid twin: `ibqueryerrors %s` is not simulated\n" % " ".join(args)
     refused = _fabric_host(state, "ibqueryerrors")
@@ -313,6 +321,8 @@ def sminfo(state, args, env, load_node):  # pylint: disable=unused-argument
     """`sminfo`: the SM at the SM LID of the node's first InfiniBand port (the pod's master, model pod.ib_sm), in
     sminfo.c's one line (real captures: tests/unit/parsers/linux_sminfo, infiniband-diags 44.0 on ibsim). A stopped SM
     does not answer: exit 255, "iberror: failed: query", as a real query to a gone master timed out on ibsim."""
+    if state.get("ib_stack") == "ibsim":  # the real stack answers (ibsim.py)
+        return _real("sminfo", state, args, load_node)
     if args:
         return 2, "", "pyramid twin: `sminfo %s` is not simulated (only the default form)\n" % " ".join(args)
     ports = [rail for rail in state["rails"] if rail["link_layer"] == "InfiniBand" and rail["state"] == "Active"]
@@ -351,6 +361,8 @@ def dump_fts(state, args, env, load_node):  # pylint: disable=unused-argument
     updn with every spine a root do; with one spine as root (updn with a root GUID file naming it alone) every leaf
     funnels onto it, as the capture shows. Tables in the order the capture printed them: the reverse of discovery from
     the reader's port."""
+    if state.get("ib_stack") == "ibsim":  # the real stack answers (ibsim.py)
+        return _real("dump_fts", state, args, load_node)
     if args:
         return 2, "", "pyramid twin: `dump_fts %s` is not simulated (only the default form)\n" % " ".join(args)
     ports = [rail for rail in state["rails"] if rail["link_layer"] == "InfiniBand" and rail["state"] == "Active"]
@@ -418,3 +430,37 @@ def _routes(name, lid, ports, names, leaf_of, roots):
             routes[destination] = up[turn % len(up)]
             turn += 1
     return routes
+
+
+def _real(tool, state, args, load_node):
+    """``tool`` run for real on ibsim for this pod (pod.ib_stack: ibsim), started as the node's own path to it: the
+    subnet as subnet() has it, the scenario's counts set on its ports before a counters read, the SM stopped after its
+    sweep where pod.ib_sm says so."""
+    import sys  # pylint: disable=import-outside-toplevel
+    from pyramid_twin import changes, ibsim  # pylint: disable=import-outside-toplevel
+    refused = _fabric_host(state, tool)
+    if refused:
+        return refused
+    node_dir = sys.modules["pyramid_twin.fake_tool"].NODE[0]
+    nodes = _pod(load_node)
+    switches, cas = subnet(nodes)
+    reader = next((rail for rail in state["rails"] if rail["link_layer"] == "InfiniBand" and rail["state"] == "Active"), None)
+    if reader is None:
+        return 2, "", "pyramid twin: `%s` on a node without an active InfiniBand port is not simulated\n" % tool
+    pod = ibsim.Pod(changes.changes_dir(node_dir))
+    sm = state["ib_sm"]
+    try:
+        pod.ensure(switches, cas, sm)
+    except ibsim.StackMissing as missing:
+        return 2, "", "pyramid twin: pod.ib_stack ibsim: %s\n" % missing
+    if sm["state"] == "stopped" and pod.once("sm-stopped"):
+        pod.stop_sm()  # it swept the subnet, then stopped: the ports keep their LIDs and its SM LID, nothing answers
+    if tool == "ibqueryerrors":
+        by_ca, by_switch = _error_counts(load_node)[3:]
+        guids = {name: guid for guid, name, _lid, _ports in switches}
+        port_guids = {description: guid for description, guid, _lid, _port in cas}
+        settings = [('"%s"[1]' % ibsim.ca_id(port_guids[description]), counts) for description, _guid, counts in by_ca]
+        settings += [('"%s"[%d]' % (ibsim.node_id("S", guids[name]), port), counts)
+                     for name, ports in sorted(by_switch.items()) for port, counts in sorted(ports.items())]
+        pod.set_counters(settings)
+    return pod.run(tool, args, ibsim.ca_id(reader["port_guid"]), argv0=os.path.join(node_dir, "bin", tool))

@@ -357,10 +357,12 @@ def _ends(host, rail, facts):
     leaf, why = leaf_end(host, rail, facts)
     if why:
         return None, why
-    # ibqueryerrors names a CA's port by its node GUID: without it read, that end is not found (never another GUID)
-    ca_guid = ((facts["ibstat"]["devices"].get(rail) or {}).get("node_guid") or "").lower()
+    # ibqueryerrors names a CA's port by its port GUID (the real tool on ibsim, where a CA's port GUID is its node's
+    # + 1; ConnectX-4 and later give both one GUID), and ibdiagnet's PM_INFO rows are read by theirs: without it read,
+    # that end is not found (never another GUID)
+    ca_guid = ((((facts["ibstat"]["devices"].get(rail) or {}).get("ports") or {}).get("1") or {}).get("port_guid") or "").lower()
     if not ca_guid:
-        return None, "%s: no node GUID in %s's ibstat" % (rail, host)
+        return None, "%s: no port GUID in %s's ibstat" % (rail, host)
     return [("%s %s port 1" % (host, rail), "%s:1" % ca_guid, ca_guid, 1),
             ("%s port %d (%s %s)" % (leaf["name"], leaf["port"], host, rail), leaf["key"], leaf["guid"], leaf["port"])], None
 

@@ -164,7 +164,9 @@ def _summary(lines):
 _SMINFO = re.compile(r"^sminfo: sm lid (\d+) sm guid (0x[0-9a-fA-F]{1,16}), activity count (\d+) priority (\d+) "
                      r"state (\d) (SMINFO_[A-Z]+)$")
 SM_STATES = ("SMINFO_NOTACT", "SMINFO_DISCOVER", "SMINFO_STANDBY", "SMINFO_MASTER")
-_SM_NO_ANSWER = "sminfo: iberror: failed: query"
+# iberror() names the program as it was started: "sminfo" from a shell's PATH, "/usr/sbin/sminfo" where the caller
+# gave its path (collect.py runs the path get_bin_path found: so did the real sminfo on ibsim in the twin)
+_SM_NO_ANSWER = re.compile(r"^(?:\S*/)?sminfo: iberror: failed: query$")
 UNICAST_LIDS = range(1, 0xC000)  # 0x0001-0xBFFF
 
 
@@ -176,7 +178,7 @@ def sminfo(text):
     when sminfo's query to the SM at the port's SM LID got no answer (exit 255, ``sminfo: iberror: failed: query``:
     nothing answers there - the SM stopped or its port is down). Any other line, or more than one: not a read."""
     lines = [line for line in text.splitlines() if line.strip()]
-    if lines == [_SM_NO_ANSWER]:
+    if len(lines) == 1 and _SM_NO_ANSWER.match(lines[0]):
         return {"answered": False}
     match = _SMINFO.match(lines[0]) if len(lines) == 1 else None
     if not match:
@@ -354,9 +356,10 @@ def ibdiagnet2_db_csv(text):
     ports, listed, widths, unsupported = {}, {}, {}, {}
     for row in rows:
         try:
-            guid, number = "0x%016x" % int(row["NodeGUID"], 16), int(row["PortNumber"])
+            # by the port's GUID, as ibqueryerrors names a CA's port (a switch's ports carry the switch's GUID)
+            guid, number = "0x%016x" % int(row["PortGUID"], 16), int(row["PortNumber"])
         except (KeyError, ValueError):
-            raise ValueError("PM_INFO row without a NodeGUID and PortNumber: %r" % (row,)) from None
+            raise ValueError("PM_INFO row without a PortGUID and PortNumber: %r" % (row,)) from None
         key = "%s:%d" % (guid, number)
         if number in listed.get(guid, ()):
             raise ValueError("PM_INFO lists %s twice" % key)

@@ -9,7 +9,7 @@ state below is what ibdiagnet would write for it.
 """
 
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer0 import fixture
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer1_infiniband import HEALTHY, NODES, SOAK, ibstat_one_guid
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer1_infiniband import HEALTHY, NODES, SOAK, ibstat
 
 REAL = fixture("linux_ibdiagnet2_db_csv", "quantum2_fabric_real")[1]
 HEADER = REAL.split("START_PM_INFO\n", 1)[1].split("\n", 1)[0]
@@ -60,13 +60,13 @@ def db_csv(counts=None, leave_out=(), narrow_only=(), not_counted=None):
 
 def soak(before, after, nodes=NODES, seconds=300):
     return {node: {"ib_port_counters": {"before": (PARSER, before), "after": (PARSER, after), "seconds": seconds},
-                   "ib_link_info": HEALTHY, "ibstat": ibstat_one_guid(node)} for node in nodes}
+                   "ib_link_info": HEALTHY, "ibstat": ibstat(node)} for node in nodes}
 
 
 IBDIAGNET = dict(SOAK, pyramid_ib_counters_reader="ibdiagnet")
 LEAF_R0_PORT_2 = (LEAVES["leaf-r0"], 2)  # facing node-002 mlx5_0
 LEAF_R0_PORT_4 = (LEAVES["leaf-r0"], 4)  # facing node-004 mlx5_0
-NODE_003_MLX5_0 = ("0xb83fd20300a0f009", 1)  # node-003 mlx5_0's own port (its node GUID: ibstat_one_guid)
+NODE_003_MLX5_0 = ("0xb83fd20300a0f009", 1)  # node-003 mlx5_0's own port (its port GUID, by which PM_INFO rows are read)
 DATA = [
     {"check": "ib_port_errors", "name": "ibdiagnet: a quiet subnet passes, said as read by ibdiagnet",
      "raw": soak(db_csv(), db_csv()), "expect": IBDIAGNET, "status": dict.fromkeys(NODES, "PASS"),

@@ -1,0 +1,123 @@
+"""An InfiniBand pod whose subnet is the real management stack (issue 36; twin/pyramid_twin/ibsim.py): Debian's ibsim
+simulates the pod's switches and HCAs, opensm sweeps and routes it, and the fabric host's iblinkinfo, ibqueryerrors,
+sminfo and dump_fts are the real tools through libumad2sim. validate.yml reads them as it reads a real fabric; the
+scenario's faults reach the stack as they would reach a real one (the topology's link widths and cables, the ports'
+counters set through ibsim's console, opensm's roots, opensm stopped or restarted).
+
+ibsim 0.10 trains links at HDR at most: these pods are HDR (200 Gb/s rails, 53.125 Gbps lanes), and its ports can
+do 12X, so every link says "Could be 12X" (read, never a fault: the link runs at the planned 4X)."""
+
+import glob
+import os
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HDR = {"pyramid_rdma_link_layer": "infiniband", "pyramid_rail_rate_gbps": 200}
+LAYERS_0_3 = "--tags layer0,layer1,layer2,layer3"
+# Layer 3's incast on InfiniBand: node-001 the target, the others its senders (2 x 150 over the 200G port)
+INCAST = {"pyramid_incast": True, "pyramid_incast_duration": 5, "pyramid_incast_rate_gbps": 150}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def stack():
+    # twin/ is on the path (tests/conftest.py)
+    from pyramid_twin import ibsim  # pylint: disable=import-outside-toplevel
+    why = ibsim.missing()
+    if why:
+        pytest.skip("the real InfiniBand stack is not here: %s" % why)
+
+
+def _pod(nodes, *faults, **ib_sm):
+    pod = {"nodes": nodes, "node_defaults": {"link_layer": "InfiniBand", "rate": 200}, "ib_stack": "ibsim"}
+    if ib_sm:
+        pod["ib_sm"] = ib_sm
+    return {"pod": pod, "faults": list(faults)}
+
+
+def _record(run, node, check):
+    return next(r for r in run.host(node)["checks"] if r["check"] == check)
+
+
+def _opensm_logs():
+    return glob.glob(os.path.join(ROOT, ".twin", "changes", "*", "ibsim", "opensm.log"))
+
+
+def test_a_healthy_pod_on_the_real_stack_raises_no_alarm(validate):
+    """Layers 0-3 with the incast, the gate enforced: every check PASS or not applicable (RoCE's), read from the real
+    tools; the target's leaf ports waited (PortXmitWait set on ibsim while the senders ran) and stopped with the load."""
+    run = validate(_pod(3), cmdline=LAYERS_0_3, **HDR, **INCAST)
+    for node in ("node-001", "node-002", "node-003"):
+        records = [r for r in run.host(node)["checks"] if r["layer"] <= 3 and not r.get("not_applicable")]
+        assert {r["status"] for r in records} == {"PASS"}, (node, run.not_passing(node), run.stdout[-3000:])
+    assert "8 rails at 4X 53.125 Gbps a lane" in _record(run, "node-002", "ib_links")["actual"]
+    assert _record(run, "node-001", "incast_ib")["status"] == "PASS"
+    # what only the real tools print: ibsim 0.10's ports can do 12X, opensm answered as master
+    links = run.layer_facts("node-001", 1)["ib_link_info"]["ca_ports"]
+    assert {link["could_be"] for link in links.values()} == {"12X"}, links
+    assert any("Entering MASTER state" in open(path, encoding="utf-8").read() for path in _opensm_logs())
+
+
+@pytest.fixture(scope="module")
+def faulty(validate):
+    faults = [
+        {"node": "node-002", "kind": "ib_link", "rail": "mlx5_3", "width": "1X"},  # one lane of four, in the topology
+        {"node": "node-003", "kind": "ib_cable_swap", "rails": [6, 7]},  # two cables crossed at the leaves
+        # node-004's own port on mlx5_1 counting symbol errors through the soak (ibsim's PerformanceSet before each
+        # read): ibqueryerrors names a CA's port by its port GUID, which on ibsim is not its node GUID
+        {"node": "node-004", "kind": "ib_port_errors", "rail": "mlx5_1", "end": "ca", "counts": {"SymbolErrorCounter": 3},
+         "per_s": {"SymbolErrorCounter": 40}},
+        # the leaf port facing node-001's mlx5_2 waiting for credits with nothing running
+        {"node": "node-001", "kind": "ib_port_errors", "rail": "mlx5_2", "per_s": {"PortXmitWait": 500}},
+        # the leaf port facing node-003's mlx5_1 with its 16-bit symbol error counter at 65535: it no longer counts
+        {"node": "node-003", "kind": "ib_port_errors", "rail": "mlx5_1", "counts": {"SymbolErrorCounter": 65535}},
+    ]
+    return validate(_pod(4, *faults), cmdline=LAYERS_0_3 + " -e pyramid_enforce_gate=false", **HDR)
+
+
+def test_a_link_at_one_lane_on_the_real_stack_names_the_rail_and_its_leaf_port(faulty):
+    record = _record(faulty, "node-002", "ib_links")
+    assert record["status"] == "FAIL" and record["layer"] == 1, (record, faulty.stdout[-3000:])
+    assert "mlx5_3: 1X 53.125 Gbps Active/LinkUp to leaf1-r3 port 2" in record["actual"], record
+    assert "fewer lanes" in record["cause"]
+    assert _record(faulty, "node-001", "ib_links")["status"] == "PASS"
+
+
+def test_crossed_cables_on_the_real_stack_name_both(faulty):
+    record = _record(faulty, "node-003", "ib_cabling")
+    assert record["status"] == "FAIL" and record["layer"] == 1, record
+    assert "mlx5_6: on leaf1-r7 port 3, planned leaf1-r6 port 3 (there: node-003 mlx5_7)" in record["actual"], record
+    assert _record(faulty, "node-003", "ib_links")["status"] == "PASS"
+
+
+def test_symbol_errors_at_a_cas_own_port_are_found_by_its_port_guid(faulty):
+    record = _record(faulty, "node-004", "ib_port_errors")
+    assert record["status"] == "FAIL" and record["layer"] == 1, (record, faulty.stdout[-3000:])
+    assert "node-004 mlx5_1 port 1: SymbolErrorCounter +" in record["actual"], record
+    assert _record(faulty, "node-002", "ib_port_errors")["status"] == "PASS"
+    record = _record(faulty, "node-003", "ib_port_errors")
+    assert record["status"] == "ERROR" and "leaf1-r1 port 3 (node-003 mlx5_1): SymbolErrorCounter 65535, its 16-bit maximum" in (
+        record["actual"]), record
+
+
+def test_a_port_waiting_at_idle_on_the_real_stack_and_the_sm_host_named(faulty):
+    record = _record(faulty, "node-001", "ib_congestion_idle")
+    assert record["status"] == "FAIL" and record["layer"] == 3, record
+    assert "leaf1-r2 port 1" in record["actual"] and "PortXmitWait" in record["actual"], record
+    assert _record(faulty, "node-002", "ib_congestion_idle")["status"] == "PASS"
+    for node in ("node-001", "node-004"):  # opensm on the SM host's HCA, master through the soak
+        record = _record(faulty, node, "ib_subnet_manager")
+        assert record["status"] == "PASS" and "(ufm-01 mlx5_0) priority 15, SMINFO_MASTER" in record["actual"], record
+        assert _record(faulty, node, "ib_sm_handover")["status"] == "PASS"
+
+
+def test_a_stopped_sm_and_routes_funnelled_onto_one_spine_on_the_real_stack(validate):
+    """opensm routed with spine-01 alone as root (updn, a root GUID file), then stopped: no master answers, and every
+    leaf's routes to the others leave by its uplink to spine-01 only."""
+    run = validate(_pod(2, state="stopped", roots=["spine-01"]), cmdline="--tags layer2 -e pyramid_enforce_gate=false", **HDR)
+    for node in ("node-001", "node-002"):
+        record = _record(run, node, "ib_subnet_manager")
+        assert record["status"] == "FAIL" and record["layer"] == 2, (node, record, run.stdout[-3000:])
+        assert "no master" in (record["actual"] + record["cause"]).lower(), record
+        record = _record(run, node, "ib_routing")
+        assert record["status"] == "FAIL" and "spine-01" in record["actual"], (node, record)

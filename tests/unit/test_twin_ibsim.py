@@ -1,0 +1,65 @@
+"""The twin's ibsim pods (twin/pyramid_twin/ibsim.py): the subnet handed to ibsim as an ibnetdiscover topology, the
+LIDs handed to opensm, and the scenarios the real stack can take. The real stack itself runs in
+tests/e2e/test_validate_infiniband_ibsim.py."""
+
+import pytest
+
+from pyramid_twin import formats_infiniband, ibsim, model
+
+
+def _pod(tmp_path, faults="[]", pod=""):
+    path = tmp_path / "ib.yml"
+    path.write_text("pod: {nodes: 2, rails: 2, ib_stack: ibsim, node_defaults: {link_layer: InfiniBand, rate: 200}%s}\n"
+                    "faults: %s\n" % (pod, faults))
+    scenario = model.load_scenario(str(path))
+    return scenario, [model.node_state(scenario, name) for name in model.node_names(scenario)]
+
+
+def test_the_topology_gives_both_ends_of_each_link_its_width_and_speed_and_the_sm_host_a_port(tmp_path):
+    _scenario, nodes = _pod(tmp_path, "[{node: node-002, kind: ib_link, rail: mlx5_1, width: 1X}]")
+    switches, cas = ibsim.with_sm_host(*formats_infiniband.subnet(nodes), nodes[0]["ib_sm"])
+    text = ibsim.topology(switches, cas)
+    port_guid = nodes[1]["rails"][1]["port_guid"]  # node-002 mlx5_1: its node GUID + 1, as ibsim gives a CA's port
+    assert int(port_guid, 16) == int(nodes[1]["rails"][1]["node_guid"], 16) + 1
+    ca = ibsim.ca_id(port_guid)
+    assert ca == "H-%016x" % int(nodes[1]["rails"][1]["node_guid"], 16)
+    # the leaf's side and the CA's side of the 1X link, each with the link column ibsim reads its width and speed from
+    assert '[2]\t"%s"[1](%s)\t\t# "node-002 mlx5_1" lid 8 1xHDR' % (ca, port_guid[2:]) in text
+    assert '[1](%s) \t"S-0c42a10300000002"[2]\t\t# lid 8 lmc 0 "leaf1-r1" lid 2 1xHDR' % port_guid[2:] in text
+    assert text.count("4xHDR") == 2 * (3 + 4 + 1)  # 3 healthy rails, 4 leaf-spine links, the SM host: both ends each
+    # opensm's HCA on the first leaf's last port, at the LID and GUID every node's ibstat names as its SM's
+    sm = nodes[0]["ib_sm"]
+    assert sm["guid"] == model.IBSIM_SM_HOST_PORT_GUID and sm["lid"] == 2 * 1 + 2 + 2 * 2 + 1
+    assert '[64]\t"%s"[1](%s)\t\t# "ufm-01 mlx5_0" lid 9 4xHDR' % (ibsim.ca_id(sm["guid"]), sm["guid"][2:]) in text
+    assert "0x%016x 9 9" % int(sm["guid"], 16) in ibsim.guid2lid(switches, cas).splitlines()
+
+
+def test_a_crossed_pair_of_cables_is_crossed_in_the_topology(tmp_path):
+    _scenario, nodes = _pod(tmp_path, "[{node: node-001, kind: ib_cable_swap, rails: [0, 1]}]")
+    text = ibsim.topology(*formats_infiniband.subnet(nodes))
+    leaf0 = text.split("\n\n")[0]
+    assert '# "node-001 mlx5_1"' in leaf0 and '# "node-001 mlx5_0"' not in leaf0
+
+
+@pytest.mark.parametrize("faults, pod, said", [
+    ("[]", ", ib_sm: {restarts: true}", "not node or restarts"),
+    ("[]", ", ib_sm: {node: node-002, rail: mlx5_0}", "not node or restarts"),
+    ("[{node: node-001, kind: port_state, rail: mlx5_0, state: Initializing, phys_state: LinkUp}]", "", "not port_state"),
+    ("[{node: node-001, kind: ib_sm_lid, rail: mlx5_0}]", "", "not ib_sm_lid"),
+])
+def test_what_the_real_stack_cannot_show_is_refused_by_name(tmp_path, faults, pod, said):
+    with pytest.raises(model.ScenarioError, match=said):
+        _pod(tmp_path, faults, pod)
+
+
+def test_an_ndr_pod_is_refused_ibsim_trains_at_hdr_at_most(tmp_path):
+    path = tmp_path / "ib.yml"
+    path.write_text("pod: {nodes: 2, ib_stack: ibsim, node_defaults: {link_layer: InfiniBand}}\nfaults: []\n")
+    with pytest.raises(model.ScenarioError, match="HDR at most"):
+        model.load_scenario(str(path))
+
+
+def test_a_pod_without_the_stack_says_where_it_should_be(monkeypatch, tmp_path):
+    monkeypatch.setattr(ibsim, "STACK", str(tmp_path / "nothing"))
+    monkeypatch.setattr(ibsim, "UMAD2SIM", str(tmp_path / "nothing" / "libumad2sim.so"))
+    assert "make setup" in ibsim.missing()

@@ -1,0 +1,305 @@
+"""A twin pod's InfiniBand subnet answered by the real management stack (pod.ib_stack: ibsim; issue 36).
+
+Debian's ibsim-utils (ibsim, libumad2sim), opensm and infiniband-diags, unpacked by `make setup` into .twin/ibstack
+(`dpkg -x`, nothing installed: the twin's own nodes must lack /usr/sbin/ibstat for their missing-tool faults). ibsim
+simulates the switches and HCAs of the pod's subnet (formats_infiniband.subnet: the same leaves, spines, cables, widths
+and speeds the twin's other tools show), opensm sweeps and routes it as the subnet manager, and the fabric host's
+`iblinkinfo`, `ibqueryerrors`, `sminfo` and `dump_fts` are the real tools through libumad2sim (LD_PRELOAD), attached as
+the reader's own HCA. Nothing they print is written here.
+
+What the scenario says is given to the real stack as an operator or a broken fabric would: the topology file (a link at
+1X or a lower speed, crossed cables), ibsim's console (`PerformanceSet` of a port's counters: the faults' error counts
+and the incasts' PortXmitWait, set before each read; the port GUIDs the nodes' own ibstat shows), and opensm's command
+line (its priority, `-R updn` with a root GUID file for the roots, killed after its sweep for `state: stopped`).
+One ibsim and one opensm per pod (scenario digest), started by the first
+tool that needs them, on an abstract socket of their own (IBSIM_SOCKNAME); twin/down and twin/up stop them (stop_all).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+if __name__ == "__main__":  # twin/up and twin/down: `python3 ibsim.py stop`
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from pyramid_twin import changes  # noqa: E402  (path set above when run as a script)
+
+STACK = os.path.join(changes.STATE_DIR, "ibstack", "root")
+LIBS = os.path.join(STACK, "usr", "lib", "x86_64-linux-gnu")
+UMAD2SIM = os.path.join(LIBS, "umad2sim", "libumad2sim.so")
+TOOLS = ("iblinkinfo", "ibqueryerrors", "sminfo", "dump_fts")
+# a lane's signalling rate (formats_infiniband) -> the speed word of ibnetdiscover's link column, which ibsim reads
+SPEED_WORD = {2.5: "SDR", 5.0: "DDR", 10.0: "QDR", 14.0625: "FDR", 25.78125: "EDR", 53.125: "HDR"}
+SWEEP_TIMEOUT = 60.0
+# The subnet manager's host: opensm on a UFM appliance's HCA, cabled to the first leaf's last port. On ibsim a switch's
+# port answers SMInfo itself with the last master's values after its SM stopped; a CA's only while its SM runs.
+SM_HOST = "ufm-01 mlx5_0"
+
+
+def with_sm_host(switches, cas, sm):
+    """The subnet with the SM host's HCA on the first leaf's last port (its LID and port GUID: the pod's ib_sm)."""
+    guid, name, lid, ports = switches[0]
+    last = max(ports)
+    link = {"width": "4X", "speed": max(port["speed"] for _d, _g, _l, port in cas), "state": "Active"}
+    ports = dict(ports)
+    ports[last] = dict(link, remote={"lid": sm["lid"], "port": 1, "name": SM_HOST})
+    host = (SM_HOST, sm["guid"], sm["lid"], dict(link, remote={"lid": lid, "port": last, "name": name}))
+    return [(guid, name, lid, ports)] + list(switches[1:]), list(cas) + [host]
+
+
+class StackMissing(RuntimeError):
+    """The unpacked stack is not there (make setup could not fetch it)."""
+
+
+def missing():
+    """Why the real stack cannot run here, or None."""
+    for path in (os.path.join(STACK, "usr", "bin", "ibsim"), os.path.join(STACK, "usr", "sbin", "opensm"), UMAD2SIM):
+        if not os.path.exists(path):
+            return "%s is missing: `make setup` unpacks Debian's ibsim-utils, libumad2sim0, opensm and infiniband-diags there" % path
+    return None
+
+
+def node_id(kind, guid):
+    return '%s-%016x' % (kind, int(guid, 16))
+
+
+def ca_id(port_guid):
+    """ibsim's name for the HCA whose port has ``port_guid``: ibsim gives a CA's port 1 its node GUID + 1 (as the
+    twin's nodes do: model._guid), and ibsim's console cannot set a port's GUID (its Guid command reads the port
+    number as the value), so the CA is made with the GUID below its port's."""
+    return node_id("H", "%x" % (int(port_guid, 16) - 1))
+
+
+def topology(switches, cas):
+    """The subnet (formats_infiniband.subnet) in ibnetdiscover's format, as ibsim reads it: each port line's link
+    column ("lid N 4xHDR") sets what the port can train at, so both ends of a link carry the same width and speed."""
+    ids = {name: node_id("S", guid) for guid, name, _lid, _ports in switches}
+    ids.update({description: ca_id(guid) for description, guid, _lid, _port in cas})
+    port_guids = {description: "%016x" % int(guid, 16) for description, guid, _lid, _port in cas}
+    lids = {name: lid for _guid, name, lid, _ports in switches}
+    lids.update({description: lid for description, _guid, lid, _port in cas})
+
+    def link(port):
+        word = SPEED_WORD.get(port["speed"])
+        if word is None:
+            raise ValueError("ibsim shows no %s Gbps lane (known: %s)" % (port["speed"], ", ".join(map(str, SPEED_WORD))))
+        return "%sx%s" % (port["width"].rstrip("X"), word)
+
+    lines = []
+    for guid, name, lid, ports in switches:
+        lines += ["switchguid=0x%016x" % int(guid, 16),
+                  'Switch\t%d "%s"\t\t# "%s" enhanced port 0 lid %d lmc 0' % (len(ports), ids[name], name, lid)]
+        for number in sorted(ports):
+            remote = ports[number].get("remote")
+            if remote is None:
+                continue
+            far = remote["name"]
+            guid_part = "(%s)" % port_guids[far] if far in port_guids else ""
+            lines.append('[%d]\t"%s"[%d]%s\t\t# "%s" lid %d %s' % (
+                number, ids[far], remote["port"], guid_part, far, lids[far], link(ports[number])))
+        lines.append("")
+    for description, guid, lid, port in cas:
+        remote = port["remote"]
+        lines += ["caguid=0x%s" % ids[description][2:],
+                  'Ca\t1 "%s"\t\t# "%s"' % (ids[description], description),
+                  '[1](%s) \t"%s"[%d]\t\t# lid %d lmc 0 "%s" lid %d %s' % (
+                      port_guids[description], ids[remote["name"]], remote["port"], lid, remote["name"],
+                      lids[remote["name"]], link(port)), ""]
+    return "\n".join(lines) + "\n"
+
+
+def guid2lid(switches, cas):
+    """opensm's guid2lid cache: the LIDs the twin's subnet gives (switches first), which opensm keeps on its sweep."""
+    rows = ["0x%016x %d %d" % (int(guid, 16), lid, lid) for guid, _name, lid, _ports in switches]
+    rows += ["0x%016x %d %d" % (int(guid, 16), lid, lid) for _description, guid, lid, _port in cas]
+    return "\n".join(rows) + "\n"
+
+
+class Pod:
+    """The real stack of one twin pod: its files in .twin/changes/<digest>/ibsim/."""
+
+    def __init__(self, pod_dir):
+        self.dir = os.path.join(pod_dir, "ibsim")
+        self.socket = "pyrtwin-%s" % os.path.basename(pod_dir)[:16]
+
+    def env(self, attach):
+        env = {key: value for key, value in os.environ.items() if key in ("PATH", "HOME", "LANG", "LC_ALL")}
+        env.update(LD_LIBRARY_PATH=LIBS, LD_PRELOAD=UMAD2SIM, IBSIM_SOCKNAME=self.socket, SIM_HOST=attach,
+                   OSM_CACHE_DIR=os.path.join(self.dir, "cache"), OSM_TMP_DIR=os.path.join(self.dir, "cache"))
+        return env
+
+    def _pid(self, name):
+        """The pid of this pod's ``name`` (ibsim, opensm) while it runs, else None. A twin node's session sees the
+        processes started after it only under /proc/.host (namespace.py shadows /proc), so both are asked."""
+        try:
+            with open(os.path.join(self.dir, name + ".pid"), encoding="utf-8") as handle:
+                pid = int(handle.read())
+            os.kill(pid, 0)
+        except (OSError, ValueError):
+            return None
+        for proc in ("/proc", "/proc/.host"):
+            try:
+                with open("%s/%d/cmdline" % (proc, pid), "rb") as handle:
+                    return pid if self.dir.encode() in handle.read() else None  # not a reused pid
+            except OSError:
+                continue
+        return pid
+
+    def _spawn(self, name, argv, env, stdin=subprocess.DEVNULL):
+        log = open(os.path.join(self.dir, name + ".log"), "ab")  # pylint: disable=consider-using-with
+        process = subprocess.Popen(argv, env=env, cwd=self.dir, stdin=stdin, stdout=log,  # pylint: disable=consider-using-with
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+        log.close()
+        with open(os.path.join(self.dir, name + ".pid"), "w", encoding="utf-8") as handle:
+            handle.write("%d\n" % process.pid)
+        return process.pid
+
+    def console(self, *commands):
+        """Commands to ibsim's console (its stdin: a FIFO held open by ibsim's own keeper)."""
+        with open(os.path.join(self.dir, "console"), "w", encoding="utf-8") as handle:
+            handle.write("".join(command + "\n" for command in commands))
+
+    def ensure(self, switches, cas, sm):
+        """ibsim and opensm up for this subnet (started once, by whichever tool asks first), the SM's sweep done."""
+        switches, cas = with_sm_host(switches, cas, sm)
+        os.makedirs(self.dir, exist_ok=True)
+        with open(os.path.join(self.dir, "lock"), "w", encoding="utf-8") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self._pid("ibsim"):
+                return
+            reason = missing()
+            if reason:
+                raise StackMissing(reason)
+            os.makedirs(os.path.join(self.dir, "cache"), exist_ok=True)
+            with open(os.path.join(self.dir, "net"), "w", encoding="utf-8") as handle:
+                handle.write(topology(switches, cas))
+            with open(os.path.join(self.dir, "cache", "guid2lid"), "w", encoding="utf-8") as handle:
+                handle.write(guid2lid(switches, cas))
+            fifo = os.path.join(self.dir, "console")
+            if not os.path.exists(fifo):
+                os.mkfifo(fifo)
+            env = self.env(node_id("S", switches[0][0]))
+            open(os.path.join(self.dir, "ibsim.log"), "w", encoding="utf-8").close()  # pylint: disable=consider-using-with
+            # ibsim reads its console from the FIFO; a writer that never writes keeps it from seeing EOF
+            self._spawn("ibsim", ["sh", "-c", 'exec 3<>"$1"; exec "$2" -s "$3" <&3', "ibsim",
+                                  fifo, os.path.join(STACK, "usr", "bin", "ibsim"), os.path.join(self.dir, "net")], env)
+            _wait(lambda: b"sim>" in _read(os.path.join(self.dir, "ibsim.log")), 10.0, "ibsim did not start",
+                  os.path.join(self.dir, "ibsim.log"))
+            self.start_sm(switches, sm)
+
+    def start_sm(self, switches, sm):
+        """opensm as the pod's master (pod.ib_sm): on the SM host's HCA, at its priority, routing through its roots
+        (updn with a root GUID file where they are not every spine; opensm's default minhop otherwise)."""
+        argv = [os.path.join(STACK, "usr", "sbin", "opensm"), "-p", str(sm["priority"]),
+                "-f", os.path.join(self.dir, "osm.log")]
+        spines = [(guid, name) for guid, name, _lid, _ports in switches if name.startswith("spine-")]
+        roots = sm.get("roots")
+        if roots and len(roots) < len(spines):
+            with open(os.path.join(self.dir, "roots"), "w", encoding="utf-8") as handle:
+                handle.write("".join("0x%016x\n" % int(guid, 16) for guid, name in spines if name in roots))
+            argv += ["-R", "updn", "-a", os.path.join(self.dir, "roots")]
+        open(os.path.join(self.dir, "opensm.log"), "w", encoding="utf-8").close()  # pylint: disable=consider-using-with
+        attach = ca_id(sm["guid"])
+        self._spawn("opensm", argv, self.env(attach))
+        log = os.path.join(self.dir, "opensm.log")
+        _wait(lambda: b"Entering MASTER state" in _read(log), SWEEP_TIMEOUT, "opensm did not become master", log)
+        # its first sweep done: every linked port Active (its log says SUBNET UP only when verbose)
+        _wait(lambda: self._swept(attach), SWEEP_TIMEOUT, "opensm did not bring every port up", log)
+
+    def _swept(self, attach):
+        rc, out, _err = self.run("iblinkinfo", [], attach)
+        return rc == 0 and "Active/" in out and not any(word in out for word in ("Initialize/", "Armed/"))
+
+    def stop_sm(self):
+        pid = self._pid("opensm")
+        if pid:
+            _kill(pid)
+
+    def once(self, name):
+        """True the first time ``name`` is asked for this pod (a step taken once: the SM stopped, restarted)."""
+        try:
+            with open(os.path.join(self.dir, "done-" + name), "x", encoding="utf-8"):
+                return True
+        except FileExistsError:
+            return False
+
+    def set_counters(self, settings):
+        """[('"<node id>"[port]', {counter: value})] set on ibsim's ports (its console's PerformanceSet), each
+        acknowledged in its log before the read that follows."""
+        commands = ["PerformanceSet %s PortCounters.%s=%d" % (port, counter, value)
+                    for port, counts in settings for counter, value in sorted(counts.items())]
+        if not commands:
+            return
+        log = os.path.join(self.dir, "ibsim.log")
+        before = _read(log).count(b"has been set to")
+        self.console(*commands)
+        _wait(lambda: _read(log).count(b"has been set to") >= before + len(commands), 10.0,
+              "ibsim did not set the counters", log)
+
+    def run(self, tool, args, attach, argv0=None):
+        """The real tool, attached as the reader's HCA, started as ``argv0`` (the path the caller ran: iberror and
+        usage lines name it); umad2sim makes its sysfs in the working directory."""
+        work = tempfile.mkdtemp(prefix="tool-", dir=self.dir)
+        try:
+            done = subprocess.run([argv0 or tool] + list(args), executable=os.path.join(STACK, "usr", "sbin", tool),
+                                  env=self.env(attach), cwd=work, stdin=subprocess.DEVNULL, capture_output=True,
+                                  timeout=120, check=False)
+            return done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+def _wait(ready, seconds, what, log):
+    deadline = time.time() + seconds
+    while not ready():
+        if time.time() > deadline:
+            raise RuntimeError("%s within %.0f s (%s): %s" % (what, seconds, log, _read(log)[-500:].decode("utf-8", "replace")))
+        time.sleep(0.1)
+
+
+def _kill(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    for _attempt in range(50):
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return
+        time.sleep(0.05)
+
+
+def stop_all(state_dir=changes.STATE_DIR):
+    """Every ibsim and opensm of the twin's pods (twin/down, and twin/up before it clears .twin/changes): each process
+    of the unpacked stack whose command line names a pod's directory under .twin/changes."""
+    stack, pods = os.path.join(state_dir, "ibstack", "root").encode(), os.path.join(state_dir, "changes", "").encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % entry, "rb") as handle:
+                argv = handle.read().split(b"\0")
+        except OSError:
+            continue
+        if argv[0].startswith(stack) and any(pods in arg for arg in argv[1:]):
+            _kill(int(entry))
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["stop"]:
+    stop_all()
