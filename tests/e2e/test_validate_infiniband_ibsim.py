@@ -121,3 +121,16 @@ def test_a_stopped_sm_and_routes_funnelled_onto_one_spine_on_the_real_stack(vali
         assert "no master" in (record["actual"] + record["cause"]).lower(), record
         record = _record(run, node, "ib_routing")
         assert record["status"] == "FAIL" and "spine-01" in record["actual"], (node, record)
+
+
+def test_a_stray_opensm_on_a_node_taking_over_as_master_on_the_real_stack(validate):
+    """A second opensm on node-002's mlx5_0 (a reimaged node's, left enabled) at priority 15 over the planned SM host's
+    (standing by): every port now under the stray, which sminfo names with the node it runs on."""
+    run = validate(_pod(2, node="node-002", rail="mlx5_0"), cmdline="--tags layer2 -e pyramid_enforce_gate=false",
+                   pyramid_ib_sm_guids=["0x0c42a10300f00001"], **HDR)
+    for node in ("node-001", "node-002"):
+        record = _record(run, node, "ib_subnet_manager")
+        assert record["status"] == "FAIL" and record["layer"] == 2, (node, record, run.stdout[-3000:])
+        assert "SM LID 33 GUID 0xa088c20300000201 (node-002 mlx5_0) priority 15 is not one of pyramid_ib_sm_guids" in (
+            record["actual"]), record
+        assert "an opensm left enabled on a reimaged node" in record["cause"], record

@@ -9,8 +9,10 @@ from pyramid_twin import formats_infiniband, ibsim, model
 
 def _pod(tmp_path, faults="[]", pod=""):
     path = tmp_path / "ib.yml"
-    path.write_text("pod: {nodes: 2, rails: 2, ib_stack: ibsim, node_defaults: {link_layer: InfiniBand, rate: 200}%s}\n"
-                    "faults: %s\n" % (pod, faults))
+    settings = "nodes: 2, rails: 2, ib_stack: ibsim, node_defaults: {link_layer: InfiniBand, rate: 200}"
+    if pod.startswith(", nodes:"):  # another pod size
+        settings, pod = settings.replace("nodes: 2", pod[2:]), ""
+    path.write_text("pod: {%s%s}\nfaults: %s\n" % (settings, pod, faults))
     scenario = model.load_scenario(str(path))
     return scenario, [model.node_state(scenario, name) for name in model.node_names(scenario)]
 
@@ -27,11 +29,24 @@ def test_the_topology_gives_both_ends_of_each_link_its_width_and_speed_and_the_s
     assert '[2]\t"%s"[1](%s)\t\t# "node-002 mlx5_1" lid 8 1xHDR' % (ca, port_guid[2:]) in text
     assert '[1](%s) \t"S-0c42a10300000002"[2]\t\t# lid 8 lmc 0 "leaf1-r1" lid 2 1xHDR' % port_guid[2:] in text
     assert text.count("4xHDR") == 2 * (3 + 4 + 1)  # 3 healthy rails, 4 leaf-spine links, the SM host: both ends each
-    # opensm's HCA on the first leaf's last port, at the LID and GUID every node's ibstat names as its SM's
+    # opensm's HCA on the first leaf's last port, at the LID and GUID every node's ibstat names as its SM's: past every
+    # node's (node index * 16 + rail + 1, its ibstat's Base lid)
     sm = nodes[0]["ib_sm"]
-    assert sm["guid"] == model.IBSIM_SM_HOST_PORT_GUID and sm["lid"] == 2 * 1 + 2 + 2 * 2 + 1
-    assert '[64]\t"%s"[1](%s)\t\t# "ufm-01 mlx5_0" lid 9 4xHDR' % (ibsim.ca_id(sm["guid"]), sm["guid"][2:]) in text
-    assert "0x%016x 9 9" % int(sm["guid"], 16) in ibsim.guid2lid(switches, cas).splitlines()
+    assert sm["guid"] == model.IBSIM_SM_HOST_PORT_GUID and sm["lid"] == 3 * 16 + 1
+    assert '[64]\t"%s"[1](%s)\t\t# "ufm-01 mlx5_0" lid 49 4xHDR' % (ibsim.ca_id(sm["guid"]), sm["guid"][2:]) in text
+    assert "0x%016x 49 49" % int(sm["guid"], 16) in ibsim.guid2lid(switches, cas).splitlines()
+
+
+def test_the_cas_take_the_lids_their_ibstat_shows(tmp_path):
+    _scenario, nodes = _pod(tmp_path)
+    lids = {"%s %s" % (node["hostname"], rail["device"]): node["index"] * 16 + number + 1
+            for node in nodes for number, rail in enumerate(node["rails"])}
+    switches, cas = ibsim.with_lids(*formats_infiniband.subnet(nodes), lids)
+    assert {description: lid for description, _guid, lid, _port in cas} == lids == {
+        "node-001 mlx5_0": 17, "node-001 mlx5_1": 18, "node-002 mlx5_0": 33, "node-002 mlx5_1": 34}
+    leaf = dict(switches[0][3])
+    assert leaf[2]["remote"] == {"lid": 33, "port": 1, "name": "node-002 mlx5_0"}  # the far end's LID moved with it
+    assert "0x%016x 33 33" % int(nodes[1]["rails"][0]["port_guid"], 16) in ibsim.guid2lid(switches, cas)
 
 
 def test_a_crossed_pair_of_cables_is_crossed_in_the_topology(tmp_path):
@@ -42,8 +57,9 @@ def test_a_crossed_pair_of_cables_is_crossed_in_the_topology(tmp_path):
 
 
 @pytest.mark.parametrize("faults, pod, said", [
-    ("[]", ", ib_sm: {restarts: true}", "not node or restarts"),
-    ("[]", ", ib_sm: {node: node-002, rail: mlx5_0}", "not node or restarts"),
+    ("[]", ", ib_sm: {restarts: true}", "not restarts"),
+    ("[]", ", ib_sm: {node: node-002, rail: mlx5_0, state: stopped}", "a stray master is not stopped"),
+    ("[]", ", nodes: 33", "one scalable unit"),
     ("[{node: node-001, kind: port_state, rail: mlx5_0, state: Initializing, phys_state: LinkUp}]", "", "not port_state"),
     ("[{node: node-001, kind: ib_sm_lid, rail: mlx5_0}]", "", "not ib_sm_lid"),
 ])

@@ -447,6 +447,8 @@ def _real(tool, state, args, load_node):
     reader = next((rail for rail in state["rails"] if rail["link_layer"] == "InfiniBand" and rail["state"] == "Active"), None)
     if reader is None:
         return 2, "", "pyramid twin: `%s` on a node without an active InfiniBand port is not simulated\n" % tool
+    switches, cas = ibsim.with_lids(switches, cas, {"%s %s" % (node["hostname"], rail["device"]): node["index"] * 16 + number + 1
+                                                    for node in nodes for number, rail in enumerate(node["rails"])})
     pod = ibsim.Pod(changes.changes_dir(node_dir))
     sm = state["ib_sm"]
     try:

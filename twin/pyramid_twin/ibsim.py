@@ -43,15 +43,27 @@ SWEEP_TIMEOUT = 60.0
 SM_HOST = "ufm-01 mlx5_0"
 
 
+def with_lids(switches, cas, lids):
+    """The subnet with each CA at the LID ``lids`` gives its description (what the node's own ibstat shows as its
+    Base lid), at both ends of its link: opensm keeps them (guid2lid)."""
+    moved = {lid: lids.get(description, lid) for description, _guid, lid, _port in cas}
+    switches = [(guid, name, lid, {number: dict(port, remote=dict(port["remote"], lid=moved.get(port["remote"]["lid"],
+                                                                                               port["remote"]["lid"])))
+                                   if port.get("remote") and port["remote"]["name"] in lids else port
+                                   for number, port in ports.items()}) for guid, name, lid, ports in switches]
+    return switches, [(description, guid, moved[lid], port) for description, guid, lid, port in cas]
+
+
 def with_sm_host(switches, cas, sm):
-    """The subnet with the SM host's HCA on the first leaf's last port (its LID and port GUID: the pod's ib_sm)."""
+    """The subnet with the SM host's HCA on the first leaf's last port (its LID and port GUID: the pod's ib_sm's)."""
+    host = sm.get("sm_host") or sm
     guid, name, lid, ports = switches[0]
     last = max(ports)
     link = {"width": "4X", "speed": max(port["speed"] for _d, _g, _l, port in cas), "state": "Active"}
     ports = dict(ports)
-    ports[last] = dict(link, remote={"lid": sm["lid"], "port": 1, "name": SM_HOST})
-    host = (SM_HOST, sm["guid"], sm["lid"], dict(link, remote={"lid": lid, "port": last, "name": name}))
-    return [(guid, name, lid, ports)] + list(switches[1:]), list(cas) + [host]
+    ports[last] = dict(link, remote={"lid": host["lid"], "port": 1, "name": SM_HOST})
+    return [(guid, name, lid, ports)] + list(switches[1:]), list(cas) + [
+        (SM_HOST, host["guid"], host["lid"], dict(link, remote={"lid": lid, "port": last, "name": name}))]
 
 
 class StackMissing(RuntimeError):
@@ -196,22 +208,37 @@ class Pod:
 
     def start_sm(self, switches, sm):
         """opensm as the pod's master (pod.ib_sm): on the SM host's HCA, at its priority, routing through its roots
-        (updn with a root GUID file where they are not every spine; opensm's default minhop otherwise)."""
-        argv = [os.path.join(STACK, "usr", "sbin", "opensm"), "-p", str(sm["priority"]),
-                "-f", os.path.join(self.dir, "osm.log")]
-        spines = [(guid, name) for guid, name, _lid, _ports in switches if name.startswith("spine-")]
+        (updn with a root GUID file where they are not every spine; opensm's default minhop otherwise). Where the
+        master is a stray one (pod.ib_sm's node and rail), the stray opensm runs on that node's port at the pod's
+        priority, and the planned SM on the SM host, started after it at priority 0, stands by (on ibsim a standby of a
+        higher priority started beside a master stayed standby for a minute: no handover was made)."""
+        host = sm.get("sm_host") or sm
+        if host["guid"] == sm["guid"]:
+            self._opensm("opensm", ca_id(host["guid"]), sm["priority"], switches, sm)
+            return
+        self._opensm("opensm-stray", ca_id(sm["guid"]), sm["priority"], switches, sm)
+        self._opensm("opensm", ca_id(host["guid"]), 0, switches, sm, standby=True)
+
+    def _opensm(self, name, attach, priority, switches, sm, standby=False):  # pylint: disable=too-many-arguments
+        argv = [os.path.join(STACK, "usr", "sbin", "opensm"), "-p", str(priority), "-f", os.path.join(self.dir, name + "-osm.log")]
+        spines = [(guid, switch) for guid, switch, _lid, _ports in switches if switch.startswith("spine-")]
         roots = sm.get("roots")
         if roots and len(roots) < len(spines):
             with open(os.path.join(self.dir, "roots"), "w", encoding="utf-8") as handle:
-                handle.write("".join("0x%016x\n" % int(guid, 16) for guid, name in spines if name in roots))
+                handle.write("".join("0x%016x\n" % int(guid, 16) for guid, switch in spines if switch in roots))
             argv += ["-R", "updn", "-a", os.path.join(self.dir, "roots")]
-        open(os.path.join(self.dir, "opensm.log"), "w", encoding="utf-8").close()  # pylint: disable=consider-using-with
-        attach = ca_id(sm["guid"])
-        self._spawn("opensm", argv, self.env(attach))
-        log = os.path.join(self.dir, "opensm.log")
-        _wait(lambda: b"Entering MASTER state" in _read(log), SWEEP_TIMEOUT, "opensm did not become master", log)
+        open(os.path.join(self.dir, name + ".log"), "w", encoding="utf-8").close()  # pylint: disable=consider-using-with
+        self._spawn(name, argv, self.env(attach))
+        log = os.path.join(self.dir, name + ".log")
+        if standby:
+            _wait(lambda: b"Entering STANDBY state" in _read(log), SWEEP_TIMEOUT, "%s did not stand by" % name, log)
+            return
+        _wait(lambda: b"Entering MASTER state" in _read(log), SWEEP_TIMEOUT, "%s did not become master" % name, log)
         # its first sweep done: every linked port Active (its log says SUBNET UP only when verbose)
         _wait(lambda: self._swept(attach), SWEEP_TIMEOUT, "opensm did not bring every port up", log)
+        # the master now, the ports under it (a stray one takes over from the planned one, which stands by)
+        guid = "sm guid 0x%x," % (int(attach[2:], 16) + 1)
+        _wait(lambda: guid in self.run("sminfo", [], attach)[1], SWEEP_TIMEOUT, "%s did not become the master" % name, log)
 
     def _swept(self, attach):
         rc, out, _err = self.run("iblinkinfo", [], attach)

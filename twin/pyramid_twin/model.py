@@ -157,7 +157,7 @@ SWITCH_SM = {"lid": 1, "guid": "0x0c42a10300000001", "priority": 15}
 # the SM host's HCA port on an ibsim pod (ibsim.py: ufm-01, a UFM appliance's port on the first leaf)
 IBSIM_SM_HOST_PORT_GUID = "0x0c42a10300f00001"
 # what the real stack (pod.ib_stack: ibsim) is given: the rest is what only the twin's own formats show (a port no SM
-# configured, a stray master, another SM's port, a count ibdiagnet reads)
+# configured, another SM's port, a count ibdiagnet reads)
 IBSIM_FAULTS = ("ib_link", "ib_cable_swap", "ib_port_errors", "ib_hoq_lifetime_short", "ib_credit_stall", "ib_mtu")
 
 
@@ -173,17 +173,25 @@ def _ib_stack(path, data):
     # not `restarts`: an opensm started seconds before the first read has only its first sweep's activity count, which
     # the restarted one passes within seconds (1409 -> 2138 on ibsim), where a master up for days has far more: the
     # twin's own sminfo models that one
-    if others or pod["ib_sm"]["guid"] != SWITCH_SM["guid"] or pod["ib_sm"]["restarts"]:
-        raise ScenarioError("%s: on pod.ib_stack ibsim the faults are %s (not %s), and pod.ib_sm takes state, priority "
-                            "and roots (not node or restarts)" % (path, ", ".join(IBSIM_FAULTS), ", ".join(map(str, others))))
+    stray = pod["ib_sm"]["guid"] != SWITCH_SM["guid"]
+    if others or pod["ib_sm"]["restarts"] or stray and pod["ib_sm"]["state"] == "stopped":
+        raise ScenarioError("%s: on pod.ib_stack ibsim the faults are %s (not %s), and pod.ib_sm takes state, priority, "
+                            "roots, node and rail (not restarts; a stray master is not stopped)" % (
+                                path, ", ".join(IBSIM_FAULTS), ", ".join(map(str, others))))
+    if pod["nodes"] > 32 or pod["rails"] > 14:
+        raise ScenarioError("%s: pod.ib_stack ibsim: one scalable unit (32 nodes at most, 14 rails at most): the switches "
+                            "take LIDs 1-16, the nodes' ports those their ibstat shows from 17" % path)
     if (pod.get("node_defaults") or {}).get("rate", 400) > 200:
         raise ScenarioError("%s: pod.ib_stack ibsim: ibsim 0.10 trains links at HDR at most; give node_defaults rate 200 "
                             "(or less)" % path)
     # opensm runs on an SM host's HCA (ibsim.SM_HOST, cabled to the first leaf): on ibsim a switch's port answers
     # SMInfo itself, the last master's, after its SM stopped; a CA's port answers only while the SM behind it runs.
-    # Its LID follows every LID of the subnet (formats_infiniband.subnet: the switches, then the CAs).
-    units = (pod["nodes"] + 31) // 32
-    pod["ib_sm"].update(lid=units * pod["rails"] + 2 + pod["nodes"] * pod["rails"] + 1, guid=IBSIM_SM_HOST_PORT_GUID)
+    # Its LID follows every node's (formats.ibstat's Base lid: node index * 16 + rail + 1). A stray master (node, rail)
+    # is a second opensm on that node's port, at the pod's priority, over the planned one's, which stands by.
+    host = {"lid": (pod["nodes"] + 1) * 16 + 1, "guid": IBSIM_SM_HOST_PORT_GUID}
+    pod["ib_sm"]["sm_host"] = host
+    if not stray:
+        pod["ib_sm"].update(host)
 
 
 def _ib_sm(path, ib_sm, names):
