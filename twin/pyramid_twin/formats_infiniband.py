@@ -330,7 +330,12 @@ def sminfo(state, args, env, load_node):  # pylint: disable=unused-argument
         return 2, "", "pyramid twin: `sminfo` on a node without an active InfiniBand port is not simulated\n"
     sm = state["ib_sm"]
     if sm["state"] == "stopped":
-        return 255, "sminfo: iberror: failed: query\n", "ibwarn: [%d] mad_rpc: _do_madrpc failed; dport (Lid %d)\n" % (
+        # iberror() names the program as it was started: the node's path to it, as collect.py runs it (the real one on
+        # ibsim: tests/unit/parsers/linux_sminfo/ibsim_no_answer_started_by_its_path)
+        import sys  # pylint: disable=import-outside-toplevel
+        node_dir = getattr(sys.modules.get("pyramid_twin.fake_tool"), "NODE", [None])[0]
+        program = os.path.join(node_dir, "bin", "sminfo") if node_dir else "sminfo"
+        return 255, "%s: iberror: failed: query\n" % program, "ibwarn: [%d] mad_rpc: _do_madrpc failed; dport (Lid %d)\n" % (
             4000 + state["index"], sm["lid"])
     number, name = SM_STATE[sm["state"]]
     return 0, "sminfo: sm lid %d sm guid %s, activity count %d priority %d state %d %s\n" % (
