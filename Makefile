@@ -5,9 +5,6 @@ PY := $(VENV)/bin/python
 APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync prometheus frr iputils-ping fping
 # without their recommends: Chromium's would bring a desktop (systemd, udev, avahi) into the machine
 APT_PACKAGES_ALONE := chromium
-# The real InfiniBand management stack for the twin's ibsim pods (twin/pyramid_twin/ibsim.py): downloaded and unpacked
-# into .twin/ibstack, never installed (a twin node's missing-tool faults need /usr/sbin/ibstat absent)
-IBSTACK_PACKAGES := ibsim-utils libumad2sim0 opensm libopensm9 libosmcomp5 libosmvendor5 infiniband-diags libibumad3 libibmad5 libibnetdisc5
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 
 .PHONY: setup apt ibstack venv link twin demo test check unit e2e sanity lint docs clean lab lab-down
@@ -26,14 +23,9 @@ apt:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-ibstack: .twin/ibstack/.unpacked
-
-.twin/ibstack/.unpacked:
-	@rm -rf .twin/ibstack && mkdir -p .twin/ibstack/debs
-	@cd .twin/ibstack/debs && { apt-get download -q $(IBSTACK_PACKAGES) >/dev/null 2>&1 || \
-	  { apt-get update -qq && apt-get download -q $(IBSTACK_PACKAGES) >/dev/null 2>&1; }; } && \
-	  for deb in *.deb; do dpkg -x "$$deb" ../root; done && touch ../.unpacked || \
-	  echo "== the InfiniBand stack (Debian's $(IBSTACK_PACKAGES)) could not be downloaded: the twin's ibsim pods are skipped"
+# The real InfiniBand management stack for the twin's ibsim pods, unpacked into .twin/ibstack (never installed)
+ibstack:
+	@scripts/ibstack
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
