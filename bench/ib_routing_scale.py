@@ -22,8 +22,7 @@ sys.path[:0] = [os.path.join(ROOT, ".collections"), os.path.join(ROOT, "twin")]
 # pylint: disable=wrong-import-position
 from pyramid_twin import formats, formats_infiniband, model  # noqa: E402  (path set above)
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.parsing import parse  # noqa: E402
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import JUDGES  # noqa: E402
-import ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.infiniband  # noqa: E402,F401  (registers)
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import infiniband  # noqa: E402
 
 
 def _states(nodes):
@@ -57,8 +56,8 @@ def measure(nodes):
     figures = {"nodes": nodes, "switches": len(switches), "cas": len(cas),
                "iblinkinfo_mb": len(links_text) / 1e6, "dump_fts_mb": len(tables_text) / 1e6,
                "dump_fts_lines": tables_text.count("\n"), "parse_iblinkinfo_s": links_s, "parse_dump_fts_s": tables_s}
-    for check in ("ib_routing", "ib_links"):
-        verdicts, seconds = _timed(JUDGES["pod"][check], facts, expects)
+    for check, judge in (("ib_routing", infiniband.ib_routing), ("ib_links", infiniband.ib_links)):
+        verdicts, seconds = _timed(judge, facts, expects)
         statuses = {}
         for result in verdicts.values():
             statuses[result["status"]] = statuses.get(result["status"], 0) + 1

@@ -47,10 +47,14 @@ def with_lids(switches, cas, lids):
     """The subnet with each CA at the LID ``lids`` gives its description (what the node's own ibstat shows as its
     Base lid), at both ends of its link: opensm keeps them (guid2lid)."""
     moved = {lid: lids.get(description, lid) for description, _guid, lid, _port in cas}
-    switches = [(guid, name, lid, {number: dict(port, remote=dict(port["remote"], lid=moved.get(port["remote"]["lid"],
-                                                                                               port["remote"]["lid"])))
-                                   if port.get("remote") and port["remote"]["name"] in lids else port
-                                   for number, port in ports.items()}) for guid, name, lid, ports in switches]
+
+    def port_to(port):
+        if not port.get("remote") or port["remote"]["name"] not in lids:
+            return port
+        return dict(port, remote=dict(port["remote"], lid=moved.get(port["remote"]["lid"], port["remote"]["lid"])))
+
+    switches = [(guid, name, lid, {number: port_to(port) for number, port in ports.items()})
+                for guid, name, lid, ports in switches]
     return switches, [(description, guid, moved[lid], port) for description, guid, lid, port in cas]
 
 
