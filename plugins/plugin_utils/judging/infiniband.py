@@ -502,10 +502,14 @@ def ib_routing(facts_by_host, expect_by_host):
     return {host: _routing(host, facts, expect_by_host[host], known) for host, facts in facts_by_host.items()}
 
 
-def _once(known, key, work):
-    if key not in known:
-        known[key] = work()
-    return known[key]
+def _once(known, name, objects, work):
+    """``work()`` for these very ``objects`` (the read every node was handed), once per pod call. They are kept with
+    the result, so that an id is never that of another object made after one was dropped (a node's own copy)."""
+    key = (name,) + tuple(id(item) for item in objects)
+    kept = known.get(key)
+    if kept is None or any(mine is not theirs for mine, theirs in zip(kept[0], objects)):
+        kept = known[key] = (objects, work())
+    return kept[1]
 
 
 def _routing(host, facts, expect, known):
@@ -531,13 +535,13 @@ def _routing(host, facts, expect, known):
             ", ".join(missing), reader, len(tables)),
             cause="A leaf's table missing from the read: the switch did not answer the SM query (run dump_fts on %s "
                   "again), or the read is not the subnet's" % reader)
-    whole = _once(known, ("unproven", id(links)), lambda: _unproven(links))
+    whole = _once(known, "unproven", (links,), lambda: _unproven(links))
     unproven = [problem for problem in [whole] + [_unproven_leaf(leaf, links) for leaf in leaves] if problem]
     if unproven:
         return verdict(ERROR, expected, "the subnet read on %s does not agree with itself: %s" % (reader, summary(unproven, 3)),
                        cause="iblinkinfo has no count or trailer: a line or a switch's block lost from the read shows as a "
                              "link seen from one end only; run iblinkinfo on %s again" % reader)
-    spreads = [_once(known, ("spread", id(tables), id(links), leaf), lambda leaf=leaf: _spread(leaf, tables[leaf], links))
+    spreads = [_once(known, "spread " + leaf, (tables, links), lambda leaf=leaf: _spread(leaf, tables[leaf], links))
                for leaf in leaves]
     judged = [spread for spread in spreads if spread["remote"]]
     if not judged:
