@@ -2,6 +2,10 @@
 LIDs handed to opensm, and the scenarios the real stack can take. The real stack itself runs in
 tests/e2e/test_validate_infiniband_ibsim.py."""
 
+import os
+import signal
+import time
+
 import pytest
 
 from pyramid_twin import formats_infiniband, ibsim, model
@@ -57,11 +61,12 @@ def test_a_crossed_pair_of_cables_is_crossed_in_the_topology(tmp_path):
 
 
 @pytest.mark.parametrize("faults, pod, said", [
-    ("[]", ", ib_sm: {restarts: true}", "not restarts"),
-    ("[]", ", ib_sm: {node: node-002, rail: mlx5_0, state: stopped}", "a stray master is not stopped"),
+    ("[]", ", ib_sm: {restarts: true}", "takes no pod.ib_sm.restarts"),
+    ("[]", ", ib_sm: {node: node-002, rail: mlx5_0, state: stopped}", "a stray master .pod.ib_sm node. is not stopped"),
     ("[]", ", nodes: 33", "one scalable unit"),
-    ("[{node: node-001, kind: port_state, rail: mlx5_0, state: Initializing, phys_state: LinkUp}]", "", "not port_state"),
-    ("[{node: node-001, kind: ib_sm_lid, rail: mlx5_0}]", "", "not ib_sm_lid"),
+    ("[{node: node-001, kind: port_state, rail: mlx5_0, state: Initializing, phys_state: LinkUp}]", "", ", not port_state$"),
+    ("[{node: node-001, kind: ib_sm_lid, rail: mlx5_0}]", "", ", not ib_sm_lid$"),
+    ("[{node: node-001, kind: ib_link, rail: mlx5_0, speed_gbps: 106.25}]", "", "at 2.5, .* Gbps only, not 106.25"),
 ])
 def test_what_the_real_stack_cannot_show_is_refused_by_name(tmp_path, faults, pod, said):
     with pytest.raises(model.ScenarioError, match=said):
@@ -79,3 +84,36 @@ def test_a_pod_without_the_stack_says_where_it_should_be(monkeypatch, tmp_path):
     monkeypatch.setattr(ibsim, "STACK", str(tmp_path / "nothing"))
     monkeypatch.setattr(ibsim, "UMAD2SIM", str(tmp_path / "nothing" / "libumad2sim.so"))
     assert "make setup" in ibsim.missing()
+
+
+def test_the_scenario_and_the_topology_know_the_same_lane_speeds():
+    assert tuple(model.IBSIM_LANE_GBPS) == tuple(ibsim.SPEED_WORD)
+
+
+def test_a_pods_stack_starts_once_and_over_again_from_nothing_when_it_went_away(tmp_path):
+    """The real stack (skipped where make setup could not fetch it): ready after its start; ibsim gone, the next
+    ensure() starts both anew with the stopped SM's marker cleared; a console with no ibsim behind it is an error at
+    once, never a writer blocked for ever."""
+    if ibsim.missing():
+        pytest.skip(ibsim.missing())
+    _scenario, nodes = _pod(tmp_path)
+    switches, cas = formats_infiniband.subnet(nodes)
+    pod = ibsim.Pod(str(tmp_path / "pod"))
+    try:
+        pod.ensure(switches, cas, nodes[0]["ib_sm"])
+        first = pod._pid("ibsim")  # pylint: disable=protected-access
+        assert first and pod._pid("opensm") and (tmp_path / "pod" / "ibsim" / "ready").exists()  # pylint: disable=protected-access
+        assert pod.once("sm-stopped") and not pod.once("sm-stopped")
+        os.kill(first, signal.SIGKILL)
+        for _attempt in range(100):
+            if not pod._pid("ibsim"):  # pylint: disable=protected-access
+                break
+            time.sleep(0.05)
+        with pytest.raises(RuntimeError, match="console cannot be written"):
+            pod.console("Attached")
+        pod.ensure(switches, cas, nodes[0]["ib_sm"])
+        assert pod._pid("ibsim") not in (None, first) and pod.once("sm-stopped")  # pylint: disable=protected-access
+        rc, out, _err = pod.run("sminfo", [], ibsim.ca_id(nodes[0]["rails"][0]["port_guid"]))
+        assert rc == 0 and "SMINFO_MASTER" in out, out
+    finally:
+        pod.stop()

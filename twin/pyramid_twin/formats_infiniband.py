@@ -140,7 +140,7 @@ def _line(counts):
 
 
 def _error_counts(load_node, wide=False):
-    """The subnet and its ports' counts now: (switches, cas, {node description: node GUID}, [(CA description, node
+    """The subnet and its ports' counts now: (switches, cas, {node description: node GUID}, [(CA description, port
     GUID, counts)], {switch: {port: counts}}), from the scenario's `ib_port_errors` faults and the incasts so far; each
     count stopped at its width's maximum, or not (``wide``: the 64-bit counters ibdiagnet reads too)."""
     nodes = _pod(load_node)
@@ -441,6 +441,7 @@ def _real(tool, state, args, load_node):
     """``tool`` run for real on ibsim for this pod (pod.ib_stack: ibsim), started as the node's own path to it: the
     subnet as subnet() has it, the scenario's counts set on its ports before a counters read, the SM stopped after its
     sweep where pod.ib_sm says so."""
+    import subprocess  # pylint: disable=import-outside-toplevel
     import sys  # pylint: disable=import-outside-toplevel
     from pyramid_twin import changes, ibsim  # pylint: disable=import-outside-toplevel
     refused = _fabric_host(state, tool)
@@ -455,19 +456,28 @@ def _real(tool, state, args, load_node):
     switches, cas = ibsim.with_lids(switches, cas, {"%s %s" % (node["hostname"], rail["device"]): node["index"] * 16 + number + 1
                                                     for node in nodes for number, rail in enumerate(node["rails"])})
     pod = ibsim.Pod(changes.changes_dir(node_dir))
-    sm = state["ib_sm"]
     try:
-        pod.ensure(switches, cas, sm)
+        return _real_read(pod, tool, args, state, (switches, cas), load_node, reader, node_dir)
     except ibsim.StackMissing as missing:
         return 2, "", "pyramid twin: pod.ib_stack ibsim: %s\n" % missing
-    if sm["state"] == "stopped" and pod.once("sm-stopped"):
-        pod.stop_sm()  # it swept the subnet, then stopped: the ports keep their LIDs and its SM LID, nothing answers
-    if tool == "ibqueryerrors":
-        by_ca, by_switch = _error_counts(load_node)[3:]
-        guids = {name: guid for guid, name, _lid, _ports in switches}
-        port_guids = {description: guid for description, guid, _lid, _port in cas}
-        settings = [('"%s"[1]' % ibsim.ca_id(port_guids[description]), counts) for description, _guid, counts in by_ca]
-        settings += [('"%s"[%d]' % (ibsim.node_id("S", guids[name]), port), counts)
-                     for name, ports in sorted(by_switch.items()) for port, counts in sorted(ports.items())]
-        pod.set_counters(settings)
-    return pod.run(tool, args, ibsim.ca_id(reader["port_guid"]), argv0=os.path.join(node_dir, "bin", tool))
+    except (RuntimeError, ValueError, OSError, subprocess.SubprocessError) as error:  # the stack, not the tool: said so
+        return 2, "", "pyramid twin: pod.ib_stack ibsim: the real stack failed: %s\n" % error
+
+
+def _real_read(pod, tool, args, state, subnet_, load_node, reader, node_dir):  # pylint: disable=too-many-arguments
+    from pyramid_twin import ibsim  # pylint: disable=import-outside-toplevel
+    switches, cas = subnet_
+    sm = state["ib_sm"]
+    pod.ensure(switches, cas, sm)
+    with pod.locked():
+        if sm["state"] == "stopped" and pod.once("sm-stopped"):
+            pod.stop_sm()  # it swept the subnet, then stopped: the ports keep their LIDs and its SM LID, nothing answers
+        if tool == "ibqueryerrors":  # the counts set and read by one caller at a time
+            by_ca, by_switch = _error_counts(load_node)[3:]
+            guids = {name: guid for guid, name, _lid, _ports in switches}
+            port_guids = {description: guid for description, guid, _lid, _port in cas}
+            settings = [('"%s"[1]' % ibsim.ca_id(port_guids[description]), counts) for description, _guid, counts in by_ca]
+            settings += [('"%s"[%d]' % (ibsim.node_id("S", guids[name]), port), counts)
+                         for name, ports in sorted(by_switch.items()) for port, counts in sorted(ports.items())]
+            pod.set_counters(settings)
+        return pod.run(tool, args, ibsim.ca_id(reader["port_guid"]), argv0=os.path.join(node_dir, "bin", tool))

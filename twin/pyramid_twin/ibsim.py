@@ -17,10 +17,12 @@ tool that needs them, on an abstract socket of their own (IBSIM_SOCKNAME); twin/
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -76,7 +78,8 @@ class StackMissing(RuntimeError):
 
 def missing():
     """Why the real stack cannot run here, or None."""
-    for path in (os.path.join(STACK, "usr", "bin", "ibsim"), os.path.join(STACK, "usr", "sbin", "opensm"), UMAD2SIM):
+    for path in [os.path.join(STACK, "usr", "bin", "ibsim"), os.path.join(STACK, "usr", "sbin", "opensm"), UMAD2SIM] + [
+            os.path.join(STACK, "usr", "sbin", tool) for tool in TOOLS]:
         if not os.path.exists(path):
             return "%s is missing: `make setup` unpacks Debian's ibsim-utils, libumad2sim0, opensm and infiniband-diags there" % path
     return None
@@ -157,8 +160,9 @@ class Pod:
         try:
             with open(os.path.join(self.dir, name + ".pid"), encoding="utf-8") as handle:
                 pid = int(handle.read())
-            os.kill(pid, 0)
         except (OSError, ValueError):
+            return None
+        if not _alive(pid):
             return None
         for proc in ("/proc", "/proc/.host"):
             try:
@@ -178,37 +182,74 @@ class Pod:
         return process.pid
 
     def console(self, *commands):
-        """Commands to ibsim's console (its stdin: a FIFO held open by ibsim's own keeper)."""
-        with open(os.path.join(self.dir, "console"), "w", encoding="utf-8") as handle:
-            handle.write("".join(command + "\n" for command in commands))
+        """Commands to ibsim's console (its stdin: a FIFO ibsim holds open for reading and writing). Opened without
+        waiting: no reader (ibsim gone) is an error, never a writer blocked for ever."""
+        try:
+            handle = os.open(os.path.join(self.dir, "console"), os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as error:
+            raise RuntimeError("ibsim's console cannot be written (ibsim gone?): %s" % error) from None
+        try:
+            os.write(handle, "".join(command + "\n" for command in commands).encode())
+        finally:
+            os.close(handle)
 
-    def ensure(self, switches, cas, sm):
-        """ibsim and opensm up for this subnet (started once, by whichever tool asks first), the SM's sweep done."""
-        switches, cas = with_sm_host(switches, cas, sm)
+    @contextlib.contextmanager
+    def locked(self):
+        """The pod's stack to this caller alone: its start, and a counters read with the counts set just before it."""
         os.makedirs(self.dir, exist_ok=True)
         with open(os.path.join(self.dir, "lock"), "w", encoding="utf-8") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if self._pid("ibsim"):
+            yield
+
+    def stop(self):
+        """This pod's ibsim and opensm stopped, its markers gone: the next ensure() starts them anew."""
+        for name in ("opensm-stray", "opensm", "ibsim"):
+            pid = self._pid(name)
+            if pid:
+                _kill(pid)
+        for entry in os.listdir(self.dir) if os.path.isdir(self.dir) else ():
+            if entry == "ready" or entry.startswith("done-"):
+                os.remove(os.path.join(self.dir, entry))
+
+    def ensure(self, switches, cas, sm):
+        """ibsim and opensm up for this subnet (started once, by whichever tool asks first), the SM's sweep done: the
+        `ready` marker, written last. A start cut short (its caller's timeout) or an ibsim gone starts over, from
+        nothing of the last one."""
+        switches, cas = with_sm_host(switches, cas, sm)
+        with self.locked():
+            if self._pid("ibsim") and os.path.exists(os.path.join(self.dir, "ready")):
                 return
+            self.stop()
             reason = missing()
             if reason:
                 raise StackMissing(reason)
-            os.makedirs(os.path.join(self.dir, "cache"), exist_ok=True)
-            with open(os.path.join(self.dir, "net"), "w", encoding="utf-8") as handle:
-                handle.write(topology(switches, cas))
-            with open(os.path.join(self.dir, "cache", "guid2lid"), "w", encoding="utf-8") as handle:
-                handle.write(guid2lid(switches, cas))
-            fifo = os.path.join(self.dir, "console")
-            if not os.path.exists(fifo):
-                os.mkfifo(fifo)
-            env = self.env(node_id("S", switches[0][0]))
-            open(os.path.join(self.dir, "ibsim.log"), "w", encoding="utf-8").close()  # pylint: disable=consider-using-with
-            # ibsim reads its console from the FIFO; a writer that never writes keeps it from seeing EOF
-            self._spawn("ibsim", ["sh", "-c", 'exec 3<>"$1"; exec "$2" -s "$3" <&3', "ibsim",
-                                  fifo, os.path.join(STACK, "usr", "bin", "ibsim"), os.path.join(self.dir, "net")], env)
-            _wait(lambda: b"sim>" in _read(os.path.join(self.dir, "ibsim.log")), 10.0, "ibsim did not start",
-                  os.path.join(self.dir, "ibsim.log"))
-            self.start_sm(switches, sm)
+            try:
+                self._start(switches, cas, sm)
+            except BaseException:
+                self.stop()
+                raise
+            with open(os.path.join(self.dir, "ready"), "w", encoding="utf-8"):
+                pass
+
+    def _start(self, switches, cas, sm):
+        os.makedirs(os.path.join(self.dir, "cache"), exist_ok=True)
+        with open(os.path.join(self.dir, "net"), "w", encoding="utf-8") as handle:
+            handle.write(topology(switches, cas))
+        with open(os.path.join(self.dir, "cache", "guid2lid"), "w", encoding="utf-8") as handle:
+            handle.write(guid2lid(switches, cas))
+        fifo = os.path.join(self.dir, "console")
+        if os.path.lexists(fifo) and not stat.S_ISFIFO(os.lstat(fifo).st_mode):
+            os.remove(fifo)  # a file in its place (written while no FIFO was there): ibsim would spin on it
+        if not os.path.exists(fifo):
+            os.mkfifo(fifo)
+        env = self.env(node_id("S", switches[0][0]))
+        open(os.path.join(self.dir, "ibsim.log"), "w", encoding="utf-8").close()  # pylint: disable=consider-using-with
+        # ibsim reads its console from the FIFO, opened for reading and writing: it never sees an end of file
+        self._spawn("ibsim", ["sh", "-c", 'exec 3<>"$1"; exec "$2" -s "$3" <&3', "ibsim",
+                              fifo, os.path.join(STACK, "usr", "bin", "ibsim"), os.path.join(self.dir, "net")], env)
+        _wait(lambda: b"sim>" in _read(os.path.join(self.dir, "ibsim.log")), 10.0, "ibsim did not start",
+              os.path.join(self.dir, "ibsim.log"))
+        self.start_sm(switches, sm)
 
     def start_sm(self, switches, sm):
         """opensm as the pod's master (pod.ib_sm): on the SM host's HCA, at its priority, routing through its roots
@@ -303,17 +344,32 @@ def _wait(ready, seconds, what, log):
         time.sleep(0.1)
 
 
-def _kill(pid):
+def _alive(pid):
+    """The process runs (a zombie, gone but not reaped by the process that started it, does not)."""
     try:
-        os.killpg(pid, signal.SIGKILL)
+        os.kill(pid, 0)
     except OSError:
-        pass
-    for _attempt in range(50):
+        return False
+    for proc in ("/proc", "/proc/.host"):
         try:
-            os.kill(pid, 0)
+            with open("%s/%d/stat" % (proc, pid), "rb") as handle:
+                return handle.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+        except (OSError, IndexError):
+            continue
+    return True
+
+
+def _kill(pid):
+    """SIGTERM first (a client's umad2sim then leaves ibsim, freeing one of its 10 client slots), SIGKILL after 2 s."""
+    for sig, tries in ((signal.SIGTERM, 40), (signal.SIGKILL, 50)):
+        try:
+            os.killpg(pid, sig)
         except OSError:
             return
-        time.sleep(0.05)
+        for _attempt in range(tries):
+            if not _alive(pid):
+                return
+            time.sleep(0.05)
 
 
 def stop_all(state_dir=changes.STATE_DIR):

@@ -330,10 +330,11 @@ def _db_count(value, column):
         "proven whole by the file's index table",
         kind="text")
 def ibdiagnet2_db_csv(text):
-    """linux_ibqueryerrors' facts, from ibdiagnet: {"ports": {"<node GUID>:<port>": {counter: n}} (the ports with a
-    non-zero count), "listed": {node GUID: [every port of it read]}, "widths": {key: {counter: 64}} (a count from the 64-bit column),
+    """linux_ibqueryerrors' facts, from ibdiagnet: {"ports": {"<port GUID>:<port>": {counter: n}} (the ports with a
+    non-zero count; a switch's ports carry the switch's GUID, a CA's its port's, as ibqueryerrors names them),
+    "listed": {port GUID: [every port number read]}, "widths": {key: {counter: 64}} (a count from the 64-bit column),
     "unsupported": {key: [counter]} (N/A in both columns: not counted by the port, never a zero),
-    "names": {node GUID: description}, "checked": {"nodes", "ports"}, "thresholds": {}, "suppressed": [], "reader":
+    "names": {node GUID: description}, "checked": {"nodes" (port GUIDs read), "ports"}, "thresholds": {}, "suppressed": [], "reader":
     "ibdiagnet"}. Every port ibdiagnet could query is a row, so a port not listed was not read (never zero), unlike
     ibqueryerrors'. The read is whole only when START_INDEX_TABLE closes it and names PM_INFO with the rows read."""
     sections = _db_sections(text)
