@@ -36,17 +36,18 @@ def _ports():
     return keys
 
 
-def db_csv(counts=None, leave_out=(), narrow_only=(), not_counted=None):
+def db_csv(counts=None, leave_out=(), narrow_only=(), not_counted=None, node_guids=None):  # pylint: disable=too-many-arguments
     """ibdiagnet2.db_csv of the ibsim subnet: {(GUID, port): {counter: value}} set, the ports in leave_out not read; the
     ports in narrow_only with their 64-bit columns at 0 (as the real capture's ConnectX-7 rows keep SymbolErrorCounterExt
-    and LinkDownedCounterExt), not_counted {(GUID, port): [counter]} N/A in both columns."""
+    and LinkDownedCounterExt), not_counted {(GUID, port): [counter]} N/A in both columns, node_guids {(GUID, port): node
+    GUID} a CA row's NodeGUID other than its PortGUID (ibsim's CAs, ConnectX-3: the port's GUID is the node's + 1)."""
     columns = [name.strip() for name in HEADER.split(",")]
     rows = []
     for guid, port in _ports():
         if (guid, port) in leave_out:
             continue
         values = dict.fromkeys(columns, "0")
-        values.update(NodeGUID=guid, PortGUID=guid, PortNumber=str(port))
+        values.update(NodeGUID=(node_guids or {}).get((guid, port), guid), PortGUID=guid, PortNumber=str(port))
         for counter, value in (counts or {}).get((guid, port), {}).items():
             values[counter + "Ext"] = "0" if (guid, port) in narrow_only else "0x%016x" % value if value >= 2 ** 63 else str(value)
             values[counter] = str(min(value, 2 ** WIDTHS[counter] - 1))
@@ -67,7 +68,14 @@ IBDIAGNET = dict(SOAK, pyramid_ib_counters_reader="ibdiagnet")
 LEAF_R0_PORT_2 = (LEAVES["leaf-r0"], 2)  # facing node-002 mlx5_0
 LEAF_R0_PORT_4 = (LEAVES["leaf-r0"], 4)  # facing node-004 mlx5_0
 NODE_003_MLX5_0 = ("0xb83fd20300a0f009", 1)  # node-003 mlx5_0's own port (its port GUID, by which PM_INFO rows are read)
+OTHER_NODE_GUID = {NODE_003_MLX5_0: "0xb83fd20300a0f008"}
 DATA = [
+    {"check": "ib_port_errors", "name": "ibdiagnet: a CA row whose NodeGUID is not its PortGUID is read by its PortGUID: "
+     "link downs rising at node-003's own port FAIL",
+     "raw": soak(db_csv(node_guids=OTHER_NODE_GUID), db_csv({NODE_003_MLX5_0: {"LinkDownedCounter": 2}}, node_guids=OTHER_NODE_GUID),
+                 ["node-003"]),
+     "expect": IBDIAGNET, "status": {"node-003": "FAIL"},
+     "contains": {"node-003": ["node-003 mlx5_0 port 1: LinkDownedCounter +2 in 300s (0 -> 2)"]}},
     {"check": "ib_port_errors", "name": "ibdiagnet: a quiet subnet passes, said as read by ibdiagnet",
      "raw": soak(db_csv(), db_csv()), "expect": IBDIAGNET, "status": dict.fromkeys(NODES, "PASS"),
      "contains": {"node-001": ["2 rails, both ends: no error counter rose over 300s"]}},
