@@ -466,7 +466,7 @@ def _real(tool, state, args, load_node):
 
 def _real_read(pod, tool, args, state, subnet_, load_node, reader, node_dir):  # pylint: disable=too-many-arguments
     from pyramid_twin import ibsim  # pylint: disable=import-outside-toplevel
-    switches, cas = subnet_
+    switches, cas = subnet_  # cas: ensure() cables the SM host to them
     sm = state["ib_sm"]
     pod.ensure(switches, cas, sm)
     with pod.locked():
@@ -475,8 +475,7 @@ def _real_read(pod, tool, args, state, subnet_, load_node, reader, node_dir):  #
         if tool == "ibqueryerrors":  # the counts set and read by one caller at a time
             by_ca, by_switch = _error_counts(load_node)[3:]
             guids = {name: guid for guid, name, _lid, _ports in switches}
-            port_guids = {description: guid for description, guid, _lid, _port in cas}
-            settings = [('"%s"[1]' % ibsim.ca_id(port_guids[description]), counts) for description, _guid, counts in by_ca]
+            settings = [('"%s"[1]' % ibsim.ca_id(port_guid), counts) for _description, port_guid, counts in by_ca]
             settings += [('"%s"[%d]' % (ibsim.node_id("S", guids[name]), port), counts)
                          for name, ports in sorted(by_switch.items()) for port, counts in sorted(ports.items())]
             pod.set_counters(settings)

@@ -172,9 +172,9 @@ class Pod:
                 continue
         return pid
 
-    def _spawn(self, name, argv, env, stdin=subprocess.DEVNULL):
+    def _spawn(self, name, argv, env):
         log = open(os.path.join(self.dir, name + ".log"), "ab")  # pylint: disable=consider-using-with
-        process = subprocess.Popen(argv, env=env, cwd=self.dir, stdin=stdin, stdout=log,  # pylint: disable=consider-using-with
+        process = subprocess.Popen(argv, env=env, cwd=self.dir, stdin=subprocess.DEVNULL, stdout=log,  # pylint: disable=consider-using-with
                                    stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         with open(os.path.join(self.dir, name + ".pid"), "w", encoding="utf-8") as handle:
@@ -295,7 +295,7 @@ class Pod:
             _kill(pid)
 
     def once(self, name):
-        """True the first time ``name`` is asked for this pod (a step taken once: the SM stopped, restarted)."""
+        """True the first time ``name`` is asked for this pod (a step taken once: the SM stopped after its sweep)."""
         try:
             with open(os.path.join(self.dir, "done-" + name), "x", encoding="utf-8"):
                 return True
