@@ -6,7 +6,8 @@
     lab/vtysh ROUTER -c COMMAND             ask one router (vtysh -N pyrlab-ROUTER)
 
 Every router is a namespace `pyrlab-<name>` with its own FRR instance (`-N pyrlab-<name>`: its sockets and pid
-files under /var/run/frr/pyrlab-<name>/, its configuration under .lab/<name>/). Leaf i (AS 65100 + i) holds its rail
+files and its configuration under /var/run/frr/pyrlab-<name>/, where FRR's own user reaches them
+wherever the checkout is). Leaf i (AS 65100 + i) holds its rail
 prefix 10.5<i-1>.0.0/24 on its loopback and announces it to every spine (AS 65000) over a veth pair, leaf port
 swp5<j> to spine j's swp<i>, with route-maps in and out (FRR's eBGP-requires-policy holds). All packets stay inside
 these namespaces: no interface of the host is touched.
@@ -115,8 +116,8 @@ def frr_conf(name, router):
     return "\n".join(lines) + "\n"
 
 
-def sh(*argv, check=True):
-    result = subprocess.run(argv, capture_output=True, text=True, check=False)
+def sh(*argv, check=True, cwd=None):
+    result = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=cwd)
     if check and result.returncode:
         raise LabError("%s: %s" % (" ".join(argv), (result.stderr or result.stdout).strip()))
     return result
@@ -129,7 +130,7 @@ def namespaces():
 
 def down():
     """Stop the lab's sshd and every process inside the lab's namespaces, delete those namespaces (their veths go with
-    them), the FRR run directories and .lab/; nothing else. Reads nothing the lab wrote: works after an interrupted or half-made up."""
+    them), the FRR run directories (each router's configuration with them) and .lab/; nothing else. Reads nothing the lab wrote: works after an interrupted or half-made up."""
     inside = {namespace: _pids(namespace) for namespace in namespaces()}
     inside[None] = _sshd_pids()  # the lab's sshd (found by its config's path: the pid file may be gone)
     for pids in inside.values():
@@ -259,19 +260,37 @@ def _nodes(topo):
 
 
 def _start(name, router):
+    """zebra and bgpd drop to the `frr` user once started, so whatever they read or write lives in the instance's own
+    run directory, which FRR's user reaches wherever the checkout is: a checkout under a directory of mode 700 (root's
+    home, `mktemp -d`) is out of that user's reach, and a configuration there left every session down (issue 73)."""
     pathspace = PREFIX + name
-    conf_dir = os.path.join(STATE, name)
-    os.makedirs(conf_dir, exist_ok=True)
-    conf = os.path.join(conf_dir, "frr.conf")
+    run_dir = os.path.join(RUN, pathspace)
+    os.makedirs(run_dir, mode=0o755, exist_ok=True)
+    conf = os.path.join(run_dir, "frr.conf")
     with open(conf, "w", encoding="utf-8") as handle:
         handle.write(frr_conf(name, router))
-    run_dir = os.path.join(RUN, pathspace)
-    os.makedirs(run_dir, exist_ok=True)
-    for path in (conf_dir, conf, run_dir):
+    for path in (run_dir, conf):
         shutil.chown(path, "frr", "frr")
+    unreachable = _unreachable_by("frr", conf)
+    if unreachable:
+        raise LabError("FRR's user cannot read %s (%s): zebra and bgpd would start with no configuration" % (conf, unreachable))
     for daemon in DAEMONS:
         sh("ip", "netns", "exec", pathspace, os.path.join(FRR, daemon), "-d", "-N", pathspace, "-f", conf,
-           "-i", os.path.join(run_dir, "%s.pid" % daemon))
+           "-i", os.path.join(run_dir, "%s.pid" % daemon), cwd=run_dir)  # not the checkout's directory either
+
+
+def _unreachable_by(user, path):
+    """Why `user` cannot read `path` (the first directory above it they cannot enter, or the file itself), or None:
+    asked of the kernel as that user, so a mode, an owner or an ACL all count as they will for the daemon."""
+    if not subprocess.run(["test", "-r", path], user=user, check=False).returncode:
+        return None
+    above = path
+    while above != os.path.dirname(above):
+        above = os.path.dirname(above)
+        entered = subprocess.run(["test", "-x", above], user=user, check=False)
+        if entered.returncode:
+            return "%s cannot enter %s" % (user, above)
+    return "%s cannot read it" % user
 
 
 def _tools(name):

@@ -20,6 +20,7 @@ import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
+from ansible_collections.gpufabric.pyramid.tests import daemons
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer2_frr_lab import leaf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -176,6 +177,14 @@ def test_each_fault_is_caught_on_its_leaf_with_its_cause(lab, tmp_path):
     # leaf1 shut its side: spine2 keeps trying (Active or Connect, as the moment has it)
     assert re.search(r"10\.254\.1\.3 \(leaf1\) (Active|Connect|Idle)", records["spine2"]["bgp_sessions"]["actual"])
     assert report["verdict"] == "NO-GO"
+
+
+def test_no_daemon_of_the_lab_reads_the_checkout(lab):
+    """zebra and bgpd run as `frr`: nothing they read may sit in the checkout, which a clone under root's home (mode 700)
+    puts out of their reach (issue 73). The lab's FRR daemons are found, and each reads its own run directory."""
+    assert daemons.reaching_into(ROOT) == []
+    bgpd = subprocess.run(["pgrep", "-a", "-f", "bgpd .*-N " + fabric.PREFIX + "leaf1"], capture_output=True, text=True, check=False).stdout
+    assert os.path.join(fabric.RUN, fabric.PREFIX + "leaf1", "frr.conf") in bgpd
 
 
 def test_down_removes_the_lab_and_nothing_else(lab):

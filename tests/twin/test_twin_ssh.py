@@ -16,6 +16,7 @@ import urllib.request
 import pytest
 import yaml
 
+from ansible_collections.gpufabric.pyramid.tests import daemons
 from pyramid_twin import formats, model
 
 pytestmark = pytest.mark.twin
@@ -35,6 +36,12 @@ def twin():
             pytest.skip("the twin needs %s (make setup installs it)" % tool)
     subprocess.run([os.path.join(ROOT, "twin", "up")], check=True)
     return ROOT
+
+
+def test_no_daemon_of_another_user_reads_the_checkout(twin):
+    """The twin's daemons (its sshd, the exporter and Prometheus of Layer 7) run as root, or read nothing of the
+    checkout: a daemon that drops to its own user cannot enter a clone under root's home (issue 73)."""
+    assert daemons.reaching_into(twin) == []
 
 
 @pytest.fixture
