@@ -327,8 +327,10 @@ def cabling(facts, expect):
 
 
 # An interface name as the switches print one (EOS Ethernet1/1, NX-OS Eth1/1 or mgmt0, SONiC Ethernet0, NVUE swp1s0,
-# eth0, peerlink): a letter first, a letter or digit last
-_INTERFACE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_./:-]*[A-Za-z0-9]$")
+# eth0, peerlink, Port-Channel10): a letter first, a letter or digit last, and no negative number: a dash between a
+# letter or slash and a digit (Et-7/1, Eth1/-7, swp-7, Ethernet-7/1) is a slot, module or port number damaged into a
+# well-formed name that is no interface of any switch (issue 68: that row's planned port then read silent and passed)
+_INTERFACE_NAME = re.compile(r"^(?!.*(?<=[A-Za-z/])-\d)[A-Za-z][A-Za-z0-9_./:-]*[A-Za-z0-9]$")
 
 
 def _same_name(seen, planned):

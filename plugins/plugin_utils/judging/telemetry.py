@@ -30,6 +30,10 @@ SIGNALS = {
 PER_ITEM = {"telemetry_rdma_throughput": "device", "telemetry_link_errors": "device",
             "telemetry_gpu_activity": "gpu", "telemetry_gpu_health": "gpu"}
 RAIL_LABEL = "device"
+# Signals whose series carry one network interface each, named as the host names it (node_exporter's ethtool collector
+# labels the netdev, device="eth3"): those names are not in the inventory, so every rail's interface is proven by
+# count, each interface's own series fresh (issue 68: the pause counters of some interfaces missing passed).
+PER_INTERFACE = {"telemetry_congestion": "device"}
 
 
 def _newest(series, label=None, item=None):
@@ -56,6 +60,28 @@ def _problems(selector, read, max_age, label=None, items=()):
     return ["stale %s (newest sample %ds old)" % (selector, age)] if age > max_age else []
 
 
+def _interface_problems(selector, read, max_age, label, rails):
+    """Each of ``rails`` interfaces needs its own fresh series of ``selector`` (by ``label``): fewer interfaces than
+    rails is a rail's interface missing; an interface's series older than ``max_age`` is stale."""
+    series = read["series"]
+    if not series:
+        return ["missing %s" % selector]
+    newest = {}
+    for entry in series:
+        name = entry["labels"].get(label)
+        if name is not None:
+            newest[name] = max(newest.get(name, entry["value"]), entry["value"])
+    problems = []
+    if len(newest) < rails:
+        problems.append("missing %s for %d of %d rails' interfaces (series for %s)" % (
+            selector, rails - len(newest), rails, ", ".join(sorted(newest)[:8]) or "no interface"))
+    old = ["%s %ds old" % (name, read["evaluated_at"] - newest[name]) for name in sorted(newest)
+           if read["evaluated_at"] - newest[name] > max_age]
+    if old and len(old) == len(newest) and not problems:  # the exporter stopped as a whole: one age says it
+        return ["stale %s (newest sample %ds old)" % (selector, read["evaluated_at"] - max(newest.values()))]
+    return problems + (["stale %s (newest sample: %s)" % (selector, ", ".join(old))] if old else [])
+
+
 def _items(source, expect):
     """(label, the items a device must have a series of) for one signal."""
     label = PER_ITEM.get(source)
@@ -77,7 +103,10 @@ def telemetry_signals(facts, expect):
                 unread.append("%s (%s): %s" % (signal, selector, read.reason if read else "not queried"))
                 continue
             answered += 1
-            problems = _problems(selector, read, max_age, *_items(source, expect))
+            if source in PER_INTERFACE and expect.get("pyramid_rails"):
+                problems = _interface_problems(selector, read, max_age, PER_INTERFACE[source], len(expect["pyramid_rails"]))
+            else:
+                problems = _problems(selector, read, max_age, *_items(source, expect))
             failed.extend("%s: %s" % (signal, problem) for problem in problems)
             if not problems:
                 fresh += 1

@@ -38,6 +38,12 @@ def rails(age=0.7, without=(), old=None):
     return json.dumps(document)
 
 
+def interfaces(age=0.7, count=8):
+    """The pause counters of the node's rail interfaces as node_exporter's ethtool collector labels them (device=<netdev>;
+    the twin's exporter and a real mlx5 node print one series per rail netdev)."""
+    return vector([dict(node_series()[0], device="eth%d" % i) for i in range(count)], age)
+
+
 def _one_old(answer, label, item, age):
     """An answer whose series of one item (by its label) has its newest sample ``age`` seconds old."""
     document = json.loads(answer)
@@ -58,8 +64,8 @@ def healthy(**override):
         "telemetry_gpu_health": {"DCGM_FI_DEV_XID_ERRORS": gpus(), "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS": gpus()},
         "telemetry_rdma_throughput": {"node_infiniband_port_data_received_bytes_total": rails(),
                                       "node_infiniband_port_data_transmitted_bytes_total": rails()},
-        "telemetry_congestion": {"node_ethtool_received_prio3_pause": vector(node_series({"device": "eth0"})),
-                                 "node_ethtool_transmitted_prio3_pause": vector(node_series({"device": "eth0"}))},
+        "telemetry_congestion": {"node_ethtool_received_prio3_pause": interfaces(),
+                                 "node_ethtool_transmitted_prio3_pause": interfaces()},
         "telemetry_link_errors": {"node_infiniband_symbol_error_total": rails(), "node_infiniband_port_errors_received_total": rails(),
                                   "node_infiniband_link_downed_total": rails()},
     }
@@ -97,8 +103,23 @@ DATA = [
      "raw": healthy(telemetry_link_errors={"node_infiniband_link_downed_total": rails(age=300)}),
      "contains": ["link errors: stale node_infiniband_link_downed_total (newest sample 300s old)", "in the last 120s"]},
     {"check": "telemetry_signals", "name": "a stale gauge without rails (pause frames)", "expect": NODE, "status": "FAIL",
-     "raw": healthy(telemetry_congestion={"node_ethtool_received_prio3_pause": vector(node_series({"device": "eth0"}), age=121)}),
+     "raw": healthy(telemetry_congestion={"node_ethtool_received_prio3_pause": interfaces(age=121)}),
      "contains": ["congestion: stale node_ethtool_received_prio3_pause (newest sample 121s old)"]},
+    # issue 68: the congestion signal is judged per interface as the others are per rail and GPU: the pause counters of
+    # some rails' interfaces missing passed ("11 series selectors fresh")
+    {"check": "telemetry_signals", "name": "pause counters of three rails' interfaces missing", "expect": NODE, "status": "FAIL",
+     "raw": healthy(telemetry_congestion={"node_ethtool_transmitted_prio3_pause": interfaces(count=5)}),
+     "contains": ["congestion: missing node_ethtool_transmitted_prio3_pause for 3 of 8 rails' interfaces (series for eth0, eth1, eth2, eth3, eth4)"]},
+    {"check": "telemetry_signals", "name": "one interface's pause counter stale", "expect": NODE, "status": "FAIL",
+     "raw": healthy(telemetry_congestion={"node_ethtool_received_prio3_pause": _one_old(interfaces(), "device", "eth6", 300)}),
+     "contains": ["congestion: stale node_ethtool_received_prio3_pause (newest sample: eth6 300s old)"]},
+    {"check": "telemetry_signals", "name": "a node of 4 rails: 4 interfaces are every rail", "status": "PASS",
+     "expect": dict(NODE, pyramid_rails=RAILS[:4]),
+     "raw": healthy(telemetry_congestion={name: interfaces(count=4) for name in ("node_ethtool_received_prio3_pause",
+                                                                               "node_ethtool_transmitted_prio3_pause")},
+                    **{source: {selector: rails(without=RAILS[4:]) for selector in answers}
+                       for source, answers in healthy().items() if source in ("telemetry_rdma_throughput", "telemetry_link_errors")}),
+     "contains": ["11 series selectors fresh for node-001"]},
     {"check": "telemetry_signals", "name": "a stricter window", "expect": dict(NODE, pyramid_telemetry_max_age_seconds=30), "status": "FAIL",
      "raw": healthy(telemetry_gpu_health={"DCGM_FI_DEV_XID_ERRORS": gpus(age=45)}),
      "contains": ["GPU health: stale DCGM_FI_DEV_XID_ERRORS (newest sample 45s old)", "in the last 30s"]},
