@@ -130,7 +130,8 @@ def namespaces():
 
 def down():
     """Stop the lab's sshd and every process inside the lab's namespaces, delete those namespaces (their veths go with
-    them), the FRR run directories (each router's configuration with them) and .lab/; nothing else. Reads nothing the lab wrote: works after an interrupted or half-made up."""
+    them), the FRR run directories (each router's configuration with them) and .lab/; nothing else. Reads nothing the
+    lab wrote: works after an interrupted or half-made up."""
     inside = {namespace: _pids(namespace) for namespace in namespaces()}
     inside[None] = _sshd_pids()  # the lab's sshd (found by its config's path: the pid file may be gone)
     for pids in inside.values():

@@ -11,6 +11,7 @@ NOW = 1795492350.37  # the evaluation time of the real captures
 NODE = {"pyramid_telemetry_device": "node-001", "pyramid_prometheus_url": "http://127.0.0.1:9090"}
 SWITCH = {"pyramid_telemetry_device": "leaf1-r0", "pyramid_prometheus_url": "http://127.0.0.1:9090", "pyramid_switch_os": "eos"}
 RAILS = ["mlx5_%d" % i for i in range(8)]
+PAUSE = ("node_ethtool_received_prio3_pause", "node_ethtool_transmitted_prio3_pause")
 
 
 def vector(labels_list, age=0.7):
@@ -115,8 +116,7 @@ DATA = [
      "contains": ["congestion: stale node_ethtool_received_prio3_pause (newest sample: eth6 300s old)"]},
     {"check": "telemetry_signals", "name": "a node of 4 rails: 4 interfaces are every rail", "status": "PASS",
      "expect": dict(NODE, pyramid_rails=RAILS[:4]),
-     "raw": healthy(telemetry_congestion={name: interfaces(count=4) for name in ("node_ethtool_received_prio3_pause",
-                                                                               "node_ethtool_transmitted_prio3_pause")},
+     "raw": healthy(telemetry_congestion={name: interfaces(count=4) for name in PAUSE},
                     **{source: {selector: rails(without=RAILS[4:]) for selector in answers}
                        for source, answers in healthy().items() if source in ("telemetry_rdma_throughput", "telemetry_link_errors")}),
      "contains": ["11 series selectors fresh for node-001"]},
