@@ -28,9 +28,10 @@ class ActionModule(EngineAction):
         if errors:
             return dict(result, failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
         doc = _results.load(run_dir, host)
-        # a source read once for the pod (read_on) is snapshotted where its layer will read it: on its group's reader
-        reads_for = _pod.reads_for_checks(host, checks, catalog, task_vars.get("groups") or {}, run_dir,
-                                          task_vars.get("ansible_play_hosts_all") or [host])
+        # a source read once for the pod (read_on) is snapshotted on its group's reader, chosen here for the whole run
+        # (run/pod.py readers): its later reads, at every layer, are that host's
+        reads_for = _pod.reads_for_checks(host, _layer.split_applicable(host, checks, catalog, expect)[0], catalog,
+                                          task_vars.get("groups") or {}, run_dir, task_vars.get("ansible_play_hosts_all") or [host])
         summary = _layer.snapshot(host, checks, catalog, expect, doc, lambda planned: _collector.collect(
             self, planned, expect["pyramid_command_timeout"], task_vars), reads_for=reads_for)
         _results.save(run_dir, doc)

@@ -9,6 +9,7 @@ import os
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import baseline as _baseline, files as _files, go_no_go as _report
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import interrupted as _interrupted
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import export as _export
 
@@ -21,6 +22,8 @@ class ActionModule(EngineAction):
         devices = {device: list(hosts or []) for device, hosts in (self._task.args.get("devices") or {}).items()}
         report = _report.build(_catalog.load_catalog(), self._task.args["run_dir"], devices,
                                pod_order=list(self._task.args.get("pod_order") or []))
+        # a run that was interrupted stays so when its directory is reported again (playbooks/report.yml)
+        report = _interrupted.mark(report, _interrupted.read_marker(self._task.args["run_dir"]))
         for warning in _files.write(report):  # report.html not drawn: said, the other files stand
             result.setdefault("warnings", []).append(warning)
         baseline = None
@@ -44,7 +47,8 @@ class ActionModule(EngineAction):
 
 
 def outcome(report, baseline):
-    """Who failed, who was blocked, where each stopped and where the reports are: for set_stats (AWX)."""
+    """Who failed, who was blocked, where each stopped, why each device is not GO and where the reports are: for
+    set_stats (AWX)."""
     failing, blocked = [], []
     for host, info in sorted(report["hosts"].items()):
         statuses = {record["status"] for record in info["checks"]}
@@ -57,6 +61,8 @@ def outcome(report, baseline):
     if baseline:
         files["baseline.yml"] = baseline
     return {"failing_hosts": failing, "blocked_hosts": blocked, "reports": files,
+            # every device not GO with its cause, those NO-GO with no finding of their own too (a check not proven)
+            "causes": _report.causes(report),
             "unchecked_rows": [row["row"] for row in report.get("unchecked_rows") or []],
             "waived_rows": {row["row"]: row["reason"] for row in report.get("waived_rows") or []},
             "stopped_at": {host: info["stopped_at"] for host, info in sorted(report["hosts"].items())

@@ -31,7 +31,9 @@ class ActionModule(EngineAction):
         if errors:
             return dict(result, failed=True, msg="%s: invalid expectations: %s" % (host, "; ".join(errors)))
         doc = _results.load(run_dir, host)
-        reads_for = _pod.reads_for(host, checks, catalog, task_vars.get("groups") or {}, run_dir, layer, task_vars.get("ansible_play_hosts_all") or [host])
+        # the pod's reader reads for it here, held back by its own checks or not (run/pod.py readers: one for the run)
+        reads_for = _pod.reads_for(host, _layer.split_applicable(host, checks, catalog, expect)[0], catalog, task_vars.get("groups") or {},
+                                   run_dir, layer, task_vars.get("ansible_play_hosts_all") or [host])
         _records, summary = _layer.run(host, layer, checks, catalog, expect, doc, lambda planned: _collector.collect(
             self, planned, expect["pyramid_command_timeout"], task_vars), reads_for=reads_for, check_mode=bool(self._task.check_mode))
         if "counters" in summary:

@@ -41,6 +41,11 @@ description:
     never as one escaped string. O(checklist) false leaves it to C(report.md)."
   - "What C(gpufabric.pyramid.drain) handed to the scheduler (or would, under C(--check)) is printed the same way, one
     line per node or command (its result's C(pyramid_scheduler_lines))."
+  - "It also keeps where the run stands (the run directory pre-flight opened, the play, its layer, the task): when
+    SIGINT (Ctrl-C) or SIGTERM ends a run that writes a go/no-go report before its report, the report of what was
+    judged is written from the run directory, marked interrupted at that layer and task, NO-GO (docs/report.md).
+    As pre-flight ends it writes the run's devices to C(run.json) in the run directory, which
+    C(playbooks/report.yml) reads to report the directory again."
   - "The collection's playbooks enable it themselves: C(playbooks/callback_plugins/pyramid_progress.py) beside them
     loads this callback without any C(ansible.cfg) setting, for the collection installed elsewhere and run by FQCN too
     (C(ansible-playbook gpufabric.pyramid.validate)). Enabling C(gpufabric.pyramid.progress) in C(callbacks_enabled)
@@ -50,6 +55,7 @@ extends_documentation_fragment:
 """
 
 import contextlib
+import sys
 import threading
 import time
 
@@ -57,6 +63,8 @@ from ansible import constants as C
 from ansible import context
 from ansible.plugins.callback import CallbackBase
 from ansible.template import Templar
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import interrupt_watch as _watch
 
 EXPECTED = "pyramid_progress_expected_s"
 AT_MOST = "pyramid_progress_at_most_s"
@@ -187,6 +195,7 @@ class CallbackModule(CallbackBase):
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = None
+        self.watch = _watch.Watch(say=self._say_now, before_writing=self._stop_lines)
 
     def set_options(self, task_keys=None, var_options=None, direct=None):
         super().set_options(task_keys=task_keys, var_options=var_options, direct=direct)
@@ -244,16 +253,44 @@ class CallbackModule(CallbackBase):
             self._thread.join(timeout=5)
         self._thread = None
 
+    def _say_now(self, line):
+        """A line from a signal handler or the interpreter's exit: through the Display unless its lock is held
+        elsewhere (the timer's tick, waiting on the main thread the signal interrupted), then straight out."""
+        acquire = getattr(getattr(self._display, "_lock", None), "acquire", None)
+        if acquire is None:
+            self._display.display(line, stderr=self.to_stderr)
+        elif acquire(timeout=2):
+            try:
+                self._display.display(line, stderr=self.to_stderr)
+            finally:
+                self._display._lock.release()  # pylint: disable=protected-access
+        else:
+            (sys.stderr if self.to_stderr else sys.stdout).write(line + "\n")
+
+    def _stop_lines(self):
+        self._stop.set()  # the timer's event of now (each start makes a new one); no join: a signal handler may call this
+
     # --- what runs
+    def v2_playbook_on_start(self, playbook):
+        try:
+            reports = _watch.writes_a_report(playbook.get_plays())
+        except Exception as error:  # pylint: disable=broad-exception-caught
+            reports = False  # no plays to read: nothing watched, as for plan.yml
+            self._display.vvv("gpufabric.pyramid.progress: plays not read (%s)" % error)
+        self.watch.started(reports)
+
     def v2_playbook_on_play_start(self, play):
         with self._lock:
             self._play, self.running = play, None
+        # a callback never fails the run: a play object that cannot say its name leaves the place unknown
+        self.watch.at_play(getattr(play, "get_name", lambda: None)(), getattr(play, "tags", None) or [])
 
     def v2_playbook_on_task_start(self, task, is_conditional):
         # the strategy has templated the name with the first host's variables just before this call
         with self._lock:
             self.running = Running(task.get_name(), task._uuid, self.clock(), run_once=task.run_once is True)
             self.running.forks = self.forks
+        self.watch.at_task(task.get_name())
         self._start_timer()
 
     def v2_playbook_on_handler_task_start(self, task):
@@ -347,8 +384,30 @@ class CallbackModule(CallbackBase):
             for line in lines:
                 self._display.display(str(line), stderr=self.to_stderr)
 
+    def _hear_run(self, result):
+        """Pre-flight's facts open the run (its directory, its devices); the report task's checklist closes it."""
+        found = getattr(result, "_result", None) or {}
+        if CHECKLIST in found:
+            self.watch.report_written = True
+        facts = found.get("ansible_facts") or {}
+        if facts.get("pyramid_run_dir") and isinstance(facts.get("pyramid_devices"), dict) and self.watch.reports:
+            self.watch.opened(facts["pyramid_run_dir"], facts["pyramid_devices"],
+                              self._pod_order(facts["pyramid_devices"], facts.get("pyramid_group_members") or []))
+
+    def _pod_order(self, devices, members):
+        """The pod's GPU nodes in inventory order, as the report task passes them (groups['gpu_nodes']); a group
+        renamed by pyramid_group_gpu_nodes joins it after pre-flight, from its members."""
+        try:
+            groups = getattr(getattr(self._play, "_variable_manager"), "_inventory").get_groups_dict()
+        except Exception:  # pylint: disable=broad-exception-caught
+            groups = {}
+        order = list(groups.get("gpu_nodes") or [])
+        order += [m.get("host") for m in members if isinstance(m, dict) and m.get("group") == "gpu_nodes"]
+        return list(dict.fromkeys(order)) or list(devices.get("gpu_node") or [])
+
     def v2_runner_on_ok(self, result):
         self._finished(result)
+        self._hear_run(result)
         self._tell_findings(result)
         self._tell_checklist(result)
         self._tell_lines(result, SCHEDULER)

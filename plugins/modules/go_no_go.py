@@ -81,6 +81,12 @@ blocked_hosts:
   returned: always
   type: list
   elements: str
+causes:
+  description:
+    - Every device not GO with its cause, the one text report.md, report.html, report.json and junit.xml show; its first
+      FAIL, ERROR or BLOCKED (lowest layer first), else the check left unproven and why (a SKIP that applies to it).
+  returned: always
+  type: dict
 unchecked_rows:
   description: Go-live rows not checked for a reason of the run's and not waived (each makes the pod NO-GO).
   returned: always

@@ -29,9 +29,13 @@ description:
   - V(wait) (once, on the controller) - sleeps until O(until=tail), the last C(pyramid_incast_tail_percent) of the
     window, or O(until=end), every sender's window over, counted from when the round's senders were started.
   - V(stop) (every node) - collects the clients' and the servers' output and kills any still running.
+  - V(again) (once, on the controller, after the planned rounds) - the senders an incast failed before any CNP reached
+    them (its target's leaf or its target failed) are planned into rounds of their own against a target whose incast
+    passed on leaves that passed, appended to the plan (returns their O(round) numbers as C(rounds), every round's
+    target leaves as C(leaves)); the role runs them as the planned rounds.
   - V(verdict) (once) - one result per target from judging/incast.py, with the seed's cause; a sender FAILs
-    where its DCQCN did not react, PASSes where it handled CNPs, else is not measured (SKIP); a node in no
-    incast is not applicable.
+    where its DCQCN did not react, PASSes where it handled CNPs (in its own round or in one run again), else is not
+    measured (SKIP, its C(held_by) naming the devices in its way); a node in no incast is not applicable.
   - On InfiniBand (C(pyramid_rdma_link_layer=infiniband)) the same phases run the catalog check C(incast_ib). The
     leaves are the subnet's, found from the Layer 3 reads (each rail's port GUID in the node's ibstat, the leaf port it
     lands on in iblinkinfo), the rate-limited clients address the target without a GID index, the NICs have no DCQCN
@@ -43,7 +47,7 @@ options:
   phase:
     description: Which phase this task runs.
     type: str
-    choices: [plan, serve, read, fire, wait, stop, verdict]
+    choices: [plan, serve, read, fire, wait, stop, again, verdict]
     required: true
   round:
     description: The round (0-based) of V(serve), V(read), V(fire) and V(stop).

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.twin, pytest.mark.slow]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUTCOME = {"pyramid_verdict", "pyramid_summary", "pyramid_failing_hosts", "pyramid_blocked_hosts", "pyramid_stopped_at",
-           "pyramid_report_run_dir", "pyramid_reports", "pyramid_unchecked_rows", "pyramid_waived_rows"}
+           "pyramid_causes", "pyramid_report_run_dir", "pyramid_reports", "pyramid_unchecked_rows", "pyramid_waived_rows"}
 
 
 def _awx_job(tmp_path, scenario, playbook="playbooks/validate.yml", limit=None, tags=None, ident="1"):
@@ -76,7 +76,13 @@ def test_a_no_go_run_fails_the_job_with_one_line_and_its_outcome(twin, tmp_path)
     assert outcome["pyramid_verdict"] == "NO-GO"
     assert outcome["pyramid_failing_hosts"] == ["node-002"] and outcome["pyramid_stopped_at"] == {"node-002": 0}
     with open(outcome["pyramid_reports"]["report.json"], encoding="utf-8") as handle:
-        assert json.load(handle)["hosts"]["node-002"]["verdict"] == "NO-GO"
+        node = json.load(handle)["hosts"]["node-002"]
+    assert node["verdict"] == "NO-GO"
+    # every device not GO with its cause, as report.md says it (issue 66): node-002's own finding, and node-001, which
+    # nothing failed on, held back by the rail mesh it had no partner for
+    assert outcome["pyramid_causes"]["node-002"] == node["cause"]["text"] and node["cause"]["text"].startswith("L0 ")
+    assert outcome["pyramid_causes"]["node-001"] == ("L2 rail_ping not proven (SKIP): no partner: every other node stopped below "
+                                                     "layer 2, so no rail of node-001 was measured")
     # The run ends with the verdict line, not ansible-core's error block with a code excerpt.
     assert "[ERROR]" not in stdout and "Origin:" not in stdout, stdout[-3000:]
     tail = stdout[stdout.index("TASK [gpufabric.pyramid.report : End with the verdict]"):stdout.index("PLAY RECAP")]

@@ -60,3 +60,21 @@ def test_check_mode_reads_and_judges_and_starts_no_load(validate, tmp_path):
             r["status"] in ("PASS", "SKIP") for r in records.values()), [r for r in records.values() if r["status"] not in ("PASS", "SKIP")]
     assert run.report["verdict"] == "NO-GO" and run.report["check_mode_not_run"] == 4 * 26
     assert "Check mode (--check): 104 checks that load the fabric or the GPUs were not run" in run.stdout
+
+
+def test_check_mode_on_a_lone_gpu_box_reads_what_does_not_apply_as_the_full_run(validate):
+    """Issue 66: on the only GPU node of a run the rail mesh and the runs across nodes do not apply, under --check as in
+    the full run ("-" with why, never "not run: check mode"); a row is [✗] only for a FAIL or ERROR of its own; the node,
+    NO-GO with no finding, names the check it was not proven by in report.md."""
+    run = validate({"pod": {"nodes": 1}, "faults": []}, cmdline="--check")
+    rows = {row["row"]: row for row in run.report["checklist"]}
+    for row in ("rail_ping", "rdma_bw", "alltoall_pod"):
+        assert rows[row]["status"] == "not_covered" and rows[row]["why_not"].startswith(
+            "not applicable: this node is the only GPU node of this run"), rows[row]
+    assert not [row["row"] for row in rows.values() if row["status"] == "fail"], rows
+    assert rows["nccl"]["status"] == "not_run" and rows["nccl"]["not_run_why"]["node-001"].startswith("nccl_completes: not run: check mode")
+    cause = run.host("node-001")["cause"]
+    assert cause["status"] == "SKIP" and "not run: check mode" in cause["text"], cause
+    with open(os.path.join(run.run_dirs[-1], "report.md"), encoding="utf-8") as handle:
+        assert any(line.startswith("| node-001 | gpu_node | NO-GO |") and line.rstrip("\n").endswith(" | %s |" % cause["text"])
+                   for line in handle)

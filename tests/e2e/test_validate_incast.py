@@ -219,3 +219,54 @@ def test_a_sender_with_dcqcn_off_is_named(deaf_sender):
     assert _record(deaf_sender, "node-004")["status"] == "FAIL"
     assert "roce_rp/enable" in _record(deaf_sender, "node-004")["cause"]
     assert _record(deaf_sender, "node-003")["status"] == "PASS"
+
+
+# Issue 66: two scalable units of five nodes, two faulty leaves in the second (ECN min_th too high on rail 0's EOS leaf,
+# headroom short on rail 1's SONiC leaf: both seen only under load). The planned round sends unit 2's nodes at unit 1's
+# target (node-001) and unit 1's at unit 2's (node-006), whose incast fails at the faulty leaves before any CNP reaches
+# its senders: node-002 ... node-005 proved nothing of their own there, so a round runs again with them at node-001,
+# whose incast passed on leaves that passed. Every layer, one run: the healthy unit climbs to Layers 4-6.
+TWO_UNITS = {"pod": {"nodes": 10}, "switches": {"spines": 2, "nodes_per_leaf": 5, "leaf_os": ["eos", "sonic"], "spine_os": ["eos"],
+                                                "faults": [{"switch": "leaf2-r0", "kind": "ecn_min_th_high"},
+                                                           {"switch": "leaf2-r1", "kind": "headroom_short"}]},
+             "faults": []}
+UNIT_1, UNIT_2 = ["node-%03d" % i for i in range(1, 6)], ["node-%03d" % i for i in range(6, 11)]
+
+
+@pytest.fixture(scope="module")
+def two_units(validate):
+    # sixteen target leaves in the planned round (two units' eight rails) read their tail side by side: the catalog's 80%
+    # tail (due 3 s into the 15 s window) leaves them 12 s to end within it on a busy controller
+    return validate(TWO_UNITS, pyramid_scalable_unit_nodes=5, **dict(INCAST, pyramid_incast_tail_percent=80))
+
+
+def test_senders_an_incast_failed_before_are_proven_again_with_a_healthy_target(two_units):
+    run = two_units
+    plan = _plan(run)
+    assert [[(g["target"], g["senders"]) for g in groups] for groups in plan["rounds"]] == [
+        [("node-001", UNIT_2[1:]), ("node-006", UNIT_1[1:])], [("node-001", UNIT_1[1:])]], (
+            plan.get("again_unplaced"), _record(run, "node-006"), _record(run, "node-002"))
+    assert plan["again_from"] == 1 and plan["again_unplaced"] == {}
+    for sender in UNIT_1[1:]:
+        record = _record(run, sender)
+        assert record["status"] == "PASS", (record, run.stdout[-3000:])
+        assert record["actual"].startswith("proven again at node-001's incast (node-006's, which it sent to first, failed at "
+                                           "leaf2-r0 (ecn_min_th), leaf2-r1 (drops)): sent to node-001's incast"), record
+    assert _record(run, "node-001")["status"] == "PASS"
+    # the faulty leaves and every node behind them: not GO, each with its own cause or the leaf that blocks it
+    for leaf, cause in (("leaf2-r0", "min_th of the RoCE queue is too high"), ("leaf2-r1", "headroom underprovisioned")):
+        record = _record(run, leaf, "incast_leaf")
+        assert record["status"] == "FAIL" and cause in record["cause"], record
+        assert run.host(leaf)["verdict"] == "NO-GO"
+    for node in UNIT_2:
+        assert run.host(node)["verdict"] == "NO-GO"
+        blocked = _record(run, node, "incast_leaf")
+        assert blocked["status"] == "BLOCKED" and {b["switch"] for b in blocked["blocked_by"]} == {"leaf2-r0", "leaf2-r1"}, blocked
+    # the healthy unit: GO, every layer up to 6 judged on it
+    for node in UNIT_1:
+        assert run.host(node)["verdict"] == "GO", (node, run.not_passing(node))
+        layers = {r["layer"] for r in run.host(node)["checks"] if r["status"] == "PASS"}
+        assert {4, 5, 6} <= layers, (node, sorted(layers))
+    for leaf in ("leaf1-r%d" % r for r in range(8)):
+        assert _record(run, leaf, "incast_leaf")["status"] == "PASS"
+    assert not _nothing_left_running()

@@ -9,6 +9,9 @@ every leaf's routes spread over both spines, dump_fts read once). A healthy pod 
 link that ibstat stops at Layer 0 is judged at Layer 1 from the fabric's side as well. The SM's own faults (stopped, a
 stray one master, routes funnelled onto one spine) are the whole pod's: small pods of their own."""
 
+import json
+import os
+
 import pytest
 
 IB = {"link_layer": "InfiniBand"}
@@ -302,3 +305,49 @@ def test_ibdiagnet_where_the_site_runs_it_reads_a_count_past_the_16_bit_maximum_
         assert record["status"] == "ERROR" and "ibdiagnet" in record["actual"], (node, record)
         # the cause names where the read failed (the pod's reader), not each node it was read for
         assert "ibdiagnet` on node-001" in record["cause"] and node in record["cause"], record
+
+
+def test_the_readers_own_layer1_failure_costs_no_other_node_its_verdict(validate):
+    """Issue 66: no ib_fabric_hosts group, so node-001 (the first GPU node) reads the subnet for the pod, and its own
+    cables are crossed (Layer 1 FAIL). It stays the pod's reader for the whole run: held back for its own checks at
+    Layers 2 and 3, it still reads sminfo, dump_fts, iblinkinfo and ibqueryerrors there, so the soak's start it read
+    is compared on every other node (no "no snapshot of ib_sm_watch before the soak"). node-004's own fault at Layer 2
+    (a rail configured by another SM) and node-003's at Layer 3 (its leaf port waiting for credits at idle) are found
+    there; the healthy nodes pass every layer, the incast among them read on node-001 too, and are GO."""
+    run = validate(_pod(6, {"node": "node-001", "kind": "ib_cable_swap", "rails": [6, 7]},
+                        {"node": "node-004", "kind": "ib_sm_lid", "rail": "mlx5_2", "lid": 200},
+                        {"node": "node-003", "kind": "ib_port_errors", "rail": "mlx5_2", "per_s": {"PortXmitWait": 500}}),
+                   pyramid_rdma_link_layer="infiniband", **INCAST)
+    with open(os.path.join(run.run_dirs[-1], "pod_readers.json"), encoding="utf-8") as handle:
+        assert json.load(handle) == {"ib_fabric_hosts": [{"host": "node-001", "layer": 1}]}, run.stdout[-3000:]
+    summary = {node: (info["verdict"], info["stopped_at"], info.get("cause")) for node, info in run.report["hosts"].items()}
+    # the reader's own failure, named at its layer, and its NO-GO says so
+    record = _record(run, "node-001", "ib_rail_leaves")
+    assert record["status"] == "FAIL" and record["layer"] == 1 and "mlx5_6 on leaf1-r7 port 1" in record["actual"], record
+    assert run.host("node-001")["verdict"] == "NO-GO" and run.host("node-001")["stopped_at"] == 1, summary
+    assert _record(run, "node-001", "ib_sm_handover")["actual"].startswith("not run: blocked at layer 1"), run.host("node-001")
+    assert not run.layer_facts("node-001", 2), "a held-back reader's reads for the pod are no facts of its own"
+    for node in ("node-002", "node-003", "node-004"):  # judged on node-001's reads, its soak's start
+        record = _record(run, node, "ib_sm_handover")
+        assert record["status"] == "PASS" and record["layer"] == 2, (node, record, run.stdout[-3000:])
+        assert "master throughout the soak" in record["actual"], record
+        assert "answering sminfo on node-001" in _record(run, node, "ib_subnet_manager")["expected"]
+        assert _record(run, node, "ib_routing")["status"] == "PASS"
+    # node-004's own fault at Layer 2, node-003's at Layer 3, from the same reader's reads
+    record = _record(run, "node-004", "ib_subnet_manager")
+    assert record["status"] == "FAIL" and "mlx5_2: SM lid 200, not the master's 1" in record["actual"], record
+    assert run.host("node-004")["stopped_at"] == 2, summary
+    record = _record(run, "node-003", "ib_congestion_idle")
+    assert "read by ibqueryerrors on node-001" in record["expected"], record
+    assert record["status"] == "FAIL" and record["layer"] == 3, (record, summary)
+    assert "leaf1-r2 port 3 (node-003 mlx5_2): PortXmitWait +" in record["actual"] and "waiting for credits" in record["cause"]
+    # the incast: its fabric reads on node-001 too, which found the leaves in node-001's read of the subnet at Layer 3
+    record = _record(run, "node-002", "incast_ib")
+    assert record["status"] == "PASS" and "target node-002, senders node-005, node-006" in record["actual"], (record, summary)
+    # the healthy nodes (three: the incast's target and senders, pairs for Layers 4 and 5): nothing failing, every
+    # layer up to 6 run and passed, GO
+    for node in ("node-002", "node-005", "node-006"):
+        info = run.host(node)
+        assert not [r["check"] for r in info["checks"] if r["status"] in ("FAIL", "ERROR", "BLOCKED")], run.not_passing(node)
+        assert {0, 1, 2, 3, 4, 5, 6} <= {r["layer"] for r in info["checks"] if r["status"] == "PASS"}, (node, summary)
+        assert info["verdict"] == "GO" and info["stopped_at"] is None, (node, summary)

@@ -141,6 +141,11 @@ def test_a_healthy_pod_is_go(healthy_pod):
                 "rails_ib_mtu", "ib_links", "ib_rail_leaves", "ib_cabling", "ib_port_errors", "ib_subnet_manager", "ib_sm_handover", "ib_routing",
                 "ib_congestion_idle", "incast_ib"}
     assert run.report["waived_rows"] == [] and run.report["unchecked_rows"] == []  # every go-live row checked
+    # one scalable unit (8 nodes, a leaf per rail): its same-rail traffic turned around in the leaves (issue 72)
+    loaded = {entry["what"]: entry["tiers"] for entry in run.report["tiers_loaded"]}
+    assert {"Layer 2 ping mesh", "Layer 4 ib_write_bw", "Layers 5-6 runs on node pairs", "Layers 5-6 runs across several nodes",
+            "Layer 5 all-to-all across the pod"} <= set(loaded), loaded
+    assert all("the spine layer carried no test traffic (the pod has one scalable unit)" in said for said in loaded.values())
 
 
 def test_the_faulty_pod_is_no_go_and_awx_sees_a_failed_job(faulty_pod):

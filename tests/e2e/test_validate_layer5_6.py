@@ -98,6 +98,29 @@ def test_the_failing_nodes_are_cordoned_and_tainted_with_their_first_check_and_t
     assert "[scheduler] handed %d node(s) to kubernetes, gave back 0" % len(failing) in pod.stdout
 
 
+def test_every_no_go_node_names_its_cause_in_report_md_and_the_drain_and_nccl_loaded_its_own_row(pod):
+    """Issue 66: every device not GO names one cause in every output, its first FAIL, ERROR or BLOCKED, else the check
+    left unproven and why (here the layers this play did not run: a healthy node is NO-GO for them, and says so); a
+    node that loaded another NCCL is listed under the NCCL stack's row, not under the all-reduce's busbw."""
+    with open(os.path.join(pod.run_dirs[-1], "report.md"), encoding="utf-8") as handle:
+        markdown = handle.read().splitlines()
+    with open(os.path.join(pod.run_dirs[-1], "drain.json"), encoding="utf-8") as handle:
+        drained = json.load(handle)["drained"]
+    for node, info in pod.report["hosts"].items():
+        cause = info["cause"]["text"]
+        assert any(line.startswith("| %s | gpu_node | NO-GO |" % node) and line.endswith(" | %s |" % cause.replace("|", "\\|"))
+                   for line in markdown), (node, cause)
+        if FAULTS.get(node, ([], {}))[1]:  # a finding of its own: the first, handed to the scheduler in the same words
+            assert info["cause"]["status"] in ("FAIL", "ERROR") and info["cause"]["layer"] == info["stopped_at"], info["cause"]
+            assert drained[node].startswith("pyramid: " + cause[:80].replace('"', "'")), (drained[node], cause)
+        else:  # NO-GO only by the layers not run in this play (UPPER): named, and never drained
+            assert cause == "L0 iommu not proven (SKIP): not run in this play" and node not in drained, cause
+    rows = {row["row"]: row for row in pod.report["checklist"]}
+    assert rows["nccl_stack"]["failing_hosts"] == ["node-012"] and rows["nccl_stack"]["failing_checks"] == {"node-012": ["nccl_loaded"]}
+    assert "node-012" not in rows["nccl"]["failing_hosts"]
+    assert rows["iommu"]["status"] == "not_run" and rows["iommu"]["not_run_why"]["node-001"] == "iommu: not run in this play"
+
+
 def test_a_layer5_failure_stops_the_node_before_layer6(pod):
     training = next(r for r in pod.host("node-002")["checks"] if r["check"] == "training_stable")
     assert training["status"] == "SKIP" and "blocked at layer 5" in training["actual"]

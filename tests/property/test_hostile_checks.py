@@ -134,11 +134,16 @@ _ROUTING_PASS_ROWS = {"minhop: every leaf spreads its 12 routes to the other lea
                       ("node-001", "node-002", "node-003", "node-004"),
                       "ftree, no route between the spines themselves: the leaves' spread is what counts, PASS": ("node-001", "node-002"),
                       "a tolerance of 1 accepts the funnel (the inventory's choice): PASS": ("node-001",)}
+# the same on the subnet whose switches share one factory description (issue 67): leaf1-r1's and spine-01's port 64
+_FACTORY_ROUTING_PASS_ROWS = ("routes of switches that share one description: each leaf's table found by its GUID",
+                              "the subnet read with the map, the tables without it: joined by GUID, named by the map")
 _SATURATED_WAIT_ROW = ("ib_port_errors: a PortXmitWait saturated at both reads is no link error: Layer 1's error check "
                        "passes the port [node-002/ib_port_counters]")
 UNPROVABLE_LOST_LINES = {
     **{("ib_routing: %s [%s/ib_link_info]" % (row, node), 208): _LAST_DOWN_PORT
        for row, nodes in _ROUTING_PASS_ROWS.items() for node in nodes},
+    **{("ib_routing: %s [node-00%d/ib_link_info]" % (row, node), line): _LAST_DOWN_PORT
+       for row in _FACTORY_ROUTING_PASS_ROWS for node in (1, 2, 3, 4) for line in (72, 204)},
     ("roce_pfc: [4] ETS 50% against a minimum of 50% passes [roce_qos]", 26): _TC_LINE,
     ("roce_pfc: PFC on 3 alone, tc 3 ETS 50%, buffer 1 of 130944 bytes (real) [roce_qos]", 26): _TC_LINE,
     **{("roce_pfc: PFC on 3, every TC vendor, no buffer lines (att/netarbiter, real) [roce_qos]", line): _TC_LINE

@@ -107,3 +107,31 @@ def test_no_pod_collectives_figure_without_a_passing_run(tmp_path):
     values, _counted = _baseline.figures(run_dir, ["n1", "n2"])
     assert "pyramid_nccl_pod_collective_busbw" not in values
     assert "across the pod" not in _baseline.text(values, 1, "r", "GO")
+
+
+def test_all_reduce_across_nodes_is_kept_by_node_count_and_judges_the_next_run_there(tmp_path):
+    """issue 72: the pairs' and the scale-up's passing runs (their records' detail) become the pod's own figures by node
+    count, latency-bound sizes included; a failed run's figures are none."""
+    run_dir = str(tmp_path)
+    pairs = {"n1": 48.0, "n2": 52.0, "n3": 50.0, "n4": 50.0}
+    for host, one_mib in pairs.items():
+        device(run_dir, host, "PASS", 350.0, 860.0)
+        doc = _results.load(run_dir, host)
+        doc["results"].append({"layer": 5, "check": "nccl_pairs", "status": "PASS", "detail": {
+            "collective": "all_reduce", "nodes": 2, "busbw": {str(1 << 20): one_mib, str(4 << 30): 340.0},
+            "latency_us_per_step": 18.9}})
+        doc["results"].append({"layer": 5, "check": "nccl_scale", "status": "PASS", "detail": {
+            "collective": "all_reduce", "nodes": 4, "busbw": {str(1 << 20): 17.5, str(4 << 30): 338.0}}})
+        _results.save(run_dir, doc)
+    device(run_dir, "n5", "PASS", 350.0, 860.0)
+    doc = _results.load(run_dir, "n5")
+    doc["results"].append({"layer": 5, "check": "nccl_pairs", "status": "FAIL", "detail": {
+        "collective": "all_reduce", "nodes": 2, "busbw": {str(1 << 20): 1.0}}})
+    _results.save(run_dir, doc)
+    values, counted = _baseline.figures(run_dir, sorted(pairs) + ["n5"])
+    assert counted == 4 and values["pyramid_nccl_scale_busbw"] == {
+        "2": {str(1 << 20): 50.0, str(4 << 30): 340.0}, "4": {str(1 << 20): 17.5, str(4 << 30): 338.0}}
+    text = _baseline.text(values, counted, "r", "GO")
+    assert "all-reduce across nodes at each node count it held (2, 4)" in text
+    resolved, errors = _expectations.resolve(_catalog.load_catalog(), yaml.safe_load(text))
+    assert not errors and resolved["pyramid_nccl_scale_busbw"]["4"] == {str(1 << 20): "17.5", str(4 << 30): "338.0"}

@@ -166,5 +166,8 @@ def test_rows_of_an_absent_device_type_are_not_checked_never_passed(tmp_path):
         for check in ("ib_links", "ib_rail_leaves", "ib_cabling", "ib_port_errors")]})
     report = _report.build(CATALOG, run_dir, {"gpu_node": ["node-001"]})
     links = next(row for row in report["checklist"] if row["row"] == "links")
-    assert links["status"] == "not_covered" and links["why_not"] == "not applicable to the platforms in this run; no switch in this run"
-    assert "(not checked: not applicable to the platforms in this run; no switch in this run)" in _report.checklist_text(report)
+    # the records' own reason (issue 66), then the devices missing
+    assert links["status"] == "not_covered" and links["why_not"] == "not applicable: pyramid_rdma_link_layer is roce; no switch in this run"
+    # a gap (its switches not in the run): "[ ]" and "not checked", never "-"
+    assert "[ ] L1  Links up at rated speed, clean  (not checked: not applicable: pyramid_rdma_link_layer is roce; no switch in this run)" \
+        in _report.checklist_text(report)

@@ -142,13 +142,21 @@ def test_the_c_and_the_python_loader_read_every_catalog_file_alike():
 
 # A parser no way of the catalog names, but another parser calls on part of its output (its template's rows).
 READ_INSIDE = {"nccl_debug": "the NCCL_DEBUG lines an nccl-tests run prints among its table (parsing/nccl.py)"}
+# Parsers of real outputs landed before the way that runs them (issue 67): each says what is left to wire. Once a way
+# names one, the test below fails until its line is removed here.
+NOT_YET_A_WAY = {
+    "linux_rdma_link": "Layer 0's rails where ibstat is missing: rails_rate needs each port's rate, which rdma link does "
+                       "not show (/sys/class/infiniband/<rail>/ports/1/rate), and the twin a node without ibstat",
+    "linux_ibdev2netdev": "each rail's netdev is read from sysfs today (roce_host.yml rail_netdev), as ibdev2netdev does",
+}
 
 
 def test_every_parser_is_reached_by_a_way_of_the_catalog_or_read_inside_another():
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
     named = {way["parser"] for source in CATALOG["sources"].values() for way in source["ways"]}
-    assert sorted(set(parsing.PARSERS) - named - set(READ_INSIDE)) == []
+    assert sorted(set(parsing.PARSERS) - named - set(READ_INSIDE) - set(NOT_YET_A_WAY)) == []
     assert not set(READ_INSIDE) & named and set(READ_INSIDE) <= set(parsing.PARSERS)
+    assert not set(NOT_YET_A_WAY) & named and set(NOT_YET_A_WAY) <= set(parsing.PARSERS)
 
 
 @pytest.mark.parametrize("old, new, words", [

@@ -107,6 +107,28 @@ def test_a_phased_run_that_loads_runs_no_round_and_records_its_checks_as_not_run
         assert all(r["status"] == "SKIP" and r["actual"].startswith("not run: check mode") for r in records.values())
 
 
+def test_on_a_lone_gpu_box_a_run_across_nodes_reads_not_applicable_as_in_the_full_run(tmp_path):
+    """Issue 66: the only GPU node of a run, none outside it named: its rail mesh and its runs across nodes do not apply
+    (the full run's words, rail_mesh.lone and straggler.lone_node), never "not run: check mode"; a pod with a partner
+    named (references) is still not run."""
+    run_dir = str(tmp_path)
+    phases = _Phases({"rdma_write_bw", "rdma_gpudirect_bw"})
+    done = ansible_step._not_run_in_check_mode({}, "verdict", phases, _Step(), CATALOG, {  # pylint: disable=protected-access
+        "run_dir": run_dir, "hosts": ["gpu-host"]})
+    assert done["counts"] == {"SKIP": 2}
+    records = {r["check"]: r for r in _results.load(run_dir, "gpu-host")["results"]}
+    assert records["rdma_write_bw"]["not_applicable"] and records["rdma_write_bw"]["actual"] == (
+        "not applicable: gpu-host is the only GPU node of this run, and rdma_write_bw needs a partner on the other end of each rail")
+    fabric = [c for c in CATALOG["checks"] if c["id"] in ("nccl_pairs", "training_pod")]
+    check_mode.record_not_run(run_dir, ["gpu-host"], fabric, CATALOG, lambda host: _expect())
+    records = {r["check"]: r for r in _results.load(run_dir, "gpu-host")["results"]}
+    assert all(records[c]["not_applicable"] and records[c]["actual"].startswith("not applicable: gpu-host is the only GPU node")
+               for c in ("nccl_pairs", "training_pod"))
+    check_mode.record_not_run(run_dir, ["gpu-host"], fabric, CATALOG, lambda host: _expect(), references=["node-100"])
+    records = {r["check"]: r for r in _results.load(run_dir, "gpu-host")["results"]}
+    assert records["nccl_pairs"]["actual"].startswith("not run: check mode") and not records["nccl_pairs"].get("not_applicable")
+
+
 def test_a_phased_run_that_only_reads_runs_in_check_mode():
     phases = _Phases({"rails_active"})
     assert ansible_step._not_run_in_check_mode({}, "plan", phases, _Step(), CATALOG, {}) is None  # pylint: disable=protected-access

@@ -74,8 +74,12 @@ def test_report_go_only_when_every_check_passes(tmp_path):
     saved = json.loads((tmp_path / "report.json").read_text())
     assert saved["verdict"] == "NO-GO" and saved["hosts"]["node-002"]["checks"][0]["layer"] == 0
     suite = ET.parse(tmp_path / "junit.xml").getroot()
-    assert int(suite.get("tests")) == 4 * len(ALL)
-    assert int(suite.get("failures")) == 1
+    # a testcase per check and one per device, its verdict: a NO-GO device's failure names its cause (issue 66)
+    assert int(suite.get("tests")) == 4 * len(ALL) + 4
+    assert int(suite.get("failures")) == 1 + 3
+    verdicts = {case.get("classname"): case for case in suite if case.get("name") == "verdict"}
+    assert verdicts["node-002"].find("failure").get("message").startswith("NO-GO: L0 gpudirect FAIL: ")
+    assert not list(verdicts["node-001"])  # GO: a passing testcase
     assert "GPUDirect" in (tmp_path / "report.md").read_text()
     text = _report.checklist_text(report)
     assert "[✗] L0  GPUDirect RDMA active  FAILING: node-002" in text
@@ -122,7 +126,7 @@ def test_a_row_no_device_of_the_run_applies_to_is_not_covered(tmp_path):
     records = [dict(_record("leaf1", c, "PASS"), layer=c["layer"]) for c in _catalog.checks_for(CATALOG, "switch")]
     for record in records:
         if record["row"] == "links":
-            record.update(status="SKIP", not_applicable=True)
+            record.update(status="SKIP", not_applicable=True, actual="not applicable on sonic: %s is checked on eos" % record["check"])
     _results.record(doc, records)
     _results.save(str(tmp_path), doc)
     report = _report.build(CATALOG, str(tmp_path), {"switch": ["leaf1"]})
@@ -233,7 +237,8 @@ def test_an_infiniband_pod_without_switches_is_go_its_roce_rows_not_applicable_n
         assert rows[row]["why_not"] == ("not applicable: pyramid_rdma_link_layer is infiniband (the row is checked where "
                                         "it is roce)"), rows[row]
     assert rows["subnet_manager"]["status"] == rows["ib_routing"]["status"] == rows["links"]["status"] == "pass"
-    assert "[ ] L2  BGP up, ECMP balanced  (not checked: not applicable: pyramid_rdma_link_layer is infiniband" in \
+    # not applicable reads "-" with why, never "[ ]" as a gap (issue 66)
+    assert "[-] L2  BGP up, ECMP balanced  (not applicable: pyramid_rdma_link_layer is infiniband" in \
         _report.checklist_text(report)
     _write(tmp_path, "node-003", {})  # a RoCE node beside them
     mixed = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001", "node-002", "node-003"]})

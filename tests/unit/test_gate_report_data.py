@@ -180,7 +180,7 @@ def gpu(host, **statuses):
 
 
 def not_applicable(check, layer, row, host):
-    return rec(check, "SKIP", layer, host=host, row=row, not_applicable=True)
+    return rec(check, "SKIP", layer, host=host, row=row, not_applicable=True, actual="not applicable on sonic: %s is checked on eos" % check)
 
 
 def blocked(host, switches=(("leaf1", ["Ethernet1/1"]),)):
@@ -197,10 +197,11 @@ REPORTS = [
      "NO-GO", {"node-001": ("GO", None), "node-002": ("NO-GO", 0)}, {"nics": ("fail", ["node-002"], [], []), "kernel": ("pass", [], [], [])}),
     ("an ERROR is never GO", {"gpu_node": ["node-001"]}, {"node-001": gpu("node-001", nccl_correct="ERROR")}, "NO-GO", {"node-001": ("NO-GO", 5)},
      {"nccl": ("fail", ["node-001"], [], [])}),
+    # a SKIP leaves its row not run on the device, never failed: [✗] is for a FAIL or ERROR of the row's own (issue 66)
     ("a SKIP is not GO", {"gpu_node": ["node-001"]}, {"node-001": gpu("node-001", nccl_correct="SKIP")}, "NO-GO", {"node-001": ("NO-GO", None)},
-     {"nccl": ("fail", [], [], ["node-001"])}),
+     {"nccl": ("not_run", [], [], ["node-001"])}),
     ("a check not run is a SKIP, not GO", {"gpu_node": ["node-001"]}, {"node-001": gpu("node-001", nccl_correct=None)}, "NO-GO",
-     {"node-001": ("NO-GO", None)}, {"nccl": ("fail", [], [], ["node-001"])}),
+     {"node-001": ("NO-GO", None)}, {"nccl": ("not_run", [], [], ["node-001"])}),
     ("a host without results is an ERROR on every check", {"gpu_node": ["node-001", "node-002"]}, {"node-001": gpu("node-001"), "node-002": None},
      "NO-GO", {"node-001": ("GO", None), "node-002": ("NO-GO", 0)},
      {"kernel": ("fail", ["node-002"], [], []), "nccl": ("fail", ["node-002"], [], [])}),
@@ -280,7 +281,8 @@ def test_a_row_of_two_device_types_names_both(tmp_path):
 
 def test_not_applicable_why_not(tmp_path):
     report = build(tmp_path, {"switch": ["leaf1"]}, {"leaf1": [not_applicable("link_status", 1, "links", "leaf1")]})
-    assert {r["row"]: r.get("why_not") for r in report["checklist"]}["links"] == "not applicable to the platforms in this run"
+    # the records' own reason, the check's name taken out (issue 66)
+    assert {r["row"]: r.get("why_not") for r in report["checklist"]}["links"] == "not applicable on sonic: the check is checked on eos"
     assert {r["row"]: r.get("why_not") for r in report["checklist"]}["kernel"] == "no gpu_node in this run"
 
 
@@ -307,7 +309,7 @@ def test_outputs_of_a_no_go_run(tmp_path):
     text = _report.checklist_text(report).splitlines()
     assert text[:8] == [
         "GO/NO-GO: NO-GO  (0 of 4 hosts GO)", "",
-        "[✗] L0  Kernel set up  NOT RUN: node-003",
+        "[ ] L0  Kernel set up  NOT RUN: node-003 (iommu: iommu actual)",
         "[✗] L0  NICs up  FAILING: node-001",
         "[✗] L1  Switch links  FAILING: leaf1  BLOCKED: node-002",
         "[✗] L5  NCCL  FAILING: node-002",
@@ -318,22 +320,28 @@ def test_outputs_of_a_no_go_run(tmp_path):
         "  node-001 L0 rails FAIL: rails actual", "      cause: rails cause", "      go back to: rails go back",
         "  node-002 L5 nccl_correct ERROR: nccl_correct actual", "      cause: nccl_correct cause", "      go back to: nccl_correct go back", "",
         "Blocked by a switch in their path (not failing on their own):", "  L1 by leaf1 link_status Ethernet1/1: node-002"]
-    assert text[21:] == ["", "Stopped (not climbed past the failing layer): leaf1@L1, node-001@L0, node-002@L1", "",
+    # node-003 is NO-GO with no finding: its cause is the check it was not proven by (issue 66)
+    assert text[21:] == ["", "NO-GO without a failure of their own (a check not proven):",
+                         "  node-003: L0 iommu not proven (SKIP): iommu actual",
+                         "", "Stopped (not climbed past the failing layer): leaf1@L1, node-001@L0, node-002@L1", "",
                          "Reports: %s/report.html  report.md  report.json  junit.xml" % tmp_path]
     markdown = _report.markdown(report).splitlines()
     assert markdown[:3] == ["# Go/no-go: NO-GO", "", "0 of 4 hosts GO. Generated 2026-11-23T00:00:00+00:00. Layers in the catalog: L0, L1, L5."]
-    assert "| [✗] | L1 | Switch links | leaf1 | node-002 |  |" in markdown
+    assert "| [✗] | L1 | Switch links | leaf1 (link_status) | node-002 |  |" in markdown
     assert "| [ ] | L4 | Not written yet *(not checked: no catalog check yet)* |  |  |  |" in markdown
-    assert "| [✗] | L0 | Kernel set up |  |  | node-003 |" in markdown
+    assert "| [ ] | L0 | Kernel set up |  |  | node-003 (iommu: iommu actual) |" in markdown
     assert "| node-001 | L0 | rails | FAIL | rails expected | rails actual | rails cause | rails go back |" in markdown
     assert "| L1 | leaf1 link_status Ethernet1/1 | node-002 |" in markdown
-    assert "| node-002 | gpu_node | NO-GO | L1 | 2 | 0 | 1 | 1 | 0 |" in markdown
-    assert "| node-003 | gpu_node | NO-GO |  | 2 | 0 | 0 | 0 | 1 |" in markdown
-    assert "| leaf1 | switch | NO-GO | L1 | 0 | 1 | 0 | 0 | 0 |" in markdown
+    # every device not GO names its cause: its first FAIL, ERROR or BLOCKED, else the check not proven (issue 66)
+    assert "| node-002 | gpu_node | NO-GO | L1 | 2 | 0 | 1 | 1 | 0 | L1 link_status BLOCKED: blocked by leaf1 Ethernet1/1: link_status FAIL |" \
+        in markdown
+    assert "| node-003 | gpu_node | NO-GO |  | 2 | 0 | 0 | 0 | 1 | L0 iommu not proven (SKIP): iommu actual |" in markdown
+    assert "| leaf1 | switch | NO-GO | L1 | 0 | 1 | 0 | 0 | 0 | L1 link_status FAIL: link_status cause |" in markdown
     assert _report.markdown(report).endswith("|\n")
     suite = ET.fromstring(_report.junit(report).split("?>", 1)[1])
     assert (suite.get("name"), suite.get("timestamp")) == ("gpufabric.pyramid", "2026-11-23T00:00:00+00:00")
-    assert {key: suite.get(key) for key in ("tests", "failures", "errors", "skipped")} == {"tests": "11", "failures": "2", "errors": "1", "skipped": "2"}
+    # a testcase per check and one per device, its verdict: failed with its cause, skipped where a switch blocked it
+    assert {key: suite.get(key) for key in ("tests", "failures", "errors", "skipped")} == {"tests": "15", "failures": "5", "errors": "1", "skipped": "3"}
     cases = {(case.get("classname"), case.get("name")): case for case in suite}
     failure = cases[("node-001", "L0.rails")].find("failure")
     assert failure.get("message") == "rails actual"
@@ -342,6 +350,10 @@ def test_outputs_of_a_no_go_run(tmp_path):
     assert cases[("node-002", "L1.link_status")].find("skipped").get("message") == "blocked by leaf1 Ethernet1/1: link_status FAIL"
     assert cases[("node-003", "L0.iommu")].find("skipped") is not None
     assert list(cases[("node-001", "L0.iommu")]) == []
+    assert cases[("node-003", "verdict")].find("failure").get("message") == "NO-GO: L0 iommu not proven (SKIP): iommu actual"
+    assert cases[("node-002", "verdict")].find("skipped").get("message") == (
+        "NO-GO BLOCKED: L1 link_status BLOCKED: blocked by leaf1 Ethernet1/1: link_status FAIL")
+    assert cases[("node-001", "verdict")].find("failure").get("message") == "NO-GO: L0 rails FAIL: rails cause"
     _files.write(report)
     assert json.loads((tmp_path / "report.json").read_text())["verdict"] == "NO-GO"
     assert (tmp_path / "report.md").read_text() == _report.markdown(report)
@@ -357,7 +369,7 @@ def test_outputs_of_a_go_run(tmp_path):
     assert "[ ] L1  Switch links  (not checked: no switch in this run)" in text
     markdown = _report.markdown(report)
     assert "## Failures and their likely causes\n\nNone.\n" in markdown and "## Blocked by" not in markdown
-    assert "| node-001 | gpu_node | GO |  | 3 | 0 | 0 | 0 | 0 |" in markdown
+    assert "| node-001 | gpu_node | GO |  | 3 | 0 | 0 | 0 | 0 |  |" in markdown
 
 
 def test_long_lists_are_cut(tmp_path):
@@ -421,8 +433,8 @@ def test_several_failing_and_blocked_hosts_in_markdown(tmp_path):
         "# Go/no-go: NO-GO", "", "0 of 3 hosts GO. Generated 2026-11-23T00:00:00+00:00. Layers in the catalog: L0, L1, L5.", "",
         "- WAIVED: Switch links: the switches are another run's", "",
         "## Checklist", "", "| | Layer | Check | Failing devices | Blocked by a switch | Not run |", "|---|---|---|---|---|---|",
-        "| [✗] | L0 | Kernel set up |  |  | node-002, node-003 |",
-        "| [✗] | L0 | NICs up | node-001, node-002 |  |  |",
+        "| [ ] | L0 | Kernel set up |  |  | node-002, node-003 (iommu: iommu actual) |",
+        "| [✗] | L0 | NICs up | node-001 (rails), node-002 (rails) |  |  |",
         "| [ ] | L1 | Switch links *(not checked: no switch in this run)* |  |  |  |",
         "| [✓] | L5 | NCCL |  |  |  |",
         "| [ ] | L4 | Not written yet *(not checked: no catalog check yet)* |  |  |  |", "",
@@ -432,16 +444,17 @@ def test_several_failing_and_blocked_hosts_in_markdown(tmp_path):
         "| node-002 | L0 | rails | ERROR | rails expected | rails actual | rails cause | rails go back |", "",
         "## Blocked by a switch in their path", "", "| Layer | Blocked by | Hosts |", "|---|---|---|",
         "| L1 | leaf1 link_status Ethernet1/1/Ethernet2/1, leaf2 link_status | node-001, node-002 |", "",
-        "## Devices", "", "| Device | Type | Verdict | Stopped at | PASS | FAIL | ERROR | BLOCKED | SKIP |", "|---|---|---|---|---|---|---|---|---|",
-        "| node-001 | gpu_node | NO-GO | L0 | 2 | 1 | 0 | 1 | 0 |",
-        "| node-002 | gpu_node | NO-GO | L0 | 1 | 0 | 1 | 1 | 1 |",
-        "| node-003 | gpu_node | NO-GO |  | 2 | 0 | 0 | 0 | 1 |"]) + "\n"
+        "## Devices", "", "| Device | Type | Verdict | Stopped at | PASS | FAIL | ERROR | BLOCKED | SKIP | Cause |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        "| node-001 | gpu_node | NO-GO | L0 | 2 | 1 | 0 | 1 | 0 | L0 rails FAIL: rails cause |",
+        "| node-002 | gpu_node | NO-GO | L0 | 1 | 0 | 1 | 1 | 1 | L0 rails ERROR: rails cause |",
+        "| node-003 | gpu_node | NO-GO |  | 2 | 0 | 0 | 0 | 1 | L0 iommu not proven (SKIP): iommu actual |"]) + "\n"
     suite = ET.fromstring(_report.junit(report).split("?>", 1)[1])
     assert suite.tag == "testsuite" and {case.tag for case in suite} == {"testcase"}
     docs["node-003"] = gpu("node-003", nccl_correct="ERROR")
     report = build(tmp_path, {"gpu_node": ["node-001", "node-002", "node-003"]}, docs)
     suite = ET.fromstring(_report.junit(report).split("?>", 1)[1])
-    assert (suite.get("errors"), suite.get("failures")) == ("2", "1")
+    assert (suite.get("errors"), suite.get("failures")) == ("2", "4")  # node-001's rails FAIL, and three NO-GO verdicts
     error = [case for case in suite if case.get("classname") == "node-003" and case.get("name") == "L5.nccl_correct"][0].find("error")
     assert error.text.startswith("expected: nccl_correct expected\nactual: nccl_correct actual\n")
     _files.write(report)
@@ -462,7 +475,7 @@ def test_two_hosts_blocked_by_a_failing_switch_in_markdown(tmp_path):
     docs = {"node-001": gpu("node-001") + [blocked("node-001")], "node-002": gpu("node-002") + [blocked("node-002")],
             "leaf1": [rec("link_status", "FAIL", 1, host="leaf1", row="links")]}
     report = build(tmp_path, {"gpu_node": ["node-001", "node-002"], "switch": ["leaf1"]}, docs)
-    assert "| [✗] | L1 | Switch links | leaf1 | node-001, node-002 |  |" in _report.markdown(report).splitlines()
+    assert "| [✗] | L1 | Switch links | leaf1 (link_status) | node-001, node-002 |  |" in _report.markdown(report).splitlines()
 
 
 def test_not_checked_rows_say_why_each(tmp_path):

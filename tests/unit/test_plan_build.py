@@ -76,3 +76,42 @@ def test_a_check_that_does_not_apply_says_why_and_a_load_is_named():
     assert "pyramid_rdma_link_layer is roce" in layer1["ib_links"]["not_applicable"]
     layer4 = {e["check"]: e for e in next(l for l in plan["layers"] if l["layer"] == 4)["devices"]["node-001"]}
     assert layer4["rdma_write_bw"]["loads"] and "ib_write_bw" in layer4["rdma_write_bw"]["commands"]
+
+
+def test_a_lone_node_of_one_gpu_is_planned_with_what_it_runs_alone_and_the_tool_it_tries():
+    """Issue 66: no round across nodes and no mpirun line for the only node of a run; the checks that need two GPUs say so
+    before any load; a source with several ways names each in the order the node tries them."""
+    plan = _build(["gpu-host"], pyramid_gpus_per_node=1)
+    layer = {n: {e["check"]: e for e in l["devices"]["gpu-host"]} for n, l in ((l["layer"], l) for l in plan["layers"])}
+    for check in ("nccl_pairs", "nccl_scale", "nccl_alltoall_pod", "training_pod", "rail_ping", "rdma_write_bw", "incast_ecn"):
+        entry = next(layer[n][check] for n in layer if check in layer[n])
+        assert "gpu-host is the only GPU node of this run" in entry["not_applicable"], entry
+    for check in ("nccl_completes", "nccl_all_gather_correct", "gpu_p2p", "training_parity"):
+        entry = next(layer[n][check] for n in layer if check in layer[n])
+        assert "needs pyramid_gpus_per_node at least 2, and it is 1 here" in entry["not_applicable"], entry
+    assert layer[5]["nccl_loaded"]["commands"].startswith(
+        "all_reduce_perf -b 8 -e 4G -f 2 -g 1 || torchrun --standalone --nproc_per_node=1 {payload:nccl_bench.py}")
+    assert [entry["round"] for entry in plan["fabric"]["rounds"]] == [1, "L6"] and plan["fabric"]["launcher"] is None
+    markdown = _markdown.markdown(plan)
+    assert "mpirun" not in markdown and "srun" not in markdown
+    assert "## Layers 5 and 6 on the node alone" in markdown and "| 4 | none: one GPU node" in markdown
+    # the same node in a --limit'ed run of a pod: the others are its references, so its runs across nodes stay planned
+    plan = _plan.build({"gpu_node": ["node-001"]}, _expect_of(), CATALOG, {"gpu_nodes": ["node-001", "node-002"]}, 16)
+    layer5 = {e["check"]: e for e in next(l for l in plan["layers"] if l["layer"] == 5)["devices"]["node-001"]}
+    assert "not_applicable" not in layer5["nccl_pairs"] and "mpirun" in layer5["nccl_pairs"]["commands"]
+
+
+def test_a_one_unit_pod_says_the_spine_layer_carries_no_test_traffic():
+    """issue 72: same-rail traffic of one scalable unit turns around in its leaves; only runs between units load the
+    spines, and the plan says which."""
+    nodes = ["node-%03d" % i for i in range(1, 9)]
+    one_unit = _build(nodes)["tiers"]
+    assert set(one_unit) == {"layers 2 and 4 (rail mesh)", "layer 5 round 2 (pairs)", "layer 5 round 3 (scale-up)",
+                             "layer 5 round 4 (all-to-all)"}
+    assert all("the spine layer carried no test traffic (the pod has one scalable unit)" in said for said in one_unit.values())
+    two_units = _build(nodes, pyramid_scalable_unit_nodes=4)
+    assert two_units["tiers"]["layer 5 round 4 (all-to-all)"] == "leaves and spines: the spine layer carried traffic between su1 and su2"
+    assert two_units["tiers"]["layer 5 round 2 (pairs)"].startswith("leaves and spines")  # node i with node i + n/2: across units
+    text = _markdown.markdown(two_units)
+    assert "## Switch tiers the traffic crosses" in text and "reported, not judged" in text
+    assert _build(nodes[:1])["tiers"] == {}  # a lone node loads no switch tier between nodes

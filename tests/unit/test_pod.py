@@ -85,15 +85,15 @@ def test_a_subnet_read_is_made_once_on_its_groups_reader_and_judged_on_every_nod
 
 
 def test_the_reader_is_the_first_of_its_group_in_the_run_not_held_back_else_the_first_gpu_node(tmp_path):
-    run_dir = str(tmp_path)
-    _results.save(run_dir, {"host": "node-001", "results": [{"layer": 0, "check": "iommu", "status": "FAIL"}], "facts": {}})
-    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES}, run_dir, 1, NODES) == "node-002"  # no such group: gpu_nodes
-    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES, "ib_fabric_hosts": ["node-004", "node-003"]}, run_dir, 1, NODES) == "node-004"
-    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES, "ib_fabric_hosts": ["mgmt-01"]}, run_dir, 1, NODES) is None
+    def run_dir_with(name, **doc):  # each choice its own run: a run keeps the reader it chose first
+        run_dir = str(tmp_path / name)
+        _results.save(run_dir, dict({"host": "node-001", "results": [{"layer": 0, "check": "iommu", "status": "FAIL"}], "facts": {}}, **doc))
+        return run_dir
+    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES}, run_dir_with("a"), 1, NODES) == "node-002"  # no such group: gpu_nodes
+    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES, "ib_fabric_hosts": ["node-004", "node-003"]}, run_dir_with("b"), 1, NODES) == "node-004"
+    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES, "ib_fabric_hosts": ["mgmt-01"]}, run_dir_with("c"), 1, NODES) is None
     # its gate lifted (a bring-up, pyramid_enforce_gate false), a failure below holds nothing back: every layer runs
-    _results.save(run_dir, {"host": "node-001", "results": [{"layer": 0, "check": "iommu", "status": "FAIL"}], "facts": {},
-                            "expect": {"pyramid_enforce_gate": False}})
-    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES}, run_dir, 1, NODES) == "node-001"
+    assert _pod.reader("ib_fabric_hosts", {"gpu_nodes": NODES}, run_dir_with("d", expect={"pyramid_enforce_gate": False}), 1, NODES) == "node-001"
 
 
 def test_a_subnet_read_nobody_made_is_an_error_on_every_node_naming_the_group(tmp_path):

@@ -89,7 +89,7 @@ def test_every_run_leaves_a_log_with_command_status_and_both_streams(tmp_path):
     assert log.count == 2 and first == os.path.join("hunt", "nccl_pairs-001-n1_n2.log")
     assert second == os.path.join("hunt", "nccl_scale-002-8-nodes.log")
     text = (tmp_path / first).read_text()
-    assert text.startswith("$ mpirun -np 16\n# status: ok, rc: 0\ntable") and text.endswith("# stderr\nwarn")
+    assert text.startswith("$ mpirun -np 16\n# status: ok, rc: 0\n# nodes: n1,n2\ntable") and text.endswith("# stderr\nwarn")
     assert (tmp_path / second).read_text().startswith("$ (not run)\n")
 
 

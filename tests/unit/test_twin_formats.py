@@ -162,6 +162,11 @@ FAULT_CASES = [
         "nvidia_peermem" not in f["lsmod"]["modules"]
         and "nvidia_peermem" not in f["proc_modules"]["modules"]
         and "nvidia_peermem" not in f["proc_modules"]["modules"]["nvidia"]["used_by"])),
+    # the lent H200's kernel: its RDMA stack built in, in no module list (tests/unit/test_twin_formats_modules.py reads
+    # its /sys/module and modinfo)
+    ("rdma_built_in", {}, lambda p, s, f: (
+        not {"mlx5_core", "mlx5_ib", "ib_core", "ib_uverbs"} & (set(f["proc_modules"]["modules"]) | set(f["lsmod"]["modules"]))
+        and s["builtin_modules"]["ib_uverbs"] == [] and "nvidia_peermem" in f["lsmod"]["modules"])),
     ("open_kernel_module", {"kernel_release": "6.8.0-1015-nvidia"}, lambda p, s, f: (
         f["modinfo"]["license"] == "Dual MIT/GPL"
         and (f["osrelease"]["major"], f["osrelease"]["minor"]) == (6, 8))),

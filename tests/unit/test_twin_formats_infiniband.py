@@ -28,9 +28,10 @@ def _blocks(text):
 def _port(port):
     if port["remote"] is None:
         return {"state": port["state"], "phys": port["phys_state"], "remote": None}
+    remote = {key: port["remote"][key] for key in ("lid", "port", "name")}  # what the text shows of the far end
     could = port["could_be"]
     top = float(could.split()[0]) if could.endswith("Gbps") else port["speed_gbps"]
-    return {"width": port["width"], "speed": port["speed_gbps"], "max_speed": top, "remote": port["remote"]}
+    return {"width": port["width"], "speed": port["speed_gbps"], "max_speed": top, "remote": remote}
 
 
 @pytest.mark.parametrize("case", ["ibsim_ndr_4_nodes_2_rails", "ibsim_ndr_rail_at_1x"])
@@ -38,13 +39,15 @@ def test_the_twin_prints_a_real_subnet_as_iblinkinfo_does(case):
     with open(os.path.join(FIXTURES, case + ".raw"), encoding="utf-8") as handle:
         real = handle.read()
     facts = parse("linux_iblinkinfo", real)
-    lid = {}  # every LID the real text shows, by node
-    for name, switch in facts["switches"].items():
-        lid[name] = next(iter(switch["ports"].values()))["lid"]
-    switches = [(switch["guid"], name, lid[name], {int(n): _port(p) for n, p in switch["ports"].items()})
-                for name, switch in facts["switches"].items()]
+    switches = [(switch["guid"], switch["name"], switch["lid"],
+                 {int(n): _port(p) for n, p in switch["ports"].items()}) for switch in facts["switches"].values()]
     cas = [(port["name"], guid, port["lid"], _port(port)) for guid, port in facts["ca_ports"].items()]
     assert _blocks(formats_infiniband.render(switches, cas)) == _blocks(real)
+
+
+def named(facts):
+    """The read's switches by their names (the parsers key them by GUID: a description may name several)."""
+    return {switch["name"]: switch for switch in facts["switches"].values()}
 
 
 def _pod(tmp_path, nodes, faults="[]", ib_sm=""):
@@ -60,7 +63,7 @@ def test_a_twin_pods_subnet_shows_every_rail_on_its_rails_leaf_found_by_its_port
     rc, out, err = formats_infiniband.iblinkinfo(states["node-002"], [], {}, states.get)
     assert rc == 0 and not err
     facts = parse("linux_iblinkinfo", out)
-    assert sorted(facts["switches"]) == ["leaf1-r%d" % r for r in range(8)] + ["spine-01", "spine-02"]
+    assert sorted(named(facts)) == ["leaf1-r%d" % r for r in range(8)] + ["spine-01", "spine-02"]
     assert all(len(switch["ports"]) == 64 for switch in facts["switches"].values())
     for name, state in states.items():
         for number, rail in enumerate(state["rails"]):
@@ -68,7 +71,7 @@ def test_a_twin_pods_subnet_shows_every_rail_on_its_rails_leaf_found_by_its_port
             leaf = "leaf1-r%d" % ({6: 7, 7: 6}.get(number, number) if name == "node-001" else number)
             assert (port["name"], port["width"], port["speed_gbps"], port["remote"]["name"]) == (
                 "%s mlx5_%d" % (name, number), "4X", 106.25, leaf)
-    assert facts["switches"]["leaf1-r0"]["ports"]["33"]["remote"]["name"] == "spine-01"
+    assert named(facts)["leaf1-r0"]["ports"]["33"]["remote"]["name"] == "spine-01"
 
 
 def test_a_degraded_link_shows_at_both_ends_with_what_it_could_be_and_ibstat_follows(tmp_path):
@@ -76,7 +79,7 @@ def test_a_degraded_link_shows_at_both_ends_with_what_it_could_be_and_ibstat_fol
     facts = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
     port = facts["ca_ports"][states["node-002"]["rails"][3]["port_guid"]]
     assert (port["width"], port["could_be"]) == ("1X", "4X") and states["node-002"]["rails"][3]["rate"] == 100
-    assert facts["switches"]["leaf1-r3"]["ports"]["2"]["width"] == "1X"
+    assert named(facts)["leaf1-r3"]["ports"]["2"]["width"] == "1X"
 
 
 def test_a_roce_node_has_no_subnet_to_show(tmp_path):
@@ -97,7 +100,7 @@ def test_the_twins_ibqueryerrors_lists_the_faulty_ports_whole_and_saturated_as_r
     assert rc == 1 and not err  # as the real tool: 1 when it listed a port
     facts = parse("linux_ibqueryerrors", out)
     links = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
-    leaf = facts["ports"]["%s:2" % links["switches"]["leaf1-r1"]["guid"]]
+    leaf = facts["ports"]["%s:2" % named(links)["leaf1-r1"]["guid"]]
     assert leaf == {"SymbolErrorCounter": 65535, "LinkDownedCounter": 2}
     assert facts["ports"]["%s:1" % states["node-003"]["rails"][0]["port_guid"]] == {"PortRcvErrors": 7}
     assert len(facts["ports"]) == 2 and facts["thresholds"] == {} and facts["suppressed"] == []
@@ -120,7 +123,7 @@ def test_the_twins_ibdiagnet_writes_every_linked_port_with_its_64_bit_counts(tmp
     assert ",65535," in raw  # the 16-bit SymbolErrorCounter column at its maximum, beside the 64-bit 70000
     facts = parse("linux_ibdiagnet2_db_csv", raw)
     links = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
-    leaf = "%s:2" % links["switches"]["leaf1-r1"]["guid"]
+    leaf = "%s:2" % named(links)["leaf1-r1"]["guid"]
     assert facts["ports"][leaf] == {"SymbolErrorCounter": 70000, "LinkDownedCounter": 2}
     assert facts["widths"][leaf] == {"SymbolErrorCounter": 64, "LinkDownedCounter": 64}
     assert facts["ports"]["%s:1" % states["node-003"]["rails"][0]["port_guid"]] == {"PortRcvErrors": 7}
@@ -172,7 +175,7 @@ def test_the_subnets_master_is_the_first_leafs_sm_every_port_names_it_and_sminfo
     assert rc == 0 and not err
     facts = parse("linux_sminfo", out)
     links = parse("linux_iblinkinfo", formats_infiniband.iblinkinfo(states["node-001"], [], {}, states.get)[1])
-    assert facts == {"answered": True, "lid": 1, "guid": links["switches"]["leaf1-r0"]["guid"], "activity": 5000,
+    assert facts == {"answered": True, "lid": 1, "guid": named(links)["leaf1-r0"]["guid"], "activity": 5000,
                      "priority": 15, "state": "SMINFO_MASTER"}
     assert set(_sm_lids(states["node-001"]).values()) == {1}
 
@@ -227,7 +230,7 @@ def _judged_routing(states, expect=None):
 
 def test_the_twins_dump_fts_reads_as_a_real_one_and_spreads_every_leaf_over_both_spines(tmp_path):
     facts, verdict = _judged_routing(_pod(tmp_path, 4))
-    tables = facts["ib_routes"]["switches"]
+    tables = named(facts["ib_routes"])
     assert sorted(tables) == ["leaf1-r%d" % r for r in range(8)] + ["spine-01", "spine-02"]
     leaf, names = tables["leaf1-r0"]["routes"], facts["ib_routes"]["destinations"]
     assert leaf["1"] == 0 and names["1"]["name"] == "leaf1-r0"  # a switch's own LID out of port 0

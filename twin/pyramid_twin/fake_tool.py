@@ -368,13 +368,14 @@ def modinfo(state, args, env):
         return 1, "", "modinfo: ERROR: missing module or filename.\n"
     out, err, rc = [], [], 0
     for name in names:
-        if name != "nvidia":
-            if name in state["modules"]:
-                return not_simulated("modinfo", args)
+        if name == "nvidia":
+            text = formats.modinfo_nvidia(state)
+        elif name in formats.MODULES or name in state.get("builtin_modules", {}):  # installed, loaded or not
+            text = formats.modinfo_module(state, name)
+        else:
             err.append("modinfo: ERROR: Module %s not found.\n" % name)
             rc = 1
             continue
-        text = formats.modinfo_nvidia(state)
         if field is None:
             out.append(text)
             continue

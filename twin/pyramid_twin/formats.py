@@ -286,6 +286,33 @@ def modinfo_nvidia(state):
     return "".join(line + "\n" for line in lines)
 
 
+# where each module's .ko lives under /lib/modules/<release>/ (the distribution's kernel tree; MLNX_OFED's under updates/dkms)
+MODULE_FILES = {"mlx5_core": "drivers/net/ethernet/mellanox/mlx5/core", "mlx5_ib": "drivers/infiniband/hw/mlx5",
+                "ib_ipoib": "drivers/infiniband/ulp/ipoib", "mlxfw": "drivers/net/ethernet/mellanox/mlxfw",
+                "nvme": "drivers/nvme/host", "nvme_core": "drivers/nvme/host"}
+MODULE_DESCRIPTIONS = {"mlx5_core": "Mellanox 5th generation network adapters (ConnectX series) core driver",
+                       "mlx5_ib": "Mellanox 5th generation network adapters (ConnectX series) IB driver",
+                       "ib_core": "core kernel InfiniBand API", "ib_uverbs": "InfiniBand userspace verbs access"}
+
+
+def modinfo_module(state, name):
+    """kmod's modinfo of a module other than nvidia (tools/modinfo.c): a built-in one's name, then "filename: (builtin)"
+    and its file in the tree, as modules.builtin.modinfo gives them; a loaded one's .ko path first."""
+    folder = MODULE_FILES.get(name, "drivers/infiniband/core")
+    description = MODULE_DESCRIPTIONS.get(name, name)
+    if name in state.get("builtin_modules", {}):
+        fields = [("name", name), ("filename", "(builtin)"), ("license", "Dual BSD/GPL"), ("file", "%s/%s" % (folder, name)),
+                  ("description", description)]
+    else:
+        vendor = MODULES.get(name, (0, [], ""))[2]
+        where = "updates/dkms" if vendor in ("ofed", "nvidia") else "kernel/" + folder  # MLNX_OFED's and NVIDIA's: DKMS
+        fields = [("filename", "/lib/modules/%s/%s/%s.ko" % (state["kernel_release"], where, name)),
+                  ("license", "Dual BSD/GPL"), ("description", description),
+                  ("depends", ",".join(MODULES.get(name, (0, [], ""))[1])), ("retpoline", "Y"), ("name", name),
+                  ("vermagic", "%s SMP mod_unload modversions " % state["kernel_release"])]
+    return "".join("%-16s%s\n" % (key + ":", value) for key, value in fields)
+
+
 def garbage(tool):
     """Plausible output that is not the tool's report (for the tool_garbage fault)."""
     samples = {

@@ -2,21 +2,28 @@
 across several nodes: nccl-tests built with MPI=1, one rank per GPU (-g 1), NCCL_DEBUG=INFO lines;
 and `mpirun/srun ... torchrun --nnodes=N ...` running the built-in training step across nodes.
 
-The bandwidth is the group's: a healthy pod measures a little above the seed's "what good looks
-like" figures; the weakest node (fewer rails used, GPUDirect off, DCQCN off, slow) sets the pace,
-and the pod's fabric fault (scenario pod.fabric) shows only above its node count; its spine funnel only in an
-all-to-all across scalable units. Returns
-(rc, stdout, stderr, hang) like formats_nccl.
+The bandwidth is the group's: a healthy pair measures a little above the seed's "what good looks
+like" figures; the weakest node (fewer rails used, a slow rail, GPUDirect off, DCQCN off, slow) sets the pace,
+a larger ring adds its steps' latency (alpha-beta, as judging/scale.py models a real pod: busbw at small sizes falls
+with the node count, flat where the run is bandwidth-bound), and the pod's fabric fault (scenario pod.fabric) shows
+only above its node count; its spine funnel only in an all-to-all across scalable units. Returns (rc, stdout, stderr,
+hang) like formats_nccl.
 """
 
 import math
 import random
 
-from pyramid_twin.formats_nccl import _opts, _size, render
+from pyramid_twin.formats_nccl import COLLECTIVES, _opts, _size, render
 
 # Healthy 2-node busbw by message size (GB/s): seed 000's figures, measured 4% above.
 HEALTHY_BUSBW = {1 << 20: 52.0, 64 << 20: 208.0, 1 << 30: 312.0, 4 << 30: 343.0}
 NCCL_VERSION = "2.21.5+cuda12.4"
+# The latency of one step between nodes: the healthy pair's time below 1 MiB (flat there: 1 MiB on 16 ranks at its
+# 52 GB/s busbw, 37.8 us) over a 2-node ring all-reduce's 2 steps. A ring across N nodes adds (its steps - the pair's) x this.
+STEP_LATENCY_US = (1 << 20) * (2.0 * 15 / 16) / (HEALTHY_BUSBW[1 << 20] * 1e3) / 2
+# Steps between nodes of each ring collective across N nodes: all-reduce is a reduce-scatter then an all-gather
+RING_STEPS = {"all_reduce": lambda nodes: 2 * (nodes - 1), "all_gather": lambda nodes: nodes - 1,
+              "reduce_scatter": lambda nodes: nodes - 1}
 
 
 def _healthy(size):
@@ -48,7 +55,8 @@ def _node_run(state, env):
     """(rails NCCL uses, GPUDirect on, bandwidth factor) of one node in a multi-node run."""
     wanted = _hca_filter(env.get("NCCL_IB_HCA", ""))
     used = [rail for rail in state["rails"] if rail["state"] == "Active" and wanted(rail["device"])]
-    rate = sum(rail["rate"] for rail in used) / (400.0 * max(len(state["gpus"]), 1))
+    # NCCL's channels carry equal shares, one rail each, and the collective ends with its slowest: one slow rail paces all
+    rate = len(used) * min([rail["rate"] for rail in used] or [0]) / (400.0 * max(len(state["gpus"]), 1))
     driver = state["nvidia_driver"]
     gdr = bool(used) and not state["nccl"].get("gdr_off") and (
         "nvidia_peermem" in state["modules"] or driver.get("open_kernel_module"))
@@ -148,7 +156,8 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
     elif len(states) > fabric.get("degraded_above_nodes", 1 << 30):
         pace *= fabric.get("factor", 0.6)
     world = len(states) * ranks_per_node
-    busbw_at = _alltoall_busbw(states, ranks_per_node) if op == "alltoall" else lambda size: _healthy(size) * RING_SHARE[op]
+    busbw_at = (_alltoall_busbw(states, ranks_per_node) if op == "alltoall"
+                else _ring_busbw(op, len(states), world, pace))
     head = ["# nThread 1 nGpus 1 minBytes %d maxBytes %d step: %d(factor) warmup iters: 5 iters: 20 agg iters: 1 "
             "validation: 1 graph: 0" % (minbytes, maxbytes, factor)] + ([banner] if banner else []) + ["#", "# Using devices"]
     for position, state in enumerate(states):
@@ -162,10 +171,24 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
     corrupt = fabric.get("corrupt") or {}
     if corrupt.get("op") == op:  # pod.fabric.corrupt: this collective wrong across nodes only, every node alone healthy
         wrong = max(wrong, corrupt["wrong"])
-    text, hung = render(head, lambda size: busbw_at(size) * pace, world, "+".join(state["hostname"] for state in states) + op,
+    text, hung = render(head, busbw_at if op != "alltoall" else lambda size: busbw_at(size) * pace, world, "+".join(state["hostname"] for state in states) + op,
                         (minbytes, maxbytes, factor), hang=any(fault["hang"] for fault in faults), wrong=wrong,
                         min_usec=20.0, op=op, in_place_checked=builtin or op != "alltoall")  # the built-in checks both sides
     return (1 if wrong and not hung else 0), text, "", hung
+
+
+def _ring_busbw(op, nodes, world, pace):
+    """busbw (GB/s) by size of a ring collective across ``nodes`` nodes: the pair's curve at the group's pace, its time
+    grown by the latency of the steps the larger ring adds (time = alpha x steps + size / bandwidth)."""
+    ratio = COLLECTIVES[op]["busbw"](world)
+    added = RING_STEPS[op](nodes) - RING_STEPS[op](2)
+
+    def busbw(size):
+        pair = _healthy(size) * RING_SHARE[op] * pace
+        if added <= 0 or pair <= 0:
+            return pair
+        return size * ratio / (size * ratio / (pair * 1e3) + STEP_LATENCY_US * added) / 1e3
+    return busbw
 
 
 def _torchrun(states, tasks_per_node, argv, env):

@@ -468,7 +468,7 @@ def _real_read(pod, tool, args, state, subnet_, load_node, reader, node_dir):  #
     from pyramid_twin import ibsim  # pylint: disable=import-outside-toplevel
     switches, cas = subnet_  # cas: ensure() cables the SM host to them
     sm = state["ib_sm"]
-    pod.ensure(switches, cas, sm)
+    pod.ensure(switches, cas, sm, switch_description=state.get("ib_switch_description"))
     with pod.locked():
         if sm["state"] == "stopped" and pod.once("sm-stopped"):
             pod.stop_sm()  # it swept the subnet, then stopped: the ports keep their LIDs and its SM LID, nothing answers

@@ -96,14 +96,18 @@ def ca_id(port_guid):
     return node_id("H", "%x" % (int(port_guid, 16) - 1))
 
 
-def topology(switches, cas):
+def topology(switches, cas, switch_description=None):
     """The subnet (formats_infiniband.subnet) in ibnetdiscover's format, as ibsim reads it: each port line's link
-    column ("lid N 4xHDR") sets what the port can train at, so both ends of a link carry the same width and speed."""
+    column ("lid N 4xHDR") sets what the port can train at, so both ends of a link carry the same width and speed.
+    ``switch_description``: the node description every switch answers with (ibsim reads it from the quoted name after
+    "#"), as unmanaged switches keep their factory one ("Quantum-2 Mellanox Technologies"); the twin's own names stay
+    its node ids' (S-<GUID>), so the switches differ by GUID alone."""
     ids = {name: node_id("S", guid) for guid, name, _lid, _ports in switches}
     ids.update({description: ca_id(guid) for description, guid, _lid, _port in cas})
     port_guids = {description: "%016x" % int(guid, 16) for description, guid, _lid, _port in cas}
     lids = {name: lid for _guid, name, lid, _ports in switches}
     lids.update({description: lid for description, _guid, lid, _port in cas})
+    shown = {name: switch_description or name for _guid, name, _lid, _ports in switches}
 
     def link(port):
         word = SPEED_WORD.get(port["speed"])
@@ -114,7 +118,7 @@ def topology(switches, cas):
     lines = []
     for guid, name, lid, ports in switches:
         lines += ["switchguid=0x%016x" % int(guid, 16),
-                  'Switch\t%d "%s"\t\t# "%s" enhanced port 0 lid %d lmc 0' % (len(ports), ids[name], name, lid)]
+                  'Switch\t%d "%s"\t\t# "%s" enhanced port 0 lid %d lmc 0' % (len(ports), ids[name], shown[name], lid)]
         for number in sorted(ports):
             remote = ports[number].get("remote")
             if remote is None:
@@ -122,14 +126,14 @@ def topology(switches, cas):
             far = remote["name"]
             guid_part = "(%s)" % port_guids[far] if far in port_guids else ""
             lines.append('[%d]\t"%s"[%d]%s\t\t# "%s" lid %d %s' % (
-                number, ids[far], remote["port"], guid_part, far, lids[far], link(ports[number])))
+                number, ids[far], remote["port"], guid_part, shown.get(far, far), lids[far], link(ports[number])))
         lines.append("")
     for description, guid, lid, port in cas:
         remote = port["remote"]
         lines += ["caguid=0x%s" % ids[description][2:],
                   'Ca\t1 "%s"\t\t# "%s"' % (ids[description], description),
                   '[1](%s) \t"%s"[%d]\t\t# lid %d lmc 0 "%s" lid %d %s' % (
-                      port_guids[description], ids[remote["name"]], remote["port"], lid, remote["name"],
+                      port_guids[description], ids[remote["name"]], remote["port"], lid, shown[remote["name"]],
                       lids[remote["name"]], link(port)), ""]
     return "\n".join(lines) + "\n"
 
@@ -211,7 +215,7 @@ class Pod:
             if entry == "ready" or entry.startswith("done-"):
                 os.remove(os.path.join(self.dir, entry))
 
-    def ensure(self, switches, cas, sm):
+    def ensure(self, switches, cas, sm, switch_description=None):
         """ibsim and opensm up for this subnet (started once, by whichever tool asks first), the SM's sweep done: the
         `ready` marker, written last. A start cut short (its caller's timeout) or an ibsim gone starts over, from
         nothing of the last one."""
@@ -224,17 +228,17 @@ class Pod:
             if reason:
                 raise StackMissing(reason)
             try:
-                self._start(switches, cas, sm)
+                self._start(switches, cas, sm, switch_description)
             except BaseException:
                 self.stop()
                 raise
             with open(os.path.join(self.dir, "ready"), "w", encoding="utf-8"):
                 pass
 
-    def _start(self, switches, cas, sm):
+    def _start(self, switches, cas, sm, switch_description=None):
         os.makedirs(os.path.join(self.dir, "cache"), exist_ok=True)
         with open(os.path.join(self.dir, "net"), "w", encoding="utf-8") as handle:
-            handle.write(topology(switches, cas))
+            handle.write(topology(switches, cas, switch_description))
         with open(os.path.join(self.dir, "cache", "guid2lid"), "w", encoding="utf-8") as handle:
             handle.write(guid2lid(switches, cas))
         fifo = os.path.join(self.dir, "console")

@@ -110,8 +110,9 @@ def load_scenario(path=None):
         raise ScenarioError("%s: a scenario is a mapping" % path)
     pod = data.setdefault("pod", {})
     nodes = pod.setdefault("nodes", 32)
-    if not isinstance(nodes, int) or not 2 <= nodes <= 4096:
-        raise ScenarioError("%s: pod.nodes must be an integer from 2 to 4096" % path)
+    # one node: a lone GPU box as inventories/device validates it (nothing to run across nodes)
+    if not isinstance(nodes, int) or not 1 <= nodes <= 4096:
+        raise ScenarioError("%s: pod.nodes must be an integer from 1 to 4096" % path)
     pod.setdefault("gpus_per_node", 8)
     pod.setdefault("rails", 8)
     fabric = pod.setdefault("fabric", {})
@@ -167,6 +168,14 @@ def _ib_stack(path, data):
     """pod.ib_stack: ibsim - the subnet's fabric reads answered by the real InfiniBand management stack (ibsim.py)."""
     pod = data["pod"]
     stack = pod.setdefault("ib_stack", None)
+    # pod.ib_switch_description: every switch keeps one factory node description ("Quantum-2 Mellanox Technologies"),
+    # as unmanaged leaves do: the switches differ by GUID alone (issue 67). Given to ibsim's topology, so the real stack
+    # only.
+    description = pod.setdefault("ib_switch_description", None)
+    if description is not None and (stack != "ibsim" or not isinstance(description, str) or not description.strip()
+                                    or '"' in description or len(description) > 63):
+        raise ScenarioError("%s: pod.ib_switch_description takes the node description every switch answers with (text "
+                            "of at most 63 characters, no double quote), with pod.ib_stack ibsim" % path)
     if stack is None:
         return
     if stack != "ibsim":
@@ -314,6 +323,9 @@ def node_state(scenario, name):
         "mem_total_kb": base["mem_total_kb"],
         "hugepages": dict(base["hugepages"]),
         "modules": list(base["modules"]),
+        # modules built into the kernel: {name: the entries of its /sys/module directory ([]: none, as a built-in module
+        # without parameters or a version has)}; never in /proc/modules, modinfo says "filename: (builtin)"
+        "builtin_modules": {},
         "nvidia_driver": dict(base["nvidia_driver"]),
         "stack": copy.deepcopy(base["stack"]),
         "gpus": gpus,
@@ -342,6 +354,8 @@ def node_state(scenario, name):
         "ib_sm": dict(pod.get("ib_sm") or SWITCH_SM, state=(pod.get("ib_sm") or {}).get("state", "master")),
         # who answers the fabric host's subnet reads: None (the twin's formats) or ibsim (the real stack: ibsim.py)
         "ib_stack": pod.get("ib_stack"),
+        # the node description every switch of the real stack's subnet answers with (pod.ib_switch_description)
+        "ib_switch_description": pod.get("ib_switch_description"),
         "training": {"step_ms": float(base.get("train_step_ms", 850.0)), "jitter": 0.01, "slow_rank": None,
                      "slow_factor": 1.0, "timeout": False},
         # the timing mode (timing.py): None, the tools answer at once
@@ -464,6 +478,18 @@ def _ib_incast_fault(kind):
 def _module_missing(state, fault):
     module = fault.get("module", "nvidia_peermem")
     state["modules"] = [m for m in state["modules"] if m != module]
+
+
+# /sys/module of the lent H200's kernel (2026-11-24, Linux 6.18.44, docs/examples/h200x1-real): its RDMA stack built in,
+# ib_uverbs with no directory of its own (no parameter, no version)
+BUILT_IN_SYSFS = {"mlx5_core": ["drivers", "parameters", "uevent"], "mlx5_ib": ["drivers", "uevent"],
+                  "ib_core": ["parameters", "uevent"], "ib_uverbs": []}
+
+
+def _rdma_built_in(state, fault):
+    for module in fault.get("modules", list(BUILT_IN_SYSFS)):
+        state["modules"] = [m for m in state["modules"] if m != module]
+        state["builtin_modules"][module] = list(BUILT_IN_SYSFS.get(module, ["uevent"]))
 
 
 def _open_kernel_module(state, fault):
@@ -751,6 +777,7 @@ FAULTS = {
     "ib_hoq_lifetime_short": _ib_incast_fault("ib_hoq_lifetime_short"),
     "ib_credit_stall": _ib_incast_fault("ib_credit_stall"),
     "module_missing": _module_missing,
+    "rdma_built_in": _rdma_built_in,
     "open_kernel_module": _open_kernel_module,
     "mlxconfig": _mlxconfig,
     "firmware": _firmware,

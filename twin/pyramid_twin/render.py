@@ -67,8 +67,17 @@ def _simulated_tools():
     return tools + [tool for tool in FABRIC_TOOLS if hasattr(formats_fabric, tool)]
 
 
-def _sys_module(root, modules_text):
-    """/sys/module/<name>/ as the kernel shows it, from the same rows as /proc/modules."""
+def _sys_module(root, modules_text, builtin=None):
+    """/sys/module/<name>/ as the kernel shows it, from the same rows as /proc/modules; a built-in module's without
+    initstate (only its entries, none where it has neither parameter nor version)."""
+    for name, entries in (builtin or {}).items():
+        for entry in entries:
+            path = os.path.join(root, name, entry)
+            if entry == "uevent":
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                _write(path, "")
+            else:
+                os.makedirs(path)
     for line in modules_text.splitlines():
         fields = line.split()
         name, size, refs, holders = fields[0], fields[1], fields[2], fields[3]
@@ -125,7 +134,7 @@ def render_into(state, path, final):
         target = os.path.join(path, "fs", where.lstrip("/"))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         _write(target, content)
-    _sys_module(os.path.join(path, "sys_module"), files["/proc/modules"])
+    _sys_module(os.path.join(path, "sys_module"), files["/proc/modules"], state.get("builtin_modules"))
     with open(os.path.join(path, "node.meta"), "w", encoding="utf-8") as handle:
         handle.write("hostname %s\nunreachable %s\nmissing %s\nplace %s\n" % (
             state["hostname"], "yes" if state["unreachable"] else "no", " ".join(state["tools"]["missing"]),

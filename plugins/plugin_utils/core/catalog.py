@@ -23,7 +23,7 @@ import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checklist.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
-                "judges_failures", "causes", "platforms", "switch_facts", "names_from", "only_if", "depends_on"}
+                "judges_failures", "causes", "platforms", "switch_facts", "names_from", "only_if", "depends_on", "at_least"}
 SCOPES = ("host", "pod", "fabric", "mesh", "incast")  # incast: its own play (roles/incast), judged per target
 LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli", "query")  # query: PromQL, asked of Prometheus by the controller (Layer 7)
@@ -223,6 +223,10 @@ def _check(catalog):
         only_if = check.get("only_if", {})
         if not isinstance(only_if, dict) or set(only_if) - set(catalog["expectations"]):
             problems.append("check %s: only_if maps expectations to the values the check applies to" % cid)
+        at_least = check.get("at_least", {})
+        if not isinstance(at_least, dict) or set(at_least) - set(catalog["expectations"]) or not all(
+                isinstance(least, int) and not isinstance(least, bool) for least in at_least.values()):
+            problems.append("check %s: at_least maps expectations to the least number the check applies to" % cid)
         if scope == "mesh" and len(check.get("sources", [])) not in (1, 2):
             problems.append("check %s: a mesh check reads the client's source (judged), and the server's where there is one" % cid)
         for field in ("layer", "title", "cause", "go_back_to"):
@@ -250,6 +254,11 @@ def not_applicable(check, expect):
         wanted = wanted if isinstance(wanted, list) else [wanted]
         if expect.get(name) not in wanted:
             return "not applicable: %s is %s (%s is checked where it is %s)" % (name, expect.get(name), check["id"], " or ".join(map(str, wanted)))
+    for name, least in sorted(check.get("at_least", {}).items()):
+        # decided before the check's load runs: a load of one GPU (one rank, no pair) measures nothing it could judge
+        if isinstance(expect.get(name), int) and expect[name] < least:
+            return "not applicable: %s needs %s at least %d, and it is %s here: its load is not run" % (
+                check["id"], name, least, expect[name])
     return None
 
 
@@ -302,6 +311,7 @@ def expectation_names(checks, catalog):
     for check in checks:
         names.update(check.get("expect", []))
         names.update(check.get("only_if", {}))
+        names.update(check.get("at_least", {}))
         for source in check["sources"]:
             names.update(source_expectations(catalog["sources"][source]))
             if catalog["sources"][source].get("counters"):

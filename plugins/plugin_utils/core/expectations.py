@@ -218,7 +218,9 @@ def _tables_errors(name, tables, names):
     strings as a plain table's are."""
     errors = []
     for key, table in tables.items():
-        if key not in names:
+        if names == "node_counts" and (not str(key).isdigit() or int(key) < 2):  # pyramid_nccl_scale_busbw: nodes
+            errors.append("%s: key %r must be a node count (2 or more)" % (name, plain(key)))
+        elif names != "node_counts" and key not in names:
             near = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
             errors.append("%s: key %r is none of %s%s" % (name, plain(key), ", ".join(names),
                                                           "; did you mean %s?" % near[0] if near else ""))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .registry import JUDGES, summary as _summary, judge
 from ..core.model import ERROR, FAIL, PASS, SourceFailure, percent, verdict
+from . import scale as _scale
 
 # The first kind of miss found names the cause (the catalog check's `causes`); a slow run that NCCL
 # warned about is blamed on the warning (cheat sheet: "WARN: skipping ..." is usually a topology file).
@@ -16,13 +17,21 @@ UNTRACED = {"hang", "wrong"}
 
 
 def expected_table(expect, catalog):
-    """(busbw GB/s by message size, where the figures come from)."""
+    """(busbw GB/s by message size, where the figures come from, the node count they were measured at)."""
+    platform = catalog["platforms"][expect["pyramid_nccl_platform"]]
+    measured = int(platform.get("nodes") or _scale.MEASURED_NODES)
     custom = expect["pyramid_nccl_expected"]
     if custom:
-        return {int(size): float(value) for size, value in custom.items()}, "pyramid_nccl_expected"
-    platform = expect["pyramid_nccl_platform"]
-    table = catalog["platforms"][platform]["busbw"]
-    return {int(size): float(value) for size, value in table.items()}, platform
+        return ({int(size): float(value) for size, value in custom.items()}, "pyramid_nccl_expected",
+                expect.get("pyramid_nccl_expected_nodes") or measured)
+    table = platform["busbw"]
+    return {int(size): float(value) for size, value in table.items()}, expect["pyramid_nccl_platform"], measured
+
+
+def _per_count(expect):
+    """pyramid_nccl_scale_busbw ({nodes: {size: GB/s}}, baseline.yml's figures per node count) with numbers for keys."""
+    return {int(nodes): {int(size): float(value) for size, value in table.items()}
+            for nodes, table in (expect.get("pyramid_nccl_scale_busbw") or {}).items()}
 
 
 def _size_text(size):
@@ -44,8 +53,14 @@ def _host_key(host, keys):
     return None
 
 
-def _expected_text(group, expect, table, source):
-    figures = ", ".join("%s %g" % (_size_text(size), value) for size, value in sorted(table.items()))
+def _expected_text(group, expect, table, source, scaled=None):
+    """What a run across ``group`` is held to; ``scaled`` ({size: (figure, how)}): each size's figure at this node count
+    and why (judging/scale.py), where it is not the table's own."""
+    if scaled:
+        figures = "; ".join("%s %s: %s" % (_size_text(size), "%.1f" % want if want is not None else "not judged", how)
+                            for size, (want, how) in sorted(scaled.items()))
+    else:
+        figures = ", ".join("%s %g" % (_size_text(size), value) for size, value in sorted(table.items()))
     return ("%d nodes (%d ranks): busbw within %s of %s (%s GB/s), algbw likewise for the rank count; "
             "every rail (%s) used and GPUDirect RDMA (GDRDMA) on every node%s; #wrong 0; done within %ds" % (
                 len(group), len(group) * expect["pyramid_gpus_per_node"], percent(expect["pyramid_nccl_tolerance"]), source,
@@ -132,8 +147,9 @@ def _gather_factor(ranks):
     return (ranks - 1.0) / ranks
 
 
-def _bandwidth(run, group, expect, table, factor=_all_reduce_factor):
-    """(findings, judged sizes text): busbw and algbw at each size of the table that was measured."""
+def _bandwidth(run, group, expect, table, factor=_all_reduce_factor, unjudged=None):
+    """(findings, judged sizes text, why nothing was judged): busbw and algbw at each size of the table that was
+    measured; ``unjudged`` ({size: why}): sizes of the table said, not judged, at this node count."""
     ranks = len(group) * expect["pyramid_gpus_per_node"]
     floor = 1 - expect["pyramid_nccl_tolerance"]
     slow, seen = [], []
@@ -153,15 +169,60 @@ def _bandwidth(run, group, expect, table, factor=_all_reduce_factor):
             percent(floor), len(slow), len(seen), slow[-1])]
     unmeasured = None if seen else "no size of the expected table was measured (%s): widen -b/-e" % ", ".join(
         _size_text(size) for size in sorted(table))
+    if not seen and any(_row_at(run["rows"], size) for size in unjudged or {}):  # measured, yet nothing could be judged
+        unmeasured = "no size judged at %d nodes: %s" % (len(group), _reported(run, unjudged))
     return slow, seen, unmeasured
 
 
 @judge("nccl_group", scope="fabric")
 def nccl_group(run, group, expect, catalog):
-    """Verdict of one all-reduce run across ``group``: status, expected, actual, cause key, causes by host."""
-    table, source = expected_table(expect, catalog)
-    return _group_verdict(run, group, expect, _expected_text(group, expect, table, source),
-                          lambda: _bandwidth(run, group, expect, table))
+    """Verdict of one all-reduce run across ``group``: status, expected, actual, cause key, causes by host.
+
+    The figures depend on the node count (judging/scale.py): a table holds at every size up to the node count it was
+    measured at; above it, bandwidth-bound sizes are held to it (busbw is flat in N) and latency-bound ones to the pod's
+    latency model (``expect``'s ``latency_model``, fitted by the straggler hunt from its pair runs) or reported and not
+    judged. A passing run's ``figures`` (its busbw by size, its latency a ring step) are for baseline.yml and that model."""
+    table, source, measured = expected_table(expect, catalog)
+    below = [count for count in _per_count(expect) if measured <= count < len(group)]
+    if below:  # the pod's own figures (baseline.yml) at the largest count under this run's: its table from there up
+        measured = max(below)
+        table, source = _per_count(expect)[measured], "pyramid_nccl_scale_busbw[%d] (baseline.yml)" % measured
+    figures = _scale.by_node_count(table, measured, len(group), expect["pyramid_gpus_per_node"],
+                                   expect["pyramid_nccl_latency_share"], expect.get("latency_model"), _per_count(expect))
+    judged = {size: want for size, (want, _how) in figures.items() if want is not None}
+    if len(group) in _per_count(expect):
+        expected = _expected_text(group, expect, judged, "pyramid_nccl_scale_busbw[%d] (baseline.yml)" % len(group))
+    elif len(group) <= measured or judged == table:  # every figure the table's own (bandwidth-bound at this count)
+        expected = _expected_text(group, expect, judged, source)
+    else:
+        expected = _expected_text(group, expect, judged, "%s as it holds at %d nodes (measured at %d)" % (
+            source, len(group), measured), figures)
+    unjudged = {size: how for size, (want, how) in figures.items() if want is None}
+    outcome = _group_verdict(run, group, expect, expected, lambda: _bandwidth(run, group, expect, judged, unjudged=unjudged))
+    if outcome["status"] == PASS:
+        reported = _reported(run, unjudged)
+        if reported:
+            outcome["actual"] += "; " + reported
+        outcome["figures"] = {"collective": "all_reduce", "nodes": len(group), "busbw": _busbw_by_size(run, figures),
+                              "latency_us_per_step": _scale.run_latency(run, len(group), expect["pyramid_gpus_per_node"])}
+    return outcome
+
+
+def _reported(run, unjudged):
+    """The measured sizes said and not judged, with why: "reported, not judged: 1 MiB busbw 1.9 GB/s (latency-bound at
+    32 nodes, no model)"."""
+    said = []
+    for size, how in sorted(unjudged.items()):
+        row = _row_at(run["rows"], size)
+        if row is not None:
+            said.append("%s busbw %.1f GB/s (%s)" % (_size_text(size), max(row["oop_busbw"], row["ip_busbw"]), how))
+    return "reported, not judged: %s" % ", ".join(said) if said else ""
+
+
+def _busbw_by_size(run, figures):
+    """{size: busbw} a run measured at the sizes of its table (baseline.yml's pyramid_nccl_scale_busbw)."""
+    rows = {size: _row_at(run["rows"], size) for size in figures}
+    return {str(size): max(row["oop_busbw"], row["ip_busbw"]) for size, row in sorted(rows.items()) if row is not None}
 
 
 def _unjudged_bandwidth(run, op):

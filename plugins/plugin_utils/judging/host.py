@@ -71,6 +71,23 @@ def _sysfs_module(facts, name):
     return "built in"
 
 
+def _modinfo_says(facts, name):
+    """What kmod's modinfo (catalog source module_builtin) says of a module: "built in" (filename: (builtin), from the
+    kernel's modules.builtin.modinfo), "a .ko file" (a loadable module: not built in), or "unknown: why" (not found,
+    which a kernel without its /lib/modules says too; a read that failed; not read)."""
+    read = facts.get("module_builtin")
+    seen = read.get(name) if isinstance(read, dict) else None
+    if seen is None:
+        return "unknown: modinfo %s not read" % name
+    if isinstance(seen, SourceFailure):
+        return "unknown: " + seen.reason
+    if not seen["found"]:
+        return "unknown: modinfo does not know %s (not in this kernel, or its /lib/modules not installed)" % name
+    if seen["name"].replace("-", "_") != name.replace("-", "_"):  # an alias resolved to another module proves nothing of this one
+        return "unknown: modinfo %s answered for %s" % (name, seen["name"])
+    return "built in" if seen["builtin"] else "a .ko file"
+
+
 @judge("modules_loaded")
 def modules_loaded(facts, expect):
     loaded = facts["kernel_modules"]["modules"]
@@ -90,26 +107,43 @@ def modules_loaded(facts, expect):
             ", ".join(unread), "; ".join("%s (%s)" % item for item in unread.items())),
             cause="No data from /sys/module/<name> for the modules the list lacks")
     built_in = [name for name, state in seen.items() if state == "built in"]
-    implied = _built_in_too(built_in, [name for name in seen if name not in built_in])
-    missing = [name for name in seen if name not in built_in and name not in implied]
+    # a module with no /sys/module entry may still be built in (one without parameters or a version has none): only the
+    # kernel's own list of its built-in modules, through modinfo, proves it
+    listed = [name for name in seen if name not in built_in and _modinfo_says(facts, name) == "built in"]
+    absent = [name for name in seen if name not in built_in + listed]
+    # a module a built-in one may need, that no read shows: built in or not, the kernel's configuration decides (mlx5_ib
+    # built without CONFIG_INFINIBAND_USER_ACCESS needs no ib_uverbs), so it is named as unproven, never inferred
+    needers = _built_in_too(built_in + listed, absent)
+    unproven = collections.OrderedDict(
+        (name, needer) for name, needer in needers.items() if not _modinfo_says(facts, name).startswith("a .ko"))
+    missing = [name for name in absent if name not in unproven]
     needed = ["%s (which %s needs)" % (name, ", ".join(sorted(needer for needer in loaded if name in MODULE_DEPENDS.get(needer, ()))))
               for name in missing if any(name in MODULE_DEPENDS.get(needer, ()) for needer in loaded)]
     if needed:  # damaged data is an ERROR about the read, not a FAIL about the host
         return verdict(ERROR, expected, "the module list lacks %s: cut short or damaged" % "; ".join(needed),
                        cause="The module list is incomplete: a module is listed without the modules it depends on")
     also = "; built into the kernel (in /sys/module without initstate, never in lsmod): %s" % ", ".join(built_in) if built_in else ""
-    also += "".join("; %s built in too (the built-in %s needs it; a built-in module has a /sys/module entry only with a "
-                    "parameter or a version)" % (name, needer) for name, needer in implied.items())
+    also += "; built into the kernel (modinfo: filename (builtin), from the kernel's modules.builtin.modinfo): %s" % (
+        ", ".join(listed)) if listed else ""
+    not_proven = "; ".join("%s not proven: not in the module list, no /sys/module/%s, and %s (the built-in %s may need it, as "
+                           "the kernel was configured)" % (name, name, _modinfo_says(facts, name)[len("unknown: "):], needer)
+                           for name, needer in unproven.items())
     if missing:
-        return verdict(FAIL, expected, "not loaded: " + ", ".join(missing) + also)
+        return verdict(FAIL, expected, "not loaded: " + ", ".join(missing) + also + ("; " + not_proven if not_proven else ""))
+    if unproven:
+        return verdict(ERROR, expected, not_proven + also,
+                       cause="No proof that %s is in the kernel: no read shows it (the module list, /sys/module, modinfo's "
+                             "list of built-in modules), and a built-in module needing it does not prove it (`modinfo %s` on "
+                             "the host, or CONFIG_INFINIBAND_USER_ACCESS in /boot/config-$(uname -r))" % (
+                                 ", ".join(unproven), next(iter(unproven))))
     return verdict(PASS, expected, "all loaded" + also)
 
 
 def _built_in_too(built_in, absent):
-    """{module: the built-in module that needs it} of the absent modules a built-in one depends on. A built-in
-    module cannot use a loadable one (Kconfig holds a `y` option's dependencies at `y`), and a built-in module
-    shows in /sys/module only with a parameter or a version (Documentation/ABI/stable/sysfs-module): the lent
-    H100's kernel has mlx5_ib built in and CONFIG_INFINIBAND_USER_ACCESS=y, with no /sys/module/ib_uverbs."""
+    """{module: the built-in module that may need it} of the absent modules a built-in one depends on as a loadable
+    module does (modinfo -F depends), and theirs in turn. A built-in module cannot use a loadable one (Kconfig holds a
+    `y` option's dependencies at `y`), yet which of them it uses is the kernel's configuration (mlx5_ib's user verbs come
+    with CONFIG_INFINIBAND_USER_ACCESS): the modules named here are to be proven, never taken as built in."""
     implied, changed = collections.OrderedDict(), True
     while changed:  # ib_uverbs needed by mlx5_ib, then what ib_uverbs needs in turn
         changed = False
@@ -174,6 +208,42 @@ def _declared_ports(facts, expect):
                 yield "%s/%s" % (rail, port), port_facts
 
 
+# the RDMA core a ConnectX rail needs in the kernel: without it no rail shows; with it, a rail that does not show is the NIC's
+RDMA_CORE = ("mlx5_core", "mlx5_ib", "ib_core")
+
+
+def rdma_core(facts):
+    """(in the kernel, not in it) of RDMA_CORE as this run's module reads show them (the list, /sys/module, modinfo's
+    built-in list), or None where they cannot tell: the cause of "no RDMA device" follows what the same run read."""
+    modules = facts.get("kernel_modules")
+    if not isinstance(modules, dict):
+        return None
+    inside, outside = [], []
+    for name in RDMA_CORE:
+        sysfs = _sysfs_module(facts, name) if name not in modules["modules"] else "listed"
+        if sysfs in ("listed", "built in") + MODULE_INITSTATES or _modinfo_says(facts, name) == "built in":
+            inside.append(name)
+        elif sysfs == "absent":
+            outside.append(name)
+        else:
+            return None  # not read, or unreadable: the reads cannot say which it is
+    return inside, outside
+
+
+def no_rdma_device_cause(facts, what):
+    """The cause of ``what`` (no RDMA rails, no GPUDirect RDMA) on a host showing no RDMA device, as the run's module reads
+    tell it: the NIC where the RDMA core is in the kernel, the driver where it is not, both where they cannot tell."""
+    core = rdma_core(facts)
+    if core and not core[1]:
+        return ("%s, though the RDMA core is in the kernel (%s loaded or built in): no ConnectX NIC on the host's PCIe bus, "
+                "or its driver not bound to it (lspci -d 15b3:; dmesg | grep mlx5)" % (what, ", ".join(core[0])))
+    if core:
+        return ("%s: the RDMA core is not in the kernel (%s neither loaded nor built in): the NIC driver (MLNX_OFED / "
+                "DOCA-host or the distribution's mlx5) not installed or not loaded, or no ConnectX NIC in the host" % (
+                    what, ", ".join(core[1])))
+    return "%s: RDMA core (ib_core/mlx5_ib) not loaded or no ConnectX NICs in the host (the module reads could not tell which)" % what
+
+
 @judge("rails_present")
 def rails_present(facts, expect):
     expected = "%s: %s" % (counted(len(expect["pyramid_rails"]), "rail"), ", ".join(expect["pyramid_rails"]))
@@ -184,7 +254,7 @@ def rails_present(facts, expect):
                 not isinstance(sysfs, SourceFailure) and not sysfs["entries"]:
             return verdict(FAIL, expected, "no RDMA devices on this host (/sys/class/infiniband %s; %s)" % (
                 "absent" if isinstance(sysfs, SourceFailure) else "empty", ibstat.reason),
-                cause="No RDMA rails: RDMA core (ib_core/mlx5_ib) not loaded or no ConnectX NICs in the host")
+                cause=no_rdma_device_cause(facts, "No RDMA rails"))
         return verdict(ERROR, expected, ibstat.reason, cause="No data from `%s`" % ibstat.command, command=ibstat.command)
     devices, unread = ibstat["devices"], unread_rails(facts, expect)
     missing = [rail for rail in expect["pyramid_rails"] if rail not in devices and rail not in unread]
@@ -285,8 +355,10 @@ def gpudirect(facts, expect):
     if not devices:
         return verdict(FAIL, gpudirect_expected(accepted),
                        "no RDMA device in /sys/class/infiniband: no GPUDirect RDMA to speak of",
-                       cause="No RDMA NIC visible to the kernel (driver not loaded, NIC missing or in Ethernet-only mode): "
-                             "GPUDirect RDMA has nothing to reach")
+                       cause=no_rdma_device_cause(facts, "No RDMA NIC visible to the kernel, so GPUDirect RDMA has nothing to reach"),
+                       # nvidia_peermem is not what is missing here: the NIC is, and rails_present says why
+                       go_back_to="Layer 0: rails_present first (Configure the hosts → Phase 3: NIC driver + RDMA core); "
+                                  "GPUDirect RDMA is judged once the host shows an RDMA device")
     return gpudirect_path(facts, accepted)
 
 

@@ -242,3 +242,70 @@ def record(host, check, catalog, expect, outcome, engine, causes=None, wanted=No
         cause = "No data: %s" % outcome["msg"]
     return engine.result(host, check, catalog, expect, outcome["status"], wanted or expected(expect), outcome["msg"], cause=cause,
                          command=engine.commands_of(check, catalog, expect))
+
+
+# --- a sender's part, and who stood in its way (issue 66: a device is NO-GO for its own findings only) -------------
+
+SENDER_REACTED = frozenset(("pfc_storm", "dcqcn_rp"))  # a miss that still shows the senders' CNPs handled
+
+
+SPOILED = ("not_measured", "error_not_own")  # a sender's states that another device's failure left it in
+
+
+def sender_state(sender, outcome):
+    """What one incast's verdict proves of one of its senders: "deaf" (its DCQCN did not react: its own FAIL), "error"
+    (the incast could not be judged, and its own run or read failed, or nothing says whose did), "error_not_own" (could
+    not be judged, its own run and reads sound: ``own_errors`` names the nodes whose failed), "reacted" (it handled
+    CNPs: PASS), or "not_measured" (the incast failed before any CNP reached the senders). The SPOILED states are
+    another device's fault: the sender is proven again against a healthy target (run/incast_plan.py plan_again)."""
+    if sender in outcome.get("deaf", []):
+        return "deaf"
+    if outcome["status"] == "ERROR":
+        return "error" if sender in outcome.get("own_errors", [sender]) else "error_not_own"
+    if outcome["status"] == "PASS" or set(outcome.get("causes", [])) <= SENDER_REACTED:
+        return "reacted"
+    return "not_measured"
+
+
+def standing_in_the_way(group, outcome):
+    """The devices whose failure left an incast's senders not measured, [{device, check, status, cause}]: each leaf whose
+    port failed for the leaf's own cause (its incast_leaf), and the target where its NIC sent no CNP, or where no leaf is
+    to blame (its incast_ecn)."""
+    if outcome["status"] == "ERROR":  # the nodes whose own run or read failed, else the incast that could not be judged
+        return [{"device": node, "check": "incast_ecn", "status": "ERROR", "cause": "its run or read failed"}
+                for node in outcome.get("own_errors") or []] or [
+                    {"device": group["target"], "check": "incast_ecn", "status": "ERROR", "cause": "its incast could not be judged"}]
+    found = []
+    for entry in outcome.get("ports") or []:
+        if entry.get("cause") in LEAF_CAUSES and all(item["device"] != entry["leaf"] for item in found):
+            found.append({"device": entry["leaf"], "check": "incast_leaf", "status": "FAIL", "cause": entry["cause"]})
+    causes = list(outcome.get("causes") or [])
+    if "dcqcn_np" in causes or not found:
+        found.append({"device": group["target"], "check": "incast_ecn", "status": outcome["status"],
+                      "cause": ", ".join(c for c in causes if c not in LEAF_CAUSES) or outcome["status"]})
+    return found
+
+
+def said_in_the_way(held_by):
+    """held_by (standing_in_the_way) in words: "leaf2-r0 (ecn_min_th), leaf2-r1 (drops)"."""
+    return ", ".join("%s (%s)" % (item["device"], item["cause"]) for item in held_by)
+
+
+def stopped_below(node_results, layer=3):
+    """The devices that stood in the way of every node behind a leaf reaching the incast at ``layer``:
+    [{device, check, status, cause}], one entry per device: the switch a node's BLOCKED record names, else the node
+    itself with its own lowest FAIL or ERROR. ``node_results``: {node: its records}."""
+    found = []
+    for node, results in sorted(node_results.items()):
+        below = sorted((r for r in results if r["layer"] < layer and r["status"] in ("FAIL", "ERROR", "BLOCKED")),
+                       key=lambda r: (r["layer"], r["check"]))
+        if not below:
+            continue
+        first = below[0]
+        blockers = [item["switch"] for item in first.get("blocked_by") or []] if first["status"] == "BLOCKED" else []
+        for device in blockers or [node]:
+            if all(item["device"] != device for item in found):
+                found.append({"device": device, "check": first["check"], "status": "FAIL" if blockers else first["status"],
+                              "cause": "blocks %s at layer %d" % (node, first["layer"]) if blockers else
+                                       "stopped at layer %d" % first["layer"]})
+    return found

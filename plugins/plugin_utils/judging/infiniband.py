@@ -30,6 +30,7 @@ def _node(host, facts, expect):
         return verdict(ERROR, expected, "no InfiniBand lane speed is known for a %d Gb/s rail (known: %s)" % (
             rate, ", ".join("%d" % known for known in sorted(LANE_GBPS))))
     links, devices = facts["ib_link_info"]["ca_ports"], facts["ibstat"]["devices"]
+    switches = facts["ib_link_info"]["switches"]
     bad, unseen, good = [], [], []
     for rail in expect["pyramid_rails"]:
         port = ((devices.get(rail) or {}).get("ports") or {}).get("1")
@@ -39,6 +40,9 @@ def _node(host, facts, expect):
         link = links.get((port.get("port_guid") or "").lower())
         if link is None:
             unseen.append("%s (port GUID %s): not in iblinkinfo on %s" % (rail, port.get("port_guid"), reader))
+            continue
+        if link.get("remote") and link["remote"].get("guid") not in switches:  # the far end's block lost: cut short
+            unseen.append("%s: its far end %s has no block in iblinkinfo on %s" % (rail, link_leaf(link), reader))
             continue
         said = _said(rail, link)
         if (link["state"], link["phys_state"]) != ("Active", "LinkUp") or link["width"] != width or link["speed_gbps"] != lane:
@@ -79,6 +83,18 @@ def _cause(bad):
     return "InfiniBand link not Active/LinkUp: no subnet manager has brought it up, or the link is training or down"
 
 
+def link_leaf(link):
+    """The name of the switch a CA port's link lands on (linux_iblinkinfo: its description where it names that switch
+    alone, a node-name map's name, else its GUID), or None without a link. A far end the read has no block for is said
+    with its LID, so that two such never pass for one leaf."""
+    remote = (link or {}).get("remote")
+    if not remote:
+        return None
+    if remote.get("guid") is None:
+        return "%s (LID %d: no block in the read)" % (remote["name"], remote["lid"])
+    return remote["name"]
+
+
 # The fewest nodes' rails a leaf must carry for the rail it serves to show (a majority of one is no evidence).
 RAIL_LEAF_QUORUM = 3
 
@@ -96,9 +112,9 @@ def ib_rail_leaves(facts_by_host, expect_by_host):
                 owners[port["port_guid"].lower()] = (host, rail)
     links = next(iter(facts_by_host.values()))["ib_link_info"]["ca_ports"] if facts_by_host else {}
     for guid, (host, rail) in owners.items():
-        link = links.get(guid)
-        if link and link.get("remote"):
-            landing.setdefault(link["remote"]["name"], []).append((host, rail, link["remote"]["port"]))
+        link = link_leaf(links.get(guid))
+        if link:
+            landing.setdefault(link, []).append((host, rail, links[guid]["remote"]["port"]))
     serves = {}
     for leaf, rails in landing.items():
         counts = {}
@@ -378,9 +394,8 @@ def leaf_end(host, rail, facts):
     link = links["ca_ports"].get((port.get("port_guid") or "").lower())
     if link is None or not link.get("remote"):
         return None, "%s (port GUID %s): no link in iblinkinfo" % (rail, port.get("port_guid"))
-    leaf, leaf_port = link["remote"]["name"], link["remote"]["port"]
-    leaf_guid = ((links["switches"].get(leaf) or {}).get("guid") or "").lower()
-    if not leaf_guid:
+    leaf, leaf_port, leaf_guid = link_leaf(link), link["remote"]["port"], link["remote"].get("guid")
+    if leaf_guid not in links["switches"]:
         return None, "%s: its leaf %s is not among iblinkinfo's switches" % (rail, leaf)
     return {"name": leaf, "guid": leaf_guid, "port": leaf_port, "key": "%s:%d" % (leaf_guid, leaf_port)}, None
 
@@ -485,10 +500,8 @@ def _sm_node(facts, guid):
     link = (facts.get("ib_link_info") or {}).get("ca_ports", {}).get(guid)
     if link:
         return link["name"]
-    for name, switch in ((facts.get("ib_link_info") or {}).get("switches") or {}).items():
-        if _guid(switch["guid"]) == guid:
-            return name
-    return "not in iblinkinfo"
+    switch = ((facts.get("ib_link_info") or {}).get("switches") or {}).get(guid)
+    return switch["name"] if switch else "not in iblinkinfo"
 
 
 @judge("ib_routing", scope="pod")
@@ -524,24 +537,25 @@ def _routing(host, facts, expect, known):
         link = links["ca_ports"].get((port.get("port_guid") or "").lower())
         if not link or not link.get("remote"):
             unseen.append(rail)
-        elif link["remote"]["name"] not in leaves:
-            leaves.append(link["remote"]["name"])
+        elif link["remote"].get("guid") not in leaves:
+            leaves.append(link["remote"].get("guid"))
     if unseen:
         return verdict(ERROR, expected, "%s: not in iblinkinfo on %s" % (", ".join(unseen), reader),
                        cause="A rail missing from the subnet read: Layer 1's InfiniBand links name it")
-    missing = [leaf for leaf in leaves if leaf not in tables]
+    unblocked = [problem for problem in (_unproven_leaf(leaf, links) for leaf in leaves) if problem]
+    missing = [_switch_name(links, leaf) for leaf in leaves if leaf not in tables and not _unproven_leaf(leaf, links)]
     if missing:
         return verdict(ERROR, expected, "no forwarding table for %s in dump_fts on %s (%d tables read)" % (
             ", ".join(missing), reader, len(tables)),
             cause="A leaf's table missing from the read: the switch did not answer the SM query (run dump_fts on %s "
                   "again), or the read is not the subnet's" % reader)
     whole = _once(known, "unproven", (links,), lambda: _unproven(links))
-    unproven = [problem for problem in [whole] + [_unproven_leaf(leaf, links) for leaf in leaves] if problem]
+    unproven = [problem for problem in [whole] + unblocked if problem]
     if unproven:
         return verdict(ERROR, expected, "the subnet read on %s does not agree with itself: %s" % (reader, summary(unproven, 3)),
                        cause="iblinkinfo has no count or trailer: a line or a switch's block lost from the read shows as a "
                              "link seen from one end only; run iblinkinfo on %s again" % reader)
-    spreads = [_once(known, "spread " + leaf, (tables, links), lambda leaf=leaf: _spread(leaf, tables[leaf], links))
+    spreads = [_once(known, "spread %s" % leaf, (tables, links), lambda leaf=leaf: _spread(leaf, tables[leaf], links))
                for leaf in leaves]
     judged = [spread for spread in spreads if spread["remote"]]
     if not judged:
@@ -559,25 +573,36 @@ def _unproven(links):
     printed from both ends: a CA a switch's block shows must show that switch as its far end, and each link between
     two switches must be in both switches' blocks (a lost CA block, switch block or port line leaves one side only)."""
     switches = links["switches"]
-    by_switches = {(port["remote"]["lid"], name) for name, switch in switches.items() for port in switch["ports"].values()
-                   if port.get("remote") and port["remote"]["name"] not in switches}
-    by_cas = {(ca["lid"], ca["remote"]["name"]) for ca in links["ca_ports"].values() if ca.get("remote")}
+    # switches by GUID, each link's far end found by its LID (linux_iblinkinfo): a far end with no block has none
+    by_switches = {(port["remote"]["lid"], guid) for guid, switch in switches.items() for port in switch["ports"].values()
+                   if port.get("remote") and port["remote"].get("guid") not in switches}
+    by_cas = {(ca["lid"], ca["remote"].get("guid") or "?") for ca in links["ca_ports"].values() if ca.get("remote")}
     one_sided = sorted(by_switches ^ by_cas)
     if one_sided:
-        return "CA LID %d on %s seen from one end only" % one_sided[0] + (
+        lid, guid = one_sided[0]
+        return "CA LID %d on %s seen from one end only" % (lid, _switch_name(links, guid) if guid != "?" else "a switch not in the read") + (
             " (and %d more)" % (len(one_sided) - 1) if len(one_sided) > 1 else "")
-    ends = {(name, int(number), port["remote"]["name"], port["remote"]["port"]) for name, switch in switches.items()
-            for number, port in switch["ports"].items() if port.get("remote") and port["remote"]["name"] in switches}
+    ends = {(guid, int(number), port["remote"]["guid"], port["remote"]["port"]) for guid, switch in switches.items()
+            for number, port in switch["ports"].items() if port.get("remote") and port["remote"].get("guid") in switches}
     one_sided = sorted(end for end in ends if (end[2], end[3], end[0], end[1]) not in ends)
     if one_sided:
-        return "%s port %d to %s port %d seen from one end only" % one_sided[0] + (
+        near, port, far, far_port = one_sided[0]
+        return "%s port %d to %s port %d seen from one end only" % (
+            _switch_name(links, near), port, _switch_name(links, far), far_port) + (
             " (and %d more)" % (len(one_sided) - 1) if len(one_sided) > 1 else "")
     return None
 
 
+def _switch_name(links, guid):
+    return ((links["switches"].get(guid) or {}).get("name")) or str(guid)
+
+
 def _unproven_leaf(leaf, links):
-    """Why a leaf of the node's rails cannot be judged from the read, or None: its block is missing."""
-    return None if leaf in links["switches"] else "no block for %s (a CA's far end)" % leaf
+    """Why a leaf (its GUID) of the node's rails cannot be judged from the read, or None: its block is missing."""
+    if leaf in links["switches"]:
+        return None
+    ends = sorted({link_leaf(ca) for ca in links["ca_ports"].values() if ca.get("remote") and ca["remote"].get("guid") == leaf})
+    return "no block for %s (a CA's far end)" % (", ".join(ends) or leaf)
 
 
 def _spread(leaf, table, links):
@@ -585,8 +610,8 @@ def _spread(leaf, table, links):
     {port: {"to", "routes"}}, "unrouted": [CA], "stray": [CA out of a port that is no active uplink]}."""
     switch = links["switches"].get(leaf) or {"ports": {}}
     uplinks = {int(number): {"to": port["remote"]["name"], "routes": 0} for number, port in switch["ports"].items()
-               if port.get("remote") and port["remote"]["name"] in links["switches"] and port.get("state") == "Active"}
-    remote = [ca for ca in links["ca_ports"].values() if ca.get("remote") and ca["remote"]["name"] != leaf]
+               if port.get("remote") and port["remote"].get("guid") in links["switches"] and port.get("state") == "Active"}
+    remote = [ca for ca in links["ca_ports"].values() if ca.get("remote") and ca["remote"].get("guid") != leaf]
     unrouted, stray = [], []
     for ca in remote:
         port = table["routes"].get(str(ca["lid"]))
@@ -596,7 +621,7 @@ def _spread(leaf, table, links):
             uplinks[port]["routes"] += 1
         else:
             stray.append("%s out of port %d" % (ca["name"], port))
-    return {"leaf": leaf, "remote": len(remote), "uplinks": uplinks, "unrouted": unrouted, "stray": stray}
+    return {"leaf": _switch_name(links, leaf), "remote": len(remote), "uplinks": uplinks, "unrouted": unrouted, "stray": stray}
 
 
 def _low(spread, tolerance):
@@ -646,12 +671,20 @@ def _cabling(host, facts, expect):
         if not link or not link.get("remote"):
             unseen.append("%s: %s" % (rail, "not in %s's ibstat" % host if not guid else "not in iblinkinfo on %s" % reader))
             continue
-        found = (link["remote"]["name"], link["remote"]["port"])
-        if found == planned:
+        if link["remote"].get("guid") not in links["switches"]:  # its leaf's block is not in the read: cut short
+            unseen.append("%s: lands on %s, which the read has no block for" % (rail, link_leaf(link)))
+            continue
+        found = (link_leaf(link), link["remote"]["port"])
+        planned_guid = _planned_switch(links, planned[0])
+        if (link["remote"].get("guid"), found[1]) == (planned_guid, planned[1]) and planned_guid:
             right.append(rail)
             continue
-        there = ((links["switches"].get(planned[0]) or {}).get("ports") or {}).get(str(planned[1]))
-        if planned[0] not in links["switches"]:
+        there = ((links["switches"].get(planned_guid) or {}).get("ports") or {}).get(str(planned[1]))
+        sharing = [guid for guid, switch in links["switches"].items() if switch["description"] == planned[0]]
+        if planned_guid is None and len(sharing) > 1:
+            occupant = "%r is the description of %d switches (%s): name them by GUID, or by a node-name map's names " \
+                       "(pyramid_ib_node_name_map)" % (planned[0], len(sharing), ", ".join(sorted(sharing)))
+        elif planned_guid is None:
             occupant = "no switch %s in the subnet" % planned[0]
         elif there is None:
             occupant = "%s has no port %d" % planned
@@ -666,3 +699,16 @@ def _cabling(host, facts, expect):
                        cause="A planned rail missing from the subnet read or from the node's own ibstat: Layer 0 and "
                              "ib_links name it (run iblinkinfo on %s again)" % reader)
     return verdict(PASS, expected, "%d rails each on its planned switch and port" % len(right))
+
+
+def _planned_switch(links, planned):
+    """The GUID of the switch a cabling plan names: by its name in the read (a description that names it alone, or a
+    node-name map's), or by its GUID (``0x...``, with or without leading zeros); None where no switch is it."""
+    for guid, switch in links["switches"].items():
+        if switch["name"] == planned:
+            return guid
+    try:
+        guid = _guid(str(planned)) if str(planned).lower().startswith("0x") else None
+    except ValueError:
+        guid = None
+    return guid if guid in links["switches"] else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import collections
 import re
 
-from ..core.model import ERROR, FAIL, PASS, SourceFailure, counted, verdict
+from ..core.model import ERROR, FAIL, PASS, SKIP, SourceFailure, counted, verdict
 from .registry import judge, summary
 
 # The components, in the order the report lists them, with their names in a verdict
@@ -33,6 +33,16 @@ class Unread:
     def __init__(self, what, reason):
         self.what = what
         self.reason = reason
+
+
+class StandIn(str):
+    """A component's version read from another package that stands in for it (libibverbs1 for rdma-core, where the
+    read proves rdma-core absent: a container image often has its library alone): the version, shown labelled."""
+
+    def __new__(cls, version, package):
+        made = str.__new__(cls, version)
+        made.package = package
+        return made
 
 
 def _unread_text(unread):
@@ -83,19 +93,19 @@ def _failed(fact):
 
 
 def _package(facts, names, what):
-    """The version of the first of ``names`` installed, NOT_INSTALLED where dpkg-query proved each absent."""
+    """The version of the component's package, ``names[0]``; a later name stands in for it (StandIn, labelled) only
+    where the read proves every name before it absent; NOT_INSTALLED where dpkg-query proved each absent."""
     read = facts["stack_packages"]
     if _failed(read):
         return Unread(what, read.reason)
-    for name in names:
+    for index, name in enumerate(names):
         package = read["packages"].get(name)
         if package and package["state"] in ("installed", "triggers-awaited", "triggers-pending"):
-            return package["version"]
+            return StandIn(package["version"], name) if index else package["version"]
         if package and package["state"] not in ("not-installed", "config-files"):  # half-installed, unpacked
             return "%s (%s)" % (package["version"], package["state"])
-    unproven = [name for name in names if name not in read["packages"] and name not in read["not_found"]]
-    if unproven:
-        return Unread(what, "dpkg-query's answer neither lists nor denies %s" % ", ".join(unproven))
+        if not package and name not in read["not_found"]:  # not proven absent: nothing may stand in for it
+            return Unread(what, "dpkg-query's answer neither lists nor denies %s" % name)
     return NOT_INSTALLED
 
 
@@ -146,6 +156,8 @@ def stack_of(facts):
 
 
 def _shown(value):
+    if isinstance(value, StandIn):
+        return "(as %s) %s" % (value.package, value)
     return "not installed" if value is NOT_INSTALLED else value
 
 
@@ -220,9 +232,17 @@ def software_stack(facts_by_host, expect_by_host):
             verdicts[host] = verdict(FAIL, expected, summary(low + pinned_off + off) + unread_note, cause=cause)
         elif unread:
             verdicts[host] = verdict(ERROR, expected, "not read: %s" % _unread_text(unread))
+        elif len(stacks) == 1 and not pins and not floors:  # held to nothing: no other node, no pin, no floor
+            verdicts[host] = verdict(SKIP, expected, "not applicable: nothing to compare: %s is the only node of this run and "
+                                     "pyramid_stack pins nothing (read: %s); pin the stack to hold a lone node to it" % (
+                                         host, _read_text(stack)), not_applicable=True)
         else:
-            verdicts[host] = verdict(PASS, expected, ", ".join("%s %s" % (NAMES[c], _shown(stack[c])) for c in COMPONENTS))
+            verdicts[host] = verdict(PASS, expected, _read_text(stack))
     return verdicts
+
+
+def _read_text(stack):
+    return ", ".join("%s %s" % (NAMES[c], _shown(stack[c])) for c in COMPONENTS)
 
 
 def loaded_nccl(facts):

@@ -22,12 +22,22 @@ _PORT = re.compile(
         "iblinkinfo: every switch's and CA's ports across the subnet - state, width, speed and the node at the other end",
         kind="text")
 def iblinkinfo(text):
-    """{"switches": {name: {"guid", "ports": {"n": port}}}, "ca_ports": {port GUID: dict(port, name=node description, port=n)}}.
+    """{"switches": {GUID: {"guid", "name", "description", "lid", "ports": {"n": port}}}, "ca_ports": {port GUID:
+    dict(port, name=node description, port=n)}}.
+
+    A switch is its GUID: its node description is a label, which unmanaged switches keep from the factory ("Quantum-2
+    Mellanox Technologies" on every leaf of a fabric) unless a node-name map (iblinkinfo --node-name-map) names them.
+    ``description`` is the name as printed (the map's where it has one), ``name`` the switch's name in findings: that
+    description where no other switch of the read prints it, else the GUID (switch_name).
 
     A port: {"lid", "width" ("4X", None while down), "speed_gbps" (per lane, as printed: 53.125 is HDR, 106.25 NDR),
-    "state", "phys_state", "remote": {"lid", "port", "name"} or None, "could_be" (what both ends support beyond the
-    active width or speed, iblinkinfo's "Could be" hint, or "")}. A line that is neither a header nor a port, a header
-    without ports, a switch whose ports do not run 1, 2, 3... (a line lost), or nothing at all: not a complete read."""
+    "state", "phys_state", "remote": {"lid", "port", "name", "guid"} or None, "could_be" (what both ends support beyond
+    the active width or speed, iblinkinfo's "Could be" hint, or "")}. The far end is found by its LID in the read: a
+    switch's ``guid`` and ``name``, a CA port's GUID (``name`` its description); ``guid`` None where no node of the read
+    has that LID and description (its block lost). A line that is neither a header nor a port, a header without ports,
+    a switch listed twice (by GUID) or without its GUID, a switch whose ports do not run 1, 2, 3... (a line lost), or
+    nothing at all: not a complete read."""
+    _map_read(text)
     switches, ca_ports, node, count = {}, {}, None, 0
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -38,9 +48,12 @@ def iblinkinfo(text):
             kind, guid, name = header.groups()
             node = {"kind": kind, "name": name, "guid": guid, "ports": {}}
             if kind == "Switch":
-                if name in switches:
-                    raise ValueError("switch %r listed twice (line %d)" % (name, number))
-                switches[name] = {"guid": guid, "ports": node["ports"]}
+                if not guid:
+                    raise ValueError("line %d: switch %r without its GUID" % (number, name))
+                guid = node["guid"] = _guid(guid)
+                if guid in switches:
+                    raise ValueError("switch %s (%r) listed twice (line %d)" % (guid, name, number))
+                switches[guid] = {"guid": guid, "description": name, "lid": None, "ports": node["ports"]}
             continue
         match = _PORT.match(line)
         if not match or node is None:
@@ -53,14 +66,65 @@ def iblinkinfo(text):
         if node["kind"] == "Switch" and match.group("guid"):
             # a switch's port lines carry no GUID: a CA's line here means its "CA:" header was lost
             raise ValueError("line %d: a CA's port line inside switch %r's block (a header lost?)" % (number, node["name"]))
-        if node["kind"] != "Switch":
+        if node["kind"] == "Switch":
+            switches[node["guid"]]["lid"] = switches[node["guid"]]["lid"] or port["lid"]  # every port shows port 0's LID
+        else:
             if not match.group("guid"):
                 raise ValueError("line %d: the CA %r's port has no GUID" % (number, node["name"]))
             ca_ports[match.group("guid").lower()] = dict(port, name=node["name"], port=int(match.group("port")))
     _closed(node)
     if not count:
         raise ValueError("no switch or CA listed")
+    names = switch_names(switches)
+    for guid, switch in switches.items():
+        switch["name"] = names[guid]
+    _far_ends(switches, ca_ports, names)
     return {"switches": switches, "ca_ports": ca_ports}
+
+
+def _guid(text):
+    return "0x%016x" % int(text, 16)
+
+
+# infiniband-diags' open_node_name_map (libosmcomp): a map it cannot open or parse is a warning on stderr, and the tool
+# goes on with the node descriptions. The catalog's ways that pass --node-name-map parse stderr too (stderr: true), so
+# that a map given and not read is said, never a read named otherwise than asked.
+_MAP_WARNING = re.compile(r"^WARNING failed to (?:open|parse) node name map .*$", re.MULTILINE)
+
+
+def _map_read(text):
+    warning = _MAP_WARNING.search(text or "")
+    if warning:
+        raise ValueError("the node-name map was not read (%s): check pyramid_ib_node_name_map on the reader" % warning.group(0))
+
+
+def switch_names(switches):
+    """{GUID: the switch's name in findings}: its description (a node-name map's name where the tool was given one)
+    where no other switch prints the same, else its GUID: factory descriptions name no one switch."""
+    printed = {}
+    for switch in switches.values():
+        printed[switch["description"]] = printed.get(switch["description"], 0) + 1
+    return {guid: switch["description"] if printed[switch["description"]] == 1 and switch["description"].strip() else guid
+            for guid, switch in switches.items()}
+
+
+def _far_ends(switches, ca_ports, names):
+    """Each link's far end given its GUID (and a switch its name) by the LID and description it prints: the node of the
+    read with that LID (and that description where LIDs repeat, as before a sweep); None where none is (a block lost)."""
+    by_lid = {}
+    for guid, switch in switches.items():
+        by_lid.setdefault(switch["lid"], []).append((guid, switch["description"], names[guid]))
+    for guid, ca in ca_ports.items():
+        by_lid.setdefault(ca["lid"], []).append((guid, ca["name"], ca["name"]))
+    ports = [port for switch in switches.values() for port in switch["ports"].values()] + list(ca_ports.values())
+    for port in ports:
+        remote = port["remote"]
+        if remote is None:
+            continue
+        found = [node for node in by_lid.get(remote["lid"], ()) if node[1] == remote["name"]]
+        remote["guid"] = found[0][0] if len(found) == 1 else None
+        if remote["guid"] in switches:
+            remote["name"] = found[0][2]
 
 
 def _port(match):
@@ -115,6 +179,7 @@ def ibqueryerrors(text):
     A port not listed had every counter at zero (or under its threshold: ``thresholds``, or left out: ``suppressed``).
     That absence is a reading only because the summary closes the read: without its four lines, or with a line that
     is no header, port or summary line, the text is not a complete read."""
+    _map_read(text)
     ports, names, guid, name, closing = {}, {}, None, None, []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -207,16 +272,18 @@ _FT_TRAILER = re.compile(r"^(\d+) valid lids dumped\s*$")
         "dump_fts: every switch's unicast forwarding table - for each destination LID, the port it leaves by",
         kind="text")
 def dump_fts(text):
-    """{"switches": {name: {"guid", "routes": {"<lid>": out port}}}, "destinations": {"<lid>": {"kind", "guid",
-    "name"}}}: each switch's out port by destination LID (in decimal as a string: a key the run's results file keeps as
+    """{"switches": {GUID: {"guid", "name", "description", "routes": {"<lid>": out port}}}, "destinations": {"<lid>":
+    {"kind", "guid", "name"}}}: each switch (keyed by its GUID, named as linux_iblinkinfo names it) with its out port by
+    destination LID (in decimal as a string: a key the run's results file keeps as
     it is), and each destination once for the subnet (a pod of 512 nodes has some 4,000 LIDs in each of its 150 tables:
     the names are not repeated per table). ``kind`` is Channel Adapter, Switch or Router, with the destination's port
     GUID and node description; a destination ibroute could not name has ``kind`` None and its text as ``name``.
 
     A table is whole only when its trailer closes it and counts the routes listed: a table without one (the read cut
-    short), a route outside a table, a count that differs, a switch listed twice, a LID named two ways, a line that is
+    short), a route outside a table, a count that differs, a switch listed twice (its GUID), a LID named two ways, a line that is
     none of these, or no table at all: not a complete read. (A switch missing whole from the read is the judge's to
     see, against the subnet.)"""
+    _map_read(text)
     switches, destinations, table, headings = {}, {}, None, 0
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -224,11 +291,11 @@ def dump_fts(text):
         header = _FT_HEADER.match(line)
         if header:
             if table is not None:
-                raise ValueError("line %d: switch %r's table has no trailer before the next (cut short?)" % (number, table[0]))
-            name = header.group(5)
-            if name in switches:
-                raise ValueError("line %d: switch %r listed twice" % (number, name))
-            table, headings = (name, {"guid": header.group(4).lower(), "routes": {}}), 0
+                raise ValueError("line %d: switch %r's table has no trailer before the next (cut short?)" % (number, table[1]["description"]))
+            guid = _guid(header.group(4))
+            if guid in switches:
+                raise ValueError("line %d: switch %s (%r) listed twice" % (number, guid, header.group(5)))
+            table, headings = (guid, {"guid": guid, "description": header.group(5), "routes": {}}), 0
             continue
         if table is not None and headings < len(_FT_HEADINGS) and _FT_HEADINGS[headings].match(line):
             headings += 1
@@ -237,28 +304,30 @@ def dump_fts(text):
         if route and table is not None and headings == len(_FT_HEADINGS):
             lid = str(int(route.group(1), 16))
             if lid in table[1]["routes"]:
-                raise ValueError("line %d: LID %s listed twice in switch %r's table" % (number, lid, table[0]))
+                raise ValueError("line %d: LID %s listed twice in switch %r's table" % (number, lid, table[1]["description"]))
             known = _FT_DESTINATION.match(route.group(3))
             destination = ({"kind": known.group(1), "guid": known.group(2).lower(), "name": known.group(3)} if known
                            else {"kind": None, "guid": None, "name": route.group(3)})
             if destinations.setdefault(lid, destination) != destination:
                 raise ValueError("line %d: LID %s is %r in switch %r's table, %r in another's" % (
-                    number, lid, destination["name"], table[0], destinations[lid]["name"]))
+                    number, lid, destination["name"], table[1]["description"], destinations[lid]["name"]))
             table[1]["routes"][lid] = int(route.group(2))
             continue
         trailer = _FT_TRAILER.match(line)
         if trailer and table is not None:
             if int(trailer.group(1)) != len(table[1]["routes"]):
                 raise ValueError("switch %r's trailer counts %s routes, %d listed (a line lost?)" % (
-                    table[0], trailer.group(1), len(table[1]["routes"])))
-            switches[table[0]] = table[1]
+                    table[1]["description"], trailer.group(1), len(table[1]["routes"])))
+            switches[table[0]] = table[1]  # by GUID
             table = None
             continue
         raise ValueError("line %d is no dump_fts header, heading, route or trailer line: %r" % (number, line[:120]))
     if table is not None:
-        raise ValueError("switch %r's table has no trailer (the read was cut short)" % table[0])
+        raise ValueError("switch %r's table has no trailer (the read was cut short)" % table[1]["description"])
     if not switches:
         raise ValueError("no switch table")
+    for guid, name in switch_names(switches).items():
+        switches[guid]["name"] = name
     return {"switches": switches, "destinations": destinations}
 
 

@@ -284,6 +284,44 @@ def _modinfo(rows):
             "open_kernel_module": "GPL" in license_ or "MIT" in license_}
 
 
+# kmod's modinfo (tools/modinfo.c): "name:" then "filename:" set to "(builtin)" for a module the kernel has built in
+# (read from /lib/modules/$(uname -r)/modules.builtin.modinfo, or modules.builtin before Linux 5.2), else the .ko's
+# path; "modinfo: ERROR: Module X not found." where kmod knows it neither way
+_MODINFO_FIELD = re.compile(r"^([A-Za-z_]\w*):\s*(.*)$")
+_MODINFO_NOT_FOUND = re.compile(r"^modinfo: ERROR: Module (\S+) not found\.$")
+
+
+@parser("linux_modinfo_where",
+        "modinfo <module>: whether the kernel has the module built in (filename: (builtin)), as a .ko file, or not at all",
+        kind="text")
+def _modinfo_where(text):
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        fail("no output")
+    missing = [_MODINFO_NOT_FOUND.match(line.strip()) for line in lines]
+    if all(missing):
+        if len(lines) != 1:
+            fail("more than one module not found: %s", ", ".join(found.group(1) for found in missing))
+        return {"name": missing[0].group(1), "found": False}
+    fields = {}
+    for line in lines:
+        if line[0] in " \t":
+            continue  # a signature's continuation line
+        match = _MODINFO_FIELD.match(line)
+        if not match or match.group(1) == "modinfo":
+            fail("not a modinfo field: %r", line[:80])
+        fields.setdefault(match.group(1), match.group(2).strip())
+    if not fields.get("filename"):
+        fail("no filename: line (cut short?)")
+    builtin = fields["filename"] == "(builtin)"
+    if builtin and not fields.get("name"):
+        fail("a built-in module without its name: line")
+    if not builtin and not re.search(r"\.ko(\.\w+)?$", fields["filename"]):
+        fail("filename %r is neither (builtin) nor a .ko file", fields["filename"])
+    name = fields.get("name") or re.sub(r"\.ko(\.\w+)?$", "", os.path.basename(fields["filename"])).replace("-", "_")
+    return {"name": name, "found": True, "builtin": builtin, "filename": fields["filename"]}
+
+
 @parser("linux_proc_driver_nvidia_version",
         "/proc/driver/nvidia/version: loaded driver version, open vs proprietary kernel module")
 def _driver_version(rows):

@@ -102,8 +102,11 @@ _STATUS_NEEDS = ("Interface", "Speed", "Oper", "Admin")
         kind="text")
 def _interfaces_status(text):
     """intfutil's tabulate table, read by its column names: the columns changed across releases
-    (201811: Interface Lanes Speed MTU Alias Oper Admin [Type Asym PFC]; 2019+ added Vlan, then FEC),
-    and a cell may hold spaces ("QSFP28 or later"), so the dash line under the header gives the columns.
+    (201811: Interface Lanes Speed MTU Alias Oper Admin [Type Asym PFC]; 2019+ added Vlan, then FEC;
+    later releases "Oper Speed" after Asym PFC, and builds of 2024 print "Oper FEC" for FEC and
+    "ProtoDown" and "Eff Admin" before Type), and a cell may hold spaces ("QSFP28 or later", an empty
+    Type), so the dash line under the header gives the columns. Where the table has "Oper Speed" (what
+    the port runs at, auto-negotiated or not), it is the port's speed; else the configured Speed.
     A table without an Interface, Speed, Oper or Admin column is not this report."""
     names, rows = _named_table(text, "'Interface Lanes Speed MTU [FEC] Alias [Vlan] Oper Admin ...'")
     missing = [name for name in _STATUS_NEEDS if name not in names]
@@ -117,7 +120,9 @@ def _interfaces_status(text):
         oper, admin = row["Oper"].lower(), row["Admin"].lower()
         if oper not in ("up", "down") or admin not in ("up", "down"):
             _fail("%s: oper %r / admin %r", name, row["Oper"], row["Admin"])
-        ports[name] = {"oper": oper, "admin": admin, "speed_gbps": _speed_gbps(row["Speed"]), "status": row["Oper"]}
+        running = row.get("Oper Speed", _NA)  # N/A where the port has none to show (or no such column)
+        ports[name] = {"oper": oper, "admin": admin, "status": row["Oper"],
+                       "speed_gbps": _speed_gbps(running if running != _NA else row["Speed"])}
     if not ports:
         _fail("no EthernetN port rows (interface naming mode 'alias'?)")
     return trailerless({"ports": ports})

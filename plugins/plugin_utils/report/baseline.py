@@ -24,6 +24,12 @@ ACROSS = """# pyramid_nccl_pod_collective_busbw: this run's all-gather and reduc
 """
 # the pod's own collectives (Layer 5 fabric checks): their figures come from a passing run's record, one run for the pod
 POD_COLLECTIVES = {"nccl_all_gather_pod": "all_gather", "nccl_reduce_scatter_pod": "reduce_scatter"}
+# all-reduce across nodes (rounds 2 and 3): a passing run's record keeps its busbw at each size of its table and its
+# node count (judging/fabric.py nccl_group), pyramid_nccl_scale_busbw's figures by node count
+ALL_REDUCE_ACROSS = ("nccl_pairs", "nccl_scale")
+SCALE = """# pyramid_nccl_scale_busbw: this run's all-reduce across nodes at each node count it held (%(counts)s), every size of
+# the table: the pod's own figures at those counts, latency-bound sizes included (docs/scale.md, "Calibration first").
+"""
 
 
 def _step_median(training, warmup):
@@ -42,7 +48,7 @@ def figures(run_dir, hosts):
     """{"pyramid_nccl_node_busbw": {size: GB/s}, "pyramid_nccl_collective_busbw": {collective: {size: GB/s}},
     "pyramid_nccl_pod_collective_busbw": {collective: {size: GB/s}} (the passing runs across the pod, from their records'
     detail), "pyramid_train_step_ms_baseline": ms}: medians over GO hosts."""
-    busbw, collectives, across, steps, counted = {}, {}, {}, [], 0
+    busbw, collectives, across, steps, counted, by_count = {}, {}, {}, [], 0, {}
     for host in hosts:
         doc = _results.load(run_dir, host)
         results = doc["results"]
@@ -61,6 +67,10 @@ def figures(run_dir, hosts):
                 sizes = across.setdefault(POD_COLLECTIVES[record["check"]], {})
                 for size, value in detail["busbw"].items():
                     sizes.setdefault((size, detail.get("nodes") or 0), []).append(value)
+            if record["check"] in ALL_REDUCE_ACROSS and record["status"] == PASS and detail.get("busbw"):
+                sizes = by_count.setdefault(str(detail["nodes"]), {})
+                for size, value in detail["busbw"].items():
+                    sizes.setdefault(size, []).append(value)
         training = facts.get("layer6", {}).get("training_node") or {}
         median = _step_median(training, doc.get("expect", {}).get("pyramid_train_warmup_steps", 5))
         if median is not None:
@@ -80,6 +90,9 @@ def figures(run_dir, hosts):
         pod[name] = {size: round(statistics.median(found), 1) for (size, nodes), found in sizes.items() if nodes == most}
     if pod:
         values["pyramid_nccl_pod_collective_busbw"] = pod
+    if by_count:  # every node of a run carries its figures: the median over the runs at that count (the pairs)
+        values["pyramid_nccl_scale_busbw"] = {nodes: {size: round(statistics.median(found), 1) for size, found in sizes.items()}
+                                              for nodes, sizes in by_count.items()}
     if steps:
         values["pyramid_train_step_ms_baseline"] = round(statistics.median(steps), 1)
     return values, counted
@@ -96,4 +109,6 @@ def text(values, counted, run_id, verdict, across_nodes=0):
     header = HEADER % {"run": run_id, "verdict": verdict, "count": counted}
     if "pyramid_nccl_pod_collective_busbw" in values:
         header += ACROSS % {"nodes": across_nodes or "the"}
+    if "pyramid_nccl_scale_busbw" in values:
+        header += SCALE % {"counts": ", ".join(sorted(values["pyramid_nccl_scale_busbw"], key=int))}
     return header + yaml.safe_dump(values, sort_keys=True)

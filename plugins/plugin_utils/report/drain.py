@@ -19,6 +19,7 @@ import json
 import re
 
 from ..core.model import BLOCKED, ERROR, FAIL
+from . import go_no_go as _report
 
 HANDED_OVER = (FAIL, ERROR, BLOCKED)
 TELEMETRY_LAYER = 7  # a Prometheus that does not answer is an ERROR on every device: the monitoring's fault, not theirs
@@ -38,18 +39,17 @@ def _one_line(text):
 
 
 def reasons(report):
-    """{GPU node: (reason, check)} for each node with a FAIL, ERROR or BLOCKED record, its first (lowest layer)."""
+    """{GPU node: (reason, check)} for each node with a FAIL, ERROR or BLOCKED record, its first (lowest layer): the
+    report's cause of the device (go_no_go.device_cause, cause_of), the same text as report.md's."""
     found = {}
     for host, info in sorted(report["hosts"].items()):
         if info.get("device") != "gpu_node":
             continue
-        failing = [(record["layer"], index, record) for index, record in enumerate(info["checks"])
-                   if record["status"] in HANDED_OVER and record["layer"] < TELEMETRY_LAYER and not record.get("not_read")]
-        if not failing:
+        record = _report.first_record(info["checks"], HANDED_OVER,
+                                      lambda record: record["layer"] < TELEMETRY_LAYER and not record.get("not_read"))
+        if record is None:  # nothing found on it below Layer 7: NO-GO only by what was not run, or never read
             continue
-        record = min(failing, key=lambda item: item[:2])[2]
-        said = _one_line(record.get("cause") or record.get("actual"))
-        reason = "%s L%d %s %s: %s" % (REASON_PREFIX, record["layer"], record["check"], record["status"], said)
+        reason = "%s %s" % (REASON_PREFIX, _one_line(_report.cause_of(record)["text"]))
         found[host] = (reason[:REASON_WIDTH], record["check"])
     return found
 

@@ -17,15 +17,24 @@ def write(report):
     """Write the report's files; report.html last, so that a page that cannot be drawn loses no other file. Returns
     the warnings to show (the page's failure, said; the run's verdict stands on the other files)."""
     run_dir = report["run_dir"]
-    with open(os.path.join(run_dir, "report.json"), "w", encoding="utf-8") as handle:
-        json.dump(report, handle, indent=2, sort_keys=True)
+    _whole(run_dir, "report.json", json.dumps(report, indent=2, sort_keys=True))
     for name, text in (("report.md", _report.markdown(report)), ("junit.xml", _report.junit(report))):
-        with open(os.path.join(run_dir, name), "w", encoding="utf-8") as handle:
-            handle.write(text)
+        _whole(run_dir, name, text)
     try:
         page = _html.render(report)
     except Exception as exc:  # pylint: disable=broad-exception-caught
         return ["report.html not written (%s: %s); report.md, report.json and junit.xml are" % (type(exc).__name__, exc)]
-    with open(os.path.join(run_dir, "report.html"), "w", encoding="utf-8") as handle:
-        handle.write(page)
+    _whole(run_dir, "report.html", page)
     return []
+
+
+def _whole(run_dir, name, text):
+    """A file written whole or not at all (a temporary file renamed): a Ctrl-C mid-write never leaves half of one."""
+    tmp = os.path.join(run_dir, ".%s.%d.tmp" % (name, os.getpid()))  # open(): the umask's mode, as before
+    try:
+        with open(tmp, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, os.path.join(run_dir, name))
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

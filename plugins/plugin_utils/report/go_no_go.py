@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 
 from ..core import catalog as _catalog, results as _results
 from ..run import straggler as _straggler
+from . import tiers_loaded as _tiers_loaded
 from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP, count_statuses
 
 SCHEMA_VERSION = 1
@@ -18,7 +19,9 @@ NO_GPU_NODE = ("no GPU node in this run: the pod's GPU rows were not checked (a 
                "to the switches); set pyramid_switch_only: true for a run of the switches alone")
 CHECK_MODE_LINE = ("Check mode (--check): %d checks that load the fabric or the GPUs were not run (SKIP "
                    "\"not run: check mode\"); every read was judged, and such a run is never GO.")
-MARK = {"pass": "[✓]", "fail": "[✗]", "not_covered": "[ ]"}
+# not_run: no FAIL or ERROR among the row's checks, but a device's were not run or not measured (each said, with why)
+MARK = {"pass": "[✓]", "fail": "[✗]", "not_run": "[ ]", "not_covered": "[ ]", "-": "[-]"}
+FOUND = (FAIL, ERROR, BLOCKED)  # a finding of the device's, or of a switch in its path
 
 
 def build(catalog, run_dir, devices, pod_order=None):
@@ -51,6 +54,7 @@ def build(catalog, run_dir, devices, pod_order=None):
                 # pyramid_enforce_gate false (a bring-up with the gate lifted): every layer ran anyway
                 "gate_lifted": doc.get("expect", {}).get("pyramid_enforce_gate") is False,
                 "checks": records,
+                "cause": device_cause(records),  # why it is not GO: one text for every output
             }
             if device == "gpu_node":  # report.html's matrices: the node's rails (its scalable unit below)
                 hosts[host]["rails"] = list(doc.get("expect", {}).get("pyramid_rails") or [])
@@ -87,6 +91,9 @@ def build(catalog, run_dir, devices, pod_order=None):
         "check_mode_not_run": sum(1 for host in hosts.values() for record in host["checks"] if record.get("check_mode")),
         "checklist": checklist,
         "hosts": hosts,
+        # which switch tiers the traffic between nodes crossed (report/tiers_loaded.py): a one-unit pod's spines carried none
+        "tiers_loaded": [{"what": what, "tiers": said} for what, said in _tiers_loaded.loaded(
+            run_dir, {node: host["unit"] for node, host in hosts.items() if host.get("unit")})],
     }
 
 
@@ -96,6 +103,45 @@ def _units(expects, pod_order):
     per_unit = next((e["pyramid_scalable_unit_nodes"] for e in expects.values() if e.get("pyramid_scalable_unit_nodes")), 32)
     return _straggler.scalable_units(list(expects), list(pod_order), int(per_unit),
                                      lambda node: {"pyramid_scalable_unit": expects[node].get("pyramid_scalable_unit")})
+
+
+def first_record(records, statuses, keep=None):
+    """The lowest-layer record of ``records`` whose status is one of ``statuses`` (and that ``keep`` keeps), the
+    catalog's order within a layer; else None."""
+    found = [(r["layer"], index, r) for index, r in enumerate(records) if r["status"] in statuses and (keep is None or keep(r))]
+    return min(found, key=lambda item: item[:2])[2] if found else None
+
+
+def unproven(record):
+    """A check that applies to the device and was neither passed nor failed: not run, not measured, check mode."""
+    return record["status"] == SKIP and not record.get("not_applicable")
+
+
+def device_cause(records):
+    """Why a device is not GO, the one choice every output shows (report.md, report.html, report.json, junit.xml,
+    set_stats, the scheduler's drain reason): its first FAIL, ERROR or BLOCKED, lowest layer first, else the first
+    check that applies to it and was left unproven, with why (a SKIP "not measured: ...", "not run: check mode").
+    {"layer", "check", "status", "text"}; None for a device whose every check passed or does not apply (GO)."""
+    record = first_record(records, FOUND) or first_record(records, (SKIP,), unproven)
+    return None if record is None else cause_of(record)
+
+
+def cause_of(record):
+    """The cause a record gives its device: "L0 gpudirect FAIL: <likely cause>", "L3 incast_ecn not proven (SKIP): <why>"."""
+    if record["status"] == SKIP:  # the SKIP's own text says why; the catalog's cause is a failure's
+        text = "L%d %s not proven (SKIP): %s" % (record["layer"], record["check"], _one_line(record["actual"]))
+    else:
+        text = "L%d %s %s: %s" % (record["layer"], record["check"], record["status"], _one_line(record.get("cause") or record["actual"]))
+    return {"layer": record["layer"], "check": record["check"], "status": record["status"], "text": text}
+
+
+def _one_line(text):
+    return re.sub(r"\s+", " ", str(text or "")).strip()
+
+
+def causes(report):
+    """{device: its cause's text} for every device not GO."""
+    return {host: info["cause"]["text"] for host, info in sorted(report["hosts"].items()) if info.get("cause")}
 
 
 def _missing(host, check, has_results):
@@ -124,7 +170,9 @@ def _checklist(catalog, hosts, devices_in_run, expects):
     for row in catalog["rows"]:
         checks = [c for c in catalog["checks"] if c["row"] == row["id"]]
         entry = {"row": row["id"], "title": row["title"], "layer": row["layer"], "checks": [c["id"] for c in checks],
-                 "failing_hosts": [], "blocked_hosts": [], "not_run_hosts": []}
+                 "failing_hosts": [], "blocked_hosts": [], "not_run_hosts": [],
+                 # each device under the row of the check that failed or was not run, with its checks and why
+                 "failing_checks": {}, "not_run_why": {}}
         wanted = sorted({c["device"] for c in checks})
         other_fabric = _row_not_applicable(row, expects, catalog)
         if not checks:
@@ -140,30 +188,93 @@ def _checklist(catalog, hosts, devices_in_run, expects):
             # and a device type the row needs that this run lacks (the links row of a RoCE pod run without its switches:
             # the GPU nodes' one check of it, InfiniBand's ib_links, does not apply to them)
             absent = ["no %s in this run" % " or ".join(d for d in wanted if d not in devices_in_run)] if set(wanted) - set(devices_in_run) else []
-            entry["status"], entry["why_not"] = "not_covered", "; ".join(said or ["not applicable to the platforms in this run"] + absent)
+            entry["status"], entry["why_not"] = "not_covered", "; ".join(said or [_not_applicable_why(row["id"], hosts)] + absent)
             if said or absent:  # not checked for a reason of the run's (the incast not asked for, no Prometheus URL)
                 entry["unchecked"] = sorted(set(wanted) - set(devices_in_run)) if absent and not said else ["run"]
         else:
             for host, info in sorted(hosts.items()):
-                statuses = {r["status"] for r in info["checks"] if r["row"] == row["id"] and not r.get("not_applicable")}
-                if statuses & {"FAIL", "ERROR"}:
+                own = [r for r in info["checks"] if r["row"] == row["id"] and not r.get("not_applicable")]
+                failed = [r["check"] for r in own if r["status"] in (FAIL, ERROR)]
+                if failed:
                     entry["failing_hosts"].append(host)
-                elif "BLOCKED" in statuses:
+                    entry["failing_checks"][host] = failed
+                elif any(r["status"] == BLOCKED for r in own):
                     entry["blocked_hosts"].append(host)
-                elif statuses - {PASS}:
+                elif any(unproven(r) for r in own):
                     entry["not_run_hosts"].append(host)
-            entry["status"] = "fail" if entry["failing_hosts"] or entry["blocked_hosts"] or entry["not_run_hosts"] \
-                or not hosts else "pass"
+                    first = first_record(own, (SKIP,), unproven)
+                    entry["not_run_why"][host] = "%s: %s" % (first["check"], _one_line(first["actual"]))
+            # [✗] only for a FAIL or ERROR among the row's own checks (a BLOCKED host's is its switch's, in this row);
+            # a device not run or not measured leaves the row unproven, never failed
+            entry["status"] = "fail" if entry["failing_hosts"] or entry["blocked_hosts"] or not hosts else \
+                "not_run" if entry["not_run_hosts"] else "pass"
         rows.append(entry)
     return rows
 
 
+def _not_applicable_why(row, hosts, limit=3):
+    """Why none of a row's checks applies to the devices of this run, in the records' own words (a lone node's
+    rail_ping, one GPU's collectives, another fabric's checks), the check's name taken out so that alike reasons read
+    once."""
+    said = []
+    for info in hosts.values():
+        for record in info["checks"]:
+            if record["row"] == row and record.get("not_applicable"):
+                text = _one_line(record["actual"]).replace(" (%s is checked where" % record["check"], " (checked where")
+                text = re.sub(r"\b%s\b" % re.escape(record["check"]), "the check", text)
+                text = re.sub(r"\b%s\b" % re.escape(record["host"]), "this node", text) if record.get("host") else text
+                if text not in said:
+                    said.append(text)
+    if not said:
+        return "not applicable to the platforms in this run"
+    return "; ".join(said[:limit]) + ("; and %d other reasons (report.json)" % (len(said) - limit) if len(said) > limit else "")
+
+
 def rows_said(report):
     """The go-live rows not checked (each a no-go) and those the inventory waived, with why: the report's first lines."""
-    lines = ["NO-GO: go-live row not checked: %s (%s); waive it only on purpose (pyramid_waive, with a reason)" % (
+    lines = ["NO-GO: " + report["interrupted"]["said"]] if report.get("interrupted") else []  # report/interrupted.py
+    lines += ["NO-GO: go-live row not checked: %s (%s); waive it only on purpose (pyramid_waive, with a reason)" % (
         row["title"], row["why_not"]) for row in report.get("unchecked_rows") or []]
     lines += ["WAIVED: %s: %s" % (row["title"], row["reason"]) for row in report.get("waived_rows") or []]
     return lines
+
+
+def row_mark(row):
+    """(mark, note) of a checklist row, the same in report.md, report.html and the terminal: a row none of whose checks
+    applies to this run reads "-" with why (a lone node's mesh, one GPU's collectives, another fabric's row), a row not
+    checked (a go-live gap) or not proven on a device "[ ]"."""
+    why = row.get("why_not")
+    if row["status"] == "not_covered" and not row.get("unchecked") and why.startswith("not applicable"):
+        return "-", why
+    return row["status"], "not checked: %s" % why if row["status"] == "not_covered" else None
+
+
+def _cut(text, limit=120):
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def not_run_said(row):
+    """The terminal's word on why a row was not run: its first device's reason, "(node-002: incast_ecn: not measured: ...)"."""
+    if not row["not_run_hosts"]:
+        return ""
+    first = row["not_run_hosts"][0]
+    why = (row.get("not_run_why") or {}).get(first)
+    return " (%s%s)" % ("%s: " % first if len(row["not_run_hosts"]) > 1 else "", _cut(why)) if why else ""
+
+
+def not_run_cell(row):
+    """report.md's and report.html's cell: the devices a row was not run on, grouped by why, "node-002, node-003
+    (incast_ecn: not measured: ...); node-004 (...)"."""
+    groups = {}
+    for host in row["not_run_hosts"]:
+        groups.setdefault((row.get("not_run_why") or {}).get(host), []).append(host)
+    return "; ".join("%s%s" % (", ".join(hosts), " (%s)" % _cut(why) if why else "") for why, hosts in groups.items())
+
+
+def failing_said(row):
+    """Each failing device with the checks of the row it failed: "gpu-host (nccl_loaded)"."""
+    checks = row.get("failing_checks") or {}
+    return ["%s (%s)" % (host, ", ".join(checks[host])) if checks.get(host) else host for host in row["failing_hosts"]]
 
 
 def _names(hosts, limit=6):
@@ -202,15 +313,16 @@ def checklist_text(report):
     lines += rows_said(report)
     lines.append("")
     for row in report["checklist"]:
-        line = "%s L%d  %s" % (MARK[row["status"]], row["layer"], row["title"])
-        if row["status"] == "not_covered":
-            line += "  (not checked: %s)" % row["why_not"]
+        mark, note = row_mark(row)
+        line = "%s L%d  %s" % (MARK[mark], row["layer"], row["title"])
+        if note:
+            line += "  (%s)" % note
         if row["failing_hosts"]:
             line += "  FAILING: " + _names(row["failing_hosts"])
         if row["blocked_hosts"]:
             line += "  BLOCKED: " + _names(row["blocked_hosts"])
         if row["not_run_hosts"]:
-            line += "  NOT RUN: " + _names(row["not_run_hosts"])
+            line += "  NOT RUN: " + _names(row["not_run_hosts"]) + not_run_said(row)
         lines.append(line)
     found = list(problems(report))
     if found:
@@ -228,6 +340,13 @@ def checklist_text(report):
         lines += ["", "Blocked by a switch in their path (not failing on their own):"]
         for (layer, switches), hosts in sorted(blocked_by.items())[:20]:
             lines.append("  L%d by %s: %s" % (layer, switches, _names(hosts, 12)))
+    unproven_hosts = [(host, info["cause"]["text"]) for host, info in sorted(report["hosts"].items())
+                      if (info.get("cause") or {}).get("status") == SKIP]
+    if unproven_hosts:  # NO-GO with no finding of their own: the check that was not proven names why
+        lines += ["", "NO-GO without a failure of their own (a check not proven):"]
+        lines += ["  %s: %s" % (host, text) for host, text in unproven_hosts[:20]]
+        if len(unproven_hosts) > 20:
+            lines.append("  ... %d more in report.md" % (len(unproven_hosts) - 20))
     for lifted, title in ((False, "Stopped (not climbed past the failing layer)"),
                           (True, "First failing layer (gate lifted: the layers above ran anyway)")):
         failed = sorted(h for h, i in report["hosts"].items() if i["stopped_at"] is not None and i.get("gate_lifted", False) is lifted)
@@ -268,10 +387,11 @@ def markdown(report):
         out += [""] + ["- " + line for line in said]
     out += ["", "## Checklist", "", "| | Layer | Check | Failing devices | Blocked by a switch | Not run |", "|---|---|---|---|---|---|"]
     for row in report["checklist"]:
-        title = row["title"] + (" *(not checked: %s)*" % row["why_not"] if row["status"] == "not_covered" else "")
+        mark, note = row_mark(row)
+        title = row["title"] + (" *(%s)*" % note if note else "")
         out.append("| %s | L%d | %s | %s | %s | %s |" % (
-            MARK[row["status"]], row["layer"], _cell(title), _cell(", ".join(row["failing_hosts"])),
-            _cell(", ".join(row["blocked_hosts"])), _cell(", ".join(row["not_run_hosts"]))))
+            MARK[mark], row["layer"], _cell(title), _cell(", ".join(failing_said(row))),
+            _cell(", ".join(row["blocked_hosts"])), _cell(not_run_cell(row))))
     found = list(problems(report))
     out += ["", "## Failures and their likely causes", ""]
     if found:
@@ -288,14 +408,17 @@ def markdown(report):
         out += ["", "## Blocked by a switch in their path", "", "| Layer | Blocked by | Hosts |", "|---|---|---|"]
         for (layer, switches), hosts in sorted(blocked_by.items()):
             out.append("| L%d | %s | %s |" % (layer, _cell(switches), _cell(", ".join(hosts))))
-    out += ["", "## Devices", "", "| Device | Type | Verdict | Stopped at | PASS | FAIL | ERROR | BLOCKED | SKIP |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    if report.get("tiers_loaded"):
+        out += ["", "## Switch tiers the test traffic crossed", ""]
+        out += ["- %s: %s" % (entry["what"], entry["tiers"]) for entry in report["tiers_loaded"]]
+    out += ["", "## Devices", "", "| Device | Type | Verdict | Stopped at | PASS | FAIL | ERROR | BLOCKED | SKIP | Cause |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for host, info in sorted(report["hosts"].items()):
         counts = count_statuses(info["checks"])
         stopped = "" if info["stopped_at"] is None else "L%d" % info["stopped_at"]
-        out.append("| %s | %s | %s | %s | %d | %d | %d | %d | %d |" % (
+        out.append("| %s | %s | %s | %s | %d | %d | %d | %d | %d | %s |" % (
             host, info["device"], info["verdict"], stopped, counts[PASS], counts[FAIL], counts[ERROR],
-            counts[BLOCKED], counts[SKIP]))
+            counts[BLOCKED], counts[SKIP], _cell((info.get("cause") or {}).get("text"))))
     return "\n".join(out) + "\n"
 
 
@@ -327,6 +450,20 @@ def junit(report):
             elif r["status"] in (SKIP, BLOCKED):  # a blocked host did not fail on its own
                 totals["skipped"] += 1
                 ET.SubElement(case, "skipped", message=_xml_text(r["actual"]))
+    if report.get("interrupted"):  # the run itself did not end: one error for it (report/interrupted.py)
+        totals["tests"], totals["errors"] = totals["tests"] + 1, totals["errors"] + 1
+        case = ET.SubElement(suite, "testcase", classname="run", name="interrupted")
+        ET.SubElement(case, "error", message=_xml_text(report["interrupted"]["said"])).text = _xml_text(report["interrupted"]["said"])
+    for host, info in sorted(report["hosts"].items()):  # each device's verdict, with its cause (device_cause)
+        totals["tests"] += 1
+        case = ET.SubElement(suite, "testcase", classname=host, name="verdict")
+        cause = info.get("cause")
+        if cause and cause["status"] == BLOCKED:  # not failing on its own: a switch in its path failed
+            totals["skipped"] += 1
+            ET.SubElement(case, "skipped", message=_xml_text("%s BLOCKED: %s" % (info["verdict"], cause["text"])))
+        elif cause:
+            totals["failures"] += 1
+            ET.SubElement(case, "failure", message=_xml_text("%s: %s" % (info["verdict"], cause["text"]))).text = _xml_text(cause["text"])
     for key, value in totals.items():
         suite.set(key, str(value))
     return ET.tostring(suite, encoding="unicode", xml_declaration=True)

@@ -36,7 +36,7 @@ table.matrix td.c{width:30px;height:15px;font-size:9px;text-align:center;vertica
 text-overflow:ellipsis}
 """
 SHORT = {"rdma": "L4 ib_write_bw", "gpudirect": "L4 GPUDirect", "ping": "L2 ping mesh", "busbw": "L5 busbw", "steps": "L6 step times"}
-MARK = {"pass": "&#10003;", "fail": "&#10007;", "not_covered": "&ndash;"}
+MARK = {"pass": "&#10003;", "fail": "&#10007;", "not_run": "&#9744;", "not_covered": "&#9744;", "-": "&ndash;"}
 
 
 def _e(value):
@@ -91,11 +91,12 @@ def _checklist(report):
     out = ['<h2 id="checklist">Checklist</h2>', '<table class="list"><tr><th></th><th>Layer</th><th>Check</th>'
            '<th>Failing devices</th><th>Blocked by a switch</th><th>Not run</th></tr>']
     for row in report["checklist"]:
-        title = _e(row["title"]) + (' <span class="muted">(not checked: %s)</span>' % _e(row["why_not"]) if row["status"] == "not_covered" else "")
+        mark, note = _report.row_mark(row)
+        title = _e(row["title"]) + (' <span class="muted">(%s)</span>' % _e(note) if note else "")
         cls = {"pass": "pass", "fail": "fail"}.get(row["status"], "none")
         out.append('<tr data-row="%s"><td class="%s">%s</td><td>L%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>' % (
-            _e(row["row"]), cls, MARK[row["status"]], row["layer"], title, _e(", ".join(row["failing_hosts"])),
-            _e(", ".join(row["blocked_hosts"])), _e(", ".join(row["not_run_hosts"]))))
+            _e(row["row"]), cls, MARK[mark], row["layer"], title, _e(", ".join(_report.failing_said(row))),
+            _e(", ".join(row["blocked_hosts"])), _e(_report.not_run_cell(row))))
     return out + ["</table>"]
 
 
@@ -200,11 +201,13 @@ def _switches(found, clean):
 
 def _devices(report):
     out = ['<h2 id="devices">Devices</h2>', '<table class="list"><tr><th>Device</th><th>Type</th><th>Verdict</th><th>Stopped at</th>'
-           '<th>PASS</th><th>FAIL</th><th>ERROR</th><th>BLOCKED</th><th>SKIP</th></tr>']
+           '<th>PASS</th><th>FAIL</th><th>ERROR</th><th>BLOCKED</th><th>SKIP</th><th>Cause</th></tr>']
     for host, info in sorted(report["hosts"].items()):
         counts = count_statuses(info["checks"])
-        out.append('<tr><td>%s</td><td>%s</td><td class="%s">%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>' % (
-            _e(host), _e(info["device"]), "pass" if info["verdict"] == "GO" else "fail", _e(info["verdict"]),
-            "" if info["stopped_at"] is None else "L%d" % info["stopped_at"],
-            counts[PASS], counts[FAIL], counts[ERROR], counts[BLOCKED], counts[SKIP]))
+        cause = info.get("cause") or _report.device_cause(info["checks"]) or {}  # a report.json of before the cause
+        out.append('<tr data-device="%s"><td>%s</td><td>%s</td><td class="%s">%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>'
+                   '<td>%d</td><td class="cause">%s</td></tr>' % (
+                       _e(host), _e(host), _e(info["device"]), "pass" if info["verdict"] == "GO" else "fail", _e(info["verdict"]),
+                       "" if info["stopped_at"] is None else "L%d" % info["stopped_at"],
+                       counts[PASS], counts[FAIL], counts[ERROR], counts[BLOCKED], counts[SKIP], _e(cause.get("text"))))
     return out + ["</table>"]

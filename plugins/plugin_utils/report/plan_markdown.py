@@ -49,13 +49,15 @@ def layer_rows(plan):
         incast_text = "incast: %s, its rounds chosen at Layer 3" % incast["load"]
     else:
         incast_text = "incast: %s, %d round(s)" % (incast["load"], len(incast["rounds"]))
+    # a mesh without a round (one GPU node) says why, not "0 runs"
     rows = [
         (0, "; ".join(loads[0]) or "none: reads only", "-"),
         (1, "none: counters read twice, the soak apart", "the soak: %s s" % soak),
-        (2, "pings: %s" % mesh2.get("how", mesh2.get("note", "")), _seconds(mesh2.get("seconds"))),
+        (2, "pings: %s" % mesh2["how"] if mesh2.get("rounds") else "none: %s" % mesh2.get("note", "no pair"),
+         _seconds(mesh2.get("seconds")) if mesh2.get("rounds") else "-"),
         (3, incast_text, _seconds(incast.get("seconds")) if not incast.get("off") else "-"),
-        (4, "; ".join(loads[4]) + (": %d runs in %d round(s)" % (mesh4.get("runs", 0), len(mesh4["rounds"]))),
-         _seconds(mesh4.get("seconds"))),
+        (4, "; ".join(loads[4]) + (": %d runs in %d round(s)" % (mesh4.get("runs", 0), len(mesh4["rounds"])))
+         if mesh4.get("rounds") else "none: %s" % mesh4.get("note", "no pair"), _seconds(mesh4.get("seconds")) if mesh4.get("rounds") else "-"),
         (5, "; ".join(loads[5]) or "none", _seconds((fabric.get("seconds") or {}).get(5))),
         (6, "; ".join(loads[6]) or "none", _seconds((fabric.get("seconds") or {}).get(6))),
         (7, "none: Prometheus queries from the controller", "-"),
@@ -87,8 +89,10 @@ def markdown(plan):
     lines += ["## Load and duration by layer", "", "| Layer | Load on the fabric or the GPUs | How long |", "|---|---|---|"]
     lines += ["| %d | %s | %s |" % (layer, _cell(load), _cell(how)) for layer, load, how in layer_rows(plan)]
     lines += [""]
-    lines += _mesh_lines(plan) + _fabric_lines(plan) + _incast_lines(plan)
-    lines += ["## Checks by layer and device", ""]
+    lines += _mesh_lines(plan) + _fabric_lines(plan) + _tier_lines(plan) + _incast_lines(plan)
+    lines += ["## Checks by layer and device", "",
+              "`a || b`: the node runs b where a is not on it or fails (nccl-tests' binary, else the built-in benchmark; lsmod, "
+              "else /proc/modules): the results name the one that answered.", ""]
     for layer in plan["layers"]:
         lines += ["### Layer %d" % layer["layer"], ""]
         for hosts, entries in groups_of(layer):
@@ -123,7 +127,7 @@ def _mesh_lines(plan):
             lines += [mesh["note"], ""]
         for index, pairs in enumerate(mesh["rounds"], 1):
             lines.append("- round %d: %d pairs: %s" % (index, len(pairs), _pairs(pairs)))
-        if mesh.get("how"):
+        if mesh.get("how") and mesh["rounds"]:
             lines += ["", "%s. %d runs on %d rails." % (mesh["how"][0].upper() + mesh["how"][1:], mesh["runs"], len(mesh["rails"]))]
         lines.append("")
     return lines
@@ -131,11 +135,28 @@ def _mesh_lines(plan):
 
 def _fabric_lines(plan):
     fabric = plan["fabric"]
-    lines = ["## Layers 5 and 6 across nodes (launcher: %s)" % fabric.get("launcher"), ""]
+    if fabric.get("note") and fabric["rounds"]:  # a lone node: what it runs by itself, and why nothing runs across nodes
+        lines = ["## Layers 5 and 6 on the node alone", "", fabric["note"] + ".", ""]
+    else:
+        lines = ["## Layers 5 and 6 across nodes (launcher: %s)" % fabric.get("launcher"), ""]
     for entry in fabric["rounds"]:
         extra = ": " + _pairs(entry["pairs"]) if entry.get("pairs") else ": sizes %s" % entry["sizes"] if entry.get("sizes") else ""
         lines.append("- round %s: %s, %d run(s)%s" % (entry["round"], entry["what"], entry["runs"], extra))
     return lines + [""]
+
+
+def _tier_lines(plan):
+    """Which switch tiers each run across nodes loads (run/tiers.py), and what its figures are held to on new hardware."""
+    tiers = plan.get("tiers") or {}
+    if not tiers:
+        return []
+    lines = ["## Switch tiers the traffic crosses", ""]
+    lines += ["- %s: %s" % (what, said) for what, said in tiers.items()]
+    return lines + ["", "On new hardware without a baseline, the figures of runs across nodes are judged against the platform's "
+                        "table (`pyramid_nccl_platform`) only at the node counts and sizes it covers; a latency-bound size at a "
+                        "larger node count is reported, not judged, unless the pod's own pair runs give a latency model. Keep "
+                        "the GO run's `baseline.yml` in the inventory: it becomes the pod's own table by node count "
+                        "(docs/nccl-tests.md, \"Calibration first\").", ""]
 
 
 def _incast_lines(plan):

@@ -104,5 +104,5 @@ def _not_run_in_check_mode(result, phase, phases, step, catalog, args):
     if phase != phases.NAMES[-1]:
         return dict(empty, msg="%s: %s" % (phase, _check_mode.NOT_RUN))
     counts = _check_mode.record_not_run(args["run_dir"], list(args.get("hosts") or []), checks, catalog,
-                                        lambda host: step.expectations(host, catalog, checks))
+                                        lambda host: step.expectations(host, catalog, checks), references=args.get("references"))
     return dict(empty, counts=counts, msg="%s: %s" % (", ".join(check["id"] for check in checks), _check_mode.NOT_RUN))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..core import catalog as _catalog, results as _results
 from ..core.model import SKIP
-from . import engine as _engine
+from . import engine as _engine, rail_mesh as _mesh, straggler as _straggler
 
 NOT_RUN = "not run: check mode"
 
@@ -36,18 +36,35 @@ def split(host, checks, catalog, expect):
     return reads, skipped
 
 
+def _lone_box(host, record, catalog, expect):
+    """A loading check's record on a lone GPU box: a mesh or fabric check not applicable as the full run says it
+    (rail_mesh.lone, straggler.lone_node); any other kept."""
+    check = next(check for check in catalog["checks"] if check["id"] == record["check"] and check["layer"] == record["layer"])
+    if check["scope"] == "mesh":
+        return _mesh.lone(check, catalog, host, expect, alone=True)
+    if check["scope"] == "fabric":
+        outcome = _straggler.lone_node([host], None)[host]
+        lone = _engine.result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"], command="(none)")
+        lone["not_applicable"] = True
+        return lone
+    return record
+
+
 def loads(checks, catalog, expect):
     """True where any of the checks loads the fabric or the GPUs with these expectations."""
     return any(_catalog.load_of(check, catalog, expect) for check in checks)
 
 
-def record_not_run(run_dir, hosts, checks, catalog, expect_of):
+def record_not_run(run_dir, hosts, checks, catalog, expect_of, references=None):
     """Record every loading check of ``checks`` as not run on each of ``hosts`` (``expect_of(host)``: its
-    expectations); {status: count}."""
+    expectations); {status: count}. On the run's only GPU node, none outside it named (``references``), a run across
+    nodes (the rail mesh, the straggler hunt) does not apply, in the full run's words: never "not run: check mode"."""
     counts = {}
     for host in hosts:
         expect = expect_of(host)
         records = split(host, checks, catalog, expect)[1]
+        if len(hosts) == 1 and not references:
+            records = [_lone_box(host, record, catalog, expect) for record in records]
         if records:
             doc = _results.load(run_dir, host)
             _results.record(doc, records)

@@ -205,6 +205,12 @@ def _planned_command(source, expect):
     return text.replace("{item}", "<%s>" % each) if each else text
 
 
+def planned_ways(source, expect):
+    """Each way of a source that applies for these expectations, as its planned command, in the order the node tries
+    them (the first that answers is the one used: nccl-tests where built, else the built-in benchmark)."""
+    return [_planned_command(dict(source, ways=[way]), expect) for way in _ways(source, expect)]
+
+
 def commands_of(check, catalog, expect, collected=None):
     """The commands a check read: what ran where the collector says so (the way that answered: the
     built-in benchmark instead of all_reduce_perf, /proc/modules instead of lsmod), else as planned."""
@@ -221,7 +227,8 @@ def check_inputs(check, catalog, facts, expect=None):
     """The facts a check's judge reads, or the failures that stop it from judging."""
     inputs, failures = {}, []
     for name in check["sources"]:
-        optional = catalog["sources"][name].get("optional", False)
+        # a source the judge reads only to word what it found (names_from) never stops it: not read is as optional
+        optional = catalog["sources"][name].get("optional", False) or name in check.get("names_from", ())
         if name not in facts and optional:
             inputs[name] = None  # an optional source nobody read (facts from another layer's plan): missing
             continue
@@ -284,7 +291,8 @@ def not_applicable_result(host, check, catalog, expect):
     count against GO."""
     wanted = ("a device of %s" % ", ".join(check["platforms"]) if "platforms" in check else
               "; ".join("%s %s" % (name, " or ".join(map(str, value if isinstance(value, list) else [value])))
-                        for name, value in sorted(check.get("only_if", {}).items())))
+                        for name, value in sorted(check.get("only_if", {}).items())) or
+              "; ".join("%s at least %d" % item for item in sorted(check.get("at_least", {}).items())))
     record = result(host, check, catalog, expect, SKIP, wanted, _catalog.not_applicable(check, expect), command="(none)")
     record["not_applicable"] = True
     return record
@@ -331,6 +339,8 @@ def judge_host(host, check, catalog, facts, expect, collected=None):
     record = result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
                     cause=cause, command=outcome.get("command") or commands_of(check, catalog, expect, collected),
                     detail=outcome.get("detail"))
+    if outcome.get("go_back_to") and record["go_back_to"]:  # a finding whose way back is not the check's usual one
+        record["go_back_to"] = outcome["go_back_to"]
     if outcome["status"] == SKIP and outcome.get("not_applicable"):
         record["not_applicable"] = True  # e.g. no NVSwitch fabric on this host: neither for nor against GO
     return record

@@ -38,7 +38,7 @@ def make_plan(nodes, docs, groups, run_dir, hosts, reference, addresses, catalog
     if reader is None:
         return {"error": "no host of %s (or of gpu_nodes) is in the incast's play and climbed to layer 3: nobody reads the "
                          "subnet's counters" % FABRIC_GROUP}
-    subnet = _layer3_facts(docs.get(reader) or _results.load(run_dir, reader)).get("ib_link_info")
+    subnet = (_pod.read_in(docs.get(reader) or _results.load(run_dir, reader), 3)[0] or {}).get("ib_link_info")  # held back too
     if not isinstance(subnet, dict) or "ca_ports" not in subnet:
         return {"error": "the subnet's read at Layer 3 (iblinkinfo on %s) is not usable: %s (the incast finds the leaves in "
                          "it: run it with Layer 3, --tags layer3)" % (reader, getattr(subnet, "reason", "not read"))}

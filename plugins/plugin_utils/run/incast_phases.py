@@ -7,7 +7,8 @@ gpufabric.pyramid.incast runs one phase with an AnsibleStep, run/ansible_step.py
 plan (controller) -> serve (targets' servers, gpufabric.pyramid.rail_servers) -> read before (nodes; the target
 leaves, each its own) -> fire (senders' clients in the background, rail_servers wait_for=running) -> read tail (the
 leaves side by side; judged only where it ended before any sender's window could have) -> stop (clients, then
-servers, with their output) -> read after -> verdict (controller, judging/incast.py).
+servers, with their output) -> read after -> again (controller: rounds for the senders another device's failure left
+unproven, each against a target whose incast passed, run as the rounds above) -> verdict (controller, judging/incast.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from ..core import catalog as _catalog, results as _results
 from ..gate import blocking as _blocking
 from ..core.model import ERROR, FAIL, PASS, SKIP
 from ..judging import JUDGES, incast as _judge, incast_infiniband as _ib_judge
-from . import background as _background, engine as _engine, incast_infiniband as _ib, incast_reads as _run, rail_mesh as _mesh
+from . import background as _background, engine as _engine, incast_infiniband as _ib, incast_plan as _plan, incast_reads as _run
+from . import rail_mesh as _mesh
 from .ansible_step import RunError
 
 UNTIL = ("tail", "end")
@@ -31,11 +33,14 @@ LEAF_EXPECTED = "under an incast at a target behind it: ECN marks, PFC only a bl
 _ORDER = (FAIL, ERROR, SKIP, PASS)  # a leaf's worst finding first: its own fault, then a port not proven
 
 
+NO_NODE = "no node passed the layers below"
+
+
 class IncastPhases:
     """The incast's phases for one task: each takes the task's result and arguments and returns the result. ``step``
     is what a phase asks of Ansible (the task's host, the play's groups and forks, expectations, modules, reads)."""
 
-    NAMES = ("plan", "serve", "read", "fire", "wait", "stop", "verdict")
+    NAMES = ("plan", "serve", "read", "fire", "wait", "stop", "again", "verdict")
     ARGS = frozenset(("phase", "run_dir", "round", "hosts", "switches", "label", "device", "until"))
 
     def __init__(self, step, catalog, args=None):  # pylint: disable=unused-argument
@@ -81,12 +86,13 @@ class IncastPhases:
                 return dict(result, failed=True, msg="rail address plan: %s: %s" % (node, problem))
             addresses[node] = found
         if not nodes:
-            plan = {"error": "no node passed the layers below", "rounds": []}
+            plan = {"error": NO_NODE, "rounds": []}
         elif infiniband:  # the subnet's leaves, as Layer 1 found them; the fabric host reads their counters
             plan = _ib.make_plan(nodes, docs, self._step.groups, run_dir, hosts, reference, addresses, self._catalog, expects)
         else:
             switch_ports = {switch: self._switch_expect(switch).get("pyramid_switch_ports") or [] for switch in switches}
             plan = _run.make_plan(nodes, switch_ports, reference, addresses, self._catalog, expects)
+            plan["addresses"] = addresses  # the rounds run again (again) take their commands from the same addresses
         plan.setdefault("rounds", [])
         plan["duration"] = reference["pyramid_incast_duration"]
         plan["tail_seconds"] = round(reference["pyramid_incast_duration"] * reference["pyramid_incast_tail_percent"] / 100.0, 1)
@@ -227,6 +233,80 @@ class IncastPhases:
         _run.files(args["run_dir"]).save(index, host, _ib.read_label(args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
         return dict(result, msg="%s: the subnet's port counters read (%s)" % (host, args["label"]))
 
+    # --- the senders proven again (issue 66) ----------------------------------------------------------------------
+
+    def again(self, result, args):
+        """On the controller, after the planned rounds: their incasts judged (nothing recorded yet), the senders one of
+        them failed before any CNP reached (its target's leaf or its target failed: not their finding) are planned into
+        rounds of their own, each against a target whose incast passed on leaves that passed (run/incast_plan.py
+        plan_again), appended to the plan; the role runs them as the rounds above. ``leaves``: every round's target
+        leaves, for round.yml."""
+        run_dir = args["run_dir"]
+        plan, _index = self._load_plan(args)
+        nothing = dict(result, rounds=[], leaves=plan.get("leaves") or [])
+        if plan.get("off") or plan.get("error") or plan.get("fabric") == "infiniband" or not plan["rounds"] or "again_from" in plan:
+            return dict(nothing, msg="incast: no sender to prove again")
+        first = [(group, self._judged(run_dir, plan, index, group)[1]) for index, groups in enumerate(plan["rounds"]) for group in groups]
+        statuses = {leaf: sorted((item[0] for item in found), key=_ORDER.index)[0] for leaf, found in leaf_findings(first).items()}
+        reference = self._expect(plan["hosts"][0])
+        planned = _plan.plan_again(first, plan["nodes"], plan.get("node_leaves") or {}, statuses, plan["senders"],
+                                   reference["pyramid_incast_rate_gbps"], reference["pyramid_rail_rate_gbps"])
+        start = len(plan["rounds"])
+        plan["again_from"], plan["again_unplaced"] = start, planned["unplaced"]
+        if planned["rounds"]:
+            members = sorted({n for groups in planned["rounds"] for g in groups for n in [g["target"]] + g["senders"]})
+            expects = {node: self._expect(node) for node in members}
+            plan["rounds"] += planned["rounds"]
+            plan["commands"] += _run.commands(planned["rounds"], self._catalog, expects, plan["addresses"])
+            plan["leaves"] += [sorted({p["leaf"] for g in groups for p in g["ports"]}) for groups in planned["rounds"]]
+            plan["members"] += [sorted({n for g in groups for n in [g["target"]] + g["senders"]}) for groups in planned["rounds"]]
+        _run.files(run_dir).save_plan(plan)
+        again = sorted({s for groups in planned["rounds"] for g in groups for s in g["again_for"]})
+        said = "incast: %d sender(s) proven again in %d round(s)%s%s" % (
+            len(again), len(planned["rounds"]), ": %s" % ", ".join(again) if again else "",
+            "; not proven again: %s" % "; ".join("%s (%s)" % item for item in sorted(planned["unplaced"].items()))
+            if planned["unplaced"] else "")
+        return dict(result, rounds=list(range(start, len(plan["rounds"]))), leaves=plan["leaves"], msg=said)
+
+    def _hold_by(self, records, outcomes, unplaced):
+        """A sender an incast failed before it reached: its record names the devices that stood in its way (held_by,
+        its cause), and why it was not proven again where it was not (the rounds run again replace it where it was)."""
+        for group, outcome in outcomes:
+            for sender in group["senders"]:
+                state, record = _judge.sender_state(sender, outcome), records[sender]
+                if state == "error_not_own" and record["status"] == ERROR and sender in unplaced and "not proven again" not in record["cause"]:
+                    record.update(actual="%s; not proven again: %s" % (record["actual"], unplaced[sender]),
+                                  cause="%s; not proven again: %s" % (record["cause"], unplaced[sender]))
+                if state != "not_measured" or record["status"] != SKIP or "held_by" in record:
+                    continue
+                held_by = _judge.standing_in_the_way(group, outcome)
+                said = "%s's incast failed at %s before any CNP reached its senders%s" % (
+                    group["target"], _judge.said_in_the_way(held_by),
+                    "; not proven again: %s" % unplaced[sender] if sender in unplaced else "")
+                # the actual is what the device's cause shows (report/go_no_go.py cause_of): it names them too
+                records[sender].update(held_by=held_by, actual="not measured: " + said, cause="Not this node: " + said)
+
+    def _proven_again(self, records, outcomes, again):
+        """The rounds run again: each sender proven again takes its record from there, saying which incast it was
+        proven again at and why; the target and the healthy senders beside it keep theirs, unless that incast found a
+        FAIL of their own (a NIC whose DCQCN did not react)."""
+        first = {sender: (group, outcome) for group, outcome in outcomes for sender in group["senders"]
+                 if _judge.sender_state(sender, outcome) in _judge.SPOILED}
+        for group, outcome, judged in again:
+            for node, record in judged.items():
+                if node in group.get("again_for", {}):
+                    spoiled_group, spoiled = first[node]
+                    held_by = _judge.standing_in_the_way(spoiled_group, spoiled)
+                    record = dict(record, actual="proven again at %s's incast (%s's, which it sent to first, failed at %s): %s" % (
+                        group["target"], spoiled_group["target"], _judge.said_in_the_way(held_by), record["actual"]))
+                    if record["status"] == SKIP:  # not measured again: the second target's incast stood in its way too
+                        held_by = held_by + _judge.standing_in_the_way(group, outcome)
+                        said = "the incasts it sent to failed at %s before any CNP reached it" % _judge.said_in_the_way(held_by)
+                        record.update(held_by=held_by, actual="not measured: " + said, cause="Not this node: " + said)
+                    records[node] = record
+                elif record["status"] == FAIL and records.get(node, {}).get("status") != FAIL:
+                    records[node] = dict(record, actual="in an incast run again at %s: %s" % (group["target"], record["actual"]))
+
     # --- the verdict -------------------------------------------------------------------------------------------
 
     def verdict(self, result, args):
@@ -239,6 +319,14 @@ class IncastPhases:
                 records[host] = self._off(host, plan["off"])
             for switch in switches:
                 leaf_records[switch] = self._off(switch, plan["off"], self._leaf_check)
+        elif plan.get("error") == NO_NODE:  # every node stopped below: none of them, nor any leaf, could be loaded
+            held_by = _judge.stopped_below({host: _results.load(run_dir, host)["results"] for host in hosts})
+            for host in hosts:
+                records[host] = self._nobody_climbed(host, held_by)
+            for switch in switches:  # a spine, or a leaf facing no node of the run, was never the incast's to load
+                faces = any(entry.get("peer") in hosts for entry in self._switch_expect(switch).get("pyramid_switch_ports") or [])
+                leaf_records[switch] = (self._nobody_climbed(switch, held_by, self._leaf_check) if faces
+                                        else leaf_record(switch, None, self._leaf_check, self._catalog, self._switch_expect(switch)))
         elif plan.get("error"):
             for host in hosts:
                 records[host] = self._no_run(host, plan)
@@ -247,13 +335,19 @@ class IncastPhases:
         elif plan.get("fabric") == "infiniband":
             records = self._judged_infiniband(run_dir, plan, hosts)
         else:
-            outcomes = []
+            outcomes, again = [], []
+            first_rounds = plan.get("again_from", len(plan["rounds"]))
             for index, groups in enumerate(plan["rounds"]):
                 for group in groups:
                     judged, outcome = self._judged(run_dir, plan, index, group)
-                    records.update(judged)
-                    outcomes.append((group, outcome))
-            leaf_records = self._leaves(switches, outcomes)
+                    if index < first_rounds:
+                        _merge(records, judged)
+                        outcomes.append((group, outcome))
+                    else:
+                        again.append((group, outcome, judged))
+            self._hold_by(records, outcomes, plan.get("again_unplaced") or {})
+            self._proven_again(records, outcomes, again)
+            leaf_records = self._leaves(switches, outcomes + [(group, outcome) for group, outcome, _judged in again], len(outcomes))
             for host in hosts:
                 if host not in records:
                     records[host] = self._not_in_incast(host, plan, leaf_records)
@@ -282,13 +376,12 @@ class IncastPhases:
 
     # --- the leaves' side --------------------------------------------------------------------------------------
 
-    def _leaves(self, switches, outcomes):
+    def _leaves(self, switches, outcomes, first=None):
         """Each switch's incast_leaf record: the findings at the ports it turned to the targets (worst first), or not
-        applicable where it faced none (a spine, a leaf with no target behind it)."""
-        by_leaf = {}
-        for group, outcome in outcomes:
-            for entry in outcome.get("ports") or [dict(port, cause=None, msg=None) for port in group["ports"]]:
-                by_leaf.setdefault(entry["leaf"], []).append(leaf_finding(group, outcome, entry))
+        applicable where it faced none (a spine, a leaf with no target behind it). The outcomes after the ``first`` are
+        the rounds run again: a leaf already proven by its target's incast takes only a FAIL of its own from them (an
+        incast run again that could not be judged does not unprove what the first one proved)."""
+        by_leaf = leaf_findings(outcomes, first)
         return {switch: leaf_record(switch, by_leaf.get(switch), self._leaf_check, self._catalog, self._switch_expect(switch))
                 for switch in switches}
 
@@ -299,6 +392,16 @@ class IncastPhases:
         record = _engine.result(host, check, self._catalog, expect, SKIP, expected, "not checked: %s" % why, command="(none)")
         record["not_applicable"] = True
         record["not_checked"] = why
+        return record
+
+    def _nobody_climbed(self, host, held_by, check=None):
+        """No GPU node reached the incast: a device it would have loaded is not proven, and names the devices whose
+        failures stopped every node below (held_by), never an ERROR of its own (nothing of its own failed to read)."""
+        check, expect, expected = self._judged_as(host, check)
+        said = "no GPU node reached layer 3 to load it (%s)" % (_judge.said_in_the_way(held_by[:8]) or "none in the run")
+        record = _engine.result(host, check, self._catalog, expect, SKIP, expected, "not measured: " + said,
+                                cause="Not this device: " + said, command="(none)")
+        record["held_by"] = held_by
         return record
 
     def _no_run(self, host, plan, check=None):
@@ -383,6 +486,8 @@ class IncastPhases:
                 target, ", ".join(senders), "; ".join(failed))}
         else:
             outcome = JUDGES["incast"][self._check["judge"]](group, expect, switch, nic, plan["duration"], tail)
+        if outcome["status"] == ERROR:  # whose own run or read failed: a sender with none is proven again (again)
+            outcome["own_errors"] = _own_errors(_run.files(run_dir), index, group, nic)
         records = {target: _judge.record(target, self._check, self._catalog, expect, outcome, _engine)}
         for sender in senders:
             records[sender] = self._sender(sender, target, outcome)
@@ -393,14 +498,17 @@ class IncastPhases:
         not measured (the incast failed before any CNP reached the senders): never a PASS it did not show."""
         expect = self._expect(sender)
         command = _engine.commands_of(self._check, self._catalog, expect)
-        if sender in outcome.get("deaf", []):
+        state = _judge.sender_state(sender, outcome)
+        if state == "deaf":
             return _engine.result(sender, self._check, self._catalog, expect, FAIL, _judge.expected(expect), outcome["msg"],
                                   cause=_judge.CAUSES["dcqcn_rp"], command=command)
-        if outcome["status"] == ERROR:
-            return _engine.result(sender, self._check, self._catalog, expect, ERROR, _judge.expected(expect), outcome["msg"],
-                                  cause="No data: %s" % outcome["msg"], command=command)
-        reacted = outcome["status"] == PASS or set(outcome.get("causes", [])) <= {"pfc_storm", "dcqcn_rp"}
-        if reacted:
+        if state in ("error", "error_not_own"):
+            record = _engine.result(sender, self._check, self._catalog, expect, ERROR, _judge.expected(expect), outcome["msg"],
+                                    cause="No data: %s" % outcome["msg"], command=command)
+            if state == "error_not_own":  # not its run nor its read: another's (proven again where a target passed)
+                record["held_by"] = _judge.standing_in_the_way({"target": target}, outcome)
+            return record
+        if state == "reacted":
             said = "sent to %s's incast and handled its CNPs (%s%s)" % (
                 target, outcome["status"], ": that miss is %s's or its leaf's" % target if outcome["status"] == FAIL else "")
             return _engine.result(sender, self._check, self._catalog, expect, PASS, "its NIC handles CNPs (rp_cnp_handled rises)",
@@ -408,6 +516,45 @@ class IncastPhases:
         return _engine.result(sender, self._check, self._catalog, expect, SKIP, "its NIC handles CNPs (rp_cnp_handled rises)",
                               "not measured: %s's incast failed before CNPs reached the senders (%s)" % (target, ", ".join(outcome["causes"])),
                               command=command)
+
+
+def _rank(record):
+    """A node in several incasts of the planned rounds: its own finding first (FAIL, an ERROR of its own run or read), then
+    a PASS, then what another device left unproven (an ERROR of another's, a SKIP: not measured there)."""
+    if record["status"] == ERROR:
+        return 3 if record.get("held_by") else 1
+    return {FAIL: 0, PASS: 2}.get(record["status"], 4)
+
+
+def _merge(records, judged):
+    """Add one incast's records: a node already recorded there (a sender in another round, a target that also sent)
+    keeps the record that says more of its own (_rank)."""
+    for node, record in judged.items():
+        if node not in records or _rank(record) < _rank(records[node]):
+            records[node] = record
+
+
+def _own_errors(run_files, index, group, nic):
+    """The nodes of an incast that could not be judged whose own run (a sender's client, the target's servers) or own
+    NIC read failed: the others proved nothing of theirs either way."""
+    failed = [node for node in group["senders"] if _run.failed_runs(run_files.load(index, node, "clients"))]
+    if _run.failed_runs(run_files.load(index, group["target"], "servers")):
+        failed.append(group["target"])
+    unread = [node for node, rails in sorted(nic.items())
+              if any(isinstance(side, str) for sides in rails.values() for side in sides.values())]
+    return sorted(set(failed) | set(unread))
+
+
+def leaf_findings(outcomes, first=None):
+    """{leaf: [leaf_finding]} of every port the incasts faced; the outcomes after the ``first`` (the rounds run again)
+    give a leaf their FAILs only."""
+    by_leaf = {}
+    for position, (group, outcome) in enumerate(outcomes):
+        for entry in outcome.get("ports") or [dict(port, cause=None, msg=None) for port in group["ports"]]:
+            found = leaf_finding(group, outcome, entry)
+            if first is None or position < first or found[0] == FAIL:
+                by_leaf.setdefault(entry["leaf"], []).append(found)
+    return by_leaf
 
 
 def leaf_finding(group, outcome, entry):

@@ -12,6 +12,8 @@ fit in one round whenever a leaf serves more than K nodes, whatever the pod's si
 
 from __future__ import annotations
 
+from ..judging import incast as _judge
+
 
 class IncastPlanError(ValueError):
     """The incast cannot be planned as asked (said in words the report shows)."""
@@ -88,3 +90,86 @@ def plan(nodes, leaves, senders=8, rate_gbps=40.0, port_gbps=400.0):
             raise IncastPlanError("no incast fits in a round")
         rounds.append(groups)
     return {"rounds": rounds, "senders": senders, "notes": notes}
+
+
+# --- a second round for the senders another device's failure left unproven (issue 66) --------------------------
+
+_STATES = ("target FAIL", "target ERROR", "deaf", "error", "target PASS", "reacted", "error_not_own", "not_measured")
+AGAIN_ROUNDS_MAX = 4  # as the rail mesh's retests (run/rail_rounds.py plan_retests): each sender is placed once
+
+
+def _passed(node, node_leaves, leaf_status):
+    """The leaves a node sits behind that did not pass an incast ([] where every one of them passed)."""
+    mine = node_leaves.get(node) or []
+    return [leaf for leaf in mine if leaf_status.get(leaf) != "PASS"] if mine else ["no leaf of the incast's rails"]
+
+
+def _fillers(target, free, node_leaves, count, order):
+    """Up to ``count`` healthy nodes to send beside the senders proven again: nodes on other leaves first, nearest after
+    the target in inventory order (as _senders)."""
+    near = {n for n in free if set(node_leaves.get(n) or ()) & set(node_leaves.get(target) or ())}
+    rank = len(order)
+    return sorted(free, key=lambda n: (n in near, (order[n] - order[target]) % rank))[:count]
+
+
+def plan_again(first, nodes, node_leaves, leaf_status, senders, rate_gbps, port_gbps, limit_rounds=AGAIN_ROUNDS_MAX):
+    """Rounds that prove again the senders an incast failed before it reached them (judging/incast.py sender_state
+    SPOILED: its target's leaf or its target failed, or another node's run or read left it unjudged), as the rail mesh retests a suspect with a known-good
+    partner: each against a target whose incast passed on leaves that passed, beside healthy nodes (their incast passed,
+    or they were in none and their leaves passed) up to ``senders``, so that the load congests the port as the first did.
+
+    first: [(group, outcome)] of the planned rounds; leaf_status: {leaf: its worst finding}. A sender behind a leaf that
+    did not pass is not loaded again (that leaf holds it back). Returns {"rounds": [[{target, senders, ports, again_for:
+    {sender: the first target}}]], "unplaced": {sender: why}}."""
+    order = {node: i for i, node in enumerate(nodes)}
+    state, first_target = {}, {}
+    for group, outcome in first:  # a node in several incasts: what says most of its own (as the verdict merges them)
+        for node, found in [(group["target"], "target " + outcome["status"])] + [
+                (sender, _judge.sender_state(sender, outcome)) for sender in group["senders"]]:
+            if node not in state or _STATES.index(found) < _STATES.index(state[node]):
+                state[node] = found
+            if found in _judge.SPOILED:
+                first_target.setdefault(node, group["target"])
+    spoiled = [n for n in nodes if state.get(n) in _judge.SPOILED]
+    unplaced, pending = {}, []
+    for sender in spoiled:
+        behind = _passed(sender, node_leaves, leaf_status)
+        if behind:
+            unplaced[sender] = "it sits behind %s, which did not pass an incast" % ", ".join(behind)
+        else:
+            pending.append(sender)
+    targets = [group for group, outcome in first if outcome["status"] == "PASS"
+               and all(leaf_status.get(p["leaf"]) == "PASS" for p in group["ports"])]
+    chosen_targets = {group["target"] for group in targets}
+    healthy = [n for n in nodes if state.get(n) in (None, "reacted", "target PASS") and n not in chosen_targets
+               and not _passed(n, node_leaves, leaf_status)]
+    if not targets:
+        for sender in pending:
+            unplaced[sender] = "no incast passed on leaves that passed: no healthy target to prove it again"
+        return {"rounds": [], "unplaced": unplaced}
+    rounds = []
+    while pending and len(rounds) < limit_rounds:
+        busy, groups = set(chosen_targets), []
+        for group in targets:
+            take = [s for s in pending if s not in busy][:senders]
+            if not take:
+                break
+            fill = _fillers(group["target"], [n for n in healthy if n not in busy], node_leaves, senders - len(take), order)
+            loaded = take + fill
+            if len(loaded) * rate_gbps <= port_gbps:
+                if not groups:  # nothing else took a node this round: the pod has too few healthy nodes for any of them
+                    for sender in pending:
+                        unplaced[sender] = ("too few healthy nodes to congest a target's port beside it (%d x %g Gb/s <= %g Gb/s)" % (
+                            len(loaded), rate_gbps, port_gbps))
+                    pending = []
+                break  # the healthy nodes are taken by this round's other incasts: the next round
+            busy.update(loaded)
+            groups.append({"target": group["target"], "senders": loaded, "ports": group["ports"],
+                           "again_for": {sender: first_target[sender] for sender in take}})
+            pending = [s for s in pending if s not in take]
+        if not groups:
+            break
+        rounds.append(groups)
+    for sender in pending:
+        unplaced[sender] = "no healthy target was free in %d rounds" % limit_rounds
+    return {"rounds": rounds, "unplaced": unplaced}

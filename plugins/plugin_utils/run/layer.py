@@ -62,6 +62,9 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
                    for check in checks]
         _results.record(doc, records + inapplicable)
         why = "layer %d not run: %s stopped at layer %d (%s)" % (layer, host, below, ", ".join(failing))
+        if reads_for:  # held back, still the pod's reader (run/pod.py readers): its reads for the pod, kept apart
+            pod_checks = _check_mode.split(host, checks, catalog, expect)[0] if check_mode else checks
+            why += _read_for_pod(host, layer, pod_checks, catalog, expect, doc, collect, wait, reads_for)
         return records + inapplicable, {"skipped_checks": len(records), "msg": why}
     if check_mode:  # reads only: a check that loads is recorded as not run, with the rest of the layer
         checks, not_run = _check_mode.split(host, checks, catalog, expect)
@@ -82,6 +85,7 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
     collected, unreachable = collect(_engine.reads(names, catalog, expect))
     records, summary = [], {"soak_waited": round(waited, 1)}
     judged = _without_ports(expect, set_aside) if set_aside and expect["pyramid_enforce_gate"] else expect
+    (doc.get("pod_reads") or {}).pop("layer%d" % layer, None)  # a reader that climbs reads for the pod with its own facts
     if unreachable:
         failure = SourceFailure("ssh %s" % host, unreachable)
         for check in checks:
@@ -108,6 +112,35 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
     summary.update(counts=counts, msg="layer %d: %s%s" % (
         layer, ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())), (" (" + ", ".join(failing) + ")") if failing else ""))
     return records, summary
+
+
+def _pod_source_names(checks, catalog, reads_for):
+    """The ``read_on`` sources of ``checks`` whose group this host reads for."""
+    local = [check for check in checks if check["scope"] not in ("fabric", "incast", "mesh")]
+    return [name for name in _engine.source_names(local) if catalog["sources"][name].get("read_on") in tuple(reads_for)]
+
+
+def _read_for_pod(host, layer, checks, catalog, expect, doc, collect, wait, reads_for):
+    """A reader held back at ``layer`` by its own checks still reads its groups' sources for the pod (their counters
+    as windows since its snapshot), into doc["pod_reads"], apart from its facts: the pod's judge hands them to every
+    node (run/pod.py pod_read) and never judges this host as if it climbed. What it read, in words for the summary."""
+    names = _pod_source_names(checks, catalog, reads_for)
+    if not names:
+        return ""
+    counters = [name for name in _counters.source_names(catalog, checks) if name in names]
+    if counters:
+        wait(doc, expect["pyramid_soak_seconds"])
+    collected, unreachable = collect(_engine.reads(names, catalog, expect))
+    if unreachable:
+        kept = {"facts": {"unreachable": SourceFailure("ssh %s" % host, unreachable)}}
+    else:
+        facts = _engine.parse_sources(names, catalog, collected, expect)
+        _counters.windows(facts, counters, doc)
+        kept = {"facts": facts, "ran": {sid: {"command": raw.get("command")} for sid, raw in (collected or {}).items()
+                                        if raw and raw.get("command")}}
+    doc.setdefault("pod_reads", {})["layer%d" % layer] = _engine.serializable_facts(kept)
+    return "; read for the pod (the reader of %s): %s%s" % (", ".join(sorted(reads_for)), ", ".join(names),
+                                                            " - unreachable: " + unreachable if unreachable else "")
 
 
 def _without_ports(expect, ports):

@@ -21,6 +21,7 @@ from . import incast_plan as _incast_plan
 from . import incast_reads as _incast_reads
 from . import rail_mesh as _mesh
 from . import rail_rounds as _rail_rounds
+from . import tiers as _tiers
 
 LAYERS = tuple(range(8))
 DEVICES = ("gpu_node", "switch")
@@ -36,16 +37,41 @@ def readers(groups, hosts):
     return found
 
 
-def device_checks(device, layer, catalog, expect, reader_of):
-    """The checks of ``layer`` on one device: each with its commands and load, or why it does not apply."""
+# the kinds of run between nodes: a lone GPU node (none outside the run either) has no partner for any of them
+ACROSS_NODES = ("fabric", "mesh", "incast")
+
+
+def alone_in(nodes, groups):
+    """The one GPU node of a run that names no other anywhere (gpu_nodes outside a --limit are the run's references, as
+    roles/layer passes them to the straggler hunt and the rail mesh), else None."""
+    references = [host for host in groups.get("gpu_nodes") or [] if host not in nodes]
+    return nodes[0] if len(nodes) == 1 and not references else None
+
+
+def commands(check, catalog, expect):
+    """The commands of a check as the device will try them: a source with several ways names each in order (nccl-tests'
+    binary, else the built-in benchmark), since the node runs the first that answers."""
+    found = []
+    for name in check["sources"]:
+        ways = _engine.planned_ways(catalog["sources"][name], expect)
+        found.append(" || ".join(ways))  # as a shell's "or else": the next way where the one before is missing or fails
+    return "; ".join(found)
+
+
+def device_checks(device, layer, catalog, expect, reader_of, alone=None):
+    """The checks of ``layer`` on one device: each with its commands and load, or why it does not apply (``alone``: the
+    run's only GPU node, which runs nothing across nodes)."""
     entries = []
     for check in _catalog.checks_at(catalog, layer, device):
         why = _catalog.not_applicable(check, expect)
+        if not why and alone and check["scope"] in ACROSS_NODES:
+            why = ("not applicable: %s is the only GPU node of this run and none outside it is named (%s runs across two "
+                   "nodes at least)" % (alone, check["id"]))
         if why:
             entries.append({"check": check["id"], "row": check.get("row"), "not_applicable": why})
             continue
         entry = {"check": check["id"], "row": check.get("row"), "scope": check["scope"],
-                 "commands": _engine.commands_of(check, catalog, expect)}
+                 "commands": commands(check, catalog, expect)}
         loads = _catalog.load_of(check, catalog, expect)
         if loads:
             entry["loads"] = loads
@@ -84,11 +110,26 @@ def mesh(layer, nodes, expect_of, catalog):
     return plan
 
 
-def fabric(nodes, expect_of):
-    """Layer 5's rounds across nodes (the straggler hunt) and Layer 6's run across the pod."""
+def fabric(nodes, expect_of, alone=None):
+    """Layer 5's rounds across nodes (the straggler hunt) and Layer 6's run across the pod; on a lone node (``alone``) only
+    what it runs by itself."""
     if not nodes:
         return {"rounds": [], "note": "no GPU node"}
     first = expect_of(nodes[0])
+    if alone:
+        one_gpu = first["pyramid_gpus_per_node"] < 2
+        rounds = [
+            {"round": 1, "what": "all-reduce on the node alone" + (
+                ", one rank: read for the NCCL it loads (nccl_loaded); the collectives' checks and the other collectives need "
+                "2 GPUs and are not run" if one_gpu else " (its own GPUs), then the other collectives"), "runs": 1},
+            {"round": "L6", "what": "the training step on the node" + (
+                "; the parity test needs 2 GPUs and is not run" if one_gpu else ", then the parity test"), "runs": 1},
+        ]
+        return {"rounds": rounds, "launcher": None,
+                "note": "%s is the only GPU node of this run and none outside it is named: nothing runs across nodes (no "
+                        "pairs, scale-up, pod collectives or training across nodes), so no launcher is used" % alone,
+                "seconds": {5: {"at_most_per_run": first["pyramid_nccl_timeout"]},
+                            6: {"at_most_per_run": first["pyramid_train_timeout"]}}}
     pairs, odd = _fabric_rounds.pair_up(nodes)
     sizes = _fabric_rounds.scale_sizes(len(nodes))
     rounds = [
@@ -147,6 +188,7 @@ def build(devices, expect_of, catalog, groups, forks):
     switches = list(devices.get("switch") or [])
     order = list(groups.get("gpu_nodes") or nodes)
     reader_of = readers(groups, nodes)
+    alone = alone_in(nodes, groups)
     addresses = {}
     for node in nodes:
         found, _problem = _mesh.rail_addresses(order.index(node) + 1 if node in order else 0, expect_of(node))
@@ -156,7 +198,7 @@ def build(devices, expect_of, catalog, groups, forks):
         by_host = {}
         for device, hosts in (("gpu_node", nodes), ("switch", switches)):
             for host in hosts:
-                by_host[host] = device_checks(device, layer, catalog, expect_of(host), reader_of)
+                by_host[host] = device_checks(device, layer, catalog, expect_of(host), reader_of, alone if device == "gpu_node" else None)
         layers.append({"layer": layer, "devices": by_host})
     first = expect_of(nodes[0]) if nodes else (expect_of(switches[0]) if switches else {})
     return {
@@ -166,6 +208,26 @@ def build(devices, expect_of, catalog, groups, forks):
         "addresses": addresses,
         "layers": layers,
         "mesh": {"layer 2": mesh(2, nodes, expect_of, catalog), "layer 4": mesh(4, nodes, expect_of, catalog)},
-        "fabric": fabric(nodes, expect_of),
+        "fabric": fabric(nodes, expect_of, alone),
         "incast": incast(nodes, switches, expect_of, catalog, addresses),
+        "tiers": tiers(nodes, order, expect_of, alone),
+    }
+
+
+def tiers(nodes, order, expect_of, alone=None):
+    """{what: the sentence of which switch tiers its traffic crosses} for the layers that load between nodes (issue 72):
+    a one-unit pod's plan says the spine layer carries no test traffic, so nobody reads the spines as loaded."""
+    if len(nodes) < 2 or alone:
+        return {}
+    first = expect_of(nodes[0])
+    pod = [node for node in order if node in nodes] + [node for node in nodes if node not in order]
+    units = _tiers.units_of(pod, first["pyramid_scalable_unit_nodes"],
+                            {node: expect_of(node).get("pyramid_scalable_unit") for node in nodes})
+    mesh_pairs = [pair for pairs in _rail_rounds.plan_rounds(nodes) for pair in pairs]
+    pairs, _odd = _fabric_rounds.pair_up(nodes)
+    return {
+        "layers 2 and 4 (rail mesh)": _tiers.crossed(units, mesh_pairs)["text"],
+        "layer 5 round 2 (pairs)": _tiers.crossed(units, pairs)["text"],
+        "layer 5 round 3 (scale-up)": _tiers.crossed(units, [pod[:size] for size in _fabric_rounds.scale_sizes(len(pod))], "ring")["text"],
+        "layer 5 round 4 (all-to-all)": _tiers.crossed(units, [pod], "all_to_all")["text"],
     }

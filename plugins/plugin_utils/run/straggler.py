@@ -93,8 +93,9 @@ def record(docs, verdicts, check, catalog, expect, counts):
         result = _engine.result(
             host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
             # the catalog's cause for the finding, else the judge's own (an ERROR's: what could not be read or told)
-            cause=check.get("causes", {}).get(outcome["cause_key"]) or outcome.get("cause"), command=outcome.get("command"),
-            detail=outcome.get("detail"))
+            cause=check.get("causes", {}).get(outcome["cause_key"]) or outcome.get("cause"),
+            # a run that does not apply here started nothing: no command to name (not its planned mpirun line)
+            command=outcome.get("command") or ("(none)" if outcome.get("not_applicable") else None), detail=outcome.get("detail"))
         if outcome.get("not_applicable"):
             result["not_applicable"] = True
         _results.record(docs[host], [result])
@@ -120,6 +121,7 @@ class RunLog:
         with open(os.path.join(self.directory, name), "w", encoding="utf-8") as handle:
             handle.write("$ %s\n" % mask_text(raw.get("command") or "(not run)"))
             handle.write("# status: %s, rc: %s\n" % (raw.get("status"), raw.get("rc")))
+            handle.write("# nodes: %s\n" % ",".join(group))  # the report says which switch tiers the run loaded from these
             handle.write(mask_text(raw.get("stdout", "")))  # NCCL prints its environment at NCCL_DEBUG=INFO
             if raw.get("stderr"):
                 handle.write("\n# stderr\n" + mask_text(raw["stderr"]))

@@ -12,6 +12,7 @@ from ..core.model import PASS, SourceFailure
 from ..judging import JUDGES
 from . import check_mode as _check_mode
 from . import engine as _engine, fabric_rounds as _rounds, straggler as _straggler
+from ..judging import scale as _scale
 
 
 def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=False, pod_order=None):
@@ -24,18 +25,20 @@ def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=F
     expect = step.expectations(step.host, catalog, checks)
     docs = {host: _results.load(run_dir, host) for host in hosts}
     if check_mode and _check_mode.loads(checks, catalog, expect):  # the node's own runs were not made either: every node
-        counts = _check_mode.record_not_run(run_dir, list(docs), checks, catalog, lambda host: step.expectations(host, catalog, checks))
+        counts = _check_mode.record_not_run(run_dir, list(docs), checks, catalog, lambda host: step.expectations(host, catalog, checks),
+                                            references=references)
         return {"counts": counts, "runs": 0, "msg": "layer %d fabric checks: %s on %d nodes" % (layer, _check_mode.NOT_RUN, len(docs))}
     nodes = _straggler.climbing(docs, layer, {check["id"] for check in checks})
     log = _straggler.RunLog(run_dir, layer)
-    counts = {}
+    counts, latency = {}, None
     for check in checks:
         partners = _straggler.references_for(nodes, references)
-        check_expect, by_unit = expect, {}
+        # the pod's latency model, fitted from the pair runs (round 2): round 3's latency-bound sizes are judged by it
+        check_expect, by_unit = (dict(expect, latency_model=latency) if latency else expect), {}
         if check["id"] in _rounds.BY_UNIT:
             units = _straggler.scalable_units(nodes, pod_order or list(docs), expect["pyramid_scalable_unit_nodes"],
                                               lambda host: step.expectations(host, catalog, [], extra=("pyramid_scalable_unit",)))
-            check_expect, by_unit = dict(expect, scalable_units=units), {"units": units}
+            check_expect, by_unit = dict(check_expect, scalable_units=units), {"units": units}
         verdicts = (_straggler.lone_node(list(docs), references)
                     or _straggler.launcher_missing(nodes, partners, launcher, expect)
                     or _rounds.ROUNDS[check["id"]](list(nodes), _group_runner(step, check, catalog, check_expect, launcher, log),
@@ -43,6 +46,7 @@ def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=F
         verdicts.update(_straggler.left_out(docs, verdicts, check, layer))
         _straggler.record(docs, verdicts, check, catalog, expect, counts)
         nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == PASS]
+        latency = latency or (_scale.pod_latency(verdicts) if check["id"] == "nccl_pairs" else None)
     for doc in docs.values():
         _results.save(run_dir, doc)
     return {"counts": counts, "runs": log.count, "msg": "layer %d fabric checks: %s (%d runs from %s; logs in %s)" % (
@@ -65,9 +69,12 @@ def _group_runner(step, check, catalog, expect, launcher, log):
             facts = (SourceFailure("ssh %s" % launcher, "launcher unreachable: %s" % unreachable) if unreachable
                      else _engine.parse_one(raw))
             declared = _engine.declared(check, expect)
-            if "scalable_units" in expect:  # not an inventory variable: each node's unit, resolved for this check
-                declared["scalable_units"] = expect["scalable_units"]
+            for resolved in ("scalable_units", "latency_model"):  # not inventory variables: resolved by the hunt
+                if resolved in expect:
+                    declared[resolved] = expect[resolved]
             outcome = _engine.run_judge(check, judge, facts, list(group), declared, catalog)
+            if outcome.get("figures") and outcome["status"] == PASS:  # a passing all-reduce's figures: its record keeps them
+                outcome["detail"] = outcome.pop("figures")
             outcome["command"] = " ".join(planned[index]["ways"][0]["run"])  # as planned: a script stays {payload_source:..}
             outcome["actual"] = "%s [log: %s]" % (outcome["actual"], log.write(check["id"], group, raw))
             outcomes.append(outcome)

@@ -40,11 +40,11 @@ METRICS = {  # name -> (type, help)
     "pyramid_device_go": ("gauge", "1 when the device was GO in the last run, else 0."),
     "pyramid_device_stopped_at_layer": ("gauge", "The lowest layer the device failed in the last run (absent when it failed none)."),
     "pyramid_check_status": ("gauge", "1 for the status of each check of each device in the last run, 0 for the other statuses."),
-    "pyramid_checklist_row_status": ("gauge", "1 for the status of each go/no-go checklist row in the last run (pass, fail, not_covered)."),
+    "pyramid_checklist_row_status": ("gauge", "1 for the status of each go/no-go checklist row in the last run (pass, fail, not_run, not_covered)."),
     "pyramid_nccl_busbw_gbytes_per_second": ("gauge", "Round-1 all-reduce bus bandwidth of the node at the largest message size (GB/s)."),
     "pyramid_train_step_seconds": ("gauge", "Median training step time of the node after warm-up (seconds)."),
 }
-ROW_STATUSES = ("pass", "fail", "not_covered")
+ROW_STATUSES = ("pass", "fail", "not_run", "not_covered")
 
 
 def _timestamp(text):

@@ -42,22 +42,33 @@ DATA = [
      "facts": node(kernel_modules=modules("mlx5_ib"), module_sysfs={name: NO_SYS_MODULE(name) for name in ("mlx5_core", "ib_core")}),
      "expect": {"pyramid_rdma_modules": ["mlx5_ib", "mlx5_core", "ib_core"]},
      "status": "ERROR", "contains": ["the module list lacks mlx5_core (which mlx5_ib needs); ib_core (which mlx5_ib needs): cut short"]},
-    # a built-in module's dependencies are built in too, /sys/module entry or not (Kconfig): each named with its needer
-    {"check": "rdma_modules", "name": "mlx5_ib built in: ib_uverbs and ib_core, absent from /sys/module, are built in too",
+    # a built-in module's dependencies, absent from the list and /sys/module, may be built in (Kconfig decides which it
+    # uses): each is named as not proven with its needer (issue 66: read, don't infer), an ERROR, never a PASS
+    {"check": "rdma_modules", "name": "mlx5_ib built in: ib_uverbs and ib_core, absent from /sys/module, not proven",
      "facts": node(kernel_modules=modules("nvidia"),
                    module_sysfs={"ib_uverbs": NO_SYS_MODULE("ib_uverbs"), "ib_core": NO_SYS_MODULE("ib_core")}),
      "raw": {"module_sysfs": {"mlx5_ib": fixture("linux_dir_listing", "sys_module_builtin")}},
      "expect": {"pyramid_rdma_modules": ["mlx5_ib", "ib_uverbs", "ib_core"]},
-     "status": "PASS", "contains": ["built into the kernel (in /sys/module without initstate, never in lsmod): mlx5_ib; "
-                                    "ib_uverbs built in too (the built-in mlx5_ib needs it; ",
-                                    "; ib_core built in too (the built-in mlx5_ib needs it; "]},
+     "status": "ERROR", "contains": ["ib_uverbs not proven: not in the module list, no /sys/module/ib_uverbs, and modinfo ib_uverbs "
+                                     "not read (the built-in mlx5_ib may need it", "ib_core not proven: ",
+                                     "built into the kernel (in /sys/module without initstate, never in lsmod): mlx5_ib"]},
+    # the same, the kernel's list of its built-in modules read through modinfo: proven
+    {"check": "rdma_modules", "name": "mlx5_ib built in: ib_uverbs and mlx5_ib proven built in by modinfo",
+     "facts": node(kernel_modules=modules("nvidia"), module_sysfs={"ib_uverbs": NO_SYS_MODULE("ib_uverbs")}),
+     "raw": {"module_sysfs": {"mlx5_ib": fixture("linux_dir_listing", "sys_module_builtin")},
+             "module_builtin": {"ib_uverbs": fixture("linux_modinfo_where", "twin_builtin_ib_uverbs"),
+                                "mlx5_ib": fixture("linux_modinfo_where", "twin_builtin_mlx5_ib")}},
+     "expect": {"pyramid_rdma_modules": ["mlx5_ib", "ib_uverbs"]},
+     "status": "PASS", "contains": ["built into the kernel (in /sys/module without initstate, never in lsmod): mlx5_ib; built into the "
+                                    "kernel (modinfo: filename (builtin), from the kernel's modules.builtin.modinfo): ib_uverbs"]},
     # ... and theirs in turn: rdma_ucm needs rdma_cm, which needs iw_cm (rdma_ucm does not need iw_cm itself)
-    {"check": "rdma_modules", "name": "rdma_ucm built in: rdma_cm built in too, and iw_cm, which rdma_cm needs",
+    {"check": "rdma_modules", "name": "rdma_ucm built in: rdma_cm not proven, and iw_cm, which rdma_cm needs",
      "facts": node(kernel_modules=modules("nvidia"),
                    module_sysfs={"iw_cm": NO_SYS_MODULE("iw_cm"), "rdma_cm": NO_SYS_MODULE("rdma_cm")}),
      "raw": {"module_sysfs": {"rdma_ucm": fixture("linux_dir_listing", "sys_module_builtin")}},
      "expect": {"pyramid_rdma_modules": ["rdma_ucm", "iw_cm", "rdma_cm"]},
-     "status": "PASS", "contains": ["rdma_cm built in too (the built-in rdma_ucm needs it", "iw_cm built in too (the built-in rdma_cm needs it"]},
+     "status": "ERROR", "contains": ["rdma_cm not proven: ", "(the built-in rdma_ucm may need it", "iw_cm not proven: ",
+                                     "(the built-in rdma_cm may need it"]},
     # /sys/module/<name>/initstate: "live", "coming" or "going" are all a module the kernel holds (show_initstate)
     {"check": "rdma_modules", "name": "lsmod lacks two modules whose initstate reads coming and going: the list is incomplete",
      "facts": node(kernel_modules=modules_but("mlx5_ib", "ib_uverbs"),
