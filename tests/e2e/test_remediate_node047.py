@@ -77,7 +77,7 @@ def test_node047_goes_no_go_then_remediated_then_go(validate):
     with open(before.run_dirs[-1] + "/baseline.yml", encoding="utf-8") as handle:
         baseline = yaml.safe_load(handle)
     assert set(baseline) == {"pyramid_nccl_node_busbw", "pyramid_nccl_collective_busbw", "pyramid_nccl_pod_collective_busbw",
-                             "pyramid_train_step_ms_baseline"}
+                             "pyramid_nccl_scale_busbw", "pyramid_train_step_ms_baseline"}  # scale: per node count (issue 72)
     assert set(baseline["pyramid_nccl_collective_busbw"]) == {"all_gather", "reduce_scatter", "alltoall", "sendrecv"}
 
     # Layer 3 alone (the gate off for this look): the sysfs DCQCN switches and the trust state, caught with the RCA's cause
