@@ -210,6 +210,14 @@ IBSTAT_12 = ibstat(rails=["mlx5_%d" % index for index in range(12)])
 NO_PEERMEM = modules(*RDMA + GPU_DRIVER)
 NVIDIA_SMI = "nvidia-smi topo -m"
 
+
+def h100_builtin_sysfs():
+    """/sys/module of the lent H100's kernel for the RDMA core it has built in (mlx5_ib as ib_core: no initstate)."""
+    return {"mlx5_core": fixture("linux_dir_listing", "sys_module_mlx5_core_builtin_h100"),
+            "mlx5_ib": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100"),
+            "ib_core": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100")}
+
+
 DATA = [
     # --- iommu: any unit in /sys/class/iommu
     {"check": "iommu", "name": "Intel DMAR units", "raw": {"iommu_sysfs": fixture("linux_sys_class_iommu", "intel_dmar")},
@@ -295,9 +303,7 @@ DATA = [
                                      "No proof that ib_uverbs is in the kernel"]},
     {"check": "rdma_modules", "name": "the lent H100's kernel, ib_uverbs proven built in by modinfo (filename: (builtin))",
      "raw": {"kernel_modules": fixture("linux_proc_modules", "h100_vm_rdma_built_in_real"),
-             "module_sysfs": {"mlx5_core": fixture("linux_dir_listing", "sys_module_mlx5_core_builtin_h100"),
-                              "mlx5_ib": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100"),
-                              "ib_core": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100")},
+             "module_sysfs": h100_builtin_sysfs(),
              "module_builtin": {"ib_uverbs": fixture("linux_modinfo_where", "twin_builtin_ib_uverbs")}},
      "facts": {"module_sysfs": {"mlx5_core": None, "mlx5_ib": None, "ib_core": None, "ib_uverbs": NO_SYS_MODULE("ib_uverbs")}},
      "status": "PASS", "contains": ["built into the kernel (in /sys/module without initstate, never in lsmod): mlx5_core, mlx5_ib, ib_core",
@@ -306,9 +312,7 @@ DATA = [
     {"check": "rdma_modules", "name": "the lent H100's kernel, modinfo does not know ib_uverbs: still not proven",
      # kmod's answer (not_found_real's words) on a kernel without /lib/modules is the same as on one without the module
      "raw": {"kernel_modules": fixture("linux_proc_modules", "h100_vm_rdma_built_in_real"),
-             "module_sysfs": {"mlx5_core": fixture("linux_dir_listing", "sys_module_mlx5_core_builtin_h100"),
-                              "mlx5_ib": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100"),
-                              "ib_core": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100")},
+             "module_sysfs": h100_builtin_sysfs(),
              "module_builtin": {"ib_uverbs": "modinfo: ERROR: Module ib_uverbs not found.\n"}},
      "facts": {"module_sysfs": {"mlx5_core": None, "mlx5_ib": None, "ib_core": None, "ib_uverbs": NO_SYS_MODULE("ib_uverbs")}},
      "status": "ERROR", "contains": ["ib_uverbs not proven: not in the module list, no /sys/module/ib_uverbs, and modinfo does not know "
@@ -316,18 +320,14 @@ DATA = [
     {"check": "rdma_modules", "name": "mlx5_ib built in, ib_uverbs a .ko file not loaded: not loaded",
      # mlx5_ib built without user verbs, ib_uverbs installed as a module and not loaded: modprobe is the fix
      "raw": {"kernel_modules": fixture("linux_proc_modules", "h100_vm_rdma_built_in_real"),
-             "module_sysfs": {"mlx5_core": fixture("linux_dir_listing", "sys_module_mlx5_core_builtin_h100"),
-                              "mlx5_ib": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100"),
-                              "ib_core": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100")},
+             "module_sysfs": h100_builtin_sysfs(),
              "module_builtin": {"ib_uverbs": fixture("linux_modinfo_where", "twin_loadable_ib_uverbs")}},
      "facts": {"module_sysfs": {"mlx5_core": None, "mlx5_ib": None, "ib_core": None, "ib_uverbs": NO_SYS_MODULE("ib_uverbs")}},
      "status": "FAIL", "contains": ["not loaded: ib_uverbs; built into the kernel (in /sys/module without initstate, never in lsmod): "
                                     "mlx5_core, mlx5_ib, ib_core", CAUSE]},
     {"check": "rdma_modules", "name": "modinfo answering for another module (an alias) proves nothing of this one",
      "raw": {"kernel_modules": fixture("linux_proc_modules", "h100_vm_rdma_built_in_real"),
-             "module_sysfs": {"mlx5_core": fixture("linux_dir_listing", "sys_module_mlx5_core_builtin_h100"),
-                              "mlx5_ib": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100"),
-                              "ib_core": fixture("linux_dir_listing", "sys_module_ib_core_builtin_h100")},
+             "module_sysfs": h100_builtin_sysfs(),
              "module_builtin": {"ib_uverbs": fixture("linux_modinfo_where", "builtin_md_mod_kmod_real")}},
      "facts": {"module_sysfs": {"mlx5_core": None, "mlx5_ib": None, "ib_core": None, "ib_uverbs": NO_SYS_MODULE("ib_uverbs")}},
      "status": "ERROR", "contains": ["modinfo ib_uverbs answered for md_mod"]},
