@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync prometheus frr iputils-ping fping
+APT_PACKAGES := openssh-server openssh-client kmod iproute2 util-linux rsync prometheus frr iputils-ping fping slurmctld slurmd munge
 # without their recommends: Chromium's would bring a desktop (systemd, udev, avahi) into the machine
 APT_PACKAGES_ALONE := chromium
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg

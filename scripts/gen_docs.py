@@ -34,25 +34,31 @@ def _switch_commands(catalog):
     """Per platform, which command is parsed by what, for every switch source."""
     names = _engine_sources(catalog, "switch")
     out = ["## Switch commands by platform", "",
-           "Every switch source runs one command per platform (`pyramid_switch_os`) and its parser yields the same "
-           "normalized facts (docs/switches.md). (ntc-templates): the template is ntc-templates' own, reused.", "",
+           "Every switch source runs its platform's commands (`pyramid_switch_os`) in the order shown, the next one only "
+           "where the device refuses the one before (\"else\"; JSON first where the platform speaks it), and each parser "
+           "yields the same normalized facts (docs/switches.md). (ntc): the template is ntc-templates' own, reused.", "",
            "| Source | " + " | ".join(PLATFORMS[p] for p in _catalog.SWITCH_OSES) + " |",
            "|---|" + "---|" * len(_catalog.SWITCH_OSES)]
     for name in names:
-        ways = {w["platform"]: w for w in catalog["sources"][name]["ways"]}
+        ways = {}
+        for way in catalog["sources"][name]["ways"]:  # every way of a platform, in the order the engine tries them
+            ways.setdefault(way["platform"], []).append(way)
         cells = []
         for platform in _catalog.SWITCH_OSES:
-            way = ways.get(platform)
-            if way is None:  # the checks reading this source declare other platforms
+            if platform not in ways:  # the checks reading this source declare other platforms
                 cells.append("not applicable")
                 continue
-            text = (way["cli"] if "cli" in way else "promql " + way["query"] if "query" in way else " ".join(way["run"])).replace("|", "\\|")
-            per_port = " (per port)" if way.get("foreach") else ""
-            ntc = " (ntc)" if parsing.PARSERS[way["parser"]].ntc else ""
-            cells.append("`%s`%s → `%s`%s" % (text, per_port, way["parser"], ntc))
+            cells.append(", else ".join(_switch_way(way) for way in ways[platform]))
         out.append("| `%s`%s | %s |" % (name, " (counters)" if catalog["sources"][name].get("counters") else "",
                                         " | ".join(cells)))
     return out + [""]
+
+
+def _switch_way(way):
+    text = (way["cli"] if "cli" in way else "promql " + way["query"] if "query" in way else " ".join(way["run"])).replace("|", "\\|")
+    per_port = " (per port)" if way.get("foreach") else ""
+    ntc = " (ntc)" if parsing.PARSERS[way["parser"]].ntc else ""
+    return "`%s`%s → `%s`%s" % (text, per_port, way["parser"], ntc)
 
 
 def _engine_sources(catalog, device):

@@ -2,7 +2,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-# The work happens on the controller in plugins/action/drain.py; this file carries its documentation.
+# The work happens on the controller in plugins/action/drain.py (its decisions: plugins/plugin_utils/run/handover.py);
+# this file carries its documentation.
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ description:
     C(BLOCKED) record below Layer 7, its reason the first such record (lowest layer) - C(pyramid: L0 gpudirect FAIL:
     <cause>). A node that is NO-GO only by what was not run (check mode, an unchecked or waived row, a host the play
     never read) is not handed over."
-  - The scheduler's state is read first (C(scontrol show node), C(kubectl get nodes -o json)) - a node already out of
-    service for another reason (an admin's drain or cordon) is left as it is and said so; a state that cannot be read
-    changes nothing and fails the task. More than two nodes and more than C(pyramid_drain_max_fraction) (0.5) of the
-    run's GPU nodes with a finding is refused (the run's or the fabric's fault) and fails the task.
+  - The scheduler's state is read first (C(scontrol show node), C(kubectl get nodes -o json), each through its
+    parser) - a node already out of service for another reason (an admin's drain, a node DOWN or DOWN* not responding, FAIL,
+    MAINT, a cordon without the pyramid's taint) is left as it is and said so; a state that cannot be read (a controller
+    that does not answer, an error, a cut answer) changes nothing and fails the task, naming the command. More than two
+    nodes and more than C(pyramid_drain_max_fraction) (0.5) of the run's GPU nodes with a finding is refused (the
+    run's or the fabric's fault) and fails the task.
   - Every command is run even when one fails; the failures fail the task at the end, each named.
   - C(pyramid_drain=slurm) - C(scontrol update nodename=<nodes> state=drain reason="<reason>"), one command per
     reason. C(pyramid_drain=kubernetes) - C(kubectl cordon), C(kubectl taint nodes ... pyramid.gpufabric/no-go=<check>:NoSchedule
@@ -29,8 +32,8 @@ description:
     resumes nothing and fails the task."
   - The settings are the GPU nodes' inventory variables (the same on every node; else the task fails). Node names are
     C(pyramid_scheduler_node_name), else the inventory name's first label.
-  - In check mode it runs nothing and returns the commands it would run. What it did (or would do) is written to
-    C(drain.json) beside C(report.json).
+  - In check mode it runs nothing, not even the read of the scheduler's state, and returns the commands it would run.
+    What it did (or would do) is written to C(drain.json) beside C(report.json).
   - Run it once, delegated to the host that runs C(scontrol) or C(kubectl) - the role C(gpufabric.pyramid.report) uses
     the first host of the group C(scheduler), else of C(launcher).
 options:

@@ -21,6 +21,8 @@ pytestmark = [pytest.mark.twin, pytest.mark.slow]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "twin"))
 from pyramid_twin import changes, entry  # noqa: E402  pylint: disable=wrong-import-position
+
+from ansible_collections.gpufabric.pyramid.tests.e2e import real_slurm  # noqa: E402  pylint: disable=wrong-import-position
 SCENARIO = os.path.join(ROOT, "twin", "scenarios", "node047.yml")
 LIMIT = "node-046,node-047,node-048"
 # node047.yml has no switch: its GO runs waive the rows that need them (tests/e2e/waivers.py)
@@ -30,19 +32,19 @@ RENAMED = {"twin_group_names": {"gpu_nodes": "gpus", "launcher": "login_nodes"},
 FAST = {"pyramid_rdma_duration": 1, "pyramid_soak_seconds": 1, "pyramid_waive": GPU_ONLY_WAIVERS}
 
 
-def _scheduler_file():
+def _changes_dir():
     with open(SCENARIO, "rb") as handle:
-        return os.path.join(changes.STATE_DIR, "changes", entry.digest(handle.read()), "scheduler.json")
+        return os.path.join(changes.STATE_DIR, "changes", entry.digest(handle.read()))
 
 
 def _forget_the_scheduler():
-    if os.path.exists(_scheduler_file()):
-        os.remove(_scheduler_file())
+    """The run's nodes in service in the twin's real Slurm (twin/slurm), whatever an earlier test left."""
+    real_slurm.give_back(LIMIT.split(","))
 
 
 def _scontrol_calls():
-    """The twin's scontrol calls so far (ran/<launcher>.log)."""
-    path = os.path.join(os.path.dirname(_scheduler_file()), "ran", "node-001.log")
+    """The launcher's scontrol calls so far (ran/<launcher>.log: the real scontrol, run through the twin's node)."""
+    path = os.path.join(_changes_dir(), "ran", "node-001.log")
     if not os.path.exists(path):
         return []
     with open(path, encoding="utf-8") as handle:
@@ -50,9 +52,8 @@ def _scontrol_calls():
 
 
 def _drained():
-    """The nodes the twin's Slurm holds drained."""
-    with open(_scheduler_file(), encoding="utf-8") as handle:
-        return {node for node, kept in json.load(handle).items() if kept["drain"] is not None}
+    """The run's nodes the twin's real Slurm holds drained (sinfo)."""
+    return set(real_slurm.drained(LIMIT.split(",")))
 
 
 def _layer3_roce(run, node):

@@ -70,6 +70,10 @@ def test_the_plan_names_every_round_and_layer_and_runs_nothing(validate, tmp_pat
     layer1 = {entry["check"]: entry for entry in next(layer for layer in plan["layers"] if layer["layer"] == 1)["devices"]["node-001"]}
     assert "pyramid_rdma_link_layer is roce" in layer1["ib_links"]["not_applicable"]
     assert "plan: 4 GPU nodes, 12 switches; nothing run" in run.stdout
+    # the load said first, and the total (issue 71): the incast's window counted with the soak and the meshes
+    assert markdown.index("**The pod must be idle.**") < markdown.index("## Load and duration by layer")
+    assert plan["total"]["timed_seconds"] >= layer4 + plan["incast"]["seconds"]["about"], plan["total"]
+    assert "Total time: the timed loads" in " ".join(run.stdout.split()), run.stdout[-3000:]
 
 
 def test_an_infiniband_plan_reads_the_subnet_on_one_node_and_chooses_the_incast_at_layer3(validate, tmp_path):

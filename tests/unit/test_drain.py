@@ -1,10 +1,12 @@
-"""Handing the failing GPU nodes to the scheduler (report/drain.py) and the twin's scontrol and kubectl that answer it."""
+"""Handing the failing GPU nodes to the scheduler (run/handover.py) and the twin's kubectl that answers it. Its refusals
+are DATA rows (test_handover_data.py); against the real Slurm, tests/e2e/test_handover_slurm.py."""
 
 import json
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import drain as _drain
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import handover as _drain
 from pyramid_twin import scheduler
 
 NODES = ["node-001", "node-002", "node-003", "node-004"]
@@ -64,16 +66,18 @@ def ours(nodes):
     return {name for name, seen in nodes.items() if seen["ours"]}
 
 
-def test_slurm_state_tells_our_drains_from_an_admins(tmp_path):
+def test_the_twins_fallback_scontrol_is_read_as_slurms_own(tmp_path, monkeypatch):
+    """Where no real Slurm runs (twin/slurm without its packages) the twin's scontrol answers in Slurm's format."""
+    monkeypatch.setattr(scheduler, "real_slurm_conf", lambda: None)
     path = str(tmp_path / "scheduler.json")
     scheduler.scontrol(path, NODES, ["update", "nodename=node-002", "state=drain", "reason=pyramid: L0 gpudirect FAIL: x"])
     scheduler.scontrol(path, NODES, ["update", "nodename=node-003", "state=drain", "reason=bad dimm"])
     rc, out, _err = scheduler.scontrol(path, NODES, ["show", "node"])
-    nodes = _drain.slurm_nodes(out)
+    nodes = _drain.scheduler_nodes("slurm", out)
     assert rc == 0 and ours(nodes) == {"node-002"} and {name for name, seen in nodes.items() if seen["out"]} == {"node-002", "node-003"}
-    assert nodes["node-003"]["reason"] == "bad dimm [root@2026-11-28T12:00:00]"
+    assert nodes["node-003"]["reason"] == "bad dimm"  # who and when ([root@...]) apart, as the parser reads them
     scheduler.scontrol(path, NODES, ["update", "nodename=node-002", "state=resume"])
-    assert ours(_drain.slurm_nodes(scheduler.scontrol(path, NODES, ["show", "node"])[1])) == set()
+    assert ours(_drain.scheduler_nodes("slurm", scheduler.scontrol(path, NODES, ["show", "node"])[1])) == set()
     assert scheduler.scontrol(path, NODES, ["update", "nodename=node-009", "state=drain", "reason=x"])[0] == 1
 
 
@@ -84,31 +88,17 @@ def test_many_nodes_failing_at_once_are_not_handed_over():
     assert _drain.too_many(dict(list(found.items())[:2]), ["n0", "n1"], 0.5) is None  # two nodes: always (a --limit rerun)
 
 
-# A real `scontrol show node` block (Slurm 25.05.3, a public capture): the reason alone on its line.
-REAL_SLURM = """NodeName=server5 Arch=x86_64 CoresPerSocket=1
-   CPUAlloc=0 CPUEfctv=8 CPUTot=8 CPULoad=0.00
-   AvailableFeatures=(null)
-   ActiveFeatures=(null)
-   Gres=(null)
-   NodeAddr=server5 NodeHostName=server5 Version=25.05.3
-   OS=Linux 5.15.0-153-generic #163-Ubuntu SMP Thu Aug 7 16:37:18 UTC 2025
-   RealMemory=15988 AllocMem=0 FreeMem=14055 Sockets=8 Boards=1
-   State=IDLE+DRAIN ThreadsPerCore=1 TmpDisk=0 Weight=1 Owner=N/A MCS_label=N/A
-   Partitions=cpu,memory
-   BootTime=2025-09-17T11:19:09 SlurmdStartTime=2025-09-19T15:58:06
-   LastBusyTime=2025-09-23T08:48:32 ResumeAfterTime=None
-   CfgTRES=cpu=8,mem=15988M,billing=8
-   AllocTRES=
-   CurrentWatts=0 AveWatts=0
-   Reason=maintenance [root@2025-09-23T09:46:15]
-"""
+def _fixture(parser, case):
+    with open("tests/unit/parsers/%s/%s.raw" % (parser, case), encoding="utf-8") as handle:
+        return handle.read()
 
 
 def test_a_real_drained_node_with_another_reason_is_out_and_never_ours():
-    assert _drain.slurm_nodes(REAL_SLURM) == {"server5": {"out": True, "ours": False, "reason": "maintenance [root@2025-09-23T09:46:15]"}}
-    assert ours(_drain.slurm_nodes(REAL_SLURM.replace("Reason=maintenance", "Reason=pyramid: L0 iommu FAIL: off"))) == {"server5"}
-    with pytest.raises(ValueError):
-        _drain.slurm_nodes("   State=IDLE+DRAIN\n")  # a read cut before its NodeName: refused, never "nothing drained"
+    real = _fixture("slurm_scontrol_show_node", "slurm2505_admin_drain")
+    assert _drain.scheduler_nodes("slurm", real) == {"server5": {"out": True, "ours": False, "reason": "maintenance"}}
+    assert ours(_drain.scheduler_nodes("slurm", real.replace("Reason=maintenance", "Reason=pyramid: L0 iommu FAIL: off"))) == {"server5"}
+    with pytest.raises(parsing.ParseError):
+        _drain.scheduler_nodes("slurm", "   State=IDLE+DRAIN\n")  # a read cut before its NodeName: refused, never "nothing drained"
 
 
 def test_kubernetes_state_from_the_twins_kubectl(tmp_path):
@@ -117,56 +107,47 @@ def test_kubernetes_state_from_the_twins_kubectl(tmp_path):
     assert scheduler.kubectl(path, NODES, ["taint", "nodes", "node-002", "pyramid.gpufabric/no-go=gpudirect:NoSchedule", "--overwrite"])[0] == 0
     assert scheduler.kubectl(path, NODES, ["cordon", "node-003"])[0] == 0  # an admin's cordon, no taint of ours
     out = scheduler.kubectl(path, NODES, ["get", "nodes", "-o", "json"])[1]
-    nodes = _drain.kubernetes_nodes(out)
+    nodes = _drain.scheduler_nodes("kubernetes", out)
     assert ours(nodes) == {"node-002"} and nodes["node-003"] == {"out": True, "ours": False, "reason": "cordoned"}
     assert json.loads(out)["items"][1]["spec"]["unschedulable"] is True
     for argv, _group, _what in _drain.resume_commands("kubernetes", ["node-002"]):
         assert scheduler.kubectl(path, NODES, argv[1:])[0] == 0, argv
-    nodes = _drain.kubernetes_nodes(scheduler.kubectl(path, NODES, ["get", "nodes", "-o", "json"])[1])
+    nodes = _drain.scheduler_nodes("kubernetes", scheduler.kubectl(path, NODES, ["get", "nodes", "-o", "json"])[1])
     assert ours(nodes) == set() and not nodes["node-002"]["out"] and nodes["node-003"]["out"]
     for cut in (out[: len(out) // 2], "[]", '{"kind": "List"}'):
-        with pytest.raises(ValueError):
-            _drain.kubernetes_nodes(cut)  # cut JSON, or not a list of nodes: refused
+        with pytest.raises(parsing.ParseError):
+            _drain.scheduler_nodes("kubernetes", cut)  # cut JSON, or not a list of nodes: refused
 
 
-def _action(path, calls):
-    """The drain action with its commands answered by the twin's scheduler (no Ansible task around it)."""
-    from ansible_collections.gpufabric.pyramid.plugins.action.drain import ActionModule  # pylint: disable=import-outside-toplevel
-    action = ActionModule.__new__(ActionModule)
-
-    def command(argv, task_vars):  # pylint: disable=unused-argument
+def _twin_kubectl(path, calls):
+    """run(argv) for the hand-over, answered by the twin's kubectl (Kubernetes cannot run here; Slurm's real daemons
+    answer the Slurm cases: tests/e2e/test_handover_slurm.py)."""
+    def command(argv):
         calls.append(argv)
-        rc, out, err = getattr(scheduler, argv[0])(path, NODES, argv[1:])
+        rc, out, err = scheduler.kubectl(path, NODES, argv[1:])
         return {"rc": rc, "stdout": out, "stderr": err}
-    action._command = command  # pylint: disable=protected-access
-    return action
+    return command
 
 
-@pytest.mark.parametrize("mode", ["slurm", "kubernetes"])
-def test_an_admins_drain_is_left_as_it_is_and_never_given_back(tmp_path, mode):
+def test_an_admins_cordon_is_left_as_it_is_and_never_given_back(tmp_path):
     path, calls = str(tmp_path / "scheduler.json"), []
-    action = _action(path, calls)
-    if mode == "slurm":  # an admin drained node-002 (a failing node) and node-001 (a GO one) for their own reasons
-        for node in ("node-001", "node-002"):
-            scheduler.scontrol(path, NODES, ["update", "nodename=" + node, "state=drain", "reason=bad dimm"])
-    else:
-        scheduler.kubectl(path, NODES, ["cordon", "node-001", "node-002"])
-    state = _drain.scheduler_nodes(mode, action._command(_drain.state_command(mode), {})["stdout"])  # pylint: disable=protected-access
-    found = _drain.reasons(REPORT)
-    outcome, lines = action._hand_over(mode, True, REPORT, found, NAMES, state, {})  # pylint: disable=protected-access
+    command = _twin_kubectl(path, calls)
+    scheduler.kubectl(path, NODES, ["cordon", "node-001", "node-002"])  # an admin's, on a GO node and a failing one
+    state = _drain.scheduler_nodes("kubernetes", command(_drain.state_command("kubernetes"))["stdout"])
+    outcome, lines = _drain.hand_over("kubernetes", True, REPORT, _drain.reasons(REPORT), NAMES, state, command)
     assert sorted(outcome["left"]) == ["node-002"] and sorted(outcome["drained"]) == ["node-003"], outcome
-    assert outcome["resumed"] == [] and outcome["errors"] == []  # node-001 is GO, but its drain is not ours
-    assert not [argv for argv in calls if "node-002" in " ".join(argv) or "uncordon" in argv or "state=resume" in argv]
-    assert any("node-002 left as it is, out of service for another reason" in line for line in lines)
-    after = _drain.scheduler_nodes(mode, action._command(_drain.state_command(mode), {})["stdout"])  # pylint: disable=protected-access
+    assert outcome["resumed"] == [] and outcome["errors"] == []  # node-001 is GO, but its cordon is not ours
+    assert not [argv for argv in calls if "node-002" in argv or "uncordon" in argv]
+    assert any("node-002 left as it is, out of service for another reason: cordoned" in line for line in lines)
+    after = _drain.scheduler_nodes("kubernetes", command(_drain.state_command("kubernetes"))["stdout"])
     assert after["node-001"]["out"] and not after["node-001"]["ours"] and after["node-003"]["ours"]
 
 
-def test_a_command_that_fails_does_not_stop_the_others(tmp_path):
+def test_a_node_the_scheduler_does_not_have_does_not_stop_the_others(tmp_path):
     path, calls = str(tmp_path / "scheduler.json"), []
-    action = _action(path, calls)
-    state = _drain.slurm_nodes(scheduler.scontrol(path, NODES, ["show", "node"])[1])
-    found = dict(_drain.reasons(REPORT), **{"node-009": ("pyramid: L0 iommu FAIL: off", "iommu")})  # unknown to Slurm
-    outcome, _lines = action._hand_over("slurm", False, REPORT, found, dict(NAMES, **{"node-009": "node-009"}), state, {})  # pylint: disable=protected-access
-    assert sorted(outcome["drained"]) == ["node-002", "node-003"] and len(outcome["done"]) == 2
+    command = _twin_kubectl(path, calls)
+    state = _drain.scheduler_nodes("kubernetes", command(_drain.state_command("kubernetes"))["stdout"])
+    found = dict(_drain.reasons(REPORT), **{"node-009": ("pyramid: L0 iommu FAIL: off", "iommu")})  # unknown to it
+    outcome, _lines = _drain.hand_over("kubernetes", False, REPORT, found, dict(NAMES, **{"node-009": "node-009"}), state, command)
+    assert sorted(outcome["drained"]) == ["node-002", "node-003"] and len(outcome["done"]) == 5
     assert outcome["errors"] == ["node-009: not a node of the scheduler (pyramid_scheduler_node_name?)"]

@@ -127,13 +127,26 @@ def test_names_follow_their_grammar(raw, message):
 @pytest.mark.parametrize("raw", [
     {"pyramid_rails": ["mlx5_0", "mlx5_10", "bnxt_re0", "ibp23s0", "rocep1s0f0"]},
     {"pyramid_nccl_min_bytes": "1M", "pyramid_nccl_max_bytes": "16G"},
-    {"pyramid_nccl_env": {"NCCL_IB_HCA": "=mlx5_0:1,mlx5_1:1", "_PRIVATE": "1"}},
+    {"pyramid_nccl_env": {"NCCL_DEBUG": "INFO", "NCCL_IB_HCA": "=mlx5_0:1,mlx5_1:1", "_PRIVATE": "1"}},
     {"pyramid_switch_ports": [{"port": "Ethernet1/1", "peer": "node-001", "peer_port": "ens1f0np0"}, {"port": "swp1s0"},
                               {"port": "et-0/0/0:1", "role": "fabric", "peer": "spine-01.pod.example", "peer_port": "Ethernet49/1"}]},
     {"pyramid_bgp_neighbors": [{"address": "10.0.0.1", "remote_as": 4200000001}]},
 ])
 def test_real_names_pass_their_grammar(raw):
     assert _expectations.resolve(CATALOG, raw)[1] == []
+
+
+@pytest.mark.parametrize("env", [{"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"},
+                                 {"NCCL_DEBUG": "WARN", "NCCL_IB_GID_INDEX": "3"}])
+def test_an_nccl_env_that_drops_what_the_judges_read_is_refused_before_any_load(env):
+    """The first-run trap (issue 71): the documented root remedy written as the whole dict dropped NCCL_DEBUG=INFO, and
+    every NCCL run was then an ERROR 15-20 minutes in. Pre-flight names the entry and how to keep it."""
+    _values, errors = _expectations.resolve(CATALOG, {"pyramid_nccl_env": env})
+    assert len(errors) == 1 and errors[0].startswith("pyramid_nccl_env has no NCCL_DEBUG=INFO (Layer 5's judges read"), errors
+    assert "keep NCCL_DEBUG: INFO beside your own entries" in errors[0], errors
+    merged = dict(_expectations.resolve(CATALOG, {})[0]["pyramid_nccl_env"], **env)
+    merged["NCCL_DEBUG"] = "INFO"
+    assert _expectations.resolve(CATALOG, {"pyramid_nccl_env": merged})[1] == []
 
 
 def test_a_long_port_plan_is_checked_for_duplicates():

@@ -315,9 +315,9 @@ def test_outputs_of_a_no_go_run(tmp_path):
         "[✗] L5  NCCL  FAILING: node-002",
         "[ ] L4  Not written yet  (not checked: no catalog check yet)", ""]
     assert text[8:21] == [
-        "Why (likely cause -> go back to):",
-        "  leaf1 L1 link_status FAIL: link_status actual", "      cause: link_status cause", "      go back to: link_status go back",
+        "Why (likely cause -> go back to):",  # by layer first, what to fix first (issue 71)
         "  node-001 L0 rails FAIL: rails actual", "      cause: rails cause", "      go back to: rails go back",
+        "  leaf1 L1 link_status FAIL: link_status actual", "      cause: link_status cause", "      go back to: link_status go back",
         "  node-002 L5 nccl_correct ERROR: nccl_correct actual", "      cause: nccl_correct cause", "      go back to: nccl_correct go back", "",
         "Blocked by a switch in their path (not failing on their own):", "  L1 by leaf1 link_status Ethernet1/1: node-002"]
     # node-003 is NO-GO with no finding: its cause is the check it was not proven by (issue 66)
@@ -372,11 +372,20 @@ def test_outputs_of_a_go_run(tmp_path):
     assert "| node-001 | gpu_node | GO |  | 3 | 0 | 0 | 0 | 0 |  |" in markdown
 
 
+def _distinct(docs):
+    """Each finding its own actual text: identical findings on three devices or more are one entry (grouped())."""
+    for number, record in enumerate(record for records in docs.values() for record in records):
+        if record["status"] in ("FAIL", "ERROR"):
+            record["actual"] = "%s actual (%d)" % (record["check"], number)
+    return docs
+
+
 def test_long_lists_are_cut(tmp_path):
     hosts = ["node-%03d" % index for index in range(1, 46)]
     # node-001..013 blocked by leaf1, each later node by a leaf of its own: 33 (layer, switch) groups
     switch = {host: "leaf1" if index < 13 else "leaf%02d" % (index + 1) for index, host in enumerate(hosts)}
-    report = build(tmp_path, {"gpu_node": hosts}, {host: gpu(host, rails="FAIL") + [blocked(host, ((switch[host], ["Ethernet1/1"]),))] for host in hosts})
+    docs = {host: gpu(host, rails="FAIL") + [blocked(host, ((switch[host], ["Ethernet1/1"]),))] for host in hosts}
+    report = build(tmp_path, {"gpu_node": hosts}, _distinct(docs))
     text = _report.checklist_text(report).splitlines()
     assert "[✗] L0  NICs up  FAILING: node-001, node-002, node-003, node-004, node-005, node-006 +39 more" in text
     assert sum(1 for line in text if line.startswith("  node-")) == 40
@@ -400,7 +409,7 @@ def test_short_lists_are_whole(tmp_path):
     assert not any("more in report.md" in line for line in text)
     report = build(tmp_path, {"gpu_node": hosts[:6]}, {})
     assert "[✗] L0  NICs up  FAILING: %s" % ", ".join(hosts[:6]) in _report.checklist_text(report).splitlines()
-    report = build(tmp_path, {"gpu_node": hosts[:20]}, {host: gpu(host, rails="FAIL", iommu="FAIL") for host in hosts[:20]})
+    report = build(tmp_path, {"gpu_node": hosts[:20]}, _distinct({host: gpu(host, rails="FAIL", iommu="FAIL") for host in hosts[:20]}))
     text = _report.checklist_text(report).splitlines()  # 40 problems, 20 stopped hosts: every one shown
     assert text[-3] == "Stopped (not climbed past the failing layer): " + ", ".join("%s@L0" % host for host in hosts[:20])
     assert sum(1 for line in text if line.startswith("  node-")) == 40 and not any("more in report.md" in line for line in text)
@@ -414,7 +423,7 @@ def test_cells_escape_pipes_and_newlines(tmp_path):
 
 def test_just_over_the_cut(tmp_path):
     hosts = ["node-%03d" % index for index in range(1, 22)]
-    docs = {host: gpu(host, rails="FAIL", iommu="FAIL" if index < 20 else "PASS") for index, host in enumerate(hosts)}
+    docs = _distinct({host: gpu(host, rails="FAIL", iommu="FAIL" if index < 20 else "PASS") for index, host in enumerate(hosts)})
     text = _report.checklist_text(build(tmp_path, {"gpu_node": hosts}, docs)).splitlines()  # 41 problems, 21 stopped hosts
     assert "  ... 1 more in report.md" in text
     assert text[-3].endswith("node-020@L0 ...")
@@ -506,3 +515,26 @@ def test_not_checked_rows_say_why_each(tmp_path):
     assert report["summary"]["go"] == 2 and report["verdict"] == "NO-GO"
     assert [(row["row"], row["why_not"]) for row in report["unchecked_rows"]] == [
         ("load", "InfiniBand rails: no ECN or PFC to prove; " + no_url), ("telemetry", no_url)]
+
+
+def test_what_to_fix_first_comes_first_and_one_finding_on_many_devices_is_one_entry(tmp_path):
+    """Issue 71: a leaf that blocks many nodes before a node's own finding at the same layer, layers in order, and the
+    same finding on twelve nodes one entry naming them (not twelve rows)."""
+    hosts = ["node-%03d" % index for index in range(1, 15)]
+    docs = {host: gpu(host, rails="FAIL") for host in hosts[:12]}
+    for host in hosts[:12]:
+        docs[host][1]["actual"] = "mlx5_3 at 200G on %s" % host
+    docs.update({host: gpu(host) + [blocked(host, (("leaf9", ["Ethernet1/1"]),))] for host in hosts[12:]})
+    docs["node-013"][0] = rec("iommu", "FAIL", 0, host="node-013", actual="iommu off")
+    docs["leaf1"] = [rec("link_status", "FAIL", 1, host="leaf1", row="links", actual="one port down")]
+    docs["leaf9"] = [rec("link_status", "FAIL", 1, host="leaf9", row="links", actual="uplink down")]
+    report = build(tmp_path, {"gpu_node": hosts, "switch": ["leaf1", "leaf9"]}, docs)
+    order = [(r["host"], r["check"]) for r in _report.problems(report)]
+    assert order[0] == ("node-013", "iommu") and order[-2:] == [("leaf9", "link_status"), ("leaf1", "link_status")], order
+    text = _report.checklist_text(report).splitlines()
+    start = text.index("Why (likely cause -> go back to):")
+    assert text[start + 1] == "  node-013 L0 iommu FAIL: iommu off"
+    assert text[start + 4] == "  12 devices: %s L0 rails FAIL: mlx5_3 at 200G on node-001" % ", ".join(hosts[:12])
+    assert text[start + 7] == "  leaf9 L1 link_status FAIL: uplink down"  # blocks two nodes: before leaf1, which blocks none
+    markdown = _report.markdown(report)
+    assert markdown.count("| rails | FAIL |") == 1 and "| 12 devices: node-001, node-002" in markdown

@@ -159,3 +159,23 @@ def test_a_group_of_the_playbooks_name_beside_a_renamed_one_is_named_even_with_t
         "both; rename one"]
     assert not _inventory.group_problems(dict(RENAMED, gpu_nodes=["n2", "n1", "n3"]), names, {})  # the same group, twice named
     assert _inventory.group_names({"pyramid_group_gpu_nodes": ""})["gpu_nodes"] == "gpu_nodes"  # as the plays' default(.., true)
+
+
+ROOT_ENV = {"NCCL_DEBUG": "INFO", "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+@pytest.mark.parametrize("host_vars, expect, across, refused", [
+    ({"ansible_user": "root"}, {"pyramid_nccl_launcher": "mpirun", "pyramid_nccl_env": {"NCCL_DEBUG": "INFO"}}, True, True),
+    ({"ansible_user": "ops", "ansible_become": True}, {"pyramid_nccl_launcher": "mpirun", "pyramid_nccl_env": {}}, True, True),
+    ({"ansible_user": "root"}, {"pyramid_nccl_launcher": "mpirun", "pyramid_nccl_env": ROOT_ENV}, True, False),
+    ({"ansible_user": "root"}, {"pyramid_nccl_launcher": "srun", "pyramid_nccl_env": {}}, True, False),  # Slurm starts it
+    ({"ansible_user": "ops"}, {"pyramid_nccl_launcher": "mpirun", "pyramid_nccl_env": {}}, True, False),
+    ({"ansible_user": "ops", "ansible_become": True, "ansible_become_user": "ops2"}, {"pyramid_nccl_launcher": "mpirun"}, True, False),
+    ({}, {"pyramid_nccl_launcher": "mpirun", "pyramid_nccl_env": {}}, True, False),  # a user left unset is not guessed
+    ({"ansible_user": "root"}, {"pyramid_nccl_launcher": "mpirun", "pyramid_nccl_env": {}}, False, False),  # no run across nodes
+])
+def test_mpirun_as_root_without_open_mpis_permission_is_a_first_run_trap_named_at_preflight(host_vars, expect, across, refused):
+    problem = _inventory.mpirun_as_root("node-001", host_vars, expect, across)
+    assert bool(problem) == refused, problem
+    if refused:
+        assert problem.startswith("the launcher node-001 is reached as root") and "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM" in problem

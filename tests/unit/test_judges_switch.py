@@ -143,10 +143,10 @@ def test_cabling_names_both_ends_and_lists_silent_ports():
     record = _judge("cabling", {"sw_lldp": {"neighbors": lldp}})
     assert record["status"] == "FAIL"
     assert "Ethernet2/1: plan node-002 ens1np0, LLDP sees node-002.pod1.example ens2np0" in record["actual"]
-    assert record["detail"]["ports"] == ["Ethernet2/1"]
+    assert record["detail"]["ports"] == ["Ethernet1/1", "Ethernet2/1"]  # Ethernet1/1 silent beside a host port LLDP answers on
     lldp["Ethernet2/1"] = [{"system": "node-002.pod1.example", "port": "ens1np0"}]  # an FQDN matches its host
-    record = _judge("cabling", {"sw_lldp": {"neighbors": lldp}})
-    assert record["status"] == "PASS" and "not proven) on Ethernet1/1" in record["actual"]
+    record = _judge("cabling", {"sw_lldp": {"neighbors": lldp}})  # a planned port not proven is no pass (issue 68)
+    assert record["status"] == "FAIL" and "no LLDP neighbor on Ethernet1/1 while LLDP answers on other host ports" in record["actual"]
     assert _judge("cabling", {"sw_lldp": {"neighbors": lldp}}, pyramid_lldp_required=True)["status"] == "FAIL"
 
 

@@ -115,3 +115,38 @@ def test_a_one_unit_pod_says_the_spine_layer_carries_no_test_traffic():
     text = _markdown.markdown(two_units)
     assert "## Switch tiers the traffic crosses" in text and "reported, not judged" in text
     assert _build(nodes[:1])["tiers"] == {}  # a lone node loads no switch tier between nodes
+
+
+def test_the_plan_says_the_pod_must_be_idle_and_how_long_the_run_takes():
+    """Issue 71: the load is said first, and the run's total: the timed loads, then Layers 5 and 6 bounded by their
+    timeouts (each step ends when done; the plan cannot know sooner)."""
+    nodes = ["node-%03d" % i for i in range(1, 33)]
+    plan = _build(nodes, pyramid_rdma_duration=5, pyramid_soak_seconds=300, pyramid_ping_count=10)
+    mesh_rounds = len(rail_rounds.plan_rounds(nodes))
+    # the soak, the pings, ib_write_bw in host then GPU memory; the incast is off by default
+    assert plan["total"]["timed_seconds"] == 300 + 10 + mesh_rounds * 2 * 5
+    # round 1, round 2, five sizes (2 ... 32), all-gather and reduce-scatter, all-to-all; each node then the pod
+    assert (plan["total"]["nccl_steps"], plan["total"]["train_steps"]) == (1 + 1 + 5 + 2 + 1, 2)
+    assert plan["total"]["at_most_seconds"] == plan["total"]["timed_seconds"] + 10 * 900 + 2 * _expect_of()(None)["pyramid_train_timeout"]
+    text = _markdown.markdown(plan)
+    assert text.index("**The pod must be idle.**") < text.index("## Load and duration by layer")
+    assert "**Total time:** the timed loads (the soak, the rail meshes, the incast) take about %d min" % round(
+        plan["total"]["timed_seconds"] / 60.0) in text, text[:1500]
+    assert "Layers 5 and 6 add 10 NCCL step(s) and 2 training step(s)" in text
+    assert any(line.startswith("Total time: ") for line in _markdown.summary(plan))
+
+
+def test_a_plan_without_gpu_nodes_has_no_total():
+    plan = _plan.build({"switch": ["leaf1-r0"]}, _expect_of(), CATALOG, {}, 16)
+    assert plan["total"] is None and "Total time" not in _markdown.markdown(plan)
+
+
+def test_a_limited_run_names_the_nodes_outside_it_that_it_may_load():
+    """Issue 71: `--limit node-047` loads a partner outside the limit; the plan names it before anything runs."""
+    pod = ["node-%03d" % i for i in range(45, 50)]
+    plan = _plan.build({"gpu_node": ["node-047"]}, _expect_of(), CATALOG, {"gpu_nodes": pod}, 16)
+    assert plan["outside"] == {"nodes": ["node-045", "node-046"], "more": 2, "needed": True}
+    text = _markdown.markdown(plan)
+    assert "**Outside this run (--limit):** node-045, node-046 (then the next of gpu_nodes, 2 more) of gpu_nodes may be " \
+           "loaded as partners at Layers 2, 4 and 5 (every run across nodes pairs this run's one node with it)" in text
+    assert _build(pod)["outside"] is None

@@ -17,9 +17,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ansible_collections.gpufabric.pyramid.plugins.action.go_no_go import outcome
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report.outcome import outcome
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import drain as _drain, go_no_go as _report, html as _html
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report, html as _html
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import handover as _drain
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import check_mode as _check_mode, engine as _engine
 from ansible_collections.gpufabric.pyramid.tests.unit import test_judge_data as _judge_data
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer0_stack

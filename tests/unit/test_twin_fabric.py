@@ -12,7 +12,8 @@ from pyramid_twin import formats_fabric, model
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CATALOG = _catalog.load_catalog()
 EXPECT = _expectations.resolve(CATALOG, {})[0]
-ENV = dict(EXPECT["pyramid_nccl_env"])
+# run as root here, as the twin is reached: Open MPI's permission, as inventories/twin/group_vars/all.yml gives it
+ENV = dict(EXPECT["pyramid_nccl_env"], OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 RUN = ["all_reduce_perf", "-b", "8", "-e", "4G", "-f", "2", "-g", "1"]
 
 
@@ -129,7 +130,7 @@ def test_the_builtin_all_to_all_across_nodes_prints_the_same_table(parsers, tmp_
     code = "# gpufabric.pyramid built-in benchmark"
     argv = (["-np", "2", "-H", ",".join(names), "--bind-to", "none", "torchrun", "--nnodes=2", "--nproc_per_node=8",
              "--no-python", "python3", "-c", code, "--op", "alltoall", "-b", "8", "-e", "4G", "-f", "2"])
-    rc, out, err, _hang = formats_fabric.mpirun(states["node-001"], argv, {}, load)
+    rc, out, err, _hang = formats_fabric.mpirun(states["node-001"], argv, {k: v for k, v in ENV.items() if k.startswith("OMPI_")}, load)
     assert rc == 0, err
     run = parsers.parse("nccl_tests", out)
     assert "alltoall over NCCL" in out and run["rows"][-1]["oop_busbw"] > 70
@@ -258,3 +259,13 @@ def test_all_gather_and_reduce_scatter_across_nodes_and_a_collective_corrupt_acr
 def test_a_corrupt_collective_the_twin_cannot_make_is_refused(tmp_path, corrupt):
     with pytest.raises(model.ScenarioError, match="pod.fabric.corrupt takes op"):
         pod(tmp_path, fabric={"corrupt": corrupt})
+
+
+def test_mpirun_as_root_without_open_mpis_permission_is_refused_as_open_mpi_does(tmp_path):
+    """The twin's sshd runs every command as root: its mpirun refuses as Open MPI 4.1 does, unless both variables are 1
+    (pre-flight names the trap first: core/inventory.mpirun_as_root)."""
+    states, load = pod(tmp_path)
+    env = {name: value for name, value in ENV.items() if not name.startswith("OMPI_ALLOW")}
+    rc, out, err, hang = mpirun(states, load, ["node-001", "node-002"], env)
+    assert (rc, out, hang) == (1, "", False) and "mpirun has detected an attempt to run as root" in err
+    assert "OMPI_ALLOW_RUN_AS_ROOT=1" in err and "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1" in err

@@ -319,6 +319,18 @@ def ibv_devinfo(state, args, env):  # pylint: disable=unused-argument
     return 0, "\n".join(lines) + "\n", ""
 
 
+def rpm(state, args, env):
+    """A RHEL-family node's rpm (formats_rpm.py; a node of the distro fault, issue 67)."""
+    from pyramid_twin import formats_rpm  # pylint: disable=import-outside-toplevel
+    return formats_rpm.rpm(state, args, env)
+
+
+def rdma(state, args, env):
+    """iproute2's rdma on an inbox_rdma node (formats_rdma.py, issue 67)."""
+    from pyramid_twin import formats_rdma  # pylint: disable=import-outside-toplevel
+    return formats_rdma.rdma(state, args, env)
+
+
 def ofed_info(state, args, env):
     if args != ["-s"] or not state["stack"]["ofed"]:
         return not_simulated("ofed_info", args)
@@ -489,6 +501,8 @@ TOOLS = {
     "journalctl": journalctl,
     "dcgmi": dcgmi,
     "dpkg-query": dpkg_query,
+    "rpm": rpm,
+    "rdma": rdma,
     "p2pBandwidthLatencyTest": p2p_bandwidth_latency_test,
     "ofed_info": ofed_info,
     "ibv_devinfo": ibv_devinfo,

@@ -11,6 +11,7 @@ hang) like formats_nccl.
 """
 
 import math
+import os
 import random
 
 from pyramid_twin.formats_nccl import COLLECTIVES, _opts, _size, render
@@ -315,8 +316,37 @@ def _mpirun_lost(launcher, lost):
         "--------------------------------------------------------------------------\n" % (launcher, launcher, launcher, lost[0]))
 
 
+# Open MPI 4.1's refusal (orte/tools/orterun/help-orterun.txt, "orterun:root"), printed when mpirun runs as root without
+# --allow-run-as-root or both variables set to 1
+AS_ROOT = """--------------------------------------------------------------------------
+mpirun has detected an attempt to run as root.
+
+Running as root is *strongly* discouraged as any mistake (e.g., in
+defining TMPDIR) or bug can result in catastrophic damage to the OS
+file system, leaving your system in an unusable state.
+
+We strongly suggest that you run mpirun as a non-root user.
+
+You can override this protection by adding the --allow-run-as-root option
+to the cmd line or by setting two environment variables in the following way:
+the variable OMPI_ALLOW_RUN_AS_ROOT=1 to indicate the desire to override this
+protection, and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 to confirm the choice and
+add one more layer of certainty that you want to do so.
+We reiterate our advice against doing so - please proceed at your own risk.
+--------------------------------------------------------------------------
+"""
+
+
+def _refused_as_root(argv, env):
+    allowed = "--allow-run-as-root" in argv or all(env.get(name) == "1" for name in (
+        "OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"))
+    return os.geteuid() == 0 and not allowed
+
+
 def mpirun(state, argv, env, load_node):
     """Open MPI: mpirun -np N -H a:8,b:8 [-x NAME[=VALUE]]... [--bind-to none] PROGRAM ARGS."""
+    if _refused_as_root(argv, env):  # the twin's sshd runs every command as root, as a root-run pod's Ansible does
+        return 1, "", AS_ROOT, False
     options, program = _program(argv, {"-np", "-n", "-H", "--host", "-x", "--bind-to", "--map-by", "--mca"}, {"--mca"})
     hosts, np_ranks, rank_env = [], None, {}
     for option in options:

@@ -762,7 +762,23 @@ def _roce(every_rail_by_default, **fields):
     return apply
 
 
+def _distro(state, fault):
+    """A RHEL-family node (distro: rhel): Rocky Linux 9.4 with NVIDIA's and DOCA's RPMs (formats_rpm.rhel)."""
+    if fault.get("distro", "rhel") != "rhel":
+        raise ScenarioError("fault distro: distro takes rhel (Rocky Linux 9.4), not %r" % fault.get("distro"))
+    from pyramid_twin import formats_rpm  # pylint: disable=import-outside-toplevel
+    formats_rpm.rhel(state)
+
+
+def _inbox_rdma(state, fault):
+    """The distribution's inbox RDMA stack: rdma-core and iproute2's rdma, no infiniband-diags (formats_rdma.inbox)."""
+    from pyramid_twin import formats_rdma  # pylint: disable=import-outside-toplevel
+    formats_rdma.inbox(state)
+
+
 FAULTS = {
+    "distro": _distro,
+    "inbox_rdma": _inbox_rdma,
     "iommu_off": _iommu_off,
     "hugepages": _hugepages,
     "rail_missing": _rail_missing,

@@ -20,7 +20,7 @@ MOVE_MOUNT_F_EMPTY_PATH = 4
 SYSTEM_BIN_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
 TOOLS = ["ibstat", "lsmod", "mlxconfig", "nvidia-smi", "modinfo", "all_reduce_perf", "all_gather_perf", "reduce_scatter_perf",
          "alltoall_perf", "sendrecv_perf", "torchrun", "mlxfwreset", "modprobe", "dmesg", "journalctl", "dcgmi", "mlnx_qos",
-         "ethtool"]
+         "ethtool", "dpkg-query", "rpm", "rdma"]
 
 _libc = ctypes.CDLL(None, use_errno=True)
 

@@ -24,7 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pyramid_twin import formats, formats_roce, model  # noqa: E402  (path set above)
+from pyramid_twin import formats, formats_rdma, formats_roce, formats_rpm, model  # noqa: E402  (path set above)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The stubs run run_tool.py (fake_tool.main from its cached bytecode, not fake_tool.py compiled at every run)
@@ -32,7 +32,7 @@ FAKE_TOOL = os.path.join(HERE, "run_tool.py")
 # Tools a twin node simulates; lsmod is the host's real one reading the fake /proc/modules.
 SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo", "mlxfwreset", "modprobe", "dmesg", "journalctl", "ib_write_bw", "ping",
              "dcgmi", "mlnx_qos", "ethtool", "fping", "iblinkinfo", "ibqueryerrors", "ibdiagnet", "sminfo", "dump_fts", "dpkg-query",
-             "ofed_info", "ibv_devinfo", "p2pBandwidthLatencyTest", "scontrol", "kubectl"]
+             "ofed_info", "ibv_devinfo", "p2pBandwidthLatencyTest", "scontrol", "kubectl", "rpm", "rdma"]
 # Layer 5/6 tools, when formats_nccl and formats_fabric (other parts of the twin) provide them.
 NCCL_TOOLS = ["all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "alltoall_perf", "sendrecv_perf", "torchrun"]
 FABRIC_TOOLS = ["mpirun", "srun"]
@@ -103,7 +103,14 @@ def _files(state):
         "/proc/driver/nvidia/version": formats.proc_driver_nvidia_version(state),
         "/sys/class/iommu": list(state["iommu_units"]),
         "/sys/class/infiniband": [rail["device"] for rail in state["rails"]],
+        "/etc/os-release": formats_rpm.os_release(state),  # the distribution (issue 67: a RHEL-family node's is Rocky's)
     }
+
+
+def _absent(state):
+    """Tools a node lacks by its kind rather than by a fault (issue 67): rpm but on a RHEL-family node, rdma but on an
+    inbox_rdma node; namespace.py masks the host's own copies of them, as of a missing tool."""
+    return ([] if state.get("distro") == "rhel" else ["rpm"]) + ([] if state.get("inbox_rdma") else ["rdma"])
 
 
 def render_into(state, path, final):
@@ -129,7 +136,8 @@ def render_into(state, path, final):
         else:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             _write(target, content, 0o644 if where.startswith("/proc/sys/") else 0o444)
-    for where, content in list(formats.sys_rail_pcie(state).items()) + list(formats_roce.sys_files(state).items()):
+    for where, content in (list(formats.sys_rail_pcie(state).items()) + list(formats_roce.sys_files(state).items())
+                           + list(formats_rdma.sys_files(state).items())):
         # inside a placed directory (/sys/class/infiniband): its mount carries them, so they are not placed
         target = os.path.join(path, "fs", where.lstrip("/"))
         os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -137,14 +145,16 @@ def render_into(state, path, final):
     _sys_module(os.path.join(path, "sys_module"), files["/proc/modules"], state.get("builtin_modules"))
     with open(os.path.join(path, "node.meta"), "w", encoding="utf-8") as handle:
         handle.write("hostname %s\nunreachable %s\nmissing %s\nplace %s\n" % (
-            state["hostname"], "yes" if state["unreachable"] else "no", " ".join(state["tools"]["missing"]),
+            state["hostname"], "yes" if state["unreachable"] else "no", " ".join(state["tools"]["missing"] + _absent(state)),
             " ".join(sorted(files))))
 
     tools = state["tools"]
     python = sys.executable
     for tool in set(_simulated_tools()) | {"lsmod"}:
         stub = os.path.join(path, "bin", tool)
-        if tool in tools["missing"]:
+        if tool in tools["missing"] or tool == "rpm" and state.get("distro") != "rhel":  # rpm: RHEL-family nodes alone
+            continue
+        if tool == "rdma" and not state.get("inbox_rdma"):  # iproute2's rdma: the inbox_rdma nodes alone (issue 67)
             continue
         if tool in tools["hang"]:
             # exec: the tool's own process sleeps, so coreutils timeout's SIGTERM ends it.

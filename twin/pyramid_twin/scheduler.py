@@ -1,16 +1,23 @@
 """The pod's scheduler as its clients print it: Slurm's `scontrol` and Kubernetes' `kubectl`, on the twin's launcher.
 
-Only the calls the pyramid makes (plugins/plugin_utils/report/drain.py) are answered: `scontrol update nodename=A,B
-state=drain reason=...` / `state=resume` and `scontrol show node` (Slurm's multi-line format, as 20.11-25.11 print it:
-a block per node, the reason alone on its Reason= line); `kubectl cordon|uncordon NODES`, `kubectl taint nodes NODES
-KEY=VALUE:EFFECT --overwrite` / `KEY:EFFECT-`, `kubectl annotate nodes NODES KEY=VALUE --overwrite` / `KEY-` and
-`kubectl get nodes -o json` (a List of Nodes). The scheduler's state of the pod is kept in
-.twin/changes/<digest>/scheduler.json, so a later run sees what an earlier one did; every call is in the twin's
-ran/<host>.log as any tool's. Anything else is refused as the real client would, with its exit code.
+Slurm is real where the twin runs one (twin/slurm: Debian's slurmctld and a slurmd per GPU node, .twin/slurm.conf.path
+naming its slurm.conf): `scontrol` on a twin node is then the real client, run with that SLURM_CONF, its output and
+exit code Slurm's own. Without it (no Debian packages), and for Kubernetes, which cannot run here, only the calls the
+pyramid makes (plugins/plugin_utils/run/handover.py) are answered: `scontrol update nodename=A,B state=drain reason=...`
+/ `state=resume` and `scontrol show node` (Slurm's multi-line format, as 20.11-25.11 print it: a block per node, the
+reason alone on its Reason= line); `kubectl cordon|uncordon NODES`, `kubectl taint nodes NODES KEY=VALUE:EFFECT
+--overwrite` / `KEY:EFFECT-`, `kubectl annotate nodes NODES KEY=VALUE --overwrite` / `KEY-` and `kubectl get nodes -o
+json` (a List of Nodes). The simulated state of the pod is kept in .twin/changes/<digest>/scheduler.json, so a later
+run sees what an earlier one did; every call is in the twin's ran/<host>.log as any tool's. Anything else is refused as
+the real client would, with its exit code.
 """
 
 import json
 import os
+import shutil
+import subprocess  # nosec B404: the real scontrol, argv only
+
+from pyramid_twin import changes as _changes
 
 STAMP = "2026-11-28T12:00:00"
 
@@ -47,7 +54,29 @@ def _show_node(name, entry):
     return "\n".join(lines) + "\n\n"
 
 
+def real_slurm_conf():
+    """The slurm.conf of the twin's real Slurm (twin/slurm up), or None where none runs."""
+    try:
+        with open(os.path.join(_changes.STATE_DIR, "slurm.conf.path"), encoding="utf-8") as handle:
+            return handle.read().strip() or None
+    except OSError:
+        return None
+
+
+def _real_scontrol(conf, argv):
+    # the host's own client, not this stub (the node's PATH finds the stub first)
+    binary = shutil.which("scontrol", path="/usr/bin:/bin:/usr/local/bin")
+    if binary is None:
+        return 127, "", "scontrol: command not found\n"
+    ran = subprocess.run([binary] + list(argv), env=dict(os.environ, SLURM_CONF=conf), capture_output=True, text=True,
+                         timeout=120, check=False)  # nosec B603
+    return ran.returncode, ran.stdout, ran.stderr
+
+
 def scontrol(path, nodes, argv):
+    conf = real_slurm_conf()
+    if conf:
+        return _real_scontrol(conf, argv)
     kept = _load(path, nodes)
     if argv[:2] == ["show", "node"] and len(argv) == 2:
         return 0, "".join(_show_node(name, kept[name]) for name in nodes), ""

@@ -1,6 +1,6 @@
 """The CLI of a twin EOS or NX-OS switch: what network_cli talks to over SSH.
 
-Started by entry.py for a session at a switch's address (127.2.x.y), with a PTY for an interactive
+Served in entry.py's process (switch_session.become) for a session at a switch's address (127.2.x.y), with a PTY for an interactive
 shell (network_cli) or with the command of an exec request (``ssh leaf1-r0 'show version'``). It
 prints the prompt, answers the product's ``show`` commands from formats_<os>.py in the vendor's
 format, and the vendor's error for anything else. A switch with the prompt_timeout fault answers one
@@ -10,7 +10,6 @@ the `| json` form of the commands it names, as an EOS release without their JSON
 Hot path: stdlib only.
 """
 
-import importlib
 import os
 import re
 import sys
@@ -33,7 +32,7 @@ SILENT = ("terminal length 0", "terminal width 512", "terminal width 511", "term
 
 def answer(switch, command):
     """(text, known) for one command line."""
-    formats = importlib.import_module("pyramid_twin.formats_%s" % switch["os"])
+    formats = switch_session.formats_of(switch)
     command = " ".join(command.split())
     if not command or command in SILENT:
         return "", True
@@ -77,13 +76,17 @@ def interactive(switch):
     return 0
 
 
-def main(argv):
-    switch = switch_session.load(argv[1])
-    if len(argv) > 2:  # exec request: one command, as `ssh switch 'show version'` runs it
-        text, known = answer(switch, argv[2])
+def serve(switch, command=None):
+    """The session: one command (an exec request, as `ssh switch 'show version'` runs it), else the interactive CLI."""
+    if command is not None:
+        text, known = answer(switch, command)
         sys.stdout.write(text)
         return 0 if known else 1
     return interactive(switch)
+
+
+def main(argv):
+    return serve(switch_session.load(argv[1]), argv[2] if len(argv) > 2 else None)
 
 
 if __name__ == "__main__":

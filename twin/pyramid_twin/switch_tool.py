@@ -5,7 +5,6 @@ argv joined by spaces is looked up in formats_<os>.COMMANDS, as the catalog runs
 gets the tool's own error and exit code (formats_<os>.error). Hot path: stdlib only.
 """
 
-import importlib
 import os
 import sys
 
@@ -15,7 +14,7 @@ from pyramid_twin import switch_session  # noqa: E402
 
 def main(argv):
     switch = switch_session.load(argv[1])
-    formats = importlib.import_module("pyramid_twin.formats_%s" % switch["os"])
+    formats = switch_session.formats_of(switch)
     command = " ".join(argv[2:])
     handler = formats.COMMANDS.get(command)
     if handler is None:

@@ -304,7 +304,7 @@ def row_titles(catalog):
 def expectation_names(checks, catalog):
     """Every expectation the checks read, their sources' commands use, and the gate settings."""
     # the gate, the allow-list of extra variables (pre-flight) and the switch-only declaration (the report), for every host
-    # the hand-over to the scheduler (report/drain.py) and each node's scalable unit (the pod's all-to-all, report.html)
+    # the hand-over to the scheduler (run/handover.py) and each node's scalable unit (the pod's all-to-all, report.html)
     names = {"pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_extra_vars", "pyramid_switch_only", "pyramid_waive",
              "pyramid_drain", "pyramid_drain_resume", "pyramid_drain_max_fraction", "pyramid_scheduler_node_name",
              "pyramid_scalable_unit", "pyramid_scalable_unit_nodes"}

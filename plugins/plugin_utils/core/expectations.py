@@ -76,6 +76,7 @@ def resolve(catalog, raw_values, names=None):
                     value[key] = str(item)
             if definition.get("table"):
                 errors.extend(_table_errors(name, value))
+            errors.extend(_kept_errors(name, value, definition.get("keeps") or {}))
     # a value already refused is not compared again: its refusal is the message, never a TypeError in a cross-check
     refused = {name for name in values if any(("'%s'" % name) in error or error.startswith(name) for error in errors)}
     errors.extend(_cross_errors({name: value for name, value in values.items() if name not in refused}))
@@ -198,6 +199,17 @@ def _cross_errors(values):
     twice = sorted({rail for rail in rails if rails.count(rail) > 1})
     if twice:
         errors.append("pyramid_ib_ports: rails planned twice: %s" % ", ".join(twice))
+    return errors
+
+
+def _kept_errors(name, value, keeps):
+    """A dict given in the inventory replaces the catalog's default whole: the entries the judges read (``keeps``:
+    {key: {value, why}}) must be in it, or every run that reads them would be an ERROR found at its layer, late."""
+    errors = []
+    for key, rule in sorted(keeps.items()):
+        if str(value.get(key, "")).strip().upper() != str(rule["value"]).upper():
+            errors.append("%s has no %s=%s (%s): a %s you set replaces the default whole; keep %s: %s beside your own "
+                          "entries" % (name, key, rule["value"], rule["why"], name, key, rule["value"]))
     return errors
 
 

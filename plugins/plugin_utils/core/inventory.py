@@ -23,7 +23,9 @@ OTHER_GROUPS = ("launcher", "ib_fabric_hosts", "scheduler")
 GROUP_VARIABLES = {group: "pyramid_group_%s" % group for group in ("gpu_nodes", "switches", "launcher", "ib_fabric_hosts", "scheduler")}
 # pyramid_* variables an inventory may set besides the catalog's expectations: the run's report directory, the
 # remediation's firmware reset, the AWX configuration's (playbooks/awx_configure.yml) and the allow-list itself.
-OTHER_VARIABLES = ("pyramid_report_dir", "pyramid_remediate_firmware_reset", "pyramid_extra_vars") + tuple(GROUP_VARIABLES.values())
+# discover.yml's own (playbooks/discover.yml): given with -e, they reach every play of a run that shares the command line
+OTHER_VARIABLES = ("pyramid_report_dir", "pyramid_remediate_firmware_reset", "pyramid_extra_vars", "pyramid_discover_dir",
+                   "pyramid_cabling_csv") + tuple(GROUP_VARIABLES.values())
 OTHER_PREFIXES = ("pyramid_awx_",)
 NEAR = 0.8  # difflib's ratio from which a name reads as a misspelling of a known one (gpu_node: gpu_nodes 0.94)
 
@@ -148,20 +150,52 @@ def group_problems(groups, names, inventory_values):
     return found
 
 
+def runs_across(nodes, groups, run_tags, skip_tags, check_mode=False):
+    """Whether Layers 5 and 6 will run across nodes: two GPU nodes in this run, or one beside GPU nodes of the inventory
+    outside it (the references); those layers not left out by tags; not --check, which starts no run."""
+    layers = {"layer5", "layer6"}
+    runs = ("all" in run_tags or layers & set(run_tags)) and not (layers <= set(skip_tags) or "all" in skip_tags)
+    others = [host for host in groups.get("gpu_nodes") or [] if host not in nodes]
+    return bool(not check_mode and runs and (len(nodes) >= 2 or (nodes and others)))
+
+
 def launcher_missing(nodes, groups, names, run_tags, skip_tags, check_mode=False):
     """A problem when Layers 5 and 6 will run across nodes (two GPU nodes in this run, or one beside GPU nodes of the
     inventory outside it, the references; those layers not left out by tags; not --check, which starts no run) and the
     launcher group that starts those runs (pyramid_nccl_launcher) has no host: caught here, not as an ERROR on every
     node an hour into the run."""
-    layers = {"layer5", "layer6"}
-    runs = ("all" in run_tags or layers & set(run_tags)) and not (layers <= set(skip_tags) or "all" in skip_tags)
-    others = [host for host in groups.get("gpu_nodes") or [] if host not in nodes]
-    across = len(nodes) >= 2 or (nodes and others)
-    if check_mode or not runs or not across or groups.get("launcher"):
+    if not runs_across(nodes, groups, run_tags, skip_tags, check_mode) or groups.get("launcher"):
         return []
     return ["no launcher host: the runs across nodes of Layers 5 and 6 start from the first host of the group %s "
             "(mpirun or srun, pyramid_nccl_launcher), which the inventory lacks or leaves empty; add one (a GPU node, or "
             "a login node), or leave those layers out (--skip-tags layer5,layer6)" % names.get("launcher", "launcher")]
+
+
+# Open MPI refuses to start as root unless both are set to 1 (Open MPI 4's names; Open MPI 5's mpirun reads them too, and
+# its prterun its own PRTE_ pair)
+ROOT_PERMISSIONS = (("OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), ("PRTE_ALLOW_RUN_AS_ROOT", "PRTE_ALLOW_RUN_AS_ROOT_CONFIRM"))
+
+
+def connects_as_root(host_vars):
+    """Whether Ansible runs the host's commands as root, as far as its variables say (a user left unset is not guessed)."""
+    if host_vars.get("ansible_become") in (True, "true", "yes", "True", 1):
+        return (host_vars.get("ansible_become_user") or "root") == "root"
+    return host_vars.get("ansible_user") == "root"
+
+
+def mpirun_as_root(launcher, host_vars, expect, runs_across):
+    """A problem when the runs across nodes start with mpirun on a launcher Ansible reaches as root and pyramid_nccl_env
+    does not give Open MPI's permission: mpirun would refuse every run of Layers 5 and 6 at once, 15-20 minutes into the
+    run (issue 71's first-run trap). None otherwise."""
+    if not runs_across or expect.get("pyramid_nccl_launcher") != "mpirun" or not connects_as_root(host_vars):
+        return None
+    env = expect.get("pyramid_nccl_env") or {}
+    if any(all(str(env.get(name, "")) == "1" for name in pair) for pair in ROOT_PERMISSIONS):
+        return None
+    return ("the launcher %s is reached as root and starts the runs across nodes with mpirun, which Open MPI refuses as "
+            "root: add OMPI_ALLOW_RUN_AS_ROOT: \"1\" and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: \"1\" to pyramid_nccl_env (beside "
+            "NCCL_DEBUG: INFO and your other entries), or connect as a user of the pod, or use pyramid_nccl_launcher: srun"
+            % launcher)
 
 
 def misspelled_groups(groups, names=None):

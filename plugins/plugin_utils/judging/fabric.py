@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import collections
+
 from .registry import JUDGES, summary as _summary, judge
 from ..core.model import ERROR, FAIL, PASS, SourceFailure, percent, verdict
 from . import scale as _scale
@@ -286,7 +288,10 @@ def _group_verdict(run, group, expect, expected, bandwidth, in_place_optional=Fa
             for host in unused:
                 by_host.setdefault(host, []).append("sharp_unused")
     ranks = len(group) * expect["pyramid_gpus_per_node"]
-    if len(run["ranks"]) != ranks:
+    short = _ranks_lost(run, group, expect["pyramid_gpus_per_node"])
+    if short:  # the read lost a '# Rank' line, the run did not lose a rank (issue 68: read as a hang, a FAIL)
+        missing_data.append(short)
+    elif len(run["ranks"]) != ranks:
         findings.setdefault("hang", []).append("%d of %d ranks joined" % (len(run["ranks"]), ranks))
     wrong = [row["size"] for row in run["rows"] for side in ("oop", "ip") if row[side + "_wrong"]]
     if wrong:
@@ -316,6 +321,26 @@ def _group_verdict(run, group, expect, expected, bandwidth, in_place_optional=Fa
     return verdict(PASS, expected, "; ".join(seen[-1:]) + "; %d rails, GDRDMA on %d nodes%s" % (
         len(expect["pyramid_rails"]), len(group), ", SHARP (CollNet connected) on every node" if expect["pyramid_nccl_sharp"] else ""),
         cause_key=None, by_host={})
+
+
+def _ranks_lost(run, group, gpus_per_node):
+    """Why a finished run's '# Rank' lines are fewer than it ran, or None. NCCL's communicator forms only once every
+    rank has joined, so a run that printed its results ran every rank its launcher started, and the launcher starts
+    pyramid_gpus_per_node on each node: a node listing fewer beside a node listing them all lost a line from the read
+    on the way back (the parser proves the rank numbers have no gap, so it is the last line). A node with no rank at
+    all, or every node short alike, stays the hang it reads as (the launcher did not start them)."""
+    listed = collections.Counter(rank["host"] for rank in run["ranks"])
+    if not listed or max(listed.values()) != gpus_per_node:
+        return None
+    partial = []
+    for host in group:
+        key = _host_key(host, listed)
+        if key is not None and listed[key] < gpus_per_node:
+            partial.append("%s lists %d of its %d ranks" % (host, listed[key], gpus_per_node))
+    if not partial:
+        return None
+    return ("%s in a run that finished (NCCL forms its communicator only once every rank joined): a '# Rank' line "
+            "lost from the read" % "; ".join(partial))
 
 
 # All-to-all below this size is NCCL's latency, not the fabric's bandwidth (nccl-tests' curves flatten from a few

@@ -177,17 +177,23 @@ def unread_rails(facts, expect):
             unread[rail] = "ibstat: " + unreadable[rail]
         elif listed is not None and rail in listed:
             unread[rail] = ("not listed: ibstat stopped at %s" % stopped if stopped else
-                            "in /sys/class/infiniband but not in ibstat's answer (cut short?)")
+                            "in /sys/class/infiniband but not in %s's answer (cut short?)" % rails_read_by(facts))
         elif listed is None and stopped:
             unread[rail] = "not listed: ibstat stopped at %s" % stopped
     return unread
 
 
-def _unread_verdict(expected, unread, read_ok):
-    """ERROR naming the rails ibstat did not read, with what the read ones showed."""
+def rails_read_by(facts):
+    """The command that read the rails: ibstat, or `rdma link` where ibstat is missing (its facts have no count)."""
+    read = facts.get("ibstat")
+    return "rdma link" if isinstance(read, dict) and read.get("unverified") else "ibstat"
+
+
+def _unread_verdict(expected, unread, read_ok, command="ibstat", what=None):
+    """ERROR naming the rails ``command`` did not read, with what the read ones showed."""
     return verdict(ERROR, expected, "not read: %s; %s" % (_summary(["%s (%s)" % item for item in unread.items()]), read_ok),
-                   cause="No data from `ibstat` for %s: the tool could not read %s" % (
-                       ", ".join(unread), "it" if len(unread) == 1 else "them"), command="ibstat")
+                   cause="No data from %s for %s: %s" % (what or "`%s`" % command, ", ".join(unread), "the tool could not read %s" % (
+                       "it" if len(unread) == 1 else "them")), command=command)
 
 
 def _rails_detail(bad):
@@ -255,14 +261,15 @@ def rails_present(facts, expect):
             return verdict(FAIL, expected, "no RDMA devices on this host (/sys/class/infiniband %s; %s)" % (
                 "absent" if isinstance(sysfs, SourceFailure) else "empty", ibstat.reason),
                 cause=no_rdma_device_cause(facts, "No RDMA rails"))
-        return verdict(ERROR, expected, ibstat.reason, cause="No data from `%s`" % ibstat.command, command=ibstat.command)
+        tried = "`ibstat`" + (" nor `%s`" % ibstat.command if ibstat.command != "ibstat" else "")  # rdma link where ibstat is missing
+        return verdict(ERROR, expected, ibstat.reason, cause="No data from %s" % tried, command=ibstat.command)
     devices, unread = ibstat["devices"], unread_rails(facts, expect)
     missing = [rail for rail in expect["pyramid_rails"] if rail not in devices and rail not in unread]
     if missing:
         return verdict(FAIL, expected, "missing: " + ", ".join(missing), detail=_rails_detail("%s missing" % rail for rail in missing))
     present = counted(len([rail for rail in expect["pyramid_rails"] if rail in devices]), "rail")
     if unread:
-        return _unread_verdict(expected, unread, "%s present" % present)
+        return _unread_verdict(expected, unread, "%s present" % present, rails_read_by(facts))
     return verdict(PASS, expected, "%s present" % present)
 
 
@@ -278,7 +285,8 @@ def rails_active(facts, expect):
     bad, count, waiting = [], 0, 0
     for name, port in _declared_ports(facts, expect):
         count += 1
-        if port["state"] != "Active" or port["phys_state"] != "LinkUp":
+        # `rdma link` on a kernel whose nldev reports no physical state: the logical state alone (Active needs a link up)
+        if port["state"] != "Active" or port["phys_state"] not in ("LinkUp",) + ((None,) if "rdma_state" in port else ()):
             bad.append("%s %s/%s" % (name, port["state"], port["phys_state"]))
             waiting += port["state"] in WAITING_FOR_SM and port["phys_state"] == "LinkUp"
     if bad:
@@ -287,7 +295,8 @@ def rails_active(facts, expect):
                        detail=_rails_detail(bad))
     unread = unread_rails(facts, expect)
     if unread:
-        return _unread_verdict("every rail port Active/LinkUp", unread, "%s Active/LinkUp" % counted(count, "port"))
+        return _unread_verdict("every rail port Active/LinkUp", unread, "%s Active/LinkUp" % counted(count, "port"),
+                               rails_read_by(facts))
     return verdict(PASS, "every rail port Active/LinkUp", "%s Active/LinkUp" % counted(count, "port"))
 
 
@@ -311,23 +320,42 @@ def rails_link_layer(facts, expect):
     unread = unread_rails(facts, expect)
     said = "%s on %s" % (counted(count, "port"), wanted[0])
     if unread:
-        return _unread_verdict(expected, unread, said)
+        return _unread_verdict(expected, unread, said, rails_read_by(facts))
     return verdict(PASS, expected, said)
+
+
+def _sysfs_of(facts, source, rail, key):
+    """(``key`` of a rail's sysfs read, None), or (None, why not): rail_rate_sysfs and rail_fw_sysfs, for a rail `rdma link`
+    read, which shows neither."""
+    read = (facts.get(source) or {}).get(rail)
+    if read is None or isinstance(read, SourceFailure):
+        return None, "%s not read by `rdma link`, and %s" % (
+            key.replace("_gbps", ""), read.reason if read is not None else "%s: not collected" % source)
+    return read[key], None
 
 
 @judge("rails_rate")
 def rails_rate(facts, expect):
     want = expect["pyramid_rail_rate_gbps"]
-    bad, count = [], 0
+    bad, count, unread_rates = [], 0, collections.OrderedDict()
     for name, port in _declared_ports(facts, expect):
+        # ibstat shows each port's Rate; `rdma link` none: the kernel's own (ports/1/rate, what ibstat reads) stands in
+        rate, why = (port["rate_gbps"], None) if "rate_gbps" in port else _sysfs_of(
+            facts, "rail_rate_sysfs", name.split("/")[0], "rate_gbps")
+        if why:
+            unread_rates[name] = why
+            continue
         count += 1
-        if port["rate_gbps"] != want:
-            bad.append("%s at %sG" % (name, port["rate_gbps"]))
+        if rate != want:
+            bad.append("%s at %sG" % (name, rate))
     if bad:
         return verdict(FAIL, "every rail port at %dG" % want, _summary(bad), detail=_rails_detail(bad))
     unread = unread_rails(facts, expect)
+    unread.update(unread_rates)
     if unread:
-        return _unread_verdict("every rail port at %dG" % want, unread, "%s at %dG" % (counted(count, "port"), want))
+        by = rails_read_by(facts)
+        return _unread_verdict("every rail port at %dG" % want, unread, "%s at %dG" % (counted(count, "port"), want), by,
+                               "`rdma link` and the kernel's ports/1/rate" if by == "rdma link" else None)
     return verdict(PASS, "every rail port at %dG" % want, "%s at %dG" % (counted(count, "port"), want))
 
 
@@ -535,8 +563,16 @@ def firmware_consistent(facts_by_host, expect_by_host):
     for host, facts in facts_by_host.items():
         rails = expect_by_host[host]["pyramid_rails"]
         devices = facts["ibstat"]["devices"]
-        versions[host] = {rail: devices[rail]["firmware"] for rail in rails if rail in devices}
-        unread[host] = unread_rails(facts, expect_by_host[host])
+        versions[host], unread[host] = {}, unread_rails(facts, expect_by_host[host])
+        for rail in rails:
+            if rail not in devices:
+                continue
+            firmware, why = (devices[rail]["firmware"], None) if "firmware" in devices[rail] else _sysfs_of(
+                facts, "rail_fw_sysfs", rail, "firmware")
+            if why:  # read by `rdma link`, which shows no firmware, and the kernel's fw_ver not read either
+                unread[host][rail] = why
+            else:
+                versions[host][rail] = firmware
     counts = collections.Counter(v for per_host in versions.values() for v in per_host.values())
     majority = counts.most_common(1)[0][0] if counts else None
     verdicts = {}
@@ -548,7 +584,9 @@ def firmware_consistent(facts_by_host, expect_by_host):
         if off:
             verdicts[host] = verdict(FAIL, expected, _summary(off))
         elif unread[host]:
-            verdicts[host] = _unread_verdict(expected, unread[host], "%s on %s" % (counted(len(per_host), "rail"), want))
+            by = rails_read_by(facts_by_host[host])
+            verdicts[host] = _unread_verdict(expected, unread[host], "%s on %s" % (counted(len(per_host), "rail"), want), by,
+                                             "`rdma link` and the kernel's fw_ver" if by == "rdma link" else None)
         elif not per_host:  # no rail read: nothing was compared, whatever the others run
             verdicts[host] = verdict(SKIP, expected, "no rail to compare: none of %s in ibstat (rails_present says why)"
                                      % counted(len(expect_by_host[host]["pyramid_rails"]), "declared rail"))

@@ -19,9 +19,12 @@ NAMES = {"driver": "GPU driver", "cuda": "CUDA runtime", "nccl": "NCCL", "kernel
          "rdma_core": "rdma-core", "nic_firmware": "NIC firmware"}
 # pyramid_stack_min may also set a floor under the NIC firmware (pinned by pyramid_nic_firmware, checked by nic_firmware)
 FLOORED = COMPONENTS + ("nic_firmware",)
-# the dpkg-query patterns of catalog/host.yml's stack_packages, by component, in the order they stand for it
-NCCL_PACKAGES = ("libnccl2",)
-RDMA_PACKAGES = ("rdma-core", "libibverbs1")  # a container image often has rdma-core's library alone
+# the package names of catalog/host.yml's stack_packages, by package manager and component, in the order they stand for
+# it: Debian's and NVIDIA's apt repositories (libnccl2, libibverbs1), NVIDIA's and DOCA's RPM repositories and RHEL's
+# (libnccl, libibverbs: the NCCL installation guide's `yum install libnccl-...`, rdma-core's own spec file)
+NCCL_PACKAGES = {"dpkg": ("libnccl2",), "rpm": ("libnccl",)}
+RDMA_PACKAGES = {"dpkg": ("rdma-core", "libibverbs1"), "rpm": ("rdma-core", "libibverbs")}  # an image may hold the library alone
+TOOL = {"dpkg": "dpkg-query", "rpm": "rpm"}
 CUDART = re.compile(r"^cuda-cudart-\d+-\d+$")  # the runtime of CUDA M.m (cuda-cudart-dev-M-m is its headers)
 CUDART_PATTERN = "cuda-cudart-[0-9]*"
 NOT_INSTALLED = None  # a component proven absent: the package manager named it and found nothing
@@ -92,12 +95,19 @@ def _failed(fact):
     return fact.reason if isinstance(fact, SourceFailure) else None
 
 
-def _package(facts, names, what):
-    """The version of the component's package, ``names[0]``; a later name stands in for it (StandIn, labelled) only
-    where the read proves every name before it absent; NOT_INSTALLED where dpkg-query proved each absent."""
+def manager(read):
+    """The package manager that answered stack_packages: dpkg (dpkg-query) or rpm (its facts say so)."""
+    return read.get("manager", "dpkg") if isinstance(read, dict) else None
+
+
+def _package(facts, names_by_manager, what):
+    """The version of the component's package, ``names[0]`` of the manager that answered; a later name stands in for it
+    (StandIn, labelled) only where the read proves every name before it absent; NOT_INSTALLED where the manager proved
+    each absent (dpkg-query's "no packages found", rpm's "is not installed")."""
     read = facts["stack_packages"]
     if _failed(read):
         return Unread(what, read.reason)
+    names = names_by_manager[manager(read)]
     for index, name in enumerate(names):
         package = read["packages"].get(name)
         if package and package["state"] in ("installed", "triggers-awaited", "triggers-pending"):
@@ -105,7 +115,7 @@ def _package(facts, names, what):
         if package and package["state"] not in ("not-installed", "config-files"):  # half-installed, unpacked
             return "%s (%s)" % (package["version"], package["state"])
         if not package and name not in read["not_found"]:  # not proven absent: nothing may stand in for it
-            return Unread(what, "dpkg-query's answer neither lists nor denies %s" % name)
+            return Unread(what, "%s's answer neither lists nor denies %s" % (TOOL[manager(read)], name))
     return NOT_INSTALLED
 
 
@@ -113,6 +123,8 @@ def _cuda(facts):
     read = facts["stack_packages"]
     if _failed(read):
         return Unread("CUDA runtime", read.reason)
+    if manager(read) == "rpm":
+        return _cuda_rpm(facts)
     runtimes = sorted(read["packages"][name]["version"] for name in read["installed"] if CUDART.match(name))
     if runtimes:
         return ", ".join(runtimes)  # side by side (12.4 and 13.0): every one is held to the pin and the floor
@@ -124,6 +136,29 @@ def _cuda(facts):
         return Unread("CUDA runtime", "dpkg-query lists %s but none installed: not proven absent" % ", ".join(
             sorted(name for name in read["packages"] if CUDART.match(name))))
     return Unread("CUDA runtime", "dpkg-query's answer neither lists nor denies %s" % CUDART_PATTERN)
+
+
+def _cuda_rpm(facts):
+    """The CUDA runtimes rpm -qa lists (rpm -q takes no pattern: its own read, cuda_runtime_rpm). Its list has no count
+    and no trailer, and rpm prints nothing where no name matches: an answer lost on the way reads the same, so none
+    listed is not read, never "not installed" (the property suite's empty answer)."""
+    read = facts.get("cuda_runtime_rpm")
+    if _failed(read):
+        return Unread("CUDA runtime", _failed(read))
+    runtimes = sorted(read["packages"][name]["version"] for name in read["installed"] if CUDART.match(name))
+    if not runtimes:
+        return Unread("CUDA runtime", "rpm -qa lists no %s: its list has no count, so none listed is not proven none "
+                                      "installed" % CUDART_PATTERN)
+    return ", ".join(runtimes)
+
+
+def distribution(facts):
+    """(family, name) of the node's distribution as /etc/os-release says ("rhel", "Rocky Linux 9.4 (Blue Onyx)"), or
+    (None, None) where it was not read."""
+    read = facts.get("os_release")
+    if _failed(read):
+        return None, None
+    return read["family"], read["pretty_name"]
 
 
 def _driver(facts):
@@ -161,9 +196,11 @@ def _shown(value):
     return "not installed" if value is NOT_INSTALLED else value
 
 
-def _pod_usual(stacks, component):
-    """The pod's version of a component where most nodes read agree, and how many run it; (None, 0) on a tie."""
-    counts = collections.Counter(stack[component] for stack in stacks.values() if not isinstance(stack[component], Unread))
+def _pod_usual(stacks, component, among=None):
+    """The pod's version of a component where most nodes read agree (of the hosts ``among`` where given), and how many
+    run it; (None, 0) on a tie."""
+    counts = collections.Counter(stack[component] for host, stack in stacks.items()
+                                 if not isinstance(stack[component], Unread) and (among is None or host in among))
     ranked = counts.most_common(2)
     if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
         return None, 0, counts
@@ -188,7 +225,9 @@ def _firmware(facts, rails):
     read = facts["ibstat"]
     if _failed(read):
         return Unread("NIC firmware", read.reason)
-    versions = [read["devices"][rail]["firmware"] for rail in rails if rail in read["devices"]]
+    versions = [read["devices"][rail].get("firmware") for rail in rails if rail in read["devices"]]
+    if None in versions:  # read by `rdma link` (no ibstat): it shows no firmware
+        return Unread("NIC firmware", "the rails were read by `rdma link`, which shows no firmware (install infiniband-diags' ibstat)")
     return min(versions, key=numbers) if versions else Unread("NIC firmware", "none of the declared rails in ibstat")
 
 
@@ -196,8 +235,14 @@ def _firmware(facts, rails):
 def software_stack(facts_by_host, expect_by_host):
     stacks = {host: stack_of(facts) for host, facts in facts_by_host.items()}
     usual = {component: _pod_usual(stacks, component) for component in COMPONENTS}
+    distros = {host: distribution(facts) for host, facts in facts_by_host.items()}
     verdicts = {}
     for host, stack in stacks.items():
+        family, distro = distros[host]
+        # a kernel release is its distribution's build (5.14.0-427.13.1.el9_4 is Rocky's, 5.15.0-119-generic Ubuntu's):
+        # an unpinned kernel is held to the nodes of the same family; pin it per group (group_vars) to hold it to one
+        same_family = [other for other, (other_family, _name) in distros.items() if other_family == family]
+        usual["kernel"] = _pod_usual(stacks, "kernel", among=same_family)
         pins, floors = expect_by_host[host]["pyramid_stack"] or {}, expect_by_host[host]["pyramid_stack_min"] or {}
         firmware = _firmware(facts_by_host[host], expect_by_host[host]["pyramid_rails"]) if "nic_firmware" in floors else None
         off, unread, pinned_off = [], [], []
@@ -221,7 +266,7 @@ def software_stack(facts_by_host, expect_by_host):
         expected = "one stack on every node%s%s" % (
             ", pinned: %s" % ", ".join("%s %s" % (NAMES[c], v) for c, v in sorted(pins.items(), key=lambda i: COMPONENTS.index(i[0])))
             if pins else "", ", none below pyramid_stack_min" if floors else "")
-        unread_note = "; not read: %s" % _unread_text(unread) if unread else ""
+        unread_note = ("; not read: %s" % _unread_text(unread) if unread else "") + (" [%s]" % distro if distro else "")
         if low or pinned_off or off:
             cause = None
             if low:
@@ -231,18 +276,18 @@ def software_stack(facts_by_host, expect_by_host):
                          "pinned versions; NGC containers carry CUDA and NCCL as one set)")
             verdicts[host] = verdict(FAIL, expected, summary(low + pinned_off + off) + unread_note, cause=cause)
         elif unread:
-            verdicts[host] = verdict(ERROR, expected, "not read: %s" % _unread_text(unread))
+            verdicts[host] = verdict(ERROR, expected, "not read: %s%s" % (_unread_text(unread), " [%s]" % distro if distro else ""))
         elif len(stacks) == 1 and not pins and not floors:  # held to nothing: no other node, no pin, no floor
             verdicts[host] = verdict(SKIP, expected, "not applicable: nothing to compare: %s is the only node of this run and "
                                      "pyramid_stack pins nothing (read: %s); pin the stack to hold a lone node to it" % (
-                                         host, _read_text(stack)), not_applicable=True)
+                                         host, _read_text(stack, distro)), not_applicable=True)
         else:
-            verdicts[host] = verdict(PASS, expected, _read_text(stack))
+            verdicts[host] = verdict(PASS, expected, _read_text(stack, distro))
     return verdicts
 
 
-def _read_text(stack):
-    return ", ".join("%s %s" % (NAMES[c], _shown(stack[c])) for c in COMPONENTS)
+def _read_text(stack, distro=None):
+    return ", ".join(["%s %s" % (NAMES[c], _shown(stack[c])) for c in COMPONENTS] + (["on %s" % distro] if distro else []))
 
 
 def loaded_nccl(facts):
@@ -268,6 +313,7 @@ def nccl_loaded(facts_by_host, expect_by_host):
                 "the run printed no 'NCCL version' line (NCCL_DEBUG=INFO in pyramid_nccl_env prints it)"))
             continue
         installed = _package(facts, NCCL_PACKAGES, "NCCL")
+        package = NCCL_PACKAGES[manager(facts["stack_packages"]) or "dpkg"][0]  # libnccl2, or libnccl on an RPM host
         if isinstance(installed, Unread):  # pinned or not: the cross-check with what is installed is this check's
             verdicts[host] = verdict(ERROR, "NCCL loaded = NCCL installed", "NCCL %s loaded; the NCCL installed not read (%s)" % (
                 version, installed.reason))
@@ -280,12 +326,12 @@ def nccl_loaded(facts_by_host, expect_by_host):
                     "nvidia-nccl-cu*), LD_LIBRARY_PATH or a container's; pin and install one NCCL"))
                 continue
         elif installed is not NOT_INSTALLED:
-            expected = "NCCL loaded = the libnccl2 package installed (%s)" % installed
+            expected = "NCCL loaded = the %s package installed (%s)" % (package, installed)
             if nccl_release(installed) != release:
-                verdicts[host] = verdict(FAIL, expected, "NCCL %s loaded, libnccl2 %s installed" % (version, installed))
+                verdicts[host] = verdict(FAIL, expected, "NCCL %s loaded, %s %s installed" % (version, package, installed))
                 continue
         else:
-            expected = "NCCL loaded the same on every node (no libnccl2 package here)"
+            expected = "NCCL loaded the same on every node (no %s package here)" % package
         ranked = releases.most_common(2)
         tie = len(ranked) == 2 and ranked[0][1] == ranked[1][1]  # an even split: no node can be called the odd one
         if len(releases) > 1 and (tie or release != ranked[0][0]):
@@ -294,7 +340,7 @@ def nccl_loaded(facts_by_host, expect_by_host):
             verdicts[host] = verdict(FAIL, expected, "NCCL %s loaded, %s" % (release, pod),
                                      cause="Another NCCL than the rest of the pod's: NCCL must be one version across a job")
             continue
-        beside = ("; libnccl2 %s installed (software_stack holds it to the pin)" % installed
+        beside = ("; %s %s installed (software_stack holds it to the pin)" % (package, installed)
                   if "nccl" in pins and installed is not NOT_INSTALLED else "")
         verdicts[host] = verdict(PASS, expected, "NCCL %s loaded%s" % (version, beside))
     return verdicts

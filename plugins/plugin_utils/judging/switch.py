@@ -305,12 +305,28 @@ def cabling(facts, expect):
     if expect["pyramid_lldp_required"] and silent:
         problems.append("no LLDP neighbor on %s" % ", ".join(silent[:8]))
         ports.extend(silent)
+        silent = []
+    elsewhere = _seen_elsewhere(table, expect, silent)
+    if elsewhere:  # the planned peer answers on another local port: miscabled (or the row's port damaged), never silent
+        problems.extend(elsewhere.values())
+        ports.extend(elsewhere)
+        silent = [port for port in silent if port not in elsewhere]
     # a row whose local port is garbled (a NUL in its padding, the number replaced by a dash) belongs to a port the
     # table then seems not to list: that port reads silent, and a silent port passes where LLDP is not required
     garbled = sorted(repr(port) for port in table if not _INTERFACE_NAME.match(str(port)))
+    # beside a garbled row a silent port may be that row's: the read's damage (ERROR below), not the port's silence
+    unproven, unproven_problem = [] if garbled else _unproven_silent(expect, table, silent), None
+    if unproven:  # LLDP answers on the port's like (host or fabric ports) but not on it: not proven is not a pass
+        roles = sorted({_role(entry) for entry in expect["pyramid_switch_ports"] if entry["port"] in unproven})
+        unproven_problem = "no LLDP neighbor on %s while LLDP answers on other %s ports (not proven)" % (
+            ", ".join(unproven[:8]), " and ".join(roles))
+        problems.append(unproven_problem)
+        ports.extend(unproven)
+        silent = [port for port in silent if port not in unproven]
     if problems:
         return _failed(expected, problems + (["not listed: " + ", ".join(unlisted[:8])] if unlisted else [])
-                       + (["rows with a garbled local port: " + ", ".join(garbled[:8])] if garbled else []), ports)
+                       + (["rows with a garbled local port: " + ", ".join(garbled[:8])] if garbled else []), ports,
+                       "silent" if problems == [unproven_problem] else None)
     if garbled:
         return verdict(ERROR, expected, "LLDP rows with a local port that is no interface name: %s" % ", ".join(garbled[:8]),
                        cause="The LLDP read is damaged (a row's local port garbled): the port that row belongs to is "
@@ -323,7 +339,41 @@ def cabling(facts, expect):
         return verdict(SKIP, expected, "not checked: no planned port has an LLDP neighbor (%s silent; pyramid_lldp_required "
                                        "is false)" % ", ".join(silent[:8]), not_applicable=True)
     return verdict(PASS, expected, "%d ports proven by LLDP%s" % (
-        proven, "; no LLDP neighbor (not proven) on %s" % ", ".join(silent[:8]) if silent else ""))
+        proven, "; not checked: no %s port sends LLDP (%s; pyramid_lldp_required is false)" % (
+            " or ".join(sorted({_role(entry) for entry in expect["pyramid_switch_ports"] if entry["port"] in silent})),
+            ", ".join(silent[:8])) if silent else ""))
+
+
+def _role(entry):
+    return entry.get("role") or "host"
+
+
+def _unproven_silent(expect, table, silent):
+    """The silent planned ports (LLDP not required) whose role LLDP answers on another planned port: where no host
+    runs lldpd every host port is silent (not checked, as the setting allows), but a host port silent beside host
+    ports LLDP proves is a port the read does not prove, never a pass (issue 68: a row damaged into another port's
+    name left its planned port silent, and a miscabled port passed)."""
+    proven = {_role(entry) for entry in expect["pyramid_switch_ports"]
+              if entry.get("peer") and entry["port"] not in silent and table.get(entry["port"])}
+    return [port for port in silent
+            if any(entry["port"] == port and _role(entry) in proven for entry in expect["pyramid_switch_ports"])]
+
+
+def _seen_elsewhere(table, expect, silent):
+    """{silent planned port: problem} where its planned peer and peer port are LLDP's neighbor on another local port:
+    the cable is in the wrong port, or the row's local port was damaged into another port's name; either way the
+    planned port is not proven, and it is named with where its peer answers (a plan without the peer port names no
+    one end: a host may have several ports on the switch)."""
+    found = {}
+    for entry in expect["pyramid_switch_ports"]:
+        if entry["port"] not in silent or not entry.get("peer_port"):
+            continue
+        where = sorted(str(local) for local, seen in table.items() if local != entry["port"] and _INTERFACE_NAME.match(str(local)) and any(
+            _same_name(n["system"], entry["peer"]) and n["port"] == entry["peer_port"] for n in seen or []))
+        if where:
+            found[entry["port"]] = "%s: plan %s %s, LLDP sees it on %s" % (
+                entry["port"], entry["peer"], entry.get("peer_port") or "", ", ".join(where[:3]))
+    return found
 
 
 # An interface name as the switches print one (EOS Ethernet1/1, NX-OS Eth1/1 or mgmt0, SONiC Ethernet0, NVUE swp1s0,

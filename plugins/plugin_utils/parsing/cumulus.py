@@ -63,8 +63,15 @@ def _prepare_nv_interface(text):
     out = list(lines[:index - 1]) + ["HEADER|" + "|".join(names)]
     body = [line for line in lines[index + 1:] if line.strip()]
     marked = any(line.startswith("+ ") for line in body)
+    # nv ends every line (the collect module keeps stdout as printed): a read whose last line is not ended was cut
+    # inside that row, whose cells then read short (a speed `4`, a neighbor's port cut off): left for the template's
+    # catch-all to report, never a row (issue 68: such a cut read as a port at the wrong speed, or miscabled)
+    cut = body[-1] if body and not text.endswith("\n") else None
     rows = []
-    for line in body:
+    for position, line in enumerate(body):
+        if cut is not None and position == len(body) - 1:
+            out.append("the read ends inside this row (cut short): " + line.strip())
+            continue
         if line.strip() == "...":  # the docs' elision, never printed by nv
             out.append(line)
             continue

@@ -480,6 +480,7 @@ _STANZA_HEAD = re.compile(r"^interface (\S+)$")
 # spanning-tree, link tracking, comment), or a closing `!`/`end`.
 RUNNING_CONFIG_NO_TRAILER = "no trailer that closes the running-config stanza, so a read cut short reads as a shorter stanza"
 _AFTER_PFC = ("storm-control", "spanning-tree", "link tracking", "comment")
+_PFC_WORDS = ("priority-flow-control priority ", "no priority-flow-control")
 
 
 def _stanza(text):
@@ -535,6 +536,10 @@ def _running_config_pfc(text):
     ``complete`` says whether a line printed after the PFC lines proves none of them cut off: a PFC line the
     read lacks is a finding only then (or where an explicit `no priority-flow-control` / `drop` says it)."""
     name, body, closed = _stanza(text)
+    if body and not closed and any(whole.startswith(body[-1]) and whole != body[-1] for whole in _PFC_WORDS):
+        # the stanza's last line is the start of a PFC line (`priori`, `priority-flow-`): a read cut inside that line,
+        # which would read as a line after the PFC lines and prove them whole (issue 68: no-drop lost, a device FAIL)
+        raise ValueError("%s: the stanza ends inside a line (%r): cut short" % (name, body[-1]))
     on = [line for line in body if _PFC_ON.match(line)]
     off = [line for line in body if _PFC_OFF.match(line)]
     if on and off:

@@ -204,18 +204,40 @@ _NVLINK_LINK = re.compile(r"^\s+Link (\d+): (?:([\d.]+) GB/s|<inactive>)\s*$")
         "nvidia-smi nvlink -s: per GPU, each NVLink's rate in GB/s (None = inactive); empty = no NVLink",
         kind="text", empty_ok=True)
 def _nvlink_status(text):
+    """nvidia-smi prints every GPU in index order and, under each, every link from 0 up (an inactive one too),
+    each line ended by a newline (the collect module keeps stdout as printed). So a read is whole only when its
+    last line is ended, and a GPU or link out of order, twice, or skipped is a line lost or moved on the way back,
+    never a link down (issue 68: such damage read as a device's FAIL). A rate no NVLink runs at is damage too."""
+    if text.strip() and not text.endswith("\n"):
+        fail("the read ends inside its last line (%r): cut short", text.rsplit("\n", 1)[-1][-60:])
     gpus, current = {}, None
     for line in text.splitlines():
         if not line.strip():
             continue
         gpu, link = _NVLINK_GPU.match(line), _NVLINK_LINK.match(line)
         if gpu:
-            current = gpus.setdefault(int(gpu.group(1)), {"name": gpu.group(2), "links": {}})
+            index = int(gpu.group(1))
+            if gpus and index <= max(gpus):
+                fail("GPU %d listed after GPU %d: nvidia-smi lists the GPUs once each, in index order (a line moved or "
+                     "repeated)", index, max(gpus))
+            current = gpus.setdefault(index, {"name": gpu.group(2), "links": {}})
         elif link and current is not None:
-            current["links"][int(link.group(1))] = float(link.group(2)) if link.group(2) else None
+            number, rate = int(link.group(1)), float(link.group(2)) if link.group(2) else None
+            if number != len(current["links"]):
+                fail("GPU %d: link %d where link %d comes next: nvidia-smi lists every link from 0 in order (a line "
+                     "lost, moved or repeated)", max(gpus), number, len(current["links"]))
+            if rate is not None and rate > _NVLINK_RATE_MAX:
+                fail("GPU %d link %d at %r GB/s: no NVLink runs at that rate (a damaged number)", max(gpus), number,
+                     link.group(2))
+            current["links"][number] = rate
         else:
             fail("unexpected line %r (not nvidia-smi nvlink -s output?)", line.strip()[:120])
     return {"gpus": gpus}
+
+
+# The fastest NVLink's per-link rate nvidia-smi prints is 50 GB/s (NVLink 5, Blackwell; H100/H200 print 26.562 and
+# A100 25): ten times that is no NVLink, but a number damaged on the way back
+_NVLINK_RATE_MAX = 500.0
 
 
 # nvidia-smi nvlink -e: "\t Link 3: Replay Errors: 0" (NVLink 3/4, drivers 535 to 580 on A100/H100/H200);

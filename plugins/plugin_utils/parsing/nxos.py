@@ -58,9 +58,13 @@ def _speed_gbps(text):
         "show interface status: per port link status word, speed (oper/admin derived from the status)")
 def _interfaces(rows):
     ports = {}
-    for row in headed_rows(rows, "'Port Name Status Vlan Duplex Speed Type'"):
-        if not row["port"]:
-            continue
+    table = [row for row in headed_rows(rows, "'Port Name Status Vlan Duplex Speed Type'") if row["port"]]
+    if table and not table[-1]["type"]:
+        # NX-OS prints every row's Type (`--` where there is no transceiver): a last row without one is a read cut
+        # inside that row, whose speed then reads short (400G cut to `4`: 4 Mb/s, a device's FAIL; issue 68)
+        raise ValueError("%s: the last row has no Type column (%r): the read was cut inside it" % (
+            table[-1]["port"], " ".join(value for value in (table[-1]["status"], table[-1]["speed"]) if value)))
+    for row in table:
         status = row["status"]
         oper = "up" if status == "connected" else "down"
         admin = _ADMIN.get(status)
@@ -622,13 +626,33 @@ def _nx_policy(kind, name, children):
     return sorted(group for group, _none in classes)
 
 
-def _nx_attached(children):
+def _nx_attached(head, children):
+    """{kind: policy} a system qos or interface block attaches. A `service-policy` line that is not whole (its type,
+    direction or policy cut off) is damage, never a block attaching nothing: the port would fall back to system qos's
+    policy and a port with ECN off would read as system qos's ECN on (issue 68)."""
     attached = {}
     for line, _deeper in _nx_blocks(children):
         match = _NX_SERVICE.match(line)
         if match:
             attached[match.group(1).split()[0]] = match.group(2)
+        elif any(whole.startswith(line) for whole in _NX_SERVICE_FORMS):
+            raise ValueError("%s: %r is no whole service-policy line (cut or damaged)" % (head, line[:80]))
     return attached
+
+
+# the attachments read, each needing its policy's name after it: a line that stops inside one of them was cut
+_NX_SERVICE_FORMS = ("service-policy type qos input", "service-policy type queuing output", "service-policy type network-qos")
+
+
+def _nx_cut_last_line(lines):
+    """Why the read's last line is a QoS line cut inside itself, or None: a read cut mid-line leaves a prefix of one
+    (`service-policy type queuing out`, `priority-flow-control mo`), which no whole line of NX-OS's ipqos read is."""
+    last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+    for whole in ("service-policy type qos input ", "service-policy type queuing output ", "service-policy type network-qos ",
+                  "priority-flow-control mode on", "priority-flow-control mode auto", "priority-flow-control mode off"):
+        if last != whole.strip() and whole.startswith(last) and len(last) >= 3 and last[:3] in ("ser", "pri"):
+            return "the read ends inside a line (%r): cut short" % last[:60]
+    return None
 
 
 @parser("cisco_nxos_show_running-config_ipqos",
@@ -645,6 +669,9 @@ def _running_config_ipqos(text):
     errors = [line.strip() for line in lines if line.lstrip().startswith("%")]
     if errors:
         raise ValueError("NX-OS refused the command: %s" % errors[0])
+    cut = _nx_cut_last_line(lines)
+    if cut:
+        raise ValueError(cut)
     facts = {"class_maps": {}, "qos": {}, "network_qos": {}, "queuing": {}, "system": {}, "ports": {}}
     for head, children in _nx_blocks(lines):
         match = _NX_CLASS_MAP.match(head)
@@ -656,11 +683,14 @@ def _running_config_ipqos(text):
             facts[match.group(1).replace("-", "_")][match.group(2)] = _nx_policy(match.group(1), match.group(2), children)
             continue
         if head == "system qos":
-            facts["system"] = _nx_attached(children)
+            facts["system"] = _nx_attached(head, children)
             continue
         match = _NX_INTERFACE.match(head)
         if match:
-            facts["ports"][port_name(match.group(1))] = _nx_attached(children)
+            if not children:  # the read lists an interface for its QoS lines only: a block with none was cut
+                raise ValueError("%r has no line: `show running-config ipqos` lists an interface only for its QoS lines, "
+                                 "so its block was cut (the port would read as system qos's policies)" % head)
+            facts["ports"][port_name(match.group(1))] = _nx_attached(head, children)
         elif not head.startswith(("class-map ", "policy-map ")) and any(line.strip().startswith(_NX_POLICY_WORDS) for line in children):
             # a policy's classes or an attachment under a line that is no block that holds them (the class-maps and
             # policy-maps of other types aside): a line mixed into the read (an SSH warning) took them from their

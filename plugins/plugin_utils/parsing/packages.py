@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import fail
+from ._common import fail, trailerless
 from ._registry import parser
 
 # -f '${db:Status-Abbrev}\t${Package}\t${Version}\n': the want (u/i/h/r/p), the status (n/c/h/u/f/w/t/i, as dpkg -l
@@ -33,6 +33,9 @@ DPKG_INSTALLED = ("installed", "triggers-awaited", "triggers-pending")
         kind="text")
 def _dpkg_query(text):
     packages, not_found = {}, []
+    if text.strip() and not text.endswith("\n"):  # every line dpkg-query prints ends with one: the read stopped inside
+        fail("the read ends inside its last line (no newline after %r): cut short, its version may be a part of it",
+             text.splitlines()[-1][-80:])
     for line in text.splitlines():
         if not line.strip():
             continue
@@ -75,3 +78,97 @@ def _ofed_info(text):
     if not lines[0].endswith(":"):  # ofed_info ends the release with a colon: without it the line may be cut
         fail("the release line has no closing colon (cut short?): %r", lines[0][:80])
     return {"name": found.group("name"), "version": found.group("version"), "release": lines[0].rstrip(":")}
+
+
+# rpm -q --queryformat '%{NAME}\t%{VERSION}-%{RELEASE}\n' <name>...: a line per installed package of each name (rpm
+# keeps several versions of one name side by side: each its line), or "package <name> is not installed" (rpm's lib/
+# query.c, on stdout) and one more to the exit code per name it found nothing for. rpm -q takes names, not patterns (a
+# glob is looked up as the name it is: tests/unit/parsers/linux_rpm_query/glob_is_a_name_real).
+_RPM_LINE = re.compile(r"^(?P<package>[A-Za-z0-9][A-Za-z0-9_+.\-]*)\t(?P<version>\d[A-Za-z0-9.+~^_]*-[A-Za-z0-9.+~^_]+)$")
+_RPM_NOT_INSTALLED = re.compile(r"^package (?P<name>\S+) is not installed$")
+
+
+def _rpm_lines(text, denials):
+    """{package: {"state", "version" (several joined with ", "), ...}} and the names rpm denied."""
+    packages, not_found = {}, []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        found = _RPM_LINE.match(line)
+        if found:
+            package = packages.setdefault(found.group("package"),
+                                          {"state": "installed", "version": None, "hold": False, "error": False})
+            versions = [v for v in (package["version"] or "").split(", ") if v]
+            if found.group("version") not in versions:  # one version twice: a multilib pair (x86_64 and i686)
+                package["version"] = ", ".join(versions + [found.group("version")])
+            continue
+        missing = _RPM_NOT_INSTALLED.match(line) if denials else None
+        if missing:
+            not_found.append(missing.group("name"))
+            continue
+        fail("not a line of rpm -q --queryformat '%%{NAME}\\t%%{VERSION}-%%{RELEASE}\\n': %r", line[:80])
+    both = sorted(set(packages) & set(not_found))
+    if both:
+        fail("rpm listed and denied %s in one answer: not one read", ", ".join(both))
+    return packages, not_found
+
+
+@parser("linux_rpm_query",
+        "rpm -q --queryformat '%{NAME}\\t%{VERSION}-%{RELEASE}\\n' <names> with its stderr: each installed package's "
+        "version, and the names rpm says are not installed",
+        kind="text")
+def _rpm_query(text):
+    """The facts of linux_dpkg_query_status (every package listed is installed: rpm's database holds nothing else), with
+    "manager": "rpm". rpm answers every name it is asked, so a name neither listed nor denied was not read."""
+    if text.strip() and not text.endswith("\n"):  # the query format and rpm's denials end each line with one
+        fail("the read ends inside its last line (no newline after %r): cut short, its version may be a part of it",
+             text.splitlines()[-1][-80:])
+    packages, not_found = _rpm_lines(text, denials=True)
+    if not packages and not not_found:
+        fail("no package line and no 'is not installed' line: rpm -q answers every name it is asked")
+    return {"packages": packages, "installed": sorted(packages), "not_found": not_found, "manager": "rpm"}
+
+
+@parser("linux_rpm_query_all",
+        "rpm -qa --queryformat '%{NAME}\\t%{VERSION}-%{RELEASE}\\n' <pattern>: the installed packages whose name the "
+        "pattern matches (nothing where none does)",
+        kind="text", empty_ok=True)
+def _rpm_query_all(text):
+    """{"packages", "installed", "manager": "rpm"}: with -a a pattern matching nothing prints nothing and exits 0 (rpm
+    4.18), so an empty answer of a run that ended is no match; the list has no count (marked unverified)."""
+    packages, _denied = _rpm_lines(text or "", denials=False)
+    return trailerless({"packages": packages, "installed": sorted(packages), "manager": "rpm"})
+
+
+# os-release(5): KEY=VALUE lines, values quoted or not; ID and ID_LIKE name the distribution and its family
+_OS_RELEASE_LINE = re.compile(r"^(?P<key>[A-Z][A-Z0-9_]*)=(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\"'\s]*)$")
+# the families a software stack's packages come in, by os-release's ID or ID_LIKE
+FAMILIES = (("rhel", ("rhel", "fedora", "centos", "rocky", "almalinux", "amzn", "ol")), ("suse", ("suse", "sles", "opensuse")),
+            ("debian", ("debian", "ubuntu")))
+
+
+@parser("linux_etc_os_release",
+        "/etc/os-release (os-release(5)): the distribution, its version and its family",
+        kind="text")
+def _os_release(text):
+    """{"id", "id_like" [..], "version_id", "pretty_name", "family" ("rhel", "debian" or the ID itself)}. A line that is
+    no KEY=VALUE line, or no ID, is not a read (a file cut short)."""
+    values = {}
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        found = _OS_RELEASE_LINE.match(line.strip())
+        if not found:
+            fail("not an os-release line (KEY=VALUE): %r", line[:80])
+        value = found.group("value")
+        if value[:1] in ("'", '"'):
+            value = re.sub(r"\\(.)", r"\1", value[1:-1]) if value[0] == '"' else value[1:-1]
+        values[found.group("key")] = value
+    if not values.get("ID"):
+        fail("no ID= line: os-release(5) names the distribution there")
+    like = values.get("ID_LIKE", "").split()
+    names = [values["ID"]] + like
+    family = next((family for family, members in FAMILIES if any(name in members for name in names)), values["ID"])
+    return {"id": values["ID"], "id_like": like, "version_id": values.get("VERSION_ID"),
+            "pretty_name": values.get("PRETTY_NAME") or "%s %s" % (values.get("NAME", values["ID"]), values.get("VERSION_ID", "")),
+            "family": family}

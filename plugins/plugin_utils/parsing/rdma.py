@@ -111,3 +111,38 @@ def ibdev2netdev(text):
                                  "state": fields.get("state"), "pci": fields.get("pci"), "firmware": fields.get("fw")}
         count += 1
     return trailerless({"devices": devices, "ports": count})
+
+
+# The kernel's own record of an RDMA port's rate (drivers/infiniband/core/sysfs.c rate_show: "%d%s Gb/sec (%dX%s)\n",
+# the rate's ".5" for SDR/DDR lanes, the width, then " SDR".. " XDR" where the speed has a name), what ibstat's Rate is
+# read from: "400 Gb/sec (4X NDR)" (an NDR port, or a 400GbE RoCE port), "100 Gb/sec (2X NDR)" (100GbE on a ConnectX-7).
+_SYSFS_RATE = re.compile(r"^(?P<gbps>\d+(?:\.5)?) Gb/sec \((?P<width>\d+)X(?: (?P<speed>[A-Z]+))?\)$")
+
+
+@parser("linux_sysfs_ib_rate",
+        "/sys/class/infiniband/<dev>/ports/1/rate: the port's rate in Gb/s, its width and lane speed",
+        kind="text")
+def sysfs_ib_rate(text):
+    """{"rate_gbps" (an int, 2.5 for SDR 1X: ibstat's Rate), "width" ("4X"), "speed" ("NDR" or None)}; one line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    match = _SYSFS_RATE.match(lines[0]) if len(lines) == 1 else None
+    if not match:
+        raise ValueError("not one line '<n> Gb/sec (<w>X <speed>)' of ports/1/rate: %r" % text[:80])
+    gbps = float(match.group("gbps"))
+    return {"rate_gbps": int(gbps) if gbps.is_integer() else gbps, "width": match.group("width") + "X",
+            "speed": match.group("speed")}
+
+
+# drivers/infiniband/core/sysfs.c fw_ver_show (ib_get_device_fw_str): the firmware as the driver formats it, for mlx5
+# "%d.%d.%04d" (28.39.1002), what ibstat's "Firmware version" is read from
+_FW_VER = re.compile(r"^\d+\.\d+\.\d+$")
+
+
+@parser("linux_sysfs_fw_ver",
+        "/sys/class/infiniband/<dev>/fw_ver: the RDMA device's firmware version",
+        kind="text")
+def sysfs_fw_ver(text):
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) != 1 or not _FW_VER.match(lines[0]):
+        raise ValueError("not one firmware version line (28.39.1002) of fw_ver: %r" % text[:80])
+    return {"firmware": lines[0]}

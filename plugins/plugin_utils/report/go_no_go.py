@@ -297,10 +297,50 @@ def and_dependents(record, folded):
 
 
 def problems(report):
-    for host, info in sorted(report["hosts"].items()):
+    """The FAIL and ERROR records, what to fix first first (issue 71): by layer, then by the devices each holds back (a
+    leaf that blocks 32 nodes before a node's own finding), then by check and device."""
+    holds = _holds_back(report)
+    found = [record for _host, info in sorted(report["hosts"].items()) for record in info["checks"]
+             if record["status"] in ("FAIL", "ERROR")]
+    return sorted(found, key=lambda r: (r["layer"], -len(holds.get((r["host"], r["check"]), ())), r["check"], r["host"]))
+
+
+def _holds_back(report):
+    """{(switch, check): the devices BLOCKED behind that finding}."""
+    found = {}
+    for host, info in report["hosts"].items():
         for record in info["checks"]:
-            if record["status"] in ("FAIL", "ERROR"):
-                yield record
+            for blocker in record.get("blocked_by") or []:
+                found.setdefault((blocker["switch"], blocker["check"]), set()).add(host)
+    return found
+
+
+SAME_FINDING_AT_LEAST = 3  # two alike read as two rows; from three, one row naming them all
+
+
+def grouped(found):
+    """[(record, hosts)]: identical findings as one entry, in ``found``'s order. Identical: the same layer, check,
+    status and cause, and the same actual text once the device's own name is taken out ("mlx5_3 at 200G" on 12 nodes)."""
+    groups, order = {}, []
+    for record in found:
+        key = (record["layer"], record["check"], record["status"], record["cause"],
+               str(record["actual"]).replace(record["host"], "<device>"))
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(record)
+    entries = []
+    for key in order:
+        records = groups[key]
+        if len(records) >= SAME_FINDING_AT_LEAST:
+            entries.append((records[0], [r["host"] for r in records]))
+        else:
+            entries += [(record, [record["host"]]) for record in records]
+    return entries
+
+
+def _who(hosts):
+    return hosts[0] if len(hosts) == 1 else "%d devices: %s" % (len(hosts), _names(hosts, 12))
 
 
 def checklist_text(report):
@@ -328,13 +368,14 @@ def checklist_text(report):
     if found:
         lines += ["", "Why (likely cause -> go back to):"]
         folded = dependents(report)
-        for record in found[:40]:
+        entries = grouped(found)
+        for record, hosts in entries[:40]:
             said = record["actual"] + and_dependents(record, folded)
-            lines.append("  %s L%d %s %s: %s" % (record["host"], record["layer"], record["check"], record["status"], said))
+            lines.append("  %s L%d %s %s: %s" % (_who(hosts), record["layer"], record["check"], record["status"], said))
             lines.append("      cause: %s" % record["cause"])
             lines.append("      go back to: %s" % record["go_back_to"])
-        if len(found) > 40:
-            lines.append("  ... %d more in report.md" % (len(found) - 40))
+        if len(entries) > 40:
+            lines.append("  ... %d more in report.md" % (len(entries) - 40))
     blocked_by = _blocked_by(report)
     if blocked_by:
         lines += ["", "Blocked by a switch in their path (not failing on their own):"]
@@ -397,8 +438,8 @@ def markdown(report):
     if found:
         out += ["| Host | Layer | Check | Status | Expected | Actual | Likely cause | Go back to |", "|---|---|---|---|---|---|---|---|"]
         folded = dependents(report)
-        for r in found:
-            cells = (r["host"], "L%d" % r["layer"], r["check"], r["status"], r["expected"], r["actual"] + and_dependents(r, folded),
+        for r, hosts in grouped(found):
+            cells = (_who(hosts), "L%d" % r["layer"], r["check"], r["status"], r["expected"], r["actual"] + and_dependents(r, folded),
                      r["cause"], r["go_back_to"])
             out.append("| %s |" % " | ".join(_cell(v) for v in cells))
     else:

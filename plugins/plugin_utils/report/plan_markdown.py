@@ -83,6 +83,11 @@ def markdown(plan):
              "Pre-flight passed for %d GPU nodes and %d switches; nothing was run on any of them. This is the run in which "
              "every device passes the layers below: a device that fails a layer is not climbed past it and drops out of "
              "the rounds above, so the real rounds can only be smaller." % (len(nodes), len(switches)), ""]
+    if nodes:  # said first: Layers 3 to 6 load what a job would use, at line rate (issue 71)
+        lines += ["**The pod must be idle.** Layers 3 to 6 load every rail and GPU of these nodes at line rate (the incast, "
+                  "ib_write_bw, NCCL, a training step): a job running on them would be slowed and would spoil the figures. "
+                  "Drain them in the scheduler first.", ""]
+    lines += total_lines(plan) + outside_lines(plan)
     if plan.get("waves") and plan["waves"] > 1:
         lines += ["Each per-node task runs in %d waves (forks %s for %d GPU nodes): the durations below are per wave." % (
             plan["waves"], plan["forks"], len(nodes)), ""]
@@ -171,6 +176,39 @@ def _incast_lines(plan):
     return lines + [""]
 
 
+def _minutes(seconds):
+    return "%d s" % seconds if seconds < 120 else "%.0f min" % (seconds / 60.0)
+
+
+def total_lines(plan):
+    """The run's total time, as far as the plan can tell: the timed loads, then Layers 5 and 6 bounded by their timeouts."""
+    found = plan.get("total")
+    if not found:
+        return []
+    steps = []
+    if found["nccl_steps"]:
+        steps.append("%d NCCL step(s)" % found["nccl_steps"])
+    if found["train_steps"]:
+        steps.append("%d training step(s)" % found["train_steps"])
+    text = "**Total time:** the timed loads (the soak, the rail meshes, the incast) take about %s" % _minutes(found["timed_seconds"])
+    if steps:
+        text += ("; Layers 5 and 6 add %s, one after another, each ending when done and at the latest at its timeout "
+                 "(pyramid_nccl_timeout, pyramid_train_timeout): at most %s in all" % (" and ".join(steps), _minutes(found["at_most_seconds"])))
+    return [text + ". The reads of Layers 0, 1 and 7 add about a minute per wave of forks.", ""]
+
+
+def outside_lines(plan):
+    """The nodes outside a limited run that it may load: asked for before the run, as they must be idle too."""
+    outside = plan.get("outside")
+    if not outside:
+        return []
+    named = ", ".join(outside["nodes"]) + (" (then the next of gpu_nodes, %d more)" % outside["more"] if outside["more"] else "")
+    when = ("every run across nodes pairs this run's one node with it" if outside["needed"] else
+            "a miss that this run's own nodes cannot place is retested with it")
+    return ["**Outside this run (--limit):** %s of gpu_nodes may be loaded as partners at Layers 2, 4 and 5 (%s): keep "
+            "them idle too, or run the whole pod." % (named, when), ""]
+
+
 def summary(plan):
     """The lines the play prints: devices, each layer's load and duration, where the files are."""
     nodes, switches = plan["devices"]["gpu_node"], plan["devices"]["switch"]
@@ -179,6 +217,7 @@ def summary(plan):
         checks = sum(1 for entries in next(l for l in plan["layers"] if l["layer"] == layer)["devices"].values()
                      for entry in entries if "not_applicable" not in entry)
         lines.append("layer %d: %d checks across the devices; %s; %s" % (layer, checks, load, how))
+    lines += [line.replace("**", "") for line in total_lines(plan) + outside_lines(plan) if line]
     return lines
 
 

@@ -201,7 +201,7 @@ def build(devices, expect_of, catalog, groups, forks):
                 by_host[host] = device_checks(device, layer, catalog, expect_of(host), reader_of, alone if device == "gpu_node" else None)
         layers.append({"layer": layer, "devices": by_host})
     first = expect_of(nodes[0]) if nodes else (expect_of(switches[0]) if switches else {})
-    return {
+    plan = {
         "devices": {"gpu_node": nodes, "switch": switches},
         "forks": forks, "waves": _background.waves(len(nodes), forks) if nodes and forks else None,
         "soak": {"seconds": first.get("pyramid_soak_seconds")},
@@ -212,6 +212,41 @@ def build(devices, expect_of, catalog, groups, forks):
         "incast": incast(nodes, switches, expect_of, catalog, addresses),
         "tiers": tiers(nodes, order, expect_of, alone),
     }
+    plan["total"] = total(plan, expect_of(nodes[0]) if nodes else None)
+    plan["outside"] = outside_partners(nodes, order)
+    return plan
+
+
+def outside_partners(nodes, order):
+    """The GPU nodes outside a limited run (--limit, as remediate.yml after a reimage) that its meshes and NCCL rounds
+    may load as partners (issue 71): a lone node's partner, a miss's known-good one, in gpu_nodes' order (the roles pass
+    them as ``references``). None for a run of the whole pod."""
+    outside = [node for node in order if node not in nodes]
+    if not nodes or not outside:
+        return None
+    return {"nodes": outside[:2], "more": max(len(outside) - 2, 0), "needed": len(nodes) < 2}
+
+
+def total(plan, first):
+    """How long the run takes, as far as the plan can tell (issue 71): the timed loads (the soak, the meshes, the
+    incast) are known; each NCCL and training step of Layers 5 and 6 ends when it is done, and at the latest at its
+    timeout. {"timed_seconds", "nccl_steps", "train_steps", "at_most_seconds"}; steps run one after another (the runs
+    of one step side by side: every node alone, every pair)."""
+    if not plan["devices"]["gpu_node"] or not first:
+        return None
+    timed = plan["soak"]["seconds"] or 0
+    for part in (plan["mesh"]["layer 2"], plan["mesh"]["layer 4"], plan["incast"]):
+        seconds = part.get("seconds") or {}
+        if part.get("rounds") or part.get("at_layer3"):
+            timed += seconds.get("about") or seconds.get("about_per_round") or 0
+    rounds = plan["fabric"].get("rounds") or []
+    # a round's runs side by side (every node alone, every pair) are one step; the scale-up's sizes and the pod's
+    # collectives after it (all-gather, then reduce-scatter) run one after another
+    nccl = sum(len(r.get("sizes") or []) or (r["runs"] if r["round"] == "3+" else 1 if r["runs"] else 0)
+               for r in rounds if r["round"] != "L6")
+    train = next((min(r["runs"], 2) for r in rounds if r["round"] == "L6"), 0)
+    return {"timed_seconds": timed, "nccl_steps": nccl, "train_steps": train,
+            "at_most_seconds": timed + nccl * first["pyramid_nccl_timeout"] + train * first["pyramid_train_timeout"]}
 
 
 def tiers(nodes, order, expect_of, alone=None):

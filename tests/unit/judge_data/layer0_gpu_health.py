@@ -197,6 +197,27 @@ DATA = [
     {"check": "gpu_nvlink", "name": "links trained slow (the public H200 capture's 1.562 GB/s)",
      "raw": {"gpu_nvlink": nvlink_status(odd={(0, 2): "1.0 GB/s", (0, 3): "1.562 GB/s"}), "gpu_query": A100, "gpu_topology": TOPO_A100},
      "status": "FAIL", "contains": ["GPU 0 (0000:2f:00.0): link 2, 3 below 26.562 GB/s"]},
+    # issue 68: damage on the way back read as links down or slow (a device FAIL); nvidia-smi lists every GPU in order
+    # and every link from 0 in order, so a lost, moved or repeated line and a rate no NVLink runs at are the read's
+    {"check": "gpu_nvlink", "name": "GPU 3's link 5 line lost from the read: ERROR about the read, not 17 of 18 links",
+     "raw": {"gpu_nvlink": nvlink_status().replace("GPU-faae5314-b87e-87c0-400b-b7cfb9e7b313)\n" + "".join(
+         "\t Link %d: 26.562 GB/s\n" % link for link in range(6)), "GPU-faae5314-b87e-87c0-400b-b7cfb9e7b313)\n" + "".join(
+         "\t Link %d: 26.562 GB/s\n" % link for link in range(5))), "gpu_query": A100, "gpu_topology": TOPO_A100},
+     "status": "ERROR", "contains": ["GPU 3: link 6 where link 5 comes next"]},
+    {"check": "gpu_nvlink", "name": "GPU 3's last link line moved under GPU 4: ERROR about the read",
+     "raw": {"gpu_nvlink": nvlink_status().replace("\t Link 17: 26.562 GB/s\nGPU 4: NVIDIA A100-SXM4-40GB (UUID: "
+                                                   "GPU-faae5314-b87e-87c0-400b-b7cfb9e7b314)\n",
+                                                   "GPU 4: NVIDIA A100-SXM4-40GB (UUID: GPU-faae5314-b87e-87c0-400b-b7cfb9e7b314)\n"
+                                                   "\t Link 17: 26.562 GB/s\n"),
+             "gpu_query": A100, "gpu_topology": TOPO_A100},
+     "status": "ERROR", "contains": ["GPU 4: link 17 where link 0 comes next"]},
+    {"check": "gpu_nvlink", "name": "one link's rate damaged into 99999999999999999999999999 GB/s: ERROR, not every other link slow",
+     "raw": {"gpu_nvlink": nvlink_status(odd={(2, 7): "99999999999999999999999999 GB/s"}), "gpu_query": A100, "gpu_topology": TOPO_A100},
+     "status": "ERROR", "contains": ["GPU 2 link 7 at '99999999999999999999999999' GB/s: no NVLink runs at that rate"]},
+    {"check": "gpu_nvlink", "name": "the GPU 6 line repeated after GPU 7: ERROR about the read",
+     "raw": {"gpu_nvlink": nvlink_status() + "GPU 6: NVIDIA A100-SXM4-40GB (UUID: GPU-faae5314-b87e-87c0-400b-b7cfb9e7b316)\n",
+             "gpu_query": A100, "gpu_topology": TOPO_A100},
+     "status": "ERROR", "contains": ["GPU 6 listed after GPU 7"]},
     {"check": "gpu_nvlink", "name": "fewer links than expected",
      "raw": {"gpu_nvlink": nvlink_status(links=12), "gpu_query": A100, "gpu_topology": TOPO_A100},
      "status": "FAIL", "contains": ["12 of 18 links listed"]},

@@ -114,12 +114,13 @@ DATA = [
      "status": "FAIL",
      "contains": ["swp2: plan node-002 ens1np0, LLDP sees node-009 ens1np0; "
                   "not listed: swp49, swp50, swp51, swp52, swp53, swp54, swp55, swp56 |"]},
-    # NX-OS's table closes with a count: a planned port it does not list has no neighbor (LLDP not required: not proven)
-    {"check": "cabling", "name": "NX-OS: 4 cabled, 9 planned ports silent, LLDP not required: PASS naming 8",
+    # NX-OS's table closes with a count: a planned port it does not list has no neighbor; beside 4 host ports LLDP
+    # proves, it is not proven, never a pass (issue 68; LLDP not required)
+    {"check": "cabling", "name": "NX-OS: 4 cabled, 9 planned ports silent, LLDP not required: FAIL naming 8",
      "raw": {"sw_lldp": fixture("cisco_nxos_show_lldp_neighbors", "healthy_leaf")},
-     "expect": dict(NXOS, pyramid_switch_ports=nxos_ports(*range(1, 14))), "status": "PASS",
-     "contains": ["4 ports proven by LLDP; no LLDP neighbor (not proven) on Ethernet1/5, Ethernet1/6, Ethernet1/7, Ethernet1/8, "
-                  "Ethernet1/9, Ethernet1/10, Ethernet1/11, Ethernet1/12 |"]},
+     "expect": dict(NXOS, pyramid_switch_ports=nxos_ports(*range(1, 14))), "status": "FAIL",
+     "contains": ["no LLDP neighbor on Ethernet1/5, Ethernet1/6, Ethernet1/7, Ethernet1/8, "
+                  "Ethernet1/9, Ethernet1/10, Ethernet1/11, Ethernet1/12 while LLDP answers on other host ports (not proven)"]},
     # a NUL in place of each row's port number: nine rows garbled, their ports proven neither cabled nor silent
     {"check": "cabling", "name": "nine rows' local port garbled: ERROR naming 8",
      "facts": {"sw_lldp": {"neighbors": dict({"Ethernet10/1": [{"system": "node-010", "port": "ens1np0"}]},

@@ -315,4 +315,16 @@ DATA += [
      "status": "ERROR", "expect": NXOS_TWO_PORTS,
      "raw": {"sw_roce_map": NXOS_BLUEPRINT_CUT_AT_2, "sw_qos_config": NXOS_BLUEPRINT_CUT_AT_2},
      "contains": ["Ethernet1/2: no `interface Ethernet1/2` block"]},
+    # issue 68: a read cut inside its last block; Ethernet1/2 would fall back to system qos's queuing policy (ECN on)
+    # and pass: a block whose lines are cut is damage, an ERROR about the read
+    {"check": "roce_port_qos", "name": "NX-OS: cut inside the last line (service-policy type queuing out): ERROR, not system qos's ECN",
+     "status": "ERROR", "expect": NXOS_TWO_PORTS,
+     "raw": {"sw_roce_map": fixture(NXOS_IPQOS, "blueprint_cut_inside_last_line"),
+             "sw_qos_config": fixture(NXOS_IPQOS, "blueprint_cut_inside_last_line")},
+     "contains": ["the read ends inside a line ('service-policy type queuing out'): cut short"]},
+    {"check": "roce_port_qos", "name": "NX-OS: cut after the last interface line, its block empty: ERROR, not system qos's ECN",
+     "status": "ERROR", "expect": NXOS_TWO_PORTS,
+     "raw": {"sw_roce_map": fixture(NXOS_IPQOS, "blueprint_last_block_empty"),
+             "sw_qos_config": fixture(NXOS_IPQOS, "blueprint_last_block_empty")},
+     "contains": ["'interface Ethernet1/2' has no line"]},
 ]
