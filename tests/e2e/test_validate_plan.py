@@ -73,7 +73,8 @@ def test_the_plan_names_every_round_and_layer_and_runs_nothing(validate, tmp_pat
     # the load said first, and the total (issue 71): the incast's window counted with the soak and the meshes
     assert markdown.index("**The pod must be idle.**") < markdown.index("## Load and duration by layer")
     assert plan["total"]["timed_seconds"] >= layer4 + plan["incast"]["seconds"]["about"], plan["total"]
-    assert "Total time: the timed loads" in " ".join(run.stdout.split()), run.stdout[-3000:]
+    assert "Total time: the timed loads (the soak, the ping mesh, the ib_write_bw mesh, the incast) take about" in " ".join(
+        run.stdout.split()), run.stdout[-3000:]
 
 
 def test_an_infiniband_plan_reads_the_subnet_on_one_node_and_chooses_the_incast_at_layer3(validate, tmp_path):

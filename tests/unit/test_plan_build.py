@@ -130,7 +130,8 @@ def test_the_plan_says_the_pod_must_be_idle_and_how_long_the_run_takes():
     assert plan["total"]["at_most_seconds"] == plan["total"]["timed_seconds"] + 10 * 900 + 2 * _expect_of()(None)["pyramid_train_timeout"]
     text = _markdown.markdown(plan)
     assert text.index("**The pod must be idle.**") < text.index("## Load and duration by layer")
-    assert "**Total time:** the timed loads (the soak, the rail meshes, the incast) take about %d min" % round(
+    assert plan["total"]["timed"] == ["the soak", "the ping mesh", "the ib_write_bw mesh"]
+    assert "**Total time:** the timed loads (the soak, the ping mesh, the ib_write_bw mesh) take about %d min" % round(
         plan["total"]["timed_seconds"] / 60.0) in text, text[:1500]
     assert "Layers 5 and 6 add 10 NCCL step(s) and 2 training step(s)" in text
     assert any(line.startswith("Total time: ") for line in _markdown.summary(plan))

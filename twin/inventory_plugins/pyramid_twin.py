@@ -57,6 +57,16 @@ def _switch_modules():
     return keys, switch_model
 
 
+def _root_nccl_env():
+    """The catalog's pyramid_nccl_env with Open MPI's permission to run as root: the twin's sshd runs every command as
+    root, as on a pod reached as root, and its mpirun refuses root without them (as Open MPI does; pre-flight stops such
+    a run first). Set per node, as a site's inventory would set it for root: any inventory of the twin gets it."""
+    import yaml  # pylint: disable=import-outside-toplevel
+    with open(os.path.join(os.path.dirname(TWIN), "catalog", "workload.yml"), encoding="utf-8") as handle:
+        default = yaml.safe_load(handle)["expectations"]["pyramid_nccl_env"]["default"]
+    return dict(default, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+
 def _switch_faults(topo, kind):
     return {item["switch"] for item in topo["conf"]["faults"] if item["kind"] == kind}
 
@@ -104,6 +114,7 @@ class InventoryModule(BaseInventoryPlugin):
             "-o ControlPath=%s" % control,
             "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
         ])
+        root_env = _root_nccl_env()
         for position, state in enumerate(states):
             name = state["hostname"]
             self.inventory.add_host(name, group=named["gpu_nodes"])
@@ -116,6 +127,7 @@ class InventoryModule(BaseInventoryPlugin):
                 ("ansible_ssh_private_key_file", KEY),
                 ("ansible_python_interpreter", "/usr/bin/python3"),
                 ("ansible_ssh_common_args", common_args),
+                ("pyramid_nccl_env", root_env),
             ):
                 self.inventory.set_variable(name, key, value)
             plan = _ib_plan(state)

@@ -385,7 +385,7 @@ def gpudirect(facts, expect):
                        "no RDMA device in /sys/class/infiniband: no GPUDirect RDMA to speak of",
                        cause=no_rdma_device_cause(facts, "No RDMA NIC visible to the kernel, so GPUDirect RDMA has nothing to reach"),
                        # nvidia_peermem is not what is missing here: the NIC is, and rails_present says why
-                       go_back_to="Layer 0: rails_present first (Configure the hosts → Phase 3: NIC driver + RDMA core); "
+                       go_back_to="Layer 0: rails_present first (the NIC seen on the PCIe bus, mlx5_core bound to it, the RDMA core loaded); "
                                   "GPUDirect RDMA is judged once the host shows an RDMA device")
     return gpudirect_path(facts, accepted)
 

@@ -190,7 +190,9 @@ def total_lines(plan):
         steps.append("%d NCCL step(s)" % found["nccl_steps"])
     if found["train_steps"]:
         steps.append("%d training step(s)" % found["train_steps"])
-    text = "**Total time:** the timed loads (the soak, the rail meshes, the incast) take about %s" % _minutes(found["timed_seconds"])
+    timed = found.get("timed") or []
+    text = "**Total time:** the timed loads (%s) take about %s" % (
+        ", ".join(timed) if timed else "none in this run", _minutes(found["timed_seconds"]))
     if steps:
         text += ("; Layers 5 and 6 add %s, one after another, each ending when done and at the latest at its timeout "
                  "(pyramid_nccl_timeout, pyramid_train_timeout): at most %s in all" % (" and ".join(steps), _minutes(found["at_most_seconds"])))

@@ -235,17 +235,20 @@ def total(plan, first):
     if not plan["devices"]["gpu_node"] or not first:
         return None
     timed = plan["soak"]["seconds"] or 0
-    for part in (plan["mesh"]["layer 2"], plan["mesh"]["layer 4"], plan["incast"]):
+    parts = ["the soak"] if timed else []
+    for name, part in (("the ping mesh", plan["mesh"]["layer 2"]), ("the ib_write_bw mesh", plan["mesh"]["layer 4"]),
+                       ("the incast", plan["incast"])):
         seconds = part.get("seconds") or {}
         if part.get("rounds") or part.get("at_layer3"):
             timed += seconds.get("about") or seconds.get("about_per_round") or 0
+            parts.append(name)
     rounds = plan["fabric"].get("rounds") or []
     # a round's runs side by side (every node alone, every pair) are one step; the scale-up's sizes and the pod's
     # collectives after it (all-gather, then reduce-scatter) run one after another
     nccl = sum(len(r.get("sizes") or []) or (r["runs"] if r["round"] == "3+" else 1 if r["runs"] else 0)
                for r in rounds if r["round"] != "L6")
     train = next((min(r["runs"], 2) for r in rounds if r["round"] == "L6"), 0)
-    return {"timed_seconds": timed, "nccl_steps": nccl, "train_steps": train,
+    return {"timed_seconds": timed, "timed": parts, "nccl_steps": nccl, "train_steps": train,
             "at_most_seconds": timed + nccl * first["pyramid_nccl_timeout"] + train * first["pyramid_train_timeout"]}
 
 
