@@ -86,3 +86,13 @@ def test_bgp_neighbours_and_ecmp_paths_follow_the_uplinks(change, said):
     change(expect["leaf1-r0"])
     found = _problems(expect, switches, nodes)
     assert any(said in m for m in found), found
+
+
+def test_a_spines_routes_have_one_path_whatever_its_ports():
+    """The lab's spines (lab/inventory.py) expect every leaf's prefix with one path: the ECMP rule holds the rail leaves
+    alone (pre-flight gives them), not a spine whose fabric ports are its downlinks."""
+    expect, switches, nodes = _twin_plan()
+    expect["spine-01"] = dict(expect["spine-01"], pyramid_ecmp_prefixes=["10.50.0.0/24"], pyramid_ecmp_paths=1)
+    leaves = {switch for switch in switches if switch.startswith("leaf")}
+    assert fabric_plan.problems(switches, nodes, expect.__getitem__, list(expect), True, leaves) == []
+    assert any(m.startswith("spine-01: pyramid_ecmp_paths is 1") for m in _problems(expect, switches, nodes))

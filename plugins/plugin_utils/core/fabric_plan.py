@@ -15,13 +15,14 @@ from __future__ import annotations
 import ipaddress
 
 
-def problems(switches, nodes, expect_of, inventory_hosts, every_leaf_in_run):
+def problems(switches, nodes, expect_of, inventory_hosts, every_leaf_in_run, leaves=None):
     """One message per incoherence of the plan among ``switches`` (the run's) and ``nodes`` (the run's GPU nodes).
 
     expect_of(host): its typed expectations (pyramid_switch_ports, pyramid_bgp_neighbors, pyramid_ecmp_prefixes,
     pyramid_ecmp_paths, pyramid_rails); inventory_hosts: every host of the inventory (a peer outside ``--limit`` is
     still a peer); every_leaf_in_run: whether the run reads every leaf (only then is a node's missing rail port the
-    plan's, not the limit's)."""
+    plan's, not the limit's); leaves: the rail leaves (their ECMP paths are their uplinks; a spine's route to a leaf
+    has one path whatever its ports), every switch where not given."""
     ports = {switch: list(expect_of(switch).get("pyramid_switch_ports") or []) for switch in switches}
     found = []
     found += _unknown_peers(ports, inventory_hosts)
@@ -33,7 +34,7 @@ def problems(switches, nodes, expect_of, inventory_hosts, every_leaf_in_run):
     if every_leaf_in_run and host_leaves and len(host_leaves) >= rails:
         found += _rails_unplanned(ports, nodes, expect_of)
     for switch in switches:
-        found += _uplinks_and_routes(switch, expect_of(switch), ports[switch])
+        found += _uplinks_and_routes(switch, expect_of(switch), ports[switch], leaves is None or switch in leaves)
     return found
 
 
@@ -92,7 +93,7 @@ def _rails_unplanned(ports, nodes, expect_of):
     return found
 
 
-def _uplinks_and_routes(switch, expect, entries):
+def _uplinks_and_routes(switch, expect, entries, leaf):
     """A leaf's BGP neighbours at the far end of its planned uplinks, and its ECMP paths one per uplink."""
     found = []
     uplinks = [entry for entry in entries if entry.get("role") == "fabric"]
@@ -111,7 +112,7 @@ def _uplinks_and_routes(switch, expect, entries):
             if not any(address in network for network in networks):
                 found.append("%s: BGP neighbour %s is at the far end of none of its planned uplinks (%s)" % (
                     switch, neighbor["address"], ", ".join("%s %s" % (e["port"], e["ip"]) for e in uplinks)))
-    if uplinks and expect.get("pyramid_ecmp_prefixes") and expect.get("pyramid_ecmp_paths") not in (None, len(uplinks)):
+    if leaf and uplinks and expect.get("pyramid_ecmp_prefixes") and expect.get("pyramid_ecmp_paths") not in (None, len(uplinks)):
         found.append("%s: pyramid_ecmp_paths is %s but the plan gives it %d uplinks (role fabric): each uplink is one "
                      "ECMP path; set pyramid_ecmp_paths: %d" % (switch, expect["pyramid_ecmp_paths"], len(uplinks), len(uplinks)))
     return found

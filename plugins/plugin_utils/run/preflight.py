@@ -44,7 +44,7 @@ def inspect(templar, task_vars, extra_vars, hosts, catalog, check_mode):
         nodes = devices.get("gpu_node", [])
         problems = _mesh.address_plan_problems(nodes, groups.get("gpu_nodes") or nodes, typed.get)
         problems += _fabric_plan.problems(devices.get("switch", []), nodes, typed.get, list(inventory_groups.get("all") or []),
-                                          set(groups.get("rail_leaves") or []) <= set(hosts))
+                                          set(groups.get("rail_leaves") or []) <= set(hosts), set(groups.get("rail_leaves") or []))
         problems += _first_run_traps(nodes, groups, vars_of, typed, run_tags, skip_tags, check_mode)
     return {"problems": problems, "names": names, "devices": devices,
             "msg": _inventory.problems_message(problems) if problems else None}
