@@ -11,13 +11,15 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import cata
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import ansible_collect as _collector, engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import discover as _discover, discover_files as _files
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import discover_avd as _avd, discover_netbox as _netbox
 
 REGISTERED = "pyramid_discovery"  # what the read task registers on each switch (playbooks/discover.yml)
+FILE_SOURCES = ("cabling_csv", "netbox_export", "avd_structured_config")  # one per run, instead of the switches' reads
 
 
 class ActionModule(EngineAction):
     _requires_connection = True  # a network_cli switch's persistent connection, as run_layer's
-    _VALID_ARGS = frozenset(("read", "switches", "leaves", "dir", "report_dir", "cabling_csv"))
+    _VALID_ARGS = frozenset(("read", "switches", "leaves", "dir", "report_dir") + FILE_SOURCES)
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -37,9 +39,20 @@ class ActionModule(EngineAction):
 
     def _write(self, result, task_vars):
         args, hostvars = self._task.args, task_vars["hostvars"]
-        switches, leaves = list(args.get("switches") or []), list(args.get("leaves") or [])
-        inventory = {host: hostvars[host].get("ansible_host") for host in task_vars["groups"]["all"]}
-        if args.get("cabling_csv"):
+        # plain strings: a host's name written into a plan (a peer matched by its short name, a far end's row) is
+        # dumped as YAML, and the inventory's own strings are Ansible's tagged ones that yaml.safe_dump refuses
+        switches, leaves = [str(s) for s in args.get("switches") or []], [str(s) for s in args.get("leaves") or []]
+        inventory = {str(host): hostvars[host].get("ansible_host") for host in task_vars["groups"]["all"]}
+        given, imported = [key for key in FILE_SOURCES if args.get(key)], []
+        if len(given) > 1:
+            return dict(result, failed=True, msg="two plan sources given (%s): give one" % ", ".join(given))
+        if args.get("netbox_export"):
+            plans, failures, imported = _netbox.from_export(args["netbox_export"], inventory, switches, leaves)
+            origin = "from the NetBox export %s" % args["netbox_export"]
+        elif args.get("avd_structured_config"):
+            plans, failures, imported = _avd.from_structured_configs(args["avd_structured_config"], inventory, switches, leaves)
+            origin = "from AVD's structured configs in %s" % args["avd_structured_config"]
+        elif args.get("cabling_csv"):
             try:
                 with open(args["cabling_csv"], encoding="utf-8-sig") as handle:
                     plans, failures = _files.from_cabling_csv(handle.read(), inventory, switches, leaves)
@@ -55,7 +68,7 @@ class ActionModule(EngineAction):
         coherence = _files.coherence(plans, inventory)
         failures += [refused] if refused else [] if plans or failures else [
             "no switch plan: no switch was read (the inventory's switches group is empty, or --limit left none)"]
-        said = ["%d switch plans written into %s" % (len(files or []), directory)] + failures + [
+        said = ["%d switch plans written into %s" % (len(files or []), directory)] + failures + imported + [
             "pre-flight would say: %s" % problem for problem in coherence]
         if coherence:  # the files are for review: said as warnings, where the play's output shows them
             result.setdefault("warnings", []).extend("pre-flight would say: %s" % problem for problem in coherence[:20])

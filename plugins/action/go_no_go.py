@@ -9,6 +9,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action impo
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import files as _files, go_no_go as _report
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report.outcome import outcome, write_baseline
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import interrupted as _interrupted
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import resume as _resume
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import export as _export
 
@@ -23,6 +24,8 @@ class ActionModule(EngineAction):
                                pod_order=list(self._task.args.get("pod_order") or []))
         # a run that was interrupted stays so when its directory is reported again (playbooks/report.yml)
         report = _interrupted.mark(report, _interrupted.read_marker(self._task.args["run_dir"]))
+        if _resume.read_marker(self._task.args["run_dir"]):  # -e pyramid_resume: which layers came from which run
+            report["resumed"] = _resume.read_marker(self._task.args["run_dir"])
         for warning in _files.write(report):  # report.html not drawn: said, the other files stand
             result.setdefault("warnings", []).append(warning)
         hosts = [host for group in devices.values() for host in group]

@@ -14,6 +14,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, inventory as _inventory
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import preflight as _preflight
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import catalog_references as _references
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import resume as _resume
 
 
 class ActionModule(EngineAction):
@@ -34,11 +35,20 @@ class ActionModule(EngineAction):
         if found["msg"]:
             return dict(result, failed=True, problems=found["problems"], msg=found["msg"])
         devices = found["devices"]
+        result.setdefault("warnings", []).extend(found.get("warnings") or [])  # privileged reads without ansible_become
+        # -e pyramid_resume=<run dir>: the layers every device passed there taken over, their plays skipped
+        resume, problem = _resume.from_variables(task_vars, hosts, found["typed"].get, catalog)
+        if problem:
+            return dict(result, failed=True, problems=[problem], msg=problem)
         run_dir = _inventory.new_run_dir(self._task.args["report_dir"])
+        resumed = _resume.open_docs(run_dir, found["typed"], resume)
+        said = resume and resume["said"]
         waves = _inventory.forks_warning(context.CLIARGS.get("forks"), len(devices.get("gpu_node", [])))
-        if waves:
-            result.setdefault("warnings", []).append(waves)
+        for warning in (waves, said):
+            if warning:
+                result.setdefault("warnings", []).append(warning)
         return dict(result, changed=False, run_dir=run_dir, hosts=len(hosts),  # a new report dir changes no device
-                    ansible_facts={"pyramid_run_dir": run_dir, "pyramid_devices": devices,
+                    ansible_facts={"pyramid_privilege_probes": found.get("privilege_probes") or {},
+                                   "pyramid_run_dir": run_dir, "pyramid_devices": devices, "pyramid_resumed_layers": resumed,
                                    "pyramid_group_members": _inventory.group_members(task_vars["groups"], found["names"])},
                     msg="expectations valid for %d hosts; reports go to %s" % (len(hosts), run_dir))

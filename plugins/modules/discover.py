@@ -8,7 +8,7 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 module: discover
-short_description: A fabric plan from the fabric itself (LLDP, BGP, routes) or from a cabling CSV, written for review
+short_description: A fabric plan from the fabric itself (LLDP, BGP, routes), a cabling CSV, NetBox or AVD, written for review
 version_added: 0.3.0
 description:
   - With O(read), on a switch, reads its LLDP neighbours, BGP sessions and BGP routes through the catalog's own
@@ -26,6 +26,13 @@ description:
   - With O(cabling_csv), the same files from a CSV of cables (header C(switch,port,peer,peer_port), C(role) and C(ip)
     optional) instead of the switches' reads; a switch-to-switch cable listed once gives both ends their row, one
     listed from both ends keeps both rows as written (so a swapped pair stays for pre-flight to name).
+  - With O(netbox_export), the same files from NetBox's REST API answers saved as files - C(cables.json)
+    (C(/api/dcim/cables/?limit=0), its page or its results list, cables of NetBox 3.3 and later or of 2.x to 3.2) and
+    optionally C(ip-addresses.json) (C(/api/ipam/ip-addresses/?limit=0), for the uplinks' C(ip) and their BGP neighbours) -
+    keeping the cables between devices of the inventory with a switch at one end; the others are counted.
+  - With O(avd_structured_config), the same files from an Arista AVD fabric's structured configs (the directory of
+    C(<hostname>.yml) AVD writes), its C(ethernet_interfaces) (peer, peer_interface, ip_address) and C(router_bgp)'s
+    neighbours on the planned uplinks, each switch's own end as written.
   - Nothing is written over an existing file, and the inventory is never changed.
 options:
   read:
@@ -49,6 +56,14 @@ options:
     default: reports
   cabling_csv:
     description: A cabling CSV to write the plan from, instead of the switches' reads (write step).
+    type: path
+  netbox_export:
+    description: A NetBox export (a directory holding C(cables.json)[, C(ip-addresses.json)], or the cables' file) to
+      write the plan from, instead of the switches' reads (write step); one plan source at a time.
+    type: path
+  avd_structured_config:
+    description: The directory of AVD's structured configs (C(<hostname>.yml)) to write the plan from, instead of the
+      switches' reads (write step); one plan source at a time.
     type: path
 attributes:
   check_mode:
@@ -95,7 +110,7 @@ dir:
   returned: write step
   type: str
 failures:
-  description: The switches not read (host, command, why), a CSV's faulty lines, or the files refused; the task fails.
+  description: The switches not read (host, command, why), a CSV's, NetBox export's or AVD file's faults, or the files refused; the task fails.
   returned: write step
   type: list
   elements: str

@@ -15,7 +15,7 @@ description:
   - Validates every expectation variable (type, choices, minimum) of every device given, using the
     documented defaults for those not set, and fails with one line per bad value.
   - Plans every GPU node's rail addresses (C(pyramid_rail_address_plan), or the node's own
-    C(pyramid_rail_addresses)) by its position in C(gpu_nodes) and refuses one that is not an IP address, or
+    C(pyramid_rail_addresses)) by the number that ends its name (node-047 is 47; never its place in C(gpu_nodes)) and refuses one that is not an IP address, or
     one address given to two rails, before any host is touched (not when Layer 2 plans its mesh).
   - Reads the groups by the inventory's own names where the run's extra variables give them
     (C(pyramid_group_gpu_nodes), C(pyramid_group_switches), C(pyramid_group_launcher),
@@ -25,6 +25,10 @@ description:
     C(pyramid_devices) (device type to the hosts this run covers, for M(gpufabric.pyramid.go_no_go)) and
     C(pyramid_group_members) (the renamed groups' hosts, for C(ansible.builtin.add_host) to put into the groups the
     later plays name).
+  - With C(pyramid_resume) (an earlier run's directory) takes over the layers every device passed there, in a run
+    younger than C(pyramid_resume_max_age_minutes) and with nothing those layers judge changed. Their results are
+    copied into the new run directory and the fact C(pyramid_resumed_layers) lists them, for the playbook to skip
+    their plays (docs/report.md, A resumed run).
 options:
   hosts:
     description: The devices to validate.

@@ -15,6 +15,7 @@ import yaml
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import fabric_plan
 from ansible_collections.gpufabric.pyramid.tests.e2e.conftest import ROOT, WINDOWS, _record_run
+from ansible_collections.gpufabric.pyramid.tests.unit import discover_exports
 from pyramid_twin import model, switch_model
 
 pytestmark = [pytest.mark.twin, pytest.mark.slow]
@@ -151,6 +152,36 @@ def test_a_cabling_csv_with_a_swapped_pair_is_written_and_named(validate, scenar
     assert "skipping: [leaf1-r0]" in run.stdout  # no switch read: the CSV is the plan
     said = " ".join(run.stdout.split())
     assert "pre-flight would say: leaf1-r1 Ethernet1/5 -> spine-02 Ethernet2/1, but spine-02 Ethernet2/1 -> leaf1-r1 Ethernet1/6" in said, said[-3000:]
+
+
+def test_a_netbox_export_of_the_twins_cabling_is_written_and_holds_together(validate, scenario, topology, tmp_path):
+    """discover.yml -e pyramid_netbox_export: the twin's cables and uplink addresses as NetBox 4's API answers
+    (tests/unit/discover_exports.py); no switch is read, the files are the twin's cabling with its addresses and BGP
+    neighbours (NetBox holds no AS), and pre-flight's coherence check finds nothing to say of them."""
+    cables, addresses = discover_exports.netbox_export(topology)
+    (tmp_path / "netbox").mkdir()
+    (tmp_path / "netbox" / "cables.json").write_text(json.dumps(cables))
+    (tmp_path / "netbox" / "ip-addresses.json").write_text(json.dumps(addresses))
+    out = tmp_path / "plan"
+    run = validate(scenario, playbook="playbooks/discover.yml", pyramid_discover_dir=str(out),
+                   pyramid_netbox_export=str(tmp_path / "netbox"))
+    assert run.rc == 0, run.stdout[-3000:]
+    assert "skipping: [leaf1-r0]" in run.stdout  # no switch read: the export is the plan
+    files = {name[:-len(".yml")]: yaml.safe_load((out / name).read_text()) for name in sorted(os.listdir(out))}
+    assert sorted(files) == sorted(topology["switches"])
+    for switch in topology["switches"]:
+        wanted = switch_model.inventory_vars(topology, switch)
+        assert sorted((e["port"], e["peer"], e["peer_port"], e["role"], e.get("ip")) for e in files[switch]["pyramid_switch_ports"]) == sorted(
+            (e["port"], e["peer"], e["peer_port"], e["role"], e.get("ip")) for e in wanted["pyramid_switch_ports"]), switch
+        assert files[switch]["pyramid_bgp_neighbors"] == [{"address": n["address"], "name": n["name"]}
+                                                          for n in wanted["pyramid_bgp_neighbors"]], switch
+    catalog = _catalog.load_catalog()
+    nodes = model.node_names(model.load_scenario(scenario))
+    typed = {host: _expectations.resolve(catalog, dict(files[host], pyramid_switch_os=topology["switches"][host]["os"]))[0]
+             for host in files}
+    typed.update({node: _expectations.resolve(catalog, {})[0] for node in nodes})
+    assert fabric_plan.problems(sorted(files), nodes, typed.__getitem__, sorted(typed), True) == []
+    assert "pre-flight would say" not in run.stdout
 
 
 def test_a_switch_that_cannot_be_read_is_named_and_the_run_fails(validate, tmp_path):

@@ -4,6 +4,7 @@ nearest known name; a misspelled group (whose hosts every play would silently le
 no device left stops there instead of ending quietly with nothing checked."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -85,3 +86,31 @@ def test_a_group_name_variable_set_in_the_inventory_stops_the_run_naming_it(tmp_
             "read any inventory variable, do not see it: give it as an extra variable (-e pyramid_group_gpu_nodes=gpus"
             in result.stdout), result.stdout[-3000:]
     assert not (tmp_path / "reports").exists()
+
+
+def test_a_switch_login_without_enable_stops_preflight_naming_the_switch_and_the_fix(validate):
+    """Issue 71: EOS answers show running-config in privileged mode only; the twin's EOS logins land at `leaf>` and its
+    inventory sets become (enable) for every switch but the one named here, whose one harmless read is refused."""
+    run = validate({"pod": {"nodes": 2}, "switches": {"spines": 1, "nodes_per_leaf": 2}, "faults": []},
+                   twin_switches_without_enable=["leaf1-r0"])
+    assert run.rc != 0 and run.report is None, run.stdout[-3000:]  # stopped in pre-flight: no report
+    refused = re.search(r"leaf1-r0 \(rail_leaves\): its login lacks the privilege its reads need: `(show running-config "
+                        r"[^`]+)` answered \"% Invalid input \(privileged mode required\)\"; set ansible_become", run.stdout)
+    assert refused, run.stdout[-3000:]
+    assert ("set ansible_become: true, ansible_become_method: enable and ansible_become_password (the enable secret) "
+            "for rail_leaves") in run.stdout
+    # every other EOS switch entered enable mode and read it: only the one without become is named
+    assert not re.search(r"leaf1-r[1-7] \(rail_leaves\): its login lacks|spine1 \(spines\): its login lacks", run.stdout)
+    assert "Layer 0" not in run.stdout.split("PLAY RECAP")[0].split("Pre-flight")[-1]  # no host touched
+
+
+def test_plan_warns_of_a_switch_without_become_without_touching_it(validate):
+    """plan.yml touches no device: it names what the inventory says (no ansible_become for privileged reads) as a
+    warning, since a login that lands at privilege 15 needs none; validate.yml's read decides."""
+    run = validate({"pod": {"nodes": 2}, "switches": {"spines": 1, "nodes_per_leaf": 2}, "faults": []},
+                   playbook="playbooks/plan.yml", twin_switches_without_enable=["leaf1-r0"])
+    assert run.rc == 0, run.stdout[-3000:]
+    assert re.search(r"leaf1-r0 \(rail_leaves\): its checks ask `show running-config interfaces \S+`, which EOS answers in "
+                     r"privileged \(enable\) mode only, and ansible_become is not set", run.stdout), run.stdout[-3000:]
+    assert "leaf1-r1 (rail_leaves): its checks ask" not in run.stdout
+    assert "Try one privileged read" not in run.stdout  # no switch asked

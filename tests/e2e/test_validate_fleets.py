@@ -69,6 +69,7 @@ def test_an_inbox_node_s_rails_pass_on_rdma_link_and_the_kernel_s_files(fleet, n
     records = _layer0(fleet, node)
     assert {check: records[check]["status"] for check in RAIL_CHECKS} == {check: "PASS" for check in RAIL_CHECKS}
     assert "8 ports at 400G" in records["rails_rate"]["actual"] and "8 rails on 28.39.1002" in records["nic_firmware"]["actual"]
+    assert records["rails_active"]["command"].startswith("rdma -j link show;")  # iproute2's JSON form, before its text
 
 
 def test_a_rail_down_on_an_inbox_node_fails_on_rdma_link_never_an_error(fleet):

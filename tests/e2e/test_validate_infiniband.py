@@ -196,8 +196,9 @@ def test_roce_checks_are_not_applicable_on_an_infiniband_pod_and_read_nothing(fa
         assert record["status"] == "SKIP" and record.get("not_applicable"), record
         assert "pyramid_rdma_link_layer is infiniband" in record["actual"], record
     # no netdev ECN, DSCP or PFC read on InfiniBand rails: Layer 3 reads the subnet's counters (on the reader) alone
-    assert set(faulty.layer_facts("node-001", 3)) <= {"ib_port_counters", "ib_link_info", "ibstat"}
-    assert set(faulty.layer_facts("node-003", 3)) <= {"ibstat"}
+    # (and each rail's port GUID from sysfs, which ib_congestion_idle reads where `rdma link` read the rails)
+    assert set(faulty.layer_facts("node-001", 3)) <= {"ib_port_counters", "ib_link_info", "ibstat", "rail_port_guid_sysfs"}
+    assert set(faulty.layer_facts("node-003", 3)) <= {"ibstat", "rail_port_guid_sysfs"}
 
 
 def test_a_port_waiting_for_credits_at_idle_fails_layer3_naming_it_never_layer1(faulty):

@@ -68,6 +68,9 @@ def faulty(validate):
     faults = [
         {"node": "node-002", "kind": "ib_link", "rail": "mlx5_3", "width": "1X"},  # one lane of four, in the topology
         {"node": "node-003", "kind": "ib_cable_swap", "rails": [6, 7]},  # two cables crossed at the leaves
+        # node-003 with the inbox RDMA stack (issue 67): no ibstat, its rails read by `rdma -j link show` and their port
+        # GUIDs by sysfs (ports/1/gids/0), by which the InfiniBand checks find them in the subnet read
+        {"node": "node-003", "kind": "inbox_rdma"},
         # node-004's own port on mlx5_1 counting symbol errors through the soak (ibsim's PerformanceSet before each
         # read): ibqueryerrors names a CA's port by its port GUID, which on ibsim is not its node GUID
         {"node": "node-004", "kind": "ib_port_errors", "rail": "mlx5_1", "end": "ca", "counts": {"SymbolErrorCounter": 3},
@@ -93,6 +96,22 @@ def test_crossed_cables_on_the_real_stack_name_both(faulty):
     assert record["status"] == "FAIL" and record["layer"] == 1, record
     assert "mlx5_6: on leaf1-r7 port 3, planned leaf1-r6 port 3 (there: node-003 mlx5_7)" in record["actual"], record
     assert _record(faulty, "node-003", "ib_links")["status"] == "PASS"
+
+
+def test_an_inbox_node_s_rails_are_found_in_the_subnet_by_their_sysfs_guids(faulty):
+    """node-003 (no ibstat): Layer 0's rail checks PASS on `rdma -j link show` and the kernel's files, and Layer 1's
+    InfiniBand checks find its rails by the port GUIDs of their gids/0: its crossed cables FAIL naming them, its links
+    PASS, never an ERROR for the GUIDs `rdma link` does not show."""
+    layer0 = {r["check"]: r for r in faulty.host("node-003")["checks"] if r["layer"] == 0}
+    for check in ("rails_present", "rails_active", "rails_link_layer", "rails_rate", "nic_firmware"):
+        assert layer0[check]["status"] == "PASS", (check, layer0[check])
+    assert layer0["rails_active"]["command"].startswith("rdma -j link show;"), layer0["rails_active"]
+    assert _record(faulty, "node-003", "ib_links")["command"].endswith("/ports/1/gids/0")
+    record = _record(faulty, "node-003", "ib_rail_leaves")
+    assert record["status"] == "FAIL" and "mlx5_6 on leaf1-r7 port 3, the leaf of mlx5_7" in record["actual"], record
+    record = _record(faulty, "node-003", "ib_subnet_manager")
+    assert record["status"] == "PASS" and "8 rails configured by it" in record["actual"], record
+    assert _record(faulty, "node-003", "ib_congestion_idle")["status"] == "PASS"
 
 
 def test_symbol_errors_at_a_cas_own_port_are_found_by_its_port_guid(faulty):

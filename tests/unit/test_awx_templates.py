@@ -126,7 +126,7 @@ def test_templates_and_workflow_validate_against_the_module_argument_specs(contr
     for module in ("awx.awx.project", "awx.awx.execution_environment", "awx.awx.credential_type"):
         _validate(specs[module], _effective_args(playbook_tasks[module], module, {}, names))
     assert seen == ["Validate pod", "Plan pod", "Remediate reimaged nodes", "Validate twin pod (demo)",
-                    "Remediate, then validate"]
+                    "Plan, then remediate reimaged nodes"]
     with_switches = _effective_args(playbook_tasks["awx.awx.job_template"], "awx.awx.job_template", {},
                                     dict(names, pyramid_awx_switch_credential="GPU pod switches"))
     assert with_switches["credentials"] == ["GPU pod SSH", "GPU pod switches"]
@@ -136,15 +136,17 @@ def test_the_workflow_runs_the_job_templates_it_names(controller):
     templates = {item["name"] for item in controller["pyramid_awx_job_templates"]}
     (workflow,) = controller["pyramid_awx_workflows"]
     nodes = {node["identifier"]: node for node in workflow["workflow_nodes"]}
-    assert {node["unified_job_template"]["name"] for node in nodes.values()} == {"Remediate reimaged nodes", "Validate pod"}
+    # the reimaged nodes alone: planned, then remediated and validated; the rest of the pod (it may run jobs) not loaded
+    assert {node["unified_job_template"]["name"] for node in nodes.values()} == {"Plan pod", "Remediate reimaged nodes"}
     assert {node["unified_job_template"]["name"] for node in nodes.values()} <= templates
     for node in nodes.values():
         for kind in ("success_nodes", "failure_nodes", "always_nodes"):
             assert {n["identifier"] for n in node.get("related", {}).get(kind, [])} <= set(nodes)
-    assert nodes["remediate"]["related"]["success_nodes"] == [{"identifier": "validate"}]
-    assert nodes["remediate"]["limit"] == controller["pyramid_awx_reimaged_group"]
-    template = {item["name"]: item for item in controller["pyramid_awx_job_templates"]}["Remediate reimaged nodes"]
-    assert template["ask_limit_on_launch"]  # a node's limit reaches the job only when its template prompts for it
+    assert nodes["plan"]["related"]["success_nodes"] == [{"identifier": "remediate"}]
+    assert nodes["plan"]["limit"] == nodes["remediate"]["limit"] == controller["pyramid_awx_reimaged_group"]
+    for name in ("Plan pod", "Remediate reimaged nodes"):
+        template = {item["name"]: item for item in controller["pyramid_awx_job_templates"]}[name]
+        assert template["ask_limit_on_launch"]  # a node's limit reaches the job only when its template prompts for it
 
 
 def _surveys(controller, demo=True):

@@ -163,7 +163,10 @@ def test_rows_of_an_absent_device_type_are_not_checked_never_passed(tmp_path):
     _results.save(run_dir, {"host": "node-001", "facts": {}, "results": [
         {"host": "node-001", "layer": 1, "check": check, "title": "t", "row": "links", "status": "SKIP", "not_applicable": True,
          "expected": "e", "actual": "not applicable: pyramid_rdma_link_layer is roce", "command": "(none)", "cause": None, "go_back_to": None}
-        for check in ("ib_links", "ib_rail_leaves", "ib_cabling", "ib_port_errors")]})
+        for check in ("ib_links", "ib_rail_leaves", "ib_cabling", "ib_port_errors")] + [
+        # the node's own end of each rail (mlxlink) passed: the row still needs its switches
+        {"host": "node-001", "layer": 1, "check": "nic_physical_layer", "title": "t", "row": "links", "status": "PASS",
+         "expected": "e", "actual": "a", "command": "mlxlink", "cause": None, "go_back_to": None}]})
     report = _report.build(CATALOG, run_dir, {"gpu_node": ["node-001"]})
     links = next(row for row in report["checklist"] if row["row"] == "links")
     # the records' own reason (issue 66), then the devices missing

@@ -145,7 +145,13 @@ READ_INSIDE = {"nccl_debug": "the NCCL_DEBUG lines an nccl-tests run prints amon
 # Parsers of real outputs landed before the way that runs them (issue 67): each says what is left to wire. Once a way
 # names one, the test below fails until its line is removed here.
 NOT_YET_A_WAY = {
-    "linux_ibdev2netdev": "each rail's netdev is read from sysfs today (roce_host.yml rail_netdev), as ibdev2netdev does",
+    "linux_ibdev2netdev": "each rail's netdev is read from the files ibdev2netdev itself reads, which every host has "
+                          "(/sys/class/infiniband/<rail>/device/net: roce_host.yml rail_netdev, payloads/rail_netdev.py); "
+                          "ibdev2netdev is MLNX_OFED's and DOCA's script, absent from the inbox stack, and as a way after "
+                          "that read it would run only where the same files failed it",
+    "linux_perfquery": "one port's counters, not the subnet's: ib_port_counters stays the reader's whole-subnet read; "
+                       "a node-side source (perfquery -C <rail> -P 1, read a soak apart) for ib_port_errors where the "
+                       "pod read failed, proving the CA end and naming the leaf end unproven, is not built yet",
 }
 
 # Parsers of what a run reads outside the catalog's checks: the hand-over to the scheduler (run/handover.py) reads the

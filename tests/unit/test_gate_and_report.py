@@ -95,8 +95,10 @@ def test_report_go_for_a_clean_pod(tmp_path):
     report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["node-001"]})
     assert report["verdict"] == "GO"
     # every row a GPU node check ticks passes; the rows of switch checks only are not covered in a run without switches,
-    # nor is the links row, whose one GPU node check (InfiniBand's ib_links) does not apply to a RoCE node
-    gpu_rows = {check["row"] for check in ALL if not _catalog.not_applicable(check, {"pyramid_rdma_link_layer": "roce"})}
+    # nor is the links row: InfiniBand's ib_links does not apply to a RoCE node, and mlxlink's nic_physical_layer proves
+    # the NIC's end alone (row_alone: false): the row's links are not checked without the switches
+    gpu_rows = {check["row"] for check in ALL if not _catalog.not_applicable(check, {"pyramid_rdma_link_layer": "roce"})
+                and check.get("row_alone") is not False}
     assert {row["row"]: row["status"] for row in report["checklist"]} == {
         row["id"]: "pass" if row["id"] in gpu_rows else "not_covered" for row in CATALOG["rows"]}
     assert gpu_rows and set(row["id"] for row in CATALOG["rows"]) - gpu_rows

@@ -61,3 +61,40 @@ def test_one_leaf_port_failing_blocks_the_nodes_behind_that_leaf_alone_and_a_por
     record = _ib.bystander("node-002", plan, _ib.leaf_outcomes([(GROUP, outcome)]), CHECK, CATALOG, EXPECT)
     assert record["status"] == "BLOCKED" and "incast_ib ERROR" in record["actual"], record
     assert record["cause"].startswith("Not this host: leaf1-r1 could not be proven by its incast at target node-001 (The leaf port never waited"), record
+
+
+def test_a_node_whose_rails_rdma_link_read_finds_its_leaves_by_the_sysfs_port_guids():
+    # issue 67: a node without ibstat (rails read by `rdma link`, no GUIDs) stands on the same leaves in the incast's
+    # plan as when ibstat read it, its port GUIDs from rail_port_guid_sysfs kept at Layer 3
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, incast_infiniband as _incast_ib
+    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer2_infiniband_routing as _routing
+    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer3_infiniband_congestion as _congestion
+
+    catalog = _catalog.load_catalog()
+    expect, errors = _expectations.resolve(catalog, dict(_routing.IB))
+    assert not errors, errors
+    subnet = parsing.parse(*_routing.SUBNET)
+    expects = {node: expect for node in _routing.NODES}
+
+    def docs(inbox):
+        found = {}
+        for node in _routing.NODES:
+            parser, text = _congestion.ibstat_node_guids(node)
+            ibstat = parsing.parse(parser, text)
+            layer3 = {"ibstat": ibstat}
+            if node in inbox:  # as the rdma link read gives it: no port GUID; the kernel's GID 0 gives it instead
+                layer3["rail_port_guid_sysfs"] = {name: {"port_guid": device["ports"]["1"]["port_guid"]}
+                                                  for name, device in ibstat["devices"].items()}
+                bare = {name: {key: value for key, value in device["ports"]["1"].items() if key != "port_guid"}
+                        for name, device in ibstat["devices"].items()}
+                layer3["ibstat"] = dict(ibstat, devices={name: dict(device, ports={"1": bare[name]})
+                                                         for name, device in ibstat["devices"].items()})
+            found[node] = {"facts": {"layer3": _engine.serializable_facts(layer3)}}
+        return found
+
+    with_ibstat = _incast_ib._leaves(list(_routing.NODES), docs(()), subnet, -1, expects)  # pylint: disable=protected-access
+    inbox = _incast_ib._leaves(list(_routing.NODES), docs({_routing.NODES[0]}), subnet, -1, expects)  # pylint: disable=protected-access
+    assert with_ibstat[0] and not with_ibstat[2]
+    assert inbox == with_ibstat

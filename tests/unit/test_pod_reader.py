@@ -41,8 +41,10 @@ def _collect(host, reads, sminfo, counters, unreachable=False):
         reads.setdefault(host, []).extend(item["id"] for item in planned)
         if unreachable:
             return None, UNREACHABLE
-        return _engine.answers(planned, {item["id"]: {"status": "ok", "rc": 0, "command": " ".join(item["ways"][0]["run"]),
-                                                      "stdout": texts.get(item["ways"][0]["run"][0], "")} for item in planned}), None
+        # a file read (rail_port_guid_sysfs, of the rails `rdma link` read) answers nothing here: these nodes run ibstat
+        return _engine.answers(planned, {item["id"]: {"status": "ok", "rc": 0,
+                                                      "command": " ".join(item["ways"][0].get("run") or [item["ways"][0].get("read", "")]),
+                                                      "stdout": texts.get(item["ways"][0].get("run", [""])[0], "")} for item in planned}), None
     return collect
 
 

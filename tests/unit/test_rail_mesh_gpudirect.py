@@ -25,7 +25,7 @@ def _expect(**overrides):
 
 def _plan(nodes, gpus_of=None, **overrides):
     expect = _expect(**overrides)
-    addresses = {node: _mesh.rail_addresses(index + 1, expect)[0] for index, node in enumerate(nodes)}
+    addresses = {node: _mesh.rail_addresses(node, expect)[0] for node in nodes}
     gpus = {node: (gpus_of or {}).get(node, _mesh.gpus_of(expect, expect["pyramid_rails"])) for node in nodes}
     return _mesh.make_plan(4, HOST, nodes, expect["pyramid_rails"], addresses, expect, gpus=gpus, companion=GDR), expect
 

@@ -92,7 +92,7 @@ def _layer4(tmp_path, nodes, faults="[]"):
     names = sorted(states)
     expect, errors = _expectations.resolve(CATALOG, {"pyramid_rdma_port_base": PORT_BASE, "pyramid_rdma_duration": 1})
     assert not errors
-    addresses = {name: _mesh.rail_addresses(i + 1, expect)[0] for i, name in enumerate(names)}
+    addresses = {name: _mesh.rail_addresses(name, expect)[0] for name in names}
     gpus = {name: _mesh.gpus_of(expect, expect["pyramid_rails"]) for name in names}
     plan = _mesh.make_plan(4, HOST, names, expect["pyramid_rails"], addresses, expect, gpus=gpus, companion=GDR)
     run_dir = str(tmp_path / "run")

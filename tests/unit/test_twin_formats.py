@@ -225,11 +225,13 @@ ROCE_HOST_FAULTS = {"dcqcn_off", "trust_pcp", "pfc_priority", "dscp_mark", "mtu"
 INFINIBAND_FAULTS = {"ib_link", "ib_cable_swap", "ib_port_errors", "ib_sm_lid", "ib_mtu",  # test_twin_formats_infiniband.py
                      "ib_hoq_lifetime_short", "ib_credit_stall"}  # and the incast on InfiniBand (tests/e2e/test_validate_infiniband.py)
 FLEET_FAULTS = {"distro", "inbox_rdma"}  # tests/unit/test_twin_formats_rpm.py, _rdma.py; tests/e2e/test_validate_fleets.py
+NIC_LINK_FAULTS = {"nic_ber", "nic_module_hot"}  # tests/unit/test_twin_formats_mlxlink.py; tests/e2e/test_validate_gpu_soak.py
 
 
 def test_every_fault_kind_is_covered():
     assert {case[0] for case in FAULT_CASES} | SESSION_FAULTS == \
-        set(model.FAULTS) - L5_L6_FAULTS - FABRIC_FAULTS - GPU_HEALTH_FAULTS - RAIL_MESH_FAULTS - ROCE_HOST_FAULTS - INFINIBAND_FAULTS - FLEET_FAULTS
+        set(model.FAULTS) - L5_L6_FAULTS - FABRIC_FAULTS - GPU_HEALTH_FAULTS - RAIL_MESH_FAULTS - ROCE_HOST_FAULTS - INFINIBAND_FAULTS - FLEET_FAULTS \
+        - NIC_LINK_FAULTS
     tests = [name for name in globals() if name.startswith("test_")]
     assert all(any(name.startswith("test_%s_" % kind) for name in tests) for kind in SESSION_FAULTS)
 
@@ -299,12 +301,14 @@ def test_tool_missing_is_not_found_exit_127_and_an_error_naming_the_command(tmp_
     assert (shell.returncode, shell.stdout) == (127, "") and "ibstat: not found" in shell.stderr
     expect = expect_of(pyramid_rails=["mlx5_0"])
     raw = collect(twin, ["ibstat"], expect)["ibstat"]
-    # then its second way, iproute2's rdma link (issue 67), which this node lacks too (the twin's usual node: no rdma)
+    # then its other ways, iproute2's rdma link in JSON and text (issue 67), which this node lacks too (the twin's usual
+    # node: no rdma)
     assert raw == {"status": "missing", "command": "rdma link", "rc": 127, "stdout": "", "stderr": "", "msg": "command not found",
-                   "way": 1, "attempts": ["ibstat: command not found", "rdma link: command not found"], "parser": "linux_rdma_link"}
+                   "way": 2, "attempts": ["ibstat: command not found", "rdma -j link show: command not found",
+                                          "rdma link: command not found"], "parser": "linux_rdma_link"}
     record = judge("rails_active", {"ibstat": raw}, expect)
     assert (record["status"], record["actual"], record["command"]) == (
-        "ERROR", "ibstat: command not found; rdma link: command not found", "rdma link")
+        "ERROR", "ibstat: command not found; rdma -j link show: command not found; rdma link: command not found", "rdma link")
     assert record["cause"] == "No data from `rdma link` on node-001"
 
 

@@ -140,6 +140,9 @@ class InventoryModule(BaseInventoryPlugin):
         """Leaves and spines: EOS and NX-OS through network_cli, SONiC and Cumulus over SSH."""
         key = keys.scenario_key(scenario_path)
         refuse, down = _switch_faults(topo, "auth_fail"), _switch_faults(topo, "unreachable")
+        # an EOS login starts unprivileged (switch_cli.py): become enters enable mode, as inventories/example says;
+        # -e twin_switches_without_enable=[names] leaves it out for those, a login whose reads lack privilege
+        without_enable = set(load_extra_vars(self.loader).get("twin_switches_without_enable") or ())
         for name, info in topo["switches"].items():
             self.inventory.add_host(name, group=named["rail_leaves"] if info["role"] == "leaf" else named["spines"])
             variables = {
@@ -155,6 +158,8 @@ class InventoryModule(BaseInventoryPlugin):
                     "ansible_network_cli_ssh_type": "libssh",
                     "ansible_command_timeout": 15,
                     "ansible_connect_timeout": 10,
+                    "ansible_become": name not in without_enable,
+                    "ansible_become_method": "enable",
                 })
             else:
                 variables.update({"ansible_python_interpreter": "/usr/bin/python3", "ansible_ssh_common_args": common_args})

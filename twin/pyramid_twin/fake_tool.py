@@ -331,6 +331,12 @@ def rdma(state, args, env):
     return formats_rdma.rdma(state, args, env)
 
 
+def mlxlink(state, args, env):
+    """NVIDIA MFT's mlxlink: one rail's own physical layer (formats_mlxlink.py, issue 67)."""
+    from pyramid_twin import formats_mlxlink  # pylint: disable=import-outside-toplevel
+    return formats_mlxlink.mlxlink(state, args, env)
+
+
 def ofed_info(state, args, env):
     if args != ["-s"] or not state["stack"]["ofed"]:
         return not_simulated("ofed_info", args)
@@ -485,6 +491,7 @@ TOOLS = {
     "fping": _rail_mesh("formats_ping", "fping"),
     "ibstat": ibstat,
     "mlxconfig": mlxconfig,
+    "mlxlink": mlxlink,
     "nvidia-smi": nvidia_smi,
     "modinfo": modinfo,
     "all_reduce_perf": _nccl("all_reduce_perf"),

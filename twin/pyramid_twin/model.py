@@ -160,8 +160,9 @@ IBSIM_LANE_GBPS = (2.5, 5.0, 10.0, 14.0625, 25.78125, 53.125)
 # the SM host's HCA port on an ibsim pod (ibsim.py: ufm-01, a UFM appliance's port on the first leaf)
 IBSIM_SM_HOST_PORT_GUID = "0x0c42a10300f00001"
 # what the real stack (pod.ib_stack: ibsim) is given: the rest is what only the twin's own formats show (a port no SM
-# configured, another SM's port, a count ibdiagnet reads)
-IBSIM_FAULTS = ("ib_link", "ib_cable_swap", "ib_port_errors", "ib_hoq_lifetime_short", "ib_credit_stall", "ib_mtu")
+# configured, another SM's port, a count ibdiagnet reads); inbox_rdma changes a node's own tools alone, not the subnet
+IBSIM_FAULTS = ("ib_link", "ib_cable_swap", "ib_port_errors", "ib_hoq_lifetime_short", "ib_credit_stall", "ib_mtu",
+                "inbox_rdma")
 
 
 def _ib_stack(path, data):
@@ -776,6 +777,14 @@ def _inbox_rdma(state, fault):
     formats_rdma.inbox(state)
 
 
+def _nic_phy(kind):
+    """A rail's own physical layer as mlxlink reads it (formats_mlxlink.fault): nic_ber, nic_module_hot."""
+    def apply(state, fault):
+        from pyramid_twin import formats_mlxlink  # pylint: disable=import-outside-toplevel
+        formats_mlxlink.fault(kind, _rail(state, fault), fault)
+    return apply
+
+
 FAULTS = {
     "distro": _distro,
     "inbox_rdma": _inbox_rdma,
@@ -783,6 +792,8 @@ FAULTS = {
     "hugepages": _hugepages,
     "rail_missing": _rail_missing,
     "port_state": _port_state,
+    "nic_ber": _nic_phy("nic_ber"),
+    "nic_module_hot": _nic_phy("nic_module_hot"),
     "rail_rate": _rail_rate,
     "link_layer": _link_layer,
     "ib_link": _ib_link,

@@ -32,7 +32,7 @@ FAKE_TOOL = os.path.join(HERE, "run_tool.py")
 # Tools a twin node simulates; lsmod is the host's real one reading the fake /proc/modules.
 SIMULATED = ["ibstat", "mlxconfig", "nvidia-smi", "modinfo", "mlxfwreset", "modprobe", "dmesg", "journalctl", "ib_write_bw", "ping",
              "dcgmi", "mlnx_qos", "ethtool", "fping", "iblinkinfo", "ibqueryerrors", "ibdiagnet", "sminfo", "dump_fts", "dpkg-query",
-             "ofed_info", "ibv_devinfo", "p2pBandwidthLatencyTest", "scontrol", "kubectl", "rpm", "rdma"]
+             "ofed_info", "ibv_devinfo", "p2pBandwidthLatencyTest", "scontrol", "kubectl", "rpm", "rdma", "mlxlink"]
 # Layer 5/6 tools, when formats_nccl and formats_fabric (other parts of the twin) provide them.
 NCCL_TOOLS = ["all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "alltoall_perf", "sendrecv_perf", "torchrun"]
 FABRIC_TOOLS = ["mpirun", "srun"]

@@ -6,7 +6,8 @@ prints the prompt, answers the product's ``show`` commands from formats_<os>.py 
 format, and the vendor's error for anything else. A switch with the prompt_timeout fault answers one
 command and then never prints its prompt again, as a wedged CLI does; one with cli_stall pauses
 mid-answer right after a line that looks like a prompt, as a busy switch CPU can; one with json_unconverted refuses
-the `| json` form of the commands it names, as an EOS release without their JSON model does.
+the `| json` form of the commands it names, as an EOS release without their JSON model does. An EOS session starts
+unprivileged (`leaf>`) until `enable`, as a login below privilege 15 does.
 Hot path: stdlib only.
 """
 
@@ -28,14 +29,23 @@ PROMPT_LIKE = re.compile(r"(?m)^[A-Za-z0-9][\w.-]*[#>]")
 UNCONVERTED = '% This is an unconverted command\n{\n    "errors": [\n        "This is an unconverted command"\n    ]\n}\n'
 SILENT = ("terminal length 0", "terminal width 512", "terminal width 511", "terminal dont-ask", "enable",
           "terminal session-timeout 0")
+# An EOS login lands in unprivileged EXEC mode (privilege 1, `leaf>`) and enters privileged EXEC (`leaf#`) on `enable`,
+# what network_cli's become sends (ansible_become_method: enable); no enable secret is set, as on a fresh EOS, so no
+# password prompt. Unprivileged, EOS refuses the running-config with this line (an Arista user at `r4>`: "show
+# running-config ... % Invalid input (privileged mode required)"). NX-OS has no such mode: a login lands at `leaf#` and
+# its role decides (network-operator reads the running-config), so network_cli's become does nothing there.
+PRIVILEGED_ONLY = {"eos": ("show running-config",)}
+PRIVILEGE_REFUSAL = "% Invalid input (privileged mode required)\n"
 
 
-def answer(switch, command):
-    """(text, known) for one command line."""
+def answer(switch, command, privileged=True):
+    """(text, known) for one command line; ``privileged``: the session is in privileged EXEC mode."""
     formats = switch_session.formats_of(switch)
     command = " ".join(command.split())
     if not command or command in SILENT:
         return "", True
+    if not privileged and command.startswith(PRIVILEGED_ONLY.get(switch["os"], ())):
+        return PRIVILEGE_REFUSAL, False
     base, json_form = command[:-len(" | json")], command.endswith(" | json")
     if json_form and ({"*", base} & set(switch.get("json_unconverted") or ())):
         return UNCONVERTED, False
@@ -46,7 +56,8 @@ def answer(switch, command):
 
 
 def interactive(switch):
-    prompt = "%s#" % switch["hostname"]
+    privileged = switch["os"] not in PRIVILEGED_ONLY
+    prompt = "%s%s" % (switch["hostname"], "#" if privileged else ">")
     out = sys.stdout
     out.write(BANNER.get(switch["os"], ""))
     out.write(prompt)
@@ -56,7 +67,11 @@ def interactive(switch):
         command = raw.strip()
         if command in ("exit", "logout", "quit"):
             return 0
-        text = answer(switch, command)[0]
+        if command in ("enable", "disable") and switch["os"] in PRIVILEGED_ONLY:
+            privileged, text = command == "enable", ""
+            prompt = "%s%s" % (switch["hostname"], "#" if privileged else ">")
+        else:
+            text = answer(switch, command, privileged)[0]
         if text and not text.endswith("\n"):
             text += "\n"
         like = PROMPT_LIKE.search(text) if stall and stall["times"] > 0 else None
@@ -77,7 +92,8 @@ def interactive(switch):
 
 
 def serve(switch, command=None):
-    """The session: one command (an exec request, as `ssh switch 'show version'` runs it), else the interactive CLI."""
+    """The session: one command (an exec request, as `ssh switch 'show version'` runs it, as a privilege-15 login's
+    would: only people and the twin's own tests ask one), else the interactive CLI."""
     if command is not None:
         text, known = answer(switch, command)
         sys.stdout.write(text)

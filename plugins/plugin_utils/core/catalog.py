@@ -23,7 +23,8 @@ import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checklist.yml")
 CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
-                "judges_failures", "causes", "platforms", "switch_facts", "names_from", "only_if", "depends_on", "at_least"}
+                "judges_failures", "causes", "platforms", "switch_facts", "names_from", "only_if", "depends_on", "at_least",
+                "row_alone"}
 SCOPES = ("host", "pod", "fabric", "mesh", "incast")  # incast: its own play (roles/incast), judged per target
 LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli", "query")  # query: PromQL, asked of Prometheus by the controller (Layer 7)
@@ -169,6 +170,9 @@ def _check(catalog):
                 problems.append("source %s: unknown platform %r" % (name, way["platform"]))
             if "cli" in way and "platform" not in way:
                 problems.append("source %s: a cli way names its platform" % name)
+            if "privileged" in way and (way["privileged"] is not True or "cli" not in way):
+                problems.append("source %s: `privileged: true` marks a cli way the switch answers only in its privileged "
+                                "(enable) mode" % name)
         if "read_on" in source and (not isinstance(source["read_on"], str) or not source["read_on"]):
             problems.append("source %s: read_on names the inventory group one host of which reads it for the pod" % name)
         if "load" in source and (not isinstance(source["load"], str) or not source["load"].strip()):

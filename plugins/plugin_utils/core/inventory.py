@@ -25,7 +25,8 @@ GROUP_VARIABLES = {group: "pyramid_group_%s" % group for group in ("gpu_nodes", 
 # remediation's firmware reset, the AWX configuration's (playbooks/awx_configure.yml) and the allow-list itself.
 # discover.yml's own (playbooks/discover.yml): given with -e, they reach every play of a run that shares the command line
 OTHER_VARIABLES = ("pyramid_report_dir", "pyramid_remediate_firmware_reset", "pyramid_extra_vars", "pyramid_discover_dir",
-                   "pyramid_cabling_csv") + tuple(GROUP_VARIABLES.values())
+                   "pyramid_cabling_csv", "pyramid_resume", "pyramid_resume_max_age_minutes",
+                   "pyramid_netbox_export", "pyramid_avd_structured_config") + tuple(GROUP_VARIABLES.values())
 OTHER_PREFIXES = ("pyramid_awx_",)
 NEAR = 0.8  # difflib's ratio from which a name reads as a misspelling of a known one (gpu_node: gpu_nodes 0.94)
 
@@ -117,7 +118,7 @@ def read_groups(groups, names):
 
 def group_members(groups, names):
     """[{"group", "host"}] that add_host puts into the playbooks' groups so that the later plays, which name them, find
-    the renamed groups' hosts (in order: a node's rail addresses follow its position in gpu_nodes)."""
+    the renamed groups' hosts, in the inventory's order."""
     return [{"group": group, "host": host} for group, name in names.items() if name != group for host in groups.get(name) or []]
 
 

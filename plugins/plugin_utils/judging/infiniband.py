@@ -7,6 +7,7 @@ pod (iblinkinfo on the reader of ib_fabric_hosts, run/pod.py), its rails found b
 from __future__ import annotations
 
 from ..core.model import ERROR, FAIL, PASS, SKIP, verdict
+from .rail_guids import with_rail_guids
 from .registry import judge, summary
 
 # A lane's signalling rate as iblinkinfo prints it, per rail rate (4X): EDR 100, HDR 200, NDR 400, XDR 800 Gb/s
@@ -17,6 +18,7 @@ LANES = {"1X": 1, "2X": 2, "4X": 4, "8X": 8, "12X": 12}
 
 @judge("ib_links", scope="pod")
 def ib_links(facts_by_host, expect_by_host):
+    facts_by_host = with_rail_guids(facts_by_host)  # rails read by `rdma link`: their GUIDs from sysfs
     return {host: _node(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
 
 
@@ -31,7 +33,7 @@ def _node(host, facts, expect):
             rate, ", ".join("%d" % known for known in sorted(LANE_GBPS))))
     links, devices = facts["ib_link_info"]["ca_ports"], facts["ibstat"]["devices"]
     switches = facts["ib_link_info"]["switches"]
-    bad, unseen, good = [], [], []
+    bad, unseen, good, stateless = [], [], [], []
     for rail in expect["pyramid_rails"]:
         port = ((devices.get(rail) or {}).get("ports") or {}).get("1")
         if port is None:
@@ -45,7 +47,10 @@ def _node(host, facts, expect):
             unseen.append("%s: its far end %s has no block in iblinkinfo on %s" % (rail, link_leaf(link), reader))
             continue
         said = _said(rail, link)
-        if (link["state"], link["phys_state"]) != ("Active", "LinkUp") or link["width"] != width or link["speed_gbps"] != lane:
+        if link["state"] is None and not _short(link, width, lane):
+            # ibnetdiscover's read (ib_link_info's second way) shows the link up at its width and speed, not its state
+            stateless.append(said)
+        elif (link["state"], link["phys_state"]) != ("Active", "LinkUp") or _short(link, width, lane):
             bad.append(said + (" (could be %s)" % link["could_be"] if link["could_be"] and _short(link, width, lane) else ""))
         else:
             good.append(said)
@@ -56,6 +61,11 @@ def _node(host, facts, expect):
         return verdict(ERROR, expected, "not seen: %s" % summary(unseen),
                        cause="A rail missing from the fabric read while its own host shows it up: the read is cut short "
                              "or the fabric changed since Layer 0 (run iblinkinfo on %s again)" % reader)
+    if stateless:
+        return verdict(ERROR, expected, "no port state in ibnetdiscover's read: %s" % summary(stateless),
+                       cause="The subnet was read by ibnetdiscover (iblinkinfo missing or failing on %s), which shows each "
+                             "link's width and speed but not whether the SM made it Active: install or repair "
+                             "infiniband-diags' iblinkinfo there and run Layer 1 again" % reader)
     return verdict(PASS, expected, "%d rails at %s %s Gbps a lane, each Active/LinkUp (%s)" % (
         len(good), width, lane, summary(sorted(good), 2)))
 
@@ -63,7 +73,7 @@ def _node(host, facts, expect):
 def _said(rail, link):
     remote = link.get("remote") or {}
     at = "%s port %s" % (remote.get("name"), remote.get("port")) if remote else "no peer"
-    state = "%s/%s" % (link["state"], link["phys_state"])
+    state = "%s/%s" % (link["state"], link["phys_state"]) if link["state"] else "%s, state not shown" % link["phys_state"]
     if link["width"]:
         return "%s: %s %s Gbps %s to %s" % (rail, link["width"], link["speed_gbps"], state, at)
     return "%s: %s to %s" % (rail, state, at)
@@ -77,7 +87,7 @@ def _cause(bad):
     if any(" 1X " in item or " 2X " in item for item in bad):
         return ("Degraded InfiniBand link: it trained on fewer lanes (1X/2X of 4X): a bad lane in the cable or "
                 "transceiver; reseat or replace it (both ends named)")
-    if all("Active/LinkUp" in item for item in bad):
+    if all("Active/LinkUp" in item or "state not shown" in item for item in bad):
         return ("InfiniBand link at a lower speed than its rate: a cable or transceiver of an older generation, or a "
                 "port's speed capped (ibportstate); the other end is named")
     return "InfiniBand link not Active/LinkUp: no subnet manager has brought it up, or the link is training or down"
@@ -105,6 +115,7 @@ def ib_rail_leaves(facts_by_host, expect_by_host):
     the leaves of rail r). A leaf's rail is the one most of the pod's rails landing there are (each found by its own
     node's port GUID); a node's rail on another rail's leaf is miscabled (cables swapped at the leaves)."""
     owners, landing = {}, {}
+    facts_by_host = with_rail_guids(facts_by_host)  # rails read by `rdma link`: their GUIDs from sysfs
     for host, facts in facts_by_host.items():
         for rail in expect_by_host[host]["pyramid_rails"]:
             port = ((facts["ibstat"]["devices"].get(rail) or {}).get("ports") or {}).get("1") or {}
@@ -219,7 +230,7 @@ def ib_port_errors(facts_by_host, expect_by_host):
     rise. A counter at its maximum (16-bit SymbolErrorCounter at 65535...) no longer counts: ERROR naming the port and
     its reset, never a rate. A counter lower than before was reset during the soak: ERROR. Old counts that did not rise
     pass. The read lists only ports with a count, so it is whole only without thresholds or suppressed counters."""
-    return {host: _port_errors(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
+    return {host: _port_errors(host, facts, expect_by_host[host]) for host, facts in with_rail_guids(facts_by_host).items()}
 
 
 def _port_errors(host, facts, expect):
@@ -271,7 +282,7 @@ def ib_congestion_idle(facts_by_host, expect_by_host):
     """Each GPU node's rails, both ends of each link, their PortXmitWait read by ibqueryerrors on the fabric host at the
     soak's start and at Layer 3, before any load: a port that waited for credits with nothing running names the port
     and what sits at its other end. Saturated or cleared counters, and a read that may leave counts out, are ERRORs."""
-    return {host: _congestion_idle(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
+    return {host: _congestion_idle(host, facts, expect_by_host[host]) for host, facts in with_rail_guids(facts_by_host).items()}
 
 
 def _congestion_idle(host, facts, expect):
@@ -512,7 +523,7 @@ def ib_routing(facts_by_host, expect_by_host):
     # the nodes share the pod's one read: each leaf's spread and the read's own proof are worked out once, not per node
     # (a 512-node pod: 130 tables of 4,226 routes, each leaf judged for the 32 nodes on it; bench/ib_routing_scale.py)
     known = {}
-    return {host: _routing(host, facts, expect_by_host[host], known) for host, facts in facts_by_host.items()}
+    return {host: _routing(host, facts, expect_by_host[host], known) for host, facts in with_rail_guids(facts_by_host).items()}
 
 
 def _once(known, name, objects, work):
@@ -610,7 +621,8 @@ def _spread(leaf, table, links):
     {port: {"to", "routes"}}, "unrouted": [CA], "stray": [CA out of a port that is no active uplink]}."""
     switch = links["switches"].get(leaf) or {"ports": {}}
     uplinks = {int(number): {"to": port["remote"]["name"], "routes": 0} for number, port in switch["ports"].items()
-               if port.get("remote") and port["remote"].get("guid") in links["switches"] and port.get("state") == "Active"}
+               if port.get("remote") and port["remote"].get("guid") in links["switches"]
+               and port.get("state") in ("Active", None)}  # None: ibnetdiscover's read, linked ports only, no state
     remote = [ca for ca in links["ca_ports"].values() if ca.get("remote") and ca["remote"].get("guid") != leaf]
     unrouted, stray = [], []
     for ca in remote:
@@ -652,7 +664,7 @@ def _spread_said(spread, tolerance):
 def ib_cabling(facts_by_host, expect_by_host):
     """Each planned rail's cable where the plan puts it (pyramid_ib_ports: switch and port), from the subnet read: the
     rail found by its own port GUID, the far end iblinkinfo shows, and what lands on the planned port instead."""
-    return {host: _cabling(host, facts, expect_by_host[host]) for host, facts in facts_by_host.items()}
+    return {host: _cabling(host, facts, expect_by_host[host]) for host, facts in with_rail_guids(facts_by_host).items()}
 
 
 def _cabling(host, facts, expect):

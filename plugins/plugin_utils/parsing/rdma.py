@@ -1,8 +1,10 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The inbox RDMA stack's views of a host's RDMA ports (issue 67): iproute2's `rdma link`, where rdma-core is
-installed without infiniband-diags (no ibstat), and MLNX_OFED's / DOCA's `ibdev2netdev`, each port's netdev."""
+"""The inbox RDMA stack's views of a host's RDMA ports (issue 67): iproute2's `rdma link` (and its JSON form,
+`rdma -j link show`), where rdma-core is installed without infiniband-diags (no ibstat), the sysfs files ibstat reads
+what `rdma link` does not show from (a port's rate, its GID 0 and so its port GUID, the device's firmware), and
+MLNX_OFED's / DOCA's `ibdev2netdev`, each port's netdev."""
 
 from __future__ import annotations
 
@@ -14,22 +16,26 @@ from ._registry import parser
 # iproute2 rdma/link.c (link_one_show): "link <dev>/<port> " then, for an InfiniBand port only (the kernel's nldev
 # fills them where rdma_protocol_ib), "subnet_prefix <p> lid <n> sm_lid <n> lmc <n> ", then "state <STATE>", then
 # "physical_state <STATE>" where the kernel reports one (not before its nldev had it), and "netdev <name>" where the
-# port has one (an IPoIB netdev only since Linux 6.7). Releases before 4.19 printed "<ifindex>/<port>: <dev>/<port>: "
-# instead of "link <dev>/<port> ". Captures: tests/unit/parsers/linux_rdma_link.
+# port has one (an IPoIB netdev only since Linux 6.7). Releases before 5.5 (iproute2 commit b0a688a5, "rdma: Rewrite
+# custom JSON and prints logic to use common API") printed "<ifindex>/<port>: <dev>/<port>: " instead of
+# "link <dev>/<port> ". Captures: tests/unit/parsers/linux_rdma_link.
 _LINK = re.compile(
     r"^(?:link |\d+/\d+: )(?P<device>[A-Za-z0-9_.-]+)/(?P<port>\d+):?\s+"
     r"(?:subnet_prefix (?P<prefix>[0-9a-f:]+) lid (?P<lid>\d+) sm_lid (?P<sm_lid>\d+) lmc (?P<lmc>\d+)\s+)?"
     r"state (?P<state>[A-Z_]+)(?: physical_state (?P<phys>[A-Z_]+))?(?: netdev (?P<netdev>\S+))?\s*$")
-# include/rdma/ib_verbs.h enum ib_port_state and iproute2's phys_state names (rdma/link.c phys_state_to_str)
+# The words iproute2 prints (rdma/link.c, unchanged since its first release, 4.13): link_state_to_str (enum ib_port_state
+# of include/rdma/ib_verbs.h, "UNKNOWN" past it) and phys_state_to_str, whose table names the kernel's
+# IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING (4) "ARMED" and LINK_ERROR_RECOVERY (6) "LINK_ERROR_RECOVER", and
+# Omni-Path's 9 and 11 "OPA_OFFLINE" and "OPA_TEST"
 RDMA_STATES = ("NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER", "UNKNOWN")
-RDMA_PHYS_STATES = ("NOP", "SLEEP", "POLLING", "DISABLED", "PORT_CONFIGURATION_TRAINING", "LINK_UP",
-                    "LINK_ERROR_RECOVERY", "PHY_TEST", "UNKNOWN")
+RDMA_PHYS_STATES = ("NOP", "SLEEP", "POLLING", "DISABLED", "ARMED", "LINK_UP", "LINK_ERROR_RECOVER", "PHY_TEST",
+                    "UNKNOWN", "OPA_OFFLINE", "OPA_TEST")
 # The state words ibstat prints for the same port (infiniband-diags 44.0), so a judge of ibstat's facts reads these
 IBSTAT_STATE = {"DOWN": "Down", "INIT": "Initializing", "ARMED": "Armed", "ACTIVE": "Active",
                 "ACTIVE_DEFER": "Active", "NOP": "Down", "UNKNOWN": "Unknown"}
-IBSTAT_PHYS = {"SLEEP": "Sleep", "POLLING": "Polling", "DISABLED": "Disabled", "PORT_CONFIGURATION_TRAINING":
-               "PortConfigurationTraining", "LINK_UP": "LinkUp", "LINK_ERROR_RECOVERY": "LinkErrorRecovery",
-               "PHY_TEST": "PhyTest", "NOP": "NoStateChange", "UNKNOWN": "Unknown"}
+IBSTAT_PHYS = {"SLEEP": "Sleep", "POLLING": "Polling", "DISABLED": "Disabled", "ARMED": "PortConfigurationTraining",
+               "LINK_UP": "LinkUp", "LINK_ERROR_RECOVER": "LinkErrorRecovery", "PHY_TEST": "PhyTest",
+               "NOP": "NoStateChange", "UNKNOWN": "Unknown", "OPA_OFFLINE": "Offline", "OPA_TEST": "PhyTest"}
 
 
 @parser("linux_rdma_link",
@@ -52,21 +58,62 @@ def rdma_link(text):
         match = _LINK.match(line.strip())
         if not match:
             raise ValueError("line %d is no `rdma link` line: %r" % (number, line[:120]))
-        state, phys = match.group("state"), match.group("phys")
-        if state not in RDMA_STATES or phys not in RDMA_PHYS_STATES + (None,):
-            raise ValueError("line %d: state %s%s: not iproute2's words" % (number, state, " physical_state %s" % phys if phys else ""))
-        ports = devices.setdefault(match.group("device"), {"ports": {}})["ports"]
-        if match.group("port") in ports:
-            raise ValueError("line %d: %s/%s listed twice" % (number, match.group("device"), match.group("port")))
-        infiniband = match.group("prefix") is not None
-        ports[match.group("port")] = {
-            "state": IBSTAT_STATE[state], "phys_state": IBSTAT_PHYS.get(phys), "rdma_state": state, "rdma_phys_state": phys,
-            "link_layer": "InfiniBand" if infiniband else "Ethernet",
-            "lid": int(match.group("lid")) if infiniband else None,
-            "sm_lid": int(match.group("sm_lid")) if infiniband else None,
-            "netdev": match.group("netdev")}
+        lids = (int(match.group("lid")), int(match.group("sm_lid"))) if match.group("prefix") is not None else None
+        _add_port(devices, "line %d" % number, match.group("device"), match.group("port"), match.group("state"),
+                  match.group("phys"), lids, match.group("netdev"))
         count += 1
     return trailerless({"devices": devices, "ports": count})
+
+
+def _add_port(devices, where, device, port, state, phys, lids, netdev):
+    """One port of `rdma link` in either form, in ibstat's words; ``lids`` (lid, sm_lid) of an InfiniBand port (the
+    kernel's nldev gives a subnet prefix and LIDs to a port of the InfiniBand protocol alone), None of another."""
+    if state not in RDMA_STATES or phys not in RDMA_PHYS_STATES + (None,):
+        raise ValueError("%s: state %s%s: not iproute2's words" % (where, state, " physical_state %s" % phys if phys else ""))
+    ports = devices.setdefault(device, {"ports": {}})["ports"]
+    if port in ports:
+        raise ValueError("%s: %s/%s listed twice" % (where, device, port))
+    ports[port] = {
+        "state": IBSTAT_STATE[state], "phys_state": IBSTAT_PHYS.get(phys), "rdma_state": state, "rdma_phys_state": phys,
+        "link_layer": "InfiniBand" if lids else "Ethernet", "lid": lids[0] if lids else None,
+        "sm_lid": lids[1] if lids else None, "netdev": netdev}
+
+
+# `rdma -j link show` (iproute2's -j, in every release since the rdma tool's first, 4.13: commit 7fc75744 "rdma: Add
+# json output to link object"): a JSON array of an object per port, "[]" where there is no RDMA device. The keys are
+# the text form's words: "ifindex", "ifname", "port", then for an InfiniBand port "subnet_prefix", "lid", "sm_lid",
+# "lmc", then "state", "physical_state" (where the kernel reports one), "netdev" and "netdev_index" (where the port has
+# one; since 4.18), "caps" with -d. Before 5.5 (commit b0a688a5) "ifname" was "<dev>/<port>" and came after "port";
+# since, it is the device alone. Cases: tests/unit/parsers/linux_rdma_link_json.
+_JSON_KEYS = {"ifindex", "ifname", "port", "subnet_prefix", "lid", "sm_lid", "lmc", "state", "physical_state", "netdev",
+              "netdev_index", "caps"}
+
+
+@parser("linux_rdma_link_json",
+        "rdma -j link show (iproute2's JSON): every RDMA device's ports, their state and physical state, LID and netdev",
+        kind="json")
+def rdma_link_json(document):
+    """The facts of linux_rdma_link, from the JSON form: a document that is no list of port objects, a port without its
+    device, port number or state, a key or a state word iproute2 does not print, or a port listed twice: not a read.
+    "[]" is no RDMA device, as an empty `rdma link` is."""
+    if not isinstance(document, list):
+        raise ValueError("not a JSON array of ports: %s" % type(document).__name__)
+    devices = {}
+    for number, entry in enumerate(document, 1):
+        if not isinstance(entry, dict) or not {"ifname", "port", "state"} <= set(entry):
+            raise ValueError("entry %d is no port of `rdma -j link show` (ifname, port, state): %r" % (number, entry))
+        unknown = sorted(set(entry) - _JSON_KEYS)
+        if unknown:
+            raise ValueError("entry %d: keys iproute2's rdma link does not print: %s" % (number, ", ".join(unknown)))
+        device, _sep, port = str(entry["ifname"]).partition("/")
+        if port and port != str(entry["port"]):  # before 5.5: "mlx5_0/1" beside "port": 1
+            raise ValueError("entry %d: ifname %s beside port %s" % (number, entry["ifname"], entry["port"]))
+        infiniband = "subnet_prefix" in entry
+        if infiniband and not {"lid", "sm_lid"} <= set(entry):
+            raise ValueError("entry %d: %s/%s has a subnet prefix and no LID or SM LID" % (number, device, entry["port"]))
+        _add_port(devices, "entry %d" % number, device, str(int(entry["port"])), entry["state"], entry.get("physical_state"),
+                  (int(entry["lid"]), int(entry["sm_lid"])) if infiniband else None, entry.get("netdev"))
+    return trailerless({"devices": devices, "ports": len(document)})
 
 
 def _unwrapped(text):
@@ -146,3 +193,21 @@ def sysfs_fw_ver(text):
     if len(lines) != 1 or not _FW_VER.match(lines[0]):
         raise ValueError("not one firmware version line (28.39.1002) of fw_ver: %r" % text[:80])
     return {"firmware": lines[0]}
+
+
+# drivers/infiniband/core/sysfs.c show_port_gid: a GID as "%pI6" (eight groups of four hex digits, never shortened).
+# GID 0 of an InfiniBand port is its subnet prefix then its port GUID (the interface id): libibumad's umad_get_port
+# reads ports/<n>/gids/0 for the "Port GUID" ibstat prints, so this is that GUID where ibstat is not installed.
+_SYSFS_GID = re.compile(r"^(?P<prefix>(?:[0-9a-f]{4}:){3}[0-9a-f]{4}):(?P<guid>(?:[0-9a-f]{4}:){3}[0-9a-f]{4})$")
+
+
+@parser("linux_sysfs_ib_gid",
+        "/sys/class/infiniband/<dev>/ports/1/gids/0: the port's GID 0, its subnet prefix and port GUID",
+        kind="text")
+def sysfs_ib_gid(text):
+    """{"port_guid" ("0x0c42a10300f00001", as ibstat prints it), "subnet_prefix" ("fe80:0000:0000:0000")}; one line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    match = _SYSFS_GID.match(lines[0].lower()) if len(lines) == 1 else None
+    if not match:
+        raise ValueError("not one GID line (fe80:0000:0000:0000:0c42:a103:00f0:0001) of ports/1/gids/0: %r" % text[:80])
+    return {"port_guid": "0x" + match.group("guid").replace(":", ""), "subnet_prefix": match.group("prefix")}

@@ -167,6 +167,7 @@ def _row_not_applicable(row, expects, catalog):
 def _checklist(catalog, hosts, devices_in_run, expects):
     """The go/no-go rows; ``expects``: the pod's GPU nodes' expectations (every host's in a run without one)."""
     rows = []
+    partial = {c["id"] for c in catalog["checks"] if c.get("row_alone") is False}  # one end of the row only (mlxlink)
     for row in catalog["rows"]:
         checks = [c for c in catalog["checks"] if c["row"] == row["id"]]
         entry = {"row": row["id"], "title": row["title"], "layer": row["layer"], "checks": [c["id"] for c in checks],
@@ -182,7 +183,8 @@ def _checklist(catalog, hosts, devices_in_run, expects):
         elif not set(wanted) & set(devices_in_run):  # e.g. the links row of a run without switches
             entry["status"], entry["why_not"] = "not_covered", "no %s in this run" % " or ".join(wanted)
             entry["unchecked"] = sorted(wanted)  # a go-live gap: the devices it needs were not in the run
-        elif not any(r["row"] == row["id"] and not r.get("not_applicable") for info in hosts.values() for r in info["checks"]):
+        elif not any(r["row"] == row["id"] and not r.get("not_applicable") and r["check"] not in partial
+                     for info in hosts.values() for r in info["checks"]):
             # a check that could not measure and says why (telemetry without a Prometheus URL), else the platforms
             said = sorted({r["not_checked"] for info in hosts.values() for r in info["checks"] if r["row"] == row["id"] and r.get("not_checked")})
             # and a device type the row needs that this run lacks (the links row of a RoCE pod run without its switches:
@@ -233,6 +235,7 @@ def _not_applicable_why(row, hosts, limit=3):
 def rows_said(report):
     """The go-live rows not checked (each a no-go) and those the inventory waived, with why: the report's first lines."""
     lines = ["NO-GO: " + report["interrupted"]["said"]] if report.get("interrupted") else []  # report/interrupted.py
+    lines += ["RESUMED: " + report["resumed"]["said"]] if report.get("resumed") else []  # run/resume.py
     lines += ["NO-GO: go-live row not checked: %s (%s); waive it only on purpose (pyramid_waive, with a reason)" % (
         row["title"], row["why_not"]) for row in report.get("unchecked_rows") or []]
     lines += ["WAIVED: %s: %s" % (row["title"], row["reason"]) for row in report.get("waived_rows") or []]

@@ -99,13 +99,18 @@ def from_cabling_csv(text, inventory, switches, leaves=()):
                 found["notes"][("port", entry["port"])] = note
     if problems:
         return {}, problems
-    _far_ends(plans, switches)
+    far_ends(plans, switches)
+    finish(plans, leaves)
+    return plans, []
+
+
+def finish(plans, leaves=()):
+    """Each switch's ports in port order, and a leaf's ECMP paths one per uplink (every importer's last step)."""
     for switch, found in plans.items():
         ports = sorted(found["vars"]["pyramid_switch_ports"], key=lambda entry: _discover.port_order(entry["port"]))
         found["vars"]["pyramid_switch_ports"] = ports
         if switch in leaves if leaves else any(entry["role"] == "host" for entry in ports):
             found["vars"]["pyramid_ecmp_paths"] = max(1, sum(1 for entry in ports if entry["role"] == "fabric"))
-    return plans, []
 
 
 def _row_entry(cells, inventory, index, switches, line, problems):
@@ -124,7 +129,7 @@ def _row_entry(cells, inventory, index, switches, line, problems):
     return entry, how if peer else "NOT IN THE INVENTORY (%s): add the host or leave the port out" % how
 
 
-def _far_ends(plans, switches):
+def far_ends(plans, switches):
     """A switch-to-switch cable listed from one end only: its far end's row, from it."""
     for switch, found in list(plans.items()):
         for entry in list(found["vars"]["pyramid_switch_ports"]):

@@ -16,6 +16,7 @@ from ..core import results as _results
 from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP
 from ..judging import JUDGES, incast_infiniband as _judge
 from ..judging.infiniband import leaf_end
+from ..judging.rail_guids import SOURCE as RAIL_GUIDS, with_rail_guid
 from . import engine as _engine, incast_plan as _plan, incast_reads as _run, pod as _pod
 
 FABRIC_GROUP = "ib_fabric_hosts"
@@ -75,7 +76,8 @@ def _leaves(nodes, docs, subnet, only_rail, expects):
     """({leaf: {node: (port, rail index)}}, {(leaf, port): ibqueryerrors key}, [rails not found, said])."""
     leaves, keys, unseen = {}, {}, []
     for node in nodes:
-        facts = {"ibstat": _layer3_facts(docs[node]).get("ibstat"), "ib_link_info": subnet}
+        kept = _layer3_facts(docs[node])  # a rail read by `rdma link` found by its sysfs port GUID (judging/rail_guids.py)
+        facts = with_rail_guid({"ibstat": kept.get("ibstat"), RAIL_GUIDS: kept.get(RAIL_GUIDS), "ib_link_info": subnet})
         if not isinstance(facts["ibstat"], dict):
             unseen.append("%s: no ibstat kept at Layer 3" % node)
             continue

@@ -78,10 +78,9 @@ class IncastPhases:
         docs = {host: _results.load(run_dir, host) for host in hosts}
         gated = all(expects[host]["pyramid_enforce_gate"] for host in hosts)
         nodes = _mesh.climbing(docs, 3, self._own(reference)["id"]) if gated else hosts
-        order = self._step.groups.get("gpu_nodes") or hosts
         addresses = {}
         for node in nodes:
-            found, problem = _mesh.rail_addresses(order.index(node) + 1 if node in order else 0, expects[node])
+            found, problem = _mesh.rail_addresses(node, expects[node])
             if problem:
                 return dict(result, failed=True, msg="rail address plan: %s: %s" % (node, problem))
             addresses[node] = found

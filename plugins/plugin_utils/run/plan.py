@@ -191,7 +191,7 @@ def build(devices, expect_of, catalog, groups, forks):
     alone = alone_in(nodes, groups)
     addresses = {}
     for node in nodes:
-        found, _problem = _mesh.rail_addresses(order.index(node) + 1 if node in order else 0, expect_of(node))
+        found, _problem = _mesh.rail_addresses(node, expect_of(node))
         addresses[node] = found  # pre-flight refused a plan with a problem before this runs
     layers = []
     for layer in LAYERS:

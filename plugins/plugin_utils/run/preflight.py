@@ -7,7 +7,7 @@ rail addresses - found at once, each named (core/inventory.py says each rule).""
 
 from __future__ import annotations
 
-from . import rail_mesh as _mesh
+from . import privilege as _privilege, rail_mesh as _mesh
 from ..core import fabric_plan as _fabric_plan, inventory as _inventory
 from ..core.task_vars import host_expectations
 
@@ -46,8 +46,28 @@ def inspect(templar, task_vars, extra_vars, hosts, catalog, check_mode):
         problems += _fabric_plan.problems(devices.get("switch", []), nodes, typed.get, list(inventory_groups.get("all") or []),
                                           set(groups.get("rail_leaves") or []) <= set(hosts), set(groups.get("rail_leaves") or []))
         problems += _first_run_traps(nodes, groups, vars_of, typed, run_tags, skip_tags, check_mode)
-    return {"problems": problems, "names": names, "devices": devices,
+    privilege = _privilege_reads(devices.get("switch", []), groups, names, vars_of, typed, catalog, run_tags, skip_tags,
+                                 problems)
+    return {"privilege_probes": privilege[0], "warnings": privilege[1],  # run/privilege.py
+            "problems": problems, "names": names, "devices": devices, "typed": typed,  # typed: run/resume.py compares
             "msg": _inventory.problems_message(problems) if problems else None}
+
+
+def _privilege_reads(switches, groups, names, vars_of, typed, catalog, run_tags, skip_tags, problems):
+    """({switch: {"command", "group"}} of the privileged read validate.yml's pre-flight play asks each switch
+    (run/privilege.py), [what the inventory says of them without touching one: plan.yml's warnings])."""
+    if problems:
+        return {}, []
+    probes = _privilege.probes(switches, typed, catalog, run_tags, skip_tags)
+    group_of = {switch: _switch_group(switch, groups, names) for switch in probes}
+    return ({switch: {"command": command, "group": group_of[switch]} for switch, command in probes.items()},
+            _privilege.become_unset(probes, vars_of, group_of.get))
+
+
+def _switch_group(switch, groups, names):
+    """The inventory's own name of the group that holds ``switch`` (where its connection variables are set)."""
+    group = next((group for group in ("rail_leaves", "spines") if switch in (groups.get(group) or [])), "switches")
+    return names.get(group, group)
 
 
 def _first_run_traps(nodes, groups, vars_of, typed, run_tags, skip_tags, check_mode):

@@ -61,8 +61,20 @@ def climbing(docs, layer, check_id):
     return [host for host, doc in docs.items() if _results.climbs(doc["results"], layer, {check_id})]
 
 
-def rail_addresses(position, expect):
-    """A node's address on every rail: its own list, or the plan filled for its 1-based position.
+def node_number(node):
+    """The number that ends a node's inventory name (node-047: 47; gpu12-r3n5: 5), or None: the rail plan's {node}.
+    Its name, not its place in gpu_nodes: taking a node out of the inventory renumbers no other (issue 71)."""
+    digits = ""
+    for char in reversed(str(node)):
+        if not char.isdigit():
+            break
+        digits = char + digits
+    return int(digits) if digits else None
+
+
+def rail_addresses(node, expect):
+    """A node's address on every rail: its own list (pyramid_rail_addresses), or the plan filled for the number that
+    ends its name (node_number).
 
     (addresses, problem or None); every address is checked with netaddr.
     """
@@ -73,9 +85,12 @@ def rail_addresses(position, expect):
         if len(addresses) != len(rails):
             return None, "pyramid_rail_addresses lists %d addresses for %d rails" % (len(addresses), len(rails))
     else:
-        template = expect["pyramid_rail_address_plan"]
+        template, number = expect["pyramid_rail_address_plan"], node_number(node)
+        if number is None:
+            return None, ("no number ends the name %r, which pyramid_rail_address_plan's {node} reads: give the node its "
+                          "own pyramid_rail_addresses" % str(node))
         try:
-            addresses = [template.format(rail=rail, node=position, node_hi=position // 256, node_lo=position % 256)
+            addresses = [template.format(rail=rail, node=number, node_hi=number // 256, node_lo=number % 256)
                          for rail in range(len(rails))]
         except (KeyError, IndexError, ValueError) as exc:
             return None, "pyramid_rail_address_plan %r: %s (placeholders: rail, node, node_hi, node_lo)" % (template, exc)
@@ -91,15 +106,18 @@ def rail_addresses(position, expect):
 
 def address_plan_problems(nodes, order, expect_of):
     """Pre-flight's check of the rail address plan, before any host is touched: every node's address on every
-    rail (rail_addresses, by its position in ``order``, the gpu_nodes group), each an IP address and none given
-    to two rails. ``expect_of(node)`` is the node's typed expectations; a node without the plan's expectations
-    (no rail mesh among its checks) has none to check. One "node: problem" per fault."""
+    rail (rail_addresses, by the number that ends its name), each an IP address and none given to two rails.
+    ``expect_of(node)`` is the node's typed expectations; a node without the plan's expectations (no rail mesh among
+    its checks) has none to check, nor has a pod of one node (``order``, the gpu_nodes group: no partner to ping).
+    One "node: problem" per fault."""
     problems, owner = [], {}
+    if len(order) < 2 and len(nodes) < 2:
+        return problems
     for node in nodes:
         expect = expect_of(node)
         if "pyramid_rail_address_plan" not in expect or "pyramid_rails" not in expect:
             continue
-        found, problem = rail_addresses(order.index(node) + 1 if node in order else 0, expect)
+        found, problem = rail_addresses(node, expect)
         if problem:
             problems.append("%s: %s" % (node, problem))
             continue

@@ -51,10 +51,9 @@ class RailMeshPhases:
         partner = next(iter(args.get("references") or []), None) if len(nodes) == 1 else None
         if partner:
             expects[partner] = self._expect(partner)
-        order = self._step.groups.get("gpu_nodes") or hosts
         addresses, problems = {}, []
         for node in nodes + ([partner] if partner else []):
-            found, problem = _mesh.rail_addresses(order.index(node) + 1 if node in order else 0, expects[node])
+            found, problem = _mesh.rail_addresses(node, expects[node])
             if problem:
                 problems.append("%s: %s" % (node, problem))
             addresses[node] = found
