@@ -171,6 +171,14 @@ def test_rows_of_an_absent_device_type_are_not_checked_never_passed(tmp_path):
     links = next(row for row in report["checklist"] if row["row"] == "links")
     # the records' own reason (issue 66), then the devices missing
     assert links["status"] == "not_covered" and links["why_not"] == "not applicable: pyramid_rdma_link_layer is roce; no switch in this run"
+    # the NIC's end failing (nic_physical_layer, row_alone: false) fails the row, naming the node, switches or not
+    doc = _results.load(run_dir, "node-001")
+    doc["results"][-1] = dict(doc["results"][-1], status="FAIL", actual="mlx5_3: raw BER 3E-6")
+    _results.save(run_dir, doc)
+    failing = next(row for row in _report.build(CATALOG, run_dir, {"gpu_node": ["node-001"]})["checklist"] if row["row"] == "links")
+    assert failing["status"] == "fail" and failing["failing_hosts"] == ["node-001"], failing
+    doc["results"][-1] = dict(doc["results"][-1], status="PASS")
+    _results.save(run_dir, doc)
     # a gap (its switches not in the run): "[ ]" and "not checked", never "-"
     assert "[ ] L1  Links up at rated speed, clean  (not checked: not applicable: pyramid_rdma_link_layer is roce; no switch in this run)" \
         in _report.checklist_text(report)

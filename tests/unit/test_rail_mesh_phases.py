@@ -105,3 +105,19 @@ def test_a_node_whose_start_file_is_missing_still_stops_its_servers_directory(tm
     os.remove(os.path.join(run_dir, "mesh", "layer4", "round-1", "node-001.servers_start.json"))
     phases["node-001"].stop({}, dict(args, round=0, next_round=1))
     assert not any("round1-servers-node-001" in workdir for workdir in servers.running), sorted(servers.running)
+
+
+def test_a_lone_node_whose_name_ends_without_a_number_plans_no_pair_and_no_failure(tmp_path):
+    # the lent H200 (inventories/device: gpu-host) stopped at Layer 2 with no report: its rail addresses were asked of
+    # the number that ends its name (issue 71) though a lone node pairs with nobody; two such nodes are named
+    run_dir = str(tmp_path)
+    expect, _errors = _expectations.resolve(CATALOG, {"pyramid_rdma_gpudirect": False})
+    servers = _RailServers()
+    _results.save(run_dir, {"host": "gpu-host", "results": [{"layer": 0, "check": "iommu", "status": "PASS"}], "facts": {}})
+    planned = _phases.RailMeshPhases(_Step("gpu-host", expect, servers), CATALOG, {"layer": 4}).plan(
+        {}, {"run_dir": run_dir, "hosts": ["gpu-host"], "layer": 4})
+    assert not planned.get("failed") and planned["rounds"] == [], planned
+    _results.save(run_dir, {"host": "gpu-b", "results": [{"layer": 0, "check": "iommu", "status": "PASS"}], "facts": {}})
+    refused = _phases.RailMeshPhases(_Step("gpu-host", expect, servers), CATALOG, {"layer": 4}).plan(
+        {}, {"run_dir": run_dir, "hosts": ["gpu-host", "gpu-b"], "layer": 4})
+    assert refused["failed"] and "no number ends the name 'gpu-host'" in refused["msg"], refused

@@ -77,6 +77,7 @@ def ibnetdiscover(text):  # pylint: disable=too-many-branches
         if not listed["ports"]:
             raise ValueError("%s %s (%r) lists no linked port (cut short?)" % (listed["kind"], guid, listed["description"]))
     _both_ends(switches, ca_ports)
+    _one_description(nodes, switches, ca_ports)
     names = switch_names(switches)
     for guid, switch in switches.items():
         switch["name"] = names[guid]
@@ -140,3 +141,16 @@ def _both_ends(switches, ca_ports):
         if (back["remote"]["guid"], back["remote"]["port"]) != (guid, number):
             raise ValueError("%s port %d and %s port %d do not name each other (the subnet changed during the read?)" % (
                 guid, number, far[0], far[1]))
+
+
+def _one_description(nodes, switches, ca_ports):
+    """Every switch at a far end has the description its own block prints (the map's name on both where the tool had a map):
+    a switch is named by its description where it is the only one with it, so a description damaged in one place (a
+    read with a word lost) would name a switch that does not exist. Refused."""
+    ports = [port for switch in switches.values() for port in switch["ports"].values()] + list(ca_ports.values())
+    for port in ports:
+        # switches alone: a map names a CA at the far ends of its links but never in its own block (ibnetdiscover's man page)
+        node = nodes.get(port["remote"]["guid"]) if port["remote"]["guid"] in switches else None
+        if node is not None and node["description"] != port["remote"]["name"]:
+            raise ValueError("%s is %r in its own block and %r at the far end of a link: the read is damaged" % (
+                node["guid"], node["description"], port["remote"]["name"]))

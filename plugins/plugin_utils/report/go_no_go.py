@@ -183,8 +183,8 @@ def _checklist(catalog, hosts, devices_in_run, expects):
         elif not set(wanted) & set(devices_in_run):  # e.g. the links row of a run without switches
             entry["status"], entry["why_not"] = "not_covered", "no %s in this run" % " or ".join(wanted)
             entry["unchecked"] = sorted(wanted)  # a go-live gap: the devices it needs were not in the run
-        elif not any(r["row"] == row["id"] and not r.get("not_applicable") and r["check"] not in partial
-                     for info in hosts.values() for r in info["checks"]):
+        elif not any(r["row"] == row["id"] and not r.get("not_applicable") and (r["check"] not in partial or r["status"] in (FAIL, ERROR))
+                     for info in hosts.values() for r in info["checks"]):  # one end's check alone fails a row, never passes it
             # a check that could not measure and says why (telemetry without a Prometheus URL), else the platforms
             said = sorted({r["not_checked"] for info in hosts.values() for r in info["checks"] if r["row"] == row["id"] and r.get("not_checked")})
             # and a device type the row needs that this run lacks (the links row of a RoCE pod run without its switches:

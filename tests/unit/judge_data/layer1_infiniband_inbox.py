@@ -18,6 +18,8 @@ from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer3_roce_hos
 
 INBOX = "node-003"
 RDMA_LINK = fixture("linux_rdma_link", "infiniband_no_physical_state_real")  # mlx5_0..3 ACTIVE, SM LID 66
+# its first two lines alone (edited): the node's two rails, so that every line of the read is one the judge stands on
+RDMA_LINK_RAILS = (RDMA_LINK[0], "".join(RDMA_LINK[1].splitlines(True)[:2]))
 RDMA_LINK_JSON = fixture("linux_rdma_link_json", "infiniband_no_physical_state_derived")
 GID = fixture("linux_sysfs_ib_gid", "infiniband_fdr_real")  # fe80:0000:0000:0000:46d2:c920:0000:3891
 
@@ -46,7 +48,7 @@ UNREAD = fixture("linux_sysfs_ib_gid", "read_error")  # cat's "No such file or d
 
 DATA = [
     {"check": "ib_links", "name": "a node read by rdma link: its rails found by the GUIDs of their gids/0 (edited), PASS",
-     "raw": pod(HEALTHY), "expect": HDR, "status": dict.fromkeys(NODES, "PASS"),
+     "raw": pod(HEALTHY, RDMA_LINK_RAILS), "expect": HDR, "status": dict.fromkeys(NODES, "PASS"),
      "contains": {INBOX: ["2 rails at 4X 53.125 Gbps a lane, each Active/LinkUp",
                           "mlx5_0: 4X 53.125 Gbps Active/LinkUp to leaf-r0 port 3"]}},
     {"check": "ib_links", "name": "the same from rdma link's JSON form (edited GIDs): PASS",

@@ -1,4 +1,5 @@
-"""run/resume.py: which layers of an earlier run a resumed run takes over, and why not where it takes none."""
+"""run/resume.py, its plan (tests/e2e/test_resume.py runs it): which layers of an earlier run a resumed run takes over,
+and why not where it takes none."""
 
 import datetime
 import json
