@@ -65,14 +65,19 @@ def test_discover_writes_the_twins_own_plan(discovered, topology):
     assert {topology["switches"][switch]["os"] for switch in files} == {"eos", "nxos", "sonic", "cumulus"}
 
 
-def test_the_discovered_plan_holds_together_at_preflight(discovered, topology, scenario):
-    _run, files, _out = discovered
+def _preflight_problems(files, topology, scenario):
+    """Pre-flight's fabric-plan problems (core/fabric_plan.py) of a written plan, with the twin's GPU nodes."""
     catalog = _catalog.load_catalog()
     nodes = model.node_names(model.load_scenario(scenario))
     typed = {host: _expectations.resolve(catalog, dict(files[host], pyramid_switch_os=topology["switches"][host]["os"]))[0]
              for host in files}
     typed.update({node: _expectations.resolve(catalog, {})[0] for node in nodes})
-    assert fabric_plan.problems(sorted(files), nodes, typed.__getitem__, sorted(typed), True) == []
+    return fabric_plan.problems(sorted(files), nodes, typed.__getitem__, sorted(typed), True)
+
+
+def test_the_discovered_plan_holds_together_at_preflight(discovered, topology, scenario):
+    _run, files, _out = discovered
+    assert _preflight_problems(files, topology, scenario) == []
 
 
 def _static_inventory(scenario, files, where):
@@ -175,12 +180,7 @@ def test_a_netbox_export_of_the_twins_cabling_is_written_and_holds_together(vali
             (e["port"], e["peer"], e["peer_port"], e["role"], e.get("ip")) for e in wanted["pyramid_switch_ports"]), switch
         assert files[switch]["pyramid_bgp_neighbors"] == [{"address": n["address"], "name": n["name"]}
                                                           for n in wanted["pyramid_bgp_neighbors"]], switch
-    catalog = _catalog.load_catalog()
-    nodes = model.node_names(model.load_scenario(scenario))
-    typed = {host: _expectations.resolve(catalog, dict(files[host], pyramid_switch_os=topology["switches"][host]["os"]))[0]
-             for host in files}
-    typed.update({node: _expectations.resolve(catalog, {})[0] for node in nodes})
-    assert fabric_plan.problems(sorted(files), nodes, typed.__getitem__, sorted(typed), True) == []
+    assert _preflight_problems(files, topology, scenario) == []
     assert "pre-flight would say" not in run.stdout
 
 
