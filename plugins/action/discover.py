@@ -11,15 +11,14 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import cata
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.task_vars import host_expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import ansible_collect as _collector, engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import discover as _discover, discover_files as _files
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import discover_avd as _avd, discover_netbox as _netbox
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import discover_plans as _plans
 
 REGISTERED = "pyramid_discovery"  # what the read task registers on each switch (playbooks/discover.yml)
-FILE_SOURCES = ("cabling_csv", "netbox_export", "avd_structured_config")  # one per run, instead of the switches' reads
 
 
 class ActionModule(EngineAction):
     _requires_connection = True  # a network_cli switch's persistent connection, as run_layer's
-    _VALID_ARGS = frozenset(("read", "switches", "leaves", "dir", "report_dir") + FILE_SOURCES)
+    _VALID_ARGS = frozenset(("read", "switches", "leaves", "dir", "report_dir") + _plans.FILE_SOURCES)
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -43,26 +42,11 @@ class ActionModule(EngineAction):
         # dumped as YAML, and the inventory's own strings are Ansible's tagged ones that yaml.safe_dump refuses
         switches, leaves = [str(s) for s in args.get("switches") or []], [str(s) for s in args.get("leaves") or []]
         inventory = {str(host): hostvars[host].get("ansible_host") for host in task_vars["groups"]["all"]}
-        given, imported = [key for key in FILE_SOURCES if args.get(key)], []
-        if len(given) > 1:
-            return dict(result, failed=True, msg="two plan sources given (%s): give one" % ", ".join(given))
-        if args.get("netbox_export"):
-            plans, failures, imported = _netbox.from_export(args["netbox_export"], inventory, switches, leaves)
-            origin = "from the NetBox export %s" % args["netbox_export"]
-        elif args.get("avd_structured_config"):
-            plans, failures, imported = _avd.from_structured_configs(args["avd_structured_config"], inventory, switches, leaves)
-            origin = "from AVD's structured configs in %s" % args["avd_structured_config"]
-        elif args.get("cabling_csv"):
-            try:
-                with open(args["cabling_csv"], encoding="utf-8-sig") as handle:
-                    plans, failures = _files.from_cabling_csv(handle.read(), inventory, switches, leaves)
-            except (OSError, UnicodeDecodeError) as exc:
-                plans, failures = {}, ["not read: %s" % exc]
-            failures = ["%s %s" % (args["cabling_csv"], failure) for failure in failures]
-            origin = "from the cabling CSV %s" % args["cabling_csv"]
-        else:
-            plans, failures = _files.from_reads({s: hostvars[s].get(REGISTERED) for s in switches if s in hostvars}, inventory, switches, leaves)
-            origin = "as the fabric shows it (LLDP neighbours, BGP sessions, BGP routes: %s)" % ", ".join(_discover.SOURCES)
+        found = _plans.plans(args, {s: hostvars[s].get(REGISTERED) for s in switches if s in hostvars}, inventory, switches, leaves)
+        if found is None:
+            return dict(result, failed=True, msg="two plan sources given (%s): give one" % ", ".join(
+                key for key in _plans.FILE_SOURCES if args.get(key)))
+        plans, failures, imported, origin = found
         directory = args.get("dir") or _files.default_dir(args.get("report_dir") or "reports")
         files, refused = _files.write(directory, plans, origin) if plans else ([], None)
         coherence = _files.coherence(plans, inventory)

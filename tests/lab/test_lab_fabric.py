@@ -21,7 +21,7 @@ import pytest
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.tests import daemons
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer2_frr_lab import leaf
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.switch.layer2_frr_lab import leaf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "lab"))

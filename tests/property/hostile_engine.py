@@ -8,7 +8,7 @@ by engine.judge_pod, a fabric check by engine.run_judge around its fabric judge 
 does, a mesh check (one run between two nodes on one rail) by engine.run_judge as run/rail_mesh
 does. Nothing is caught here: an exception that escapes is the finding.
 
-The corpus of intact outputs is the judge data tables (tests/unit/judge_data/*.py): every row whose
+The corpus of intact outputs is the judge data tables (tests/unit/judge_data/<module>/*.py): every row whose
 verdict is PASS on every host and that gives raw tool output. Each raw output of such a row is a slot
 to damage (one at a time, the rest of the row intact).
 
@@ -22,10 +22,8 @@ comparison when the damaged status equals the intact one: damage there may renam
 
 import copy
 import functools
-import importlib
 import math
 import os
-import pkgutil
 import signal
 import time
 
@@ -35,7 +33,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incas
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS, SourceFailure
-from ansible_collections.gpufabric.pyramid.tests.unit import judge_data
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import tables as judge_data_tables
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
@@ -89,9 +87,9 @@ def fixtures():
 
 
 def _rows():
-    for info in sorted(pkgutil.iter_modules(judge_data.__path__), key=lambda found: found.name):
-        for row in importlib.import_module("%s.%s" % (judge_data.__name__, info.name)).DATA:
-            yield info.name, row
+    for name, table in judge_data_tables.tables().items():  # by name: one check's rows keep their order, so slots() picks as it did
+        for row in table.DATA:
+            yield name, row
 
 
 def _all_pass(row):

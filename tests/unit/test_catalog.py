@@ -1,6 +1,9 @@
 """The catalog is consistent, and the docs are generated from it."""
 
+import copy
 import os
+import re
+import shutil
 import subprocess
 import sys
 
@@ -42,6 +45,12 @@ def test_the_shipped_catalog_names_only_parsers_judges_and_rounds_that_exist():
     (("judge: gpudirect", "judge: no_such_judge"), "check gpudirect: unknown host judge 'no_such_judge'"),
     (("judge: nccl_node_busbw", "judge: gpudirect"), "unknown pod judge 'gpudirect'"),  # a host judge is no pod judge
     (("parser: linux_lsmod", "parser: no_such_parser"), "unknown parser 'no_such_parser'"),
+    # a check's own keys (catalog/kinds.yml check_fields) name what the runners and the report know, or are refused
+    (("round: scale", "round: scales"), "check nccl_scale: unknown round 'scales' of the straggler hunt"),
+    (("traffic: all_to_all", "traffic: alltoall"), "check nccl_alltoall_pod: unknown traffic 'alltoall'"),
+    (("figure: gbps, compared_with: rdma_write_bw", "figure: gbps, compared_with: rdma_write"), "check rdma_gpudirect_bw: a picture"),
+    (("tail_sources: [sw_pfc]", "tail_sources: [sw_ecn_marks]"), "check incast_leaf: tail_sources names sw_ecn_marks, not a source it reads"),
+    (("leaves_from: {node: ibstat,", "leaves_from: {node: ibstatus,"), "check incast_ib: leaves_from names ibstatus"),
 ])
 def test_a_catalog_naming_what_nothing_registers_is_refused_at_preflight(edited_catalog, edit, said):
     catalog = edited_catalog(*edit)  # what the catalog says of itself is whole
@@ -116,6 +125,10 @@ def test_the_areas_merge_in_the_index_order_and_may_not_redefine(edited_catalog)
     ("  - telemetry ", "  - ../telemetry ", None, "areas is a list of file names beside it"),  # never a file elsewhere
     ("  - id: qos_load\n", "  - name: qos_load\n", None, "each row has an id"),
     ("  - id: qos_load\n    title: \"No PFC storms under load\"\n    layer: 3\n", "", None, "unknown row 'qos_load'"),
+    # a fabric check says which round of the hunt runs it, a mesh check what it expects (catalog/kinds.yml keys)
+    ("    round: pairs\n", "", None, "check nccl_pairs: a fabric check names its round"),
+    ('    wanted: "ib_write_bw >= {pyramid_rdma_gbps_min:g} Gb/s"\n', "", None, "check rdma_write_bw: a mesh check names its wanted"),
+    ("    picture: {name: busbw}\n", "    picture: busbw\n", None, "check nccl_node_busbw: picture is a dict"),
 ])
 def test_an_index_or_area_that_contradicts_itself_is_refused(edited_catalog, old, new, files, said):
     with pytest.raises(_catalog.CatalogError, match=said):
@@ -213,3 +226,35 @@ def test_a_source_written_like_another_takes_its_ways_with_its_words_changed():
 def test_a_source_like_another_that_cannot_be_derived_is_refused(edited_catalog, old, new, said):
     with pytest.raises(_catalog.CatalogError, match=said):
         edited_catalog(old, new)
+
+
+@pytest.mark.parametrize("change, problem", [
+    (lambda kinds: kinds["kinds"]["link"].update(judged="rack"), "kind link: judged is one of device, pod"),
+    (lambda kinds: kinds["kinds"]["mesh"].update(shape="ring"), "kind mesh: unknown key shape"),
+    (lambda kinds: kinds["kinds"]["host"].pop("on_device"), "kind host: missing on_device"),
+    (lambda kinds: kinds["kinds"]["fabric"].update(across_nodes="yes"), "kind fabric: across_nodes is a bool"),
+    (lambda kinds: kinds["check_fields"].update(colour={"type": "colour", "text": "its colour"}),
+     "check_fields colour: a type of str, int, list, dict, bool and a text"),
+    (lambda kinds: kinds.update(extra={}), "holds kind_fields, kinds and check_fields, nothing else"),
+])
+def test_the_kinds_declaration_is_held_to_its_own_fields(tmp_path, change, problem):
+    """catalog/kinds.yml declares the kinds of run and the keys a kind and a check may carry (issue 69): the loader
+    learns them from it and refuses a declaration its own fields do not allow, naming it."""
+    folder = tmp_path / "catalog"
+    shutil.copytree(os.path.dirname(_catalog.CATALOG_PATH), folder)
+    with open(folder / "kinds.yml", encoding="utf-8") as handle:
+        kinds = yaml.safe_load(handle)
+    change(kinds)
+    (folder / "kinds.yml").write_text(yaml.safe_dump(kinds), encoding="utf-8")
+    with pytest.raises(_catalog.CatalogError, match=re.escape(problem)):
+        _catalog.load_declarations(str(folder / "checklist.yml"))
+
+
+def test_a_check_key_the_declaration_does_not_list_is_refused_and_one_it_lists_is_typed():
+    catalog = copy.deepcopy(CATALOG)
+    catalog["checks"][0]["colour"] = "blue"
+    catalog["checks"][1]["row_alone"] = "no"
+    with pytest.raises(_catalog.CatalogError) as refused:
+        _catalog._check(catalog)  # pylint: disable=protected-access
+    assert "check %s: unknown key colour" % catalog["checks"][0]["id"] in str(refused.value)
+    assert "check %s: row_alone is a bool" % catalog["checks"][1]["id"] in str(refused.value)

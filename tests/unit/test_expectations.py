@@ -151,7 +151,23 @@ def test_an_nccl_env_that_drops_what_the_judges_read_is_refused_before_any_load(
 
 def test_a_long_port_plan_is_checked_for_duplicates():
     ports = [{"port": "Ethernet%d" % i, "peer": "node-%d" % i, "rail": "mlx5_0"} for i in range(40000)] + [{"port": "Ethernet7", "peer": "x", "rail": "mlx5_0"}]
-    assert _expectations._cross_errors({"pyramid_switch_ports": ports}) == ["pyramid_switch_ports: ports listed twice: Ethernet7"]
+    assert _expectations._cross_errors({"pyramid_switch_ports": ports}, CATALOG["expectations"]) == [
+        "pyramid_switch_ports: ports listed twice: Ethernet7"]
+
+
+@pytest.mark.parametrize("given, error", [
+    ({"pyramid_optics_rx_min_dbm": -2.0, "pyramid_optics_rx_max_dbm": -3.0},
+     "pyramid_optics_rx_min_dbm (-2.0) must be below pyramid_optics_rx_max_dbm (-3.0)"),
+    ({"pyramid_bgp_neighbors": [{"address": "spine-1"}]}, "pyramid_bgp_neighbors: 'spine-1' is not an IP address"),
+    ({"pyramid_ecmp_prefixes": ["10.50.0.0/33"]}, "pyramid_ecmp_prefixes: '10.50.0.0/33' is not a prefix"),
+    ({"pyramid_ib_ports": [{"rail": "mlx5_0"}, {"rail": "mlx5_0"}]}, "pyramid_ib_ports: rails planned twice: mlx5_0"),
+    ({"pyramid_nccl_sharp": True, "pyramid_rdma_link_layer": "ethernet"},
+     "pyramid_nccl_sharp is true but pyramid_rdma_link_layer is ethernet: SHARP runs on InfiniBand fabrics only"),
+])
+def test_each_cross_rule_an_area_declares_is_held(given, error):
+    """The rules between variables sit in each area's catalog beside the variable (issue 69); the grammar here."""
+    assert _expectations._cross_errors(given, CATALOG["expectations"]) == [error]
+    assert not any(name in open(_expectations.__file__, encoding="utf-8").read() for name in given)
 
 
 def test_values_as_ansible_hands_them_are_named_in_the_inventorys_words():

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_plan as _plan, incast_reads as _run
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast as _judge
 from pyramid_twin import incast as _physics, model
@@ -169,13 +170,15 @@ def test_a_tail_read_that_cannot_be_placed_in_the_window_is_said_why(read_at, fi
 
 
 def test_the_tail_read_needs_only_the_pfc_counters():
-    # the tail read collects sw_pfc alone (incast_reads.TAIL_SOURCES): it bounds PFC, and ends sooner for it
+    # the tail read collects sw_pfc alone (incast_leaf's tail_sources, catalog/incast.yml): it bounds PFC, and ends sooner for it
     switch, nic = _case(600000, 3000, 0, 300000, (150000, 150000))
     pfc_only = {"pfc": _snap(600000 * 2 // 3, 3000, 0)["pfc"]}
     assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": {"at": pfc_only, "seconds": 10}})["status"] == "PASS"
     storm = {"pfc": _snap(0, 100, 0)["pfc"]}  # 2900 pause frames over the last 10 s
     assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": {"at": storm, "seconds": 10}})["cause"] == "pfc_storm"
-    assert _run.switch_sources("tail") == ["sw_pfc"] and _run.switch_sources("before") == ["sw_ecn", "sw_pfc", "sw_discards"]
+    catalog = _catalog.load_catalog()
+    assert _run.switch_sources(catalog, "tail") == ["sw_pfc"]
+    assert _run.switch_sources(catalog, "before") == ["sw_ecn", "sw_pfc", "sw_discards"]
 
 
 def test_a_late_or_missing_tail_read_is_an_error_about_the_read_never_a_pass():
@@ -450,7 +453,7 @@ def test_every_platforms_leaf_reads_back_through_the_catalogs_ways(tmp_path, os_
     def read(state):
         snapshot = switch_session.snapshot_now(state)
         raw = {}
-        for planned in _engine.reads(_run.SWITCH_SOURCES, catalog, expect):
+        for planned in _engine.reads(_run.switch_sources(catalog, "before"), catalog, expect):
             way = planned["ways"][0]
             command = way.get("cli") or " ".join(way["run"])
             raw[planned["id"]] = _engine.answered(planned, {"status": "ok", "way": 0, "command": command, "stdout": formats.COMMANDS[command](snapshot)})

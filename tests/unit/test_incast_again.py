@@ -4,7 +4,7 @@ prove them again against a target whose incast passed on leaves that passed (run
 
 The pods are the twin's rail-optimized fabric as the inventory declares it (test_incast.pod): two scalable units of five
 nodes, eight rail leaves each, four senders at 120 Gb/s into 400G ports. The outcomes are judging/incast.py verdict()'s
-shape, as the judge data rows (judge_data/layer3_incast.py) and the twin's faults give them."""
+shape, as the judge data rows (judge_data/incast/layer3_incast.py) and the twin's faults give them."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """The incast on InfiniBand (run/incast_infiniband.py): what the nodes that were no target read, from the verdicts of
-the targets' incasts at their leaves. The verdict itself is judge data (judge_data/layer3_infiniband_incast.py); the
+the targets' incasts at their leaves. The verdict itself is judge data (judge_data/incast_infiniband/layer3_infiniband_incast.py); the
 whole run is tests/e2e/test_validate_infiniband.py's."""
 
 import pytest
@@ -9,6 +9,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incas
 
 CATALOG = _catalog.load_catalog()
 CHECK = next(check for check in CATALOG["checks"] if check["id"] == "incast_ib")
+LEAVES_FROM = CHECK["leaves_from"]  # the sources that place each rail on its leaf (catalog/incast.yml)
 EXPECT = _expectations.resolve(CATALOG, {"pyramid_rdma_link_layer": "infiniband", "pyramid_incast": True})[0]
 PLAN = {"nodes": ["node-001", "node-002", "node-003"],
         "node_leaves": {"node-001": ["leaf1-r0", "leaf1-r1"], "node-002": ["leaf1-r0", "leaf1-r1"], "node-003": ["leaf1-r0", "leaf1-r1"]}}
@@ -69,8 +70,8 @@ def test_a_node_whose_rails_rdma_link_read_finds_its_leaves_by_the_sysfs_port_gu
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, incast_infiniband as _incast_ib
-    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer2_infiniband_routing as _routing
-    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer3_infiniband_congestion as _congestion
+    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.infiniband import layer2_infiniband_routing as _routing
+    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.infiniband import layer3_infiniband_congestion as _congestion
 
     catalog = _catalog.load_catalog()
     expect, errors = _expectations.resolve(catalog, dict(_routing.IB))
@@ -94,7 +95,7 @@ def test_a_node_whose_rails_rdma_link_read_finds_its_leaves_by_the_sysfs_port_gu
             found[node] = {"facts": {"layer3": _engine.serializable_facts(layer3)}}
         return found
 
-    with_ibstat = _incast_ib._leaves(list(_routing.NODES), docs(()), subnet, -1, expects)  # pylint: disable=protected-access
-    inbox = _incast_ib._leaves(list(_routing.NODES), docs({_routing.NODES[0]}), subnet, -1, expects)  # pylint: disable=protected-access
+    with_ibstat = _incast_ib._leaves(list(_routing.NODES), docs(()), subnet, -1, expects, LEAVES_FROM)  # pylint: disable=protected-access
+    inbox = _incast_ib._leaves(list(_routing.NODES), docs({_routing.NODES[0]}), subnet, -1, expects, LEAVES_FROM)  # pylint: disable=protected-access
     assert with_ibstat[0] and not with_ibstat[2]
     assert inbox == with_ibstat

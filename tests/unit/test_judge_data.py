@@ -1,4 +1,4 @@
-"""The judges from data tables (tests/unit/judge_data/*.py): one generic test runs every row.
+"""The judges from data tables (tests/unit/judge_data/<module>/*.py): one generic test runs every row.
 
 Each row goes through the engine's production path: raw tool output through the source's parser
 (_engine.parse_one), then check_inputs and the judge (_engine.judge_host / judge_pod), with the
@@ -10,7 +10,11 @@ A mesh check (Layer 4) is judged per run, on its client's output, as the rail me
 places each miss (run/rail_rounds.py, tested in test_rail_rounds.py).
 A counters source's raw output is {"before": output, "after": output, "seconds": s}.
 
-"contains" names what a verdict must say; judge_data/<table>.verdicts.json, beside its table, records what each
+Each table sits under the judging module whose judges its rows test: judge_data/<module>/ holds the rows of
+plugins/plugin_utils/judging/<module>.py (the module of the judge its check names, in its check's scope), and
+test_every_table_sits_under_the_module_it_tests says where a row filed elsewhere belongs.
+
+"contains" names what a verdict must say; judge_data/<module>/<table>.verdicts.json, beside its table, records what each
 row's verdict says word for word (expected, actual, cause, the detail that names the failing ports, an ERROR's command and
 whether the check applies), so a change
 of wording is a deliberate one: after it,
@@ -19,10 +23,8 @@ re-record with write_verdicts() and review the diff.
 
 import collections
 import copy
-import importlib
 import json
 import os
-import pkgutil
 
 import pytest
 
@@ -31,30 +33,25 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import cata
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, incast_phases as _incast_phases
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_reads as _incast_reads
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
-from ansible_collections.gpufabric.pyramid.tests.unit import judge_data
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import tables as judge_data_tables
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}
 ROW_KEYS = {"check", "name", "facts", "raw", "expect", "status", "contains", "group", "blamed", "leaf", "units"}
 STATUSES = ("PASS", "FAIL", "ERROR", "SKIP")
-# fec_counters' table (judge_data/layer1_fec.py) is being written alongside by another change of issue 12:
+# fec_counters' table (judge_data/switch/layer1_fec.py) is being written alongside by another change of issue 12:
 # the check is skipped while it has no row at all, and held to PASS/FAIL/ERROR once it has one.
 STILL_BEING_ADDED = {"fec_counters"}
 
 
-def _tables():
-    for info in sorted(pkgutil.iter_modules(judge_data.__path__), key=lambda found: found.name):
-        yield importlib.import_module("%s.%s" % (judge_data.__name__, info.name))
-
-
-TABLES = {table.__name__.rsplit(".", 1)[1]: table.DATA for table in _tables()}
+TABLES = {name: table.DATA for name, table in judge_data_tables.tables().items()}  # "<module>/<table>": its rows
 ROWS = [row for rows in TABLES.values() for row in rows]
 
 
 def _verdicts_path(table):
     """Where a table's recorded verdicts sit: beside it (expected, actual, cause and detail of every row's verdict, word
     for word, written by write_verdicts)."""
-    return os.path.join(os.path.dirname(judge_data.__file__), "%s.verdicts.json" % table)
+    return os.path.join(os.path.dirname(judge_data_tables.__file__), *table.split("/")) + ".verdicts.json"
 
 
 def _row_id(row):
@@ -133,6 +130,13 @@ def _results(row):
         return _engine.judge_pod(check, CATALOG, facts_by_host, {host: expect for host in hosts})
     if check["scope"] == "fabric":
         return {"-": _fabric_result(check, row, expect)}
+    if check["scope"] == "link":  # the link run's windows per switch, with the paths its plan gave (run/link.py)
+        outcomes = _engine.run_judge(check, _judging.JUDGES["link"][check["judge"]], row["facts"],
+                                     dict(_engine.declared(check, expect), **row["group"]), hosts=sorted(row["status"]))
+        return {device: _engine.result(device, check, CATALOG, expect, outcome["status"], outcome["expected"], outcome["actual"],
+                                       cause=outcome.get("cause") or check["causes"].get(outcome.get("cause_key")),
+                                       command=outcome.get("command"), detail=outcome.get("detail"))
+                for device, outcome in outcomes.items()}
     if check["scope"] == "mesh":  # one run between two nodes on one rail, as the rail mesh judges each
         run = _host_facts(row.get("facts"), row.get("raw"), expect)[check["sources"][0]]
         outcome = _engine.run_judge(check, _judging.JUDGES["mesh"][check["judge"]], run, expect)
@@ -208,7 +212,7 @@ def test_row(row):
     assert set(row) <= ROW_KEYS and {"check", "name", "status"} <= set(row), sorted(row)
     check = CHECKS[row["check"]]
     results = _results(row)
-    if check["scope"] == "pod":
+    if _catalog.kind_of(check)["judged"] == "pod":  # a verdict per device
         assert sorted(results) == sorted(row["status"])
         for host, status in row["status"].items():
             _assert_result(results[host], check, status, row.get("contains", {}).get(host, []))
@@ -231,6 +235,27 @@ def test_every_check_has_pass_fail_and_error_rows():
             wanted.add("ERROR")  # a required source that gives nothing is an ERROR, never a PASS
         assert wanted <= seen[check["id"]], "%s: no %s row" % (check["id"], ", ".join(sorted(wanted - seen[check["id"]])))
     assert len({_row_id(row) for row in ROWS}) == len(ROWS), "two rows of one check share a name"
+
+
+def _judging_module(check):
+    """The judging module (judging/<module>.py) of the judge a catalog check names, in its own scope's table."""
+    judge = _judging.JUDGES.get(check["scope"], {}).get(check["judge"])
+    return judge.__module__.rsplit(".", 1)[1] if judge else None
+
+
+def test_every_table_sits_under_the_module_it_tests():
+    misplaced = []
+    for table, rows in TABLES.items():
+        folder, _slash, name = table.rpartition("/")
+        for row in rows:
+            module = _judging_module(CHECKS[row["check"]])
+            if module is None:
+                check = CHECKS[row["check"]]
+                misplaced.append("judge_data/%s.py: %r: no judge %r in scope %s" % (table, _row_id(row), check["judge"], check["scope"]))
+            elif module != folder:
+                misplaced.append("judge_data/%s.py: %r tests judging/%s.py: it belongs under judge_data/%s/ (as %s/%s.py)"
+                                 % (table, _row_id(row), module, module, module, name))
+    assert not misplaced, "\n".join(misplaced)
 
 
 def test_the_registry_refuses_an_unknown_scope_and_a_judge_registered_twice():

@@ -9,7 +9,7 @@ import pytest
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.layer1_3_switch import interfaces  # the table's healthy ports
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.switch.layer1_3_switch import interfaces  # the table's healthy ports
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {c["id"]: c for c in _catalog.checks_for(CATALOG, "switch")}
@@ -24,7 +24,7 @@ EXPECT = {"pyramid_switch_ports": PLAN, "pyramid_port_speed_gbps": 400, "pyramid
           "pyramid_ecmp_prefixes": ["10.51.0.0/24"], "pyramid_ecmp_paths": 2, "pyramid_idle_pfc_max": 0,
           "pyramid_idle_ecn_max": 0, "pyramid_idle_discards_max": 0, "pyramid_switch_os": "eos",
           "pyramid_fec_corrected_per_second_max": 42500, "pyramid_rail_mtu": 9000, "pyramid_pfc_priorities": [3], "pyramid_roce_dscp": 26,
-          # Layer 7: the switch's series in Prometheus (judge_data/layer7_telemetry.py has its own table)
+          # Layer 7: the switch's series in Prometheus (judge_data/telemetry/layer7_telemetry.py has its own table)
           "pyramid_telemetry_device": "leaf1-r0", "pyramid_telemetry_device_label": "instance", "pyramid_telemetry_max_age_seconds": 120}
 PORTS = [entry["port"] for entry in PLAN]
 
@@ -75,8 +75,8 @@ def test_healthy_switch_passes_every_check():
     for check in CHECKS.values():
         if "platforms" in check and EXPECT["pyramid_switch_os"] not in check["platforms"]:
             continue  # not applicable here (none on EOS now); the healthy NX-OS case below
-        if check["scope"] == "incast":
-            continue  # judged from its incast's rounds (judge_data/layer3_incast.py), not from the switch's reads
+        if not _catalog.kind_of(check)["on_device"]:
+            continue  # judged by its own runner (the incast's rounds, the link run's windows), not from the switch's reads
         record = _engine.judge_host("leaf1-r0", check, CATALOG, facts, EXPECT)
         assert record["status"] == "PASS", (check["id"], record["actual"])
     nxos = dict(EXPECT, pyramid_switch_os="nxos", pyramid_pfc_priorities=[3])

@@ -42,13 +42,13 @@ def test_the_pod_checks_are_recorded_for_every_judged_host_and_a_blocked_one_is_
 
 # A source read on one host for the pod (read_on): InfiniBand's subnet read, iblinkinfo on the reader of ib_fabric_hosts,
 # handed by judge_layer to every node's ib_links judge (catalog/infiniband.yml). Real captures: the ibsim subnet and
-# each node's ibstat with its own port GUIDs (tests/unit/judge_data/layer1_infiniband.py).
+# each node's ibstat with its own port GUIDs (tests/unit/judge_data/infiniband/layer1_infiniband.py).
 IB = {"pyramid_rails": ["mlx5_0", "mlx5_1"], "pyramid_rail_rate_gbps": 200, "pyramid_rdma_link_layer": "infiniband"}
 NODES = ("node-001", "node-002", "node-003", "node-004")
 
 
 def _ib_layer1(run_dir, host, groups, subnet="ibsim_hdr_4_nodes_2_rails", hosts=NODES):
-    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer1_infiniband as _ib  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.infiniband import layer1_infiniband as _ib  # pylint: disable=import-outside-toplevel
     expect, errors = _expectations.resolve(CATALOG, IB)
     assert not errors, errors
     texts = {"iblinkinfo": _ib.fixture("linux_iblinkinfo", subnet)[1], "ibstat": _ib.ibstat(host)[1]}
@@ -128,7 +128,7 @@ def test_a_pod_counter_read_is_snapshotted_and_read_again_on_its_reader_alone_an
     """ib_port_counters (ibqueryerrors, read_on ib_fabric_hosts, counters: true): the soak's two reads on the reader
     only (counter_snapshot's reads_for_checks, then Layer 1's reads_for), the window handed to every node's judge.
     Real ibsim captures a soak apart: leaf-r0 port 2 (node-002 mlx5_0) symbol errors 5 -> 40."""
-    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer1_infiniband as _ib  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.infiniband import layer1_infiniband as _ib  # pylint: disable=import-outside-toplevel
     run_dir, groups = str(tmp_path), {"gpu_nodes": list(NODES), "ib_fabric_hosts": ["node-003"]}
     expect, errors = _expectations.resolve(CATALOG, IB)
     assert not errors, errors

@@ -3,7 +3,7 @@ reader chosen at the soak's start keeps reading the subnet at Layers 2 and 3 tho
 checks SKIP, its reads for the pod kept apart and handed to every other node), and gives way only when it is lost
 (unreachable, out of the run): the next host reads, and the pod checks' ERRORs name the reader that was lost.
 
-Real captures of one ibsim subnet (the judge data's world: tests/unit/judge_data/layer2_infiniband_routing.py,
+Real captures of one ibsim subnet (the judge data's world: tests/unit/judge_data/infiniband/layer2_infiniband_routing.py,
 layer3_infiniband_congestion.py, layer2_infiniband.py): iblinkinfo ibsim_sdr_2_spines_4_rails, dump_fts under
 minhop, sminfo at the soak's start and 12 s later (the same master, its count risen), ibqueryerrors idle at the
 start and with leaf-r0 port 2 (node-002 mlx5_0) and node-004 mlx5_1's own port waiting at Layer 3; each node's own
@@ -15,8 +15,8 @@ import os
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, layer as _layer, pod as _pod
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer2_infiniband as _sm, layer2_infiniband_routing as _routing
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer3_infiniband_congestion as _congestion
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.infiniband import layer2_infiniband as _sm, layer2_infiniband_routing as _routing
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.infiniband import layer3_infiniband_congestion as _congestion
 
 CATALOG = _catalog.load_catalog()
 NODES = tuple(_routing.NODES)

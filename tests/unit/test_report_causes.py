@@ -23,7 +23,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import handover as _drain
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import check_mode as _check_mode, engine as _engine
 from ansible_collections.gpufabric.pyramid.tests.unit import test_judge_data as _judge_data
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer0_stack
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.stack import layer0_stack
 
 CATALOG = _catalog.load_catalog()
 CHECKS = {check["id"]: check for check in CATALOG["checks"]}

@@ -17,7 +17,7 @@ from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import cata
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go as _report
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.telemetry import client as _client, export as _export
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import telemetry as _layer
-from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import layer7_telemetry as table
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.telemetry import layer7_telemetry as table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DASHBOARD = os.path.join(ROOT, "dashboards", "pyramid-golden-signals.json")

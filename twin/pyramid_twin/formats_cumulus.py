@@ -8,7 +8,7 @@ gets NVUE's error text. Standard library only.
 
 import math
 
-from pyramid_twin import commands, formats_frr
+from pyramid_twin import commands, formats_frr, formats_traffic
 
 NO_ITEM = "Error: The requested item does not exist.\n"
 
@@ -135,7 +135,7 @@ def nv_show_interface_counters_qos(switch, port):
     ingress = _table(["priority-group", "rx-frames", "rx-buffer-discards", "rx-shared-buffer-discards"],
                      [[p, str(port.get("in_packets", 0) if p == "0" else 0), "0 Bytes", "0 Bytes"] for p in prios], "    ")
     egress = _table(["traffic-class", "tx-frames", "tx-bytes", "tx-uc-buffer-discards", "wred-discards"],
-                    [[p, str(tx_frames if p == "0" else 0), _human_bytes(tx_frames * 1100 if p == "0" else 0),
+                    [[p, str(tx_frames if p == "0" else 0), _human_bytes(port.get("out_octets", tx_frames * 1100) if p == "0" else 0),
                       _human_bytes(port["discards"].get(p, 0)), "0"] for p in prios], "    ")
     pfc = _table(["switch-priority", "rx-pause-frames", "rx-pause-duration", "tx-pause-frames", "tx-pause-duration"],
                  [[p, str(port["pfc"][p]["rx"]), str(port["pfc"][p]["rx"] * 3), str(port["pfc"][p]["tx"]),
@@ -181,6 +181,7 @@ def nv_show_interface_qos_roce_status(switch, port):
 
 PER_PORT = {
     "counters errors": nv_show_interface_counters_errors,
+    "counters": formats_traffic.nv_show_interface_counters,
     "transceiver": nv_show_interface_transceiver,
     "counters qos": nv_show_interface_counters_qos,
     "qos roce status": nv_show_interface_qos_roce_status,

@@ -11,7 +11,7 @@ asked for as JSON.
 import json
 import re
 
-from pyramid_twin import commands
+from pyramid_twin import commands, formats_traffic
 
 _SHORT = (("Ethernet", "Et"), ("Management", "Ma"), ("Port-Channel", "Po"), ("Loopback", "Lo"))
 
@@ -271,7 +271,8 @@ def _addresses(port):
 
 def interfaces_json(switch):
     """`show interfaces | json`, the keys ANTA's VerifyL2MTU/VerifyL3MTU read (mtu, forwardingModel, ...) and the
-    rest of each entry as vEOS 4.33 prints it, counters left out of the twin's (no reader)."""
+    rest of each entry as vEOS 4.33 prints it; its interfaceCounters (the link kind's sw_port_traffic) are added by
+    formats_traffic.eos_with_interface_counters, which the command table wraps this in."""
     interfaces = {}
     for port in _ports(switch):
         up = port["oper"] == "up"
@@ -439,7 +440,7 @@ COMMANDS = commands.Commands({
     "show ip route bgp | json": ip_route_bgp_json,
     "show priority-flow-control counters | json": pfc_counters_json,
     "show interfaces counters discards | json": counters_discards_json,
-    "show interfaces | json": interfaces_json,
+    "show interfaces | json": formats_traffic.eos_with_interface_counters(interfaces_json),
     "show running-config section qos": running_config_section_qos,
 }, PER_PORT)
 

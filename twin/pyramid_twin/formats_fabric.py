@@ -6,14 +6,16 @@ The bandwidth is the group's: a healthy pair measures a little above the seed's 
 like" figures; the weakest node (fewer rails used, a slow rail, GPUDirect off, DCQCN off, slow) sets the pace,
 a larger ring adds its steps' latency (alpha-beta, as judging/scale.py models a real pod: busbw at small sizes falls
 with the node count, flat where the run is bandwidth-bound), and the pod's fabric fault (scenario pod.fabric) shows
-only above its node count; its spine funnel only in an all-to-all across scalable units. Returns (rc, stdout, stderr,
-hang) like formats_nccl.
+only above its node count; its spine funnel, and a faulty leaf uplink (switch_model's uplink_slow, uplink_marginal), only
+in an all-to-all across scalable units, which records the load it put through the switches (fabric_load.py). Returns
+(rc, stdout, stderr, hang) like formats_nccl.
 """
 
 import math
 import os
 import random
 
+from pyramid_twin import fabric_load
 from pyramid_twin.formats_nccl import COLLECTIVES, _opts, _size, render
 
 # Healthy 2-node busbw by message size (GB/s): seed 000's figures, measured 4% above.
@@ -152,8 +154,8 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
     runs = [_node_run(state, env) for state in states]
     pace = min(run[2] for run in runs)
     fabric = states[0].get("fabric") or {}
-    if op == "alltoall":  # a ring never loads the bisection; many-to-many does
-        pace *= _funnel(states, fabric)
+    if op == "alltoall":  # a ring never loads the bisection; many-to-many does (a faulty uplink too: fabric_load.py)
+        pace *= _funnel(states, fabric) * fabric_load.uplink_pace(states)
     elif len(states) > fabric.get("degraded_above_nodes", 1 << 30):
         pace *= fabric.get("factor", 0.6)
     world = len(states) * ranks_per_node
@@ -175,6 +177,8 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
     text, hung = render(head, busbw_at if op != "alltoall" else lambda size: busbw_at(size) * pace, world, "+".join(state["hostname"] for state in states) + op,
                         (minbytes, maxbytes, factor), hang=any(fault["hang"] for fault in faults), wrong=wrong,
                         min_usec=20.0, op=op, in_place_checked=builtin or op != "alltoall")  # the built-in checks both sides
+    if op == "alltoall" and not hung:  # what it put through the leaf uplinks and spines, for the switches' counters
+        fabric_load.record_alltoall(states, ranks_per_node, (minbytes, maxbytes, factor), text)
     return (1 if wrong and not hung else 0), text, "", hung
 
 

@@ -10,7 +10,7 @@ import ipaddress
 import json
 import re
 
-from pyramid_twin import commands
+from pyramid_twin import commands, formats_traffic
 
 DASH80 = "-" * 80
 PFC_RULE = "    " + "-" * 117
@@ -91,7 +91,7 @@ def show_interface(switch, port):
         "    input rate 8000 bps, 1000 pps; output rate 8000 bps, 1000 pps",
         "  RX",
         "    %d unicast packets  0 multicast packets  0 broadcast packets" % rx,
-        "    %d input packets  %d bytes" % (rx, rx * 4160),
+        "    %d input packets  %d bytes" % (rx, port.get("in_octets", rx * 4160)),
         "    %d jumbo packets  0 storm suppression packets" % rx,
         "    0 runts  0 giants  %d CRC  0 no buffer" % port.get("crc", 0),
         "    %d input error  0 short frame  0 overrun   0 underrun  0 ignored" % port.get("in_errors", 0),
@@ -100,7 +100,7 @@ def show_interface(switch, port):
         "    %d Rx pause" % sum(entry.get("rx", 0) for entry in pfc.values()),
         "  TX",
         "    %d unicast packets  0 multicast packets  0 broadcast packets" % tx,
-        "    %d output packets  %d bytes" % (tx, tx * 4160),
+        "    %d output packets  %d bytes" % (tx, port.get("out_octets", tx * 4160)),
         "    %d jumbo packets" % tx,
         "    %d output error  0 collision  0 deferred  0 late collision" % port.get("out_errors", 0),
         "    0 lost carrier  0 no carrier  0 babble  %d output discard" % sum(port.get("discards", {}).values()),
@@ -559,6 +559,7 @@ COMMANDS = commands.Commands({
     "show inventory": show_inventory,
     "show interface status": show_interface_status,
     "show interface counters errors": show_interface_counters_errors,
+    "show interface counters": formats_traffic.nxos_show_interface_counters,
     "show interface transceiver details": show_interface_transceiver_details,
     "show lldp neighbors": show_lldp_neighbors,
     "show ip bgp summary": show_ip_bgp_summary,

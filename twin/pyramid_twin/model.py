@@ -102,6 +102,14 @@ class ScenarioError(ValueError):
     """The scenario file is not valid."""
 
 
+def _switch_fabric(scenario):
+    if scenario.get("switches") is None:
+        return None
+    # imported here: switch_model imports this module
+    from pyramid_twin import switch_model  # pylint: disable=import-outside-toplevel
+    return switch_model.node_view(scenario)
+
+
 def load_scenario(path=None):
     path = os.path.abspath(path or DEFAULT_SCENARIO)
     with open(path, encoding="utf-8") as handle:
@@ -349,6 +357,9 @@ def node_state(scenario, name):
                  "collectives": {op: {"wrong": 0, "hang": False} for op in COLLECTIVE_OPS}},
         # the pod's fabric, as every multi-node run sees it (a fault that shows only at scale)
         "fabric": dict(pod.get("fabric") or {}),
+        # the pod's switches as every multi-node run sees them (switch_model.node_view): the unit size, an all-to-all
+        # across units recording its load for the switches (fabric_load.py) and paced by the faulty uplinks; None: none
+        "switch_fabric": _switch_fabric(scenario),
         # SHARP on the InfiniBand fabric (pod.sharp: None, or its state), as every multi-node NCCL run sees it
         "sharp": dict(pod.get("sharp") or {}) or None,
         # the InfiniBand subnet's master SM (pod.ib_sm), as every port and sminfo see it

@@ -30,6 +30,20 @@ HEALTHY_TX = [0.8, 0.9, 0.7, 0.8]
 # least one bit error, so corrected codewords per second / LINE_BPS is a floor of the pre-FEC BER.
 LINE_BPS = 425e9
 UPTIME_S = 183000  # 2d03h, the age of the BGP sessions: FEC counts since then
+# An idle port's traffic: LLDP, BGP keepalives, ARP, the management plane's trickle, about 96 bytes a frame. What a
+# load puts through a port (fabric_load.py) comes on top, at each read.
+IDLE_FRAME_BYTES = 96
+# What a faulty uplink (uplink_slow, uplink_marginal) costs per packet it carries under load (fabric_load._add). A slow
+# link's leaf egress queue fills: DCQCN's marks on a tenth of its packets, a tail drop in ten thousand (times
+# 1 - factor). A marginal cable: a frame in 100,000 arrives with a bad FCS, half as many codewords past the FEC.
+SLOW_ECN_PER_PACKET = 0.1
+SLOW_DISCARDS_PER_PACKET = 1e-4
+MARGINAL_ERRORS_PER_PACKET = 1e-5
+MARGINAL_FEC_UNCORRECTED_PER_PACKET = 5e-6
+# The pace of an all-to-all through a marginal cable (fabric_load.uplink_pace, as pod.fabric.spine_funnel's factor):
+# each frame lost to a bad FCS is a RoCE go-back-N retransmit of the whole window behind it
+MARGINAL_PACE = 0.3
+LINK_FAULTS = ("uplink_slow", "uplink_marginal")
 
 SWITCH_FAULTS = {}
 
@@ -97,8 +111,29 @@ def topology(scenario):
             raise SwitchScenarioError("switch fault %r: kind must be one of %s" % (item, ", ".join(sorted(SWITCH_FAULTS))))
         if item.get("switch") not in switches and item["kind"] != "miscabled":
             raise SwitchScenarioError("switch fault %r names unknown switch %r" % (item["kind"], item.get("switch")))
+        if item["kind"] in LINK_FAULTS:
+            _check_link_fault(item, switches)
     return {"switches": switches, "leaves": leaves, "spines": [n for n in switches if n.startswith("spine")],
             "rails": rails, "conf": conf}
+
+
+def _check_link_fault(item, switches):
+    """An uplink fault names a leaf-spine link: `switch` its leaf, `peer` one of its spines (every leaf has an uplink
+    to every spine); uplink_slow's `factor` a share of its peers' bytes, above 0 and below 1."""
+    kind, leaf, peer = item["kind"], item["switch"], item.get("peer")
+    allowed = {"kind", "switch", "peer"} | ({"factor"} if kind == "uplink_slow" else set())
+    if set(item) - allowed:
+        raise SwitchScenarioError("%s takes %s, not %s" % (kind, ", ".join(sorted(allowed)), ", ".join(sorted(set(item) - allowed))))
+    if switches[leaf]["role"] != "leaf":
+        raise SwitchScenarioError("%s: switch %r is a spine; name the link by its leaf (switch: leaf<su>-r<rail>) and "
+                                  "its spine (peer)" % (kind, leaf))
+    if peer not in switches or switches[peer]["role"] != "spine":
+        raise SwitchScenarioError("%s on %s: peer %r is not a spine of this fabric (spines: %s)" % (
+            kind, leaf, peer, ", ".join(name for name in switches if switches[name]["role"] == "spine")))
+    factor = item.get("factor", 0.25)
+    if kind == "uplink_slow" and (isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor < 1):
+        raise SwitchScenarioError("uplink_slow on %s-%s: factor must be above 0 and below 1 (the share of its ECMP "
+                                  "peers' bytes the link carries), got %r" % (leaf, peer, factor))
 
 
 def switch_address(index):
@@ -177,7 +212,11 @@ def _healthy_port(entry, asn_hint=0):
         "ecn_marked": {p: _counter() for p in PRIORITIES},
         "discards": {p: _counter() for p in PRIORITIES},
         "ip": entry.get("ip"), "in_packets": _counter(1000000 + asn_hint, 1000.0), "out_packets": _counter(1000000 + asn_hint, 1000.0),
+        "in_octets": _counter((1000000 + asn_hint) * IDLE_FRAME_BYTES, 1000.0 * IDLE_FRAME_BYTES),
+        "out_octets": _counter((1000000 + asn_hint) * IDLE_FRAME_BYTES, 1000.0 * IDLE_FRAME_BYTES),
     }
+    if entry.get("role") == "fabric":  # what a load puts through the link (fabric_load.py): its share, set by link_shares
+        port["load"] = {"share": 0.0}
     port.update(_fec(_healthy_fec_per_s(entry["port"], asn_hint)))
     return port
 
@@ -201,6 +240,7 @@ def switch_state(scenario, name, node_state=model.node_state):
             "up_down": "2d03h", "msg_rcvd": 4021, "msg_sent": 4033, "description": neighbor["name"],
             "peer": neighbor["name"]})
     _host_side(scenario, topo, info, state, node_state)
+    _load_shares(topo, name, state)
     for item in topo["conf"]["faults"]:
         if item["kind"] == "miscabled":
             _miscabled(topo, info, state, item)
@@ -334,7 +374,7 @@ def _mtu_small(state, item, name):
 SWITCH_FAULTS["pfc_rising"] = _rising("pfc")
 SWITCH_FAULTS["ecn_rising"] = _rising("ecn_marked")
 SWITCH_FAULTS["discards_rising"] = _rising("discards")
-PEER_FAULTS = ("bgp_down",)
+PEER_FAULTS = ("bgp_down",) + LINK_FAULTS  # applied to both ends
 
 
 @fault("bgp_down")
@@ -345,6 +385,75 @@ def _bgp_down(state, item, name):
         if neighbor["peer"] == other:
             neighbor.update(state=item.get("state", "Idle") if name == item["switch"] else "Active",
                             prefixes_received=None, up_down="00:12:41")
+
+
+def _link_port(state, far_end):
+    """This switch's port on the link to ``far_end`` (a fabric port: it carries a load share)."""
+    return next(port for port in state["ports"] if "load" in port and port["description"].split()[0] == far_end)
+
+
+@fault("uplink_slow")
+def _uplink_slow(state, item, name):
+    """A leaf-spine link that idle reads pass (up, rated speed, clean optics and counters, BGP, ECMP) but that under
+    load carries `factor` of each ECMP peer's bytes (link_shares): the leaf's egress queue on it fills, marking ECN and
+    dropping on the RoCE priority in proportion to what it carries (fabric_load.py)."""
+    if name == item["switch"]:
+        spare = 1.0 - float(item.get("factor", 0.25))
+        _link_port(state, item["peer"])["load"].update(ecn_per_packet=SLOW_ECN_PER_PACKET * spare,
+                                                       discards_per_packet=SLOW_DISCARDS_PER_PACKET * spare)
+
+
+@fault("uplink_marginal")
+def _uplink_marginal(state, item, name):
+    """A marginal cable between a leaf and a spine: zero errors at idle, CRC / input errors (and FEC uncorrected
+    codewords) on both ends' receive side in proportion to the traffic it carries (fabric_load.py)."""
+    other = item["peer"] if name == item["switch"] else item["switch"]
+    _link_port(state, other)["load"].update(errors_per_packet=MARGINAL_ERRORS_PER_PACKET,
+                                            fec_uncorrected_per_packet=MARGINAL_FEC_UNCORRECTED_PER_PACKET)
+
+
+def link_shares(topo):
+    """(leaf, spine) -> the share of the leaf's traffic across units that the link carries: ECMP spreads it evenly
+    over the spines the leaf has a session with (bgp_down: none through that one), an uplink_slow link carrying
+    `factor` of each peer's bytes."""
+    weights = {pair: 1.0 if up else 0.0 for pair, up in _session_map(topo, None).items()}
+    for item in topo["conf"]["faults"]:
+        if item["kind"] == "uplink_slow":
+            weights[(item["switch"], item["peer"])] *= float(item.get("factor", 0.25))
+    shares = {}
+    for leaf in topo["leaves"]:
+        total = sum(weights[(leaf, spine)] for spine in topo["spines"])
+        for spine in topo["spines"]:
+            shares[(leaf, spine)] = weights[(leaf, spine)] / total if total else 0.0
+    return shares
+
+
+def _load_shares(topo, name, state):
+    if not any(port.get("load") is not None for port in state["ports"]):
+        return
+    shares = link_shares(topo)
+    for port in state["ports"]:
+        if "load" in port:
+            far = port["description"].split()[0]
+            port["load"]["share"] = shares[(name, far) if state["role"] == "leaf" else (far, name)]
+
+
+def node_view(scenario):
+    """What every node's multi-node runs know of the switches (model.node_state's switch_fabric): the unit size, and
+    each uplink fault's unit and pace (fabric_load.uplink_pace). None for a pod without switches."""
+    conf = settings(scenario)
+    if conf is None:
+        return None
+    faults = [item for item in conf["faults"] if isinstance(item, dict) and item.get("kind") in LINK_FAULTS]
+    view = {"nodes_per_leaf": conf["nodes_per_leaf"], "uplink_faults": []}
+    if faults:
+        switches = topology(scenario)["switches"]  # refuses a fault that names no leaf-spine link
+        for item in faults:
+            leaf = switches[item["switch"]]
+            view["uplink_faults"].append({
+                "kind": item["kind"], "leaf": item["switch"], "spine": item["peer"], "su": leaf["su"], "rail": leaf["rail"],
+                "pace": float(item.get("factor", 0.25)) if item["kind"] == "uplink_slow" else MARGINAL_PACE})
+    return view
 
 
 @fault("maximum_paths")

@@ -26,8 +26,11 @@ def render(scenario_path, digest_dir):
         state = switch_model.switch_state(scenario, name)
         state["rendered_at"] = now
         # where the pod's incast events are recorded (incast.py): counters computed from them at each read
-        state["incast_events"] = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(digest_dir))), "changes",
-                                              os.path.basename(os.path.abspath(digest_dir)), "incast")
+        changed = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(digest_dir))), "changes",
+                               os.path.basename(os.path.abspath(digest_dir)))
+        state["incast_events"] = os.path.join(changed, "incast")
+        # and where the all-to-alls across units record their load (fabric_load.py): the uplinks' and spines' traffic
+        state["fabric_load_events"] = os.path.join(changed, "fabric_load")
         path = os.path.join(out, name + ".json")
         if info["os"] not in switch_model.CLI_OSES:
             bin_dir = os.path.join(out, name, "bin")

@@ -70,6 +70,10 @@ def snapshot_now(switch):
     if switch.get("incast_events") and os.path.isdir(switch["incast_events"]):
         from pyramid_twin import incast
         incast.apply_switch(snapshot)
+    # the traffic of all-to-alls across units through this switch (fabric_load.py), once the pod has run one
+    if switch.get("fabric_load_events") and os.path.isdir(switch["fabric_load_events"]):
+        from pyramid_twin import fabric_load
+        fabric_load.apply_switch(snapshot)
     return snapshot
 
 

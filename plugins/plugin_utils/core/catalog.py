@@ -22,10 +22,8 @@ import re
 import yaml
 
 CATALOG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "catalog", "checklist.yml")
-CHECK_FIELDS = {"id", "layer", "row", "title", "sources", "judge", "expect", "cause", "go_back_to", "scope", "device",
-                "judges_failures", "causes", "platforms", "switch_facts", "names_from", "only_if", "depends_on", "at_least",
-                "row_alone"}
-SCOPES = ("host", "pod", "fabric", "mesh", "incast")  # incast: its own play (roles/incast), judged per target
+# The kinds of run and the fields a check may carry: declared once, in catalog/kinds.yml, beside the index
+KINDS_FILE = "kinds.yml"
 LAUNCHERS = ("mpirun", "srun")
 WAY_KINDS = ("run", "read", "list", "cli", "query")  # query: PromQL, asked of Prometheus by the controller (Layer 7)
 DEVICES = ("gpu_node", "switch")
@@ -40,9 +38,65 @@ class CatalogError(ValueError):
     """The catalog contradicts itself."""
 
 
+FIELD_TYPES = {"str": str, "int": int, "list": list, "dict": dict, "bool": bool}
+
+
+@functools.lru_cache(maxsize=4)
+def load_declarations(path=CATALOG_PATH):
+    """catalog/kinds.yml: {"kind_fields": {key: {"type", "text", "required", "choices"}}, "kinds": {name: declaration},
+    "check_fields": {field: {"type", "text", "required"}}}, each kind checked against kind_fields."""
+    where = os.path.join(os.path.dirname(os.path.abspath(path)), KINDS_FILE)
+    declared = _load(where)
+    problems = []
+    if set(declared) != {"kind_fields", "kinds", "check_fields"}:
+        problems.append("holds kind_fields, kinds and check_fields, nothing else")
+    for fields in ("kind_fields", "check_fields"):
+        for name, field in (declared.get(fields) or {}).items():
+            if not isinstance(field, dict) or field.get("type") not in FIELD_TYPES or not isinstance(field.get("text"), str):
+                problems.append("%s %s: a type of %s and a text" % (fields, name, ", ".join(FIELD_TYPES)))
+    if not problems:
+        for name, kind in (declared.get("kinds") or {}).items():
+            problems.extend("kind %s: %s" % (name, problem) for problem in _declared_problems(kind or {}, declared["kind_fields"]))
+    if problems or not declared.get("kinds"):
+        raise CatalogError("catalog %s: %s" % (where, "; ".join(problems or ["declares no kind"])))
+    return declared
+
+
+def _declared_problems(value, fields):
+    """A declaration's keys against its fields (kinds.yml's kind_fields): unknown, of another type, not a choice, missing."""
+    problems = ["unknown key %s" % key for key in sorted(set(value) - set(fields))]
+    for name, field in fields.items():
+        if name not in value:
+            if field.get("required"):
+                problems.append("missing %s (%s)" % (name, field["text"]))
+            continue
+        wanted = FIELD_TYPES[field["type"]]
+        if not isinstance(value[name], wanted) or wanted is int and isinstance(value[name], bool):
+            problems.append("%s is a %s (%s)" % (name, field["type"], field["text"]))
+        elif "choices" in field and value[name] not in field["choices"]:
+            problems.append("%s is one of %s" % (name, ", ".join(map(str, field["choices"]))))
+    return problems
+
+
+def kinds(path=CATALOG_PATH):
+    """Every kind of run, as catalog/kinds.yml declares it: {name: declaration}."""
+    return load_declarations(path)["kinds"]
+
+
+def kind_names(where, path=CATALOG_PATH):
+    """The kinds whose declaration says ``where`` (a key of it) is true, in the file's order."""
+    return tuple(name for name, kind in kinds(path).items() if kind.get(where))
+
+
+def kind_of(check, path=CATALOG_PATH):
+    """The declaration of the check's kind."""
+    return kinds(path)[check.get("scope", "host")]
+
+
 @functools.lru_cache(maxsize=4)
 def load_catalog(path=CATALOG_PATH):
     index = _load(path)
+    declared = load_declarations(path)
     unknown = set(index) - {"areas", "rows", "expectations"}
     if unknown:
         raise CatalogError("catalog %s: unknown keys %s (sources and checks live in the areas)" % (path, sorted(unknown)))
@@ -51,7 +105,7 @@ def load_catalog(path=CATALOG_PATH):
     for area_path in _area_paths(path, index.get("areas") or []):
         _merge(catalog, _load(area_path), area_path)
     _derive_sources(catalog)
-    _check(catalog)
+    _check(catalog, declared)
     # the platform tables are the choices of pyramid_nccl_platform
     catalog["expectations"]["pyramid_nccl_platform"]["choices"] = sorted(catalog["platforms"])
     for check in catalog["checks"]:
@@ -67,6 +121,10 @@ def _load(path):
         return yaml.load(handle, Loader=SAFE_LOADER) or {}  # nosec B506: a safe loader, C or Python
 
 
+# the kinds' names, in catalog/kinds.yml's order (the judges' registry makes one table each)
+SCOPES = tuple(kinds())
+
+
 def _area_paths(path, areas):
     """The index's areas, in its order; a .yml file beside it that it does not list is refused, not ignored."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -80,7 +138,7 @@ def _area_paths(path, areas):
     if missing:
         problems.append("areas not found: %s" % ", ".join(missing))
     unlisted = sorted(name for name in os.listdir(folder)
-                      if name.endswith(".yml") and name != os.path.basename(path) and name not in listed)
+                      if name.endswith(".yml") and name not in (os.path.basename(path), KINDS_FILE) and name not in listed)
     if unlisted:
         problems.append("files not listed under areas: %s" % ", ".join(unlisted))
     if problems:
@@ -146,7 +204,8 @@ def _changed(words, changes):
     return out
 
 
-def _check(catalog):
+def _check(catalog, declared=None):
+    declared = declared or load_declarations()
     if not all(isinstance(row, dict) and isinstance(row.get("id"), str) for row in catalog["rows"]):
         raise CatalogError("catalog %s: each row has an id, a title and a layer" % CATALOG_PATH)
     rows = {row["id"] for row in catalog["rows"]}
@@ -187,9 +246,7 @@ def _check(catalog):
     seen = set()
     for check in catalog["checks"]:
         cid = check.get("id")
-        unknown = set(check) - CHECK_FIELDS
-        if unknown:
-            problems.append("check %s: unknown fields %s" % (cid, sorted(unknown)))
+        problems.extend(_field_problems(check, declared["check_fields"]))
         if cid in seen:
             problems.append("check %s: duplicate id" % cid)
         seen.add(cid)
@@ -207,23 +264,16 @@ def _check(catalog):
                 problems.append("check %s: unknown expectation %r" % (cid, name))
         if check.get("device", "gpu_node") not in DEVICES:
             problems.append("check %s: unknown device %r" % (cid, check.get("device")))
-        declared = check.get("platforms", SWITCH_OSES)
-        if "platforms" in check and (check.get("device") != "switch" or not declared or set(declared) - set(SWITCH_OSES)):
+        wanted_os = check.get("platforms", SWITCH_OSES)
+        if "platforms" in check and (check.get("device") != "switch" or not wanted_os or set(wanted_os) - set(SWITCH_OSES)):
             problems.append("check %s: platforms is a non-empty list of %s, for switch checks" % (cid, ", ".join(SWITCH_OSES)))
         if check.get("device") == "switch":
             for source in check.get("sources", []):
                 platforms = [way.get("platform") for way in catalog["sources"].get(source, {}).get("ways", [])]
-                lacking = [os_name for os_name in declared if os_name not in platforms]
+                lacking = [os_name for os_name in wanted_os if os_name not in platforms]
                 if lacking:
                     problems.append("check %s: source %s needs a way for %s" % (cid, source, ", ".join(lacking)))
-        scope = check.get("scope", "host")
-        if scope not in SCOPES:
-            problems.append("check %s: unknown scope %r" % (cid, scope))
-        if scope == "fabric" and not all(catalog["sources"].get(n, {}).get("launched") for n in check.get("sources", [])):
-            problems.append("check %s: a fabric check reads launched sources only" % cid)
-        # the incast's InfiniBand check reads the subnet's counters on the fabric host its plan names (run/incast_infiniband.py)
-        if scope not in ("pod", "incast") and any("read_on" in catalog["sources"].get(n, {}) for n in check.get("sources", [])):
-            problems.append("check %s: a source read on one host for the pod (read_on) is read by pod and incast checks only" % cid)
+        problems.extend(_kind_problems(check, declared["kinds"], catalog))
         only_if = check.get("only_if", {})
         if not isinstance(only_if, dict) or set(only_if) - set(catalog["expectations"]):
             problems.append("check %s: only_if maps expectations to the values the check applies to" % cid)
@@ -231,8 +281,6 @@ def _check(catalog):
         if not isinstance(at_least, dict) or set(at_least) - set(catalog["expectations"]) or not all(
                 isinstance(least, int) and not isinstance(least, bool) for least in at_least.values()):
             problems.append("check %s: at_least maps expectations to the least number the check applies to" % cid)
-        if scope == "mesh" and len(check.get("sources", [])) not in (1, 2):
-            problems.append("check %s: a mesh check reads the client's source (judged), and the server's where there is one" % cid)
         for field in ("layer", "title", "cause", "go_back_to"):
             if field not in check:
                 problems.append("check %s: missing %s" % (cid, field))
@@ -242,6 +290,37 @@ def _check(catalog):
             problems.append("platform %s: busbw must map message sizes in bytes to GB/s" % name)
     if problems:
         raise CatalogError("catalog %s: %s" % (CATALOG_PATH, "; ".join(problems)))
+
+
+def _field_problems(check, fields):
+    """A check's keys against catalog/kinds.yml's check_fields: unknown keys, values of another type, required ones
+    missing (layer, title, cause and go_back_to are named one by one below, as they always were)."""
+    fields = {name: dict(field, required=False) if name in ("layer", "title", "cause", "go_back_to") else field
+              for name, field in fields.items()}
+    return ["check %s: %s" % (check.get("id"), problem) for problem in _declared_problems(check, fields)]
+
+
+def _kind_problems(check, declared, catalog):
+    """What the check's kind allows it to read (catalog/kinds.yml): launched sources only, a source read for the pod,
+    how many sources, the keys the kind needs."""
+    cid, scope = check.get("id"), check.get("scope", "host")
+    kind = declared.get(scope)
+    if kind is None:
+        return ["check %s: unknown scope %r (a kind of catalog/kinds.yml: %s)" % (cid, scope, ", ".join(declared))]
+    sources = [catalog["sources"].get(name, {}) for name in check.get("sources", [])]
+    problems = []
+    if kind.get("launched_only") and not all(source.get("launched") for source in sources):
+        problems.append("check %s: a %s check reads launched sources only" % (cid, scope))
+    if not kind.get("read_on") and any("read_on" in source for source in sources):
+        problems.append("check %s: a source read on one host for the pod (read_on) is read by %s checks only" % (
+            cid, " and ".join(name for name, other in declared.items() if other.get("read_on"))))
+    least, most = (kind.get("sources") or [0, len(sources)])[:2]
+    if not least <= len(sources) <= most:
+        problems.append("check %s: a %s check reads %d to %d sources" % (cid, scope, least, most))
+    missing = [key for key in kind.get("keys", []) if key not in check]
+    if missing:
+        problems.append("check %s: a %s check names its %s" % (cid, scope, ", ".join(missing)))
+    return problems
 
 
 def checks_at(catalog, layer, device="gpu_node", scopes=SCOPES):

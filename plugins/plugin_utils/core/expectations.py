@@ -79,7 +79,7 @@ def resolve(catalog, raw_values, names=None):
             errors.extend(_kept_errors(name, value, definition.get("keeps") or {}))
     # a value already refused is not compared again: its refusal is the message, never a TypeError in a cross-check
     refused = {name for name in values if any(("'%s'" % name) in error or error.startswith(name) for error in errors)}
-    errors.extend(_cross_errors({name: value for name, value in values.items() if name not in refused}))
+    errors.extend(_cross_errors({name: value for name, value in values.items() if name not in refused}, catalog["expectations"]))
     return values, errors
 
 
@@ -167,39 +167,64 @@ def _range_errors(name, definition, value):
     return errors
 
 
-def _cross_errors(values):
-    """What no single variable's type says: addresses, prefixes, ranges."""
+def _cross_errors(values, expectations):
+    """What no single variable's type says, as each area's catalog declares it beside the expectation (``less_than``,
+    ``set_only_with``, ``entries_are``, ``unique``, ``true_only_where``): this module holds the rules' grammar, never
+    an area's variable names."""
     errors = []
-    low, high = values.get("pyramid_optics_rx_min_dbm"), values.get("pyramid_optics_rx_max_dbm")
-    if _number(low) and _number(high) and low >= high:
-        errors.append("pyramid_optics_rx_min_dbm (%s) must be below pyramid_optics_rx_max_dbm (%s)" % (low, high))
-    if values.get("pyramid_train_command_steps") and "pyramid_train_command" in values and not values["pyramid_train_command"]:
-        # a count for a command that is not set would be silently unused: the built-in run's is pyramid_train_steps
-        errors.append("pyramid_train_command_steps (%s) is set but pyramid_train_command is empty: the built-in run's "
-                      "steps are pyramid_train_steps" % values["pyramid_train_command_steps"])
-    for neighbor in values.get("pyramid_bgp_neighbors") or []:
-        if not _is_ip(neighbor["address"]):
-            errors.append("pyramid_bgp_neighbors: %r is not an IP address" % neighbor["address"])
-    for prefix in values.get("pyramid_ecmp_prefixes") or []:
-        try:
-            ipaddress.ip_network(prefix, strict=False)
-        except ValueError:
-            errors.append("pyramid_ecmp_prefixes: %r is not a prefix" % prefix)
-    seen, twice = set(), set()
-    for entry in values.get("pyramid_switch_ports") or []:  # linear: a 40,000-port plan is checked at once
-        (twice if entry["port"] in seen else seen).add(entry["port"])
-    twice = sorted(twice)
-    if twice:
-        errors.append("pyramid_switch_ports: ports listed twice: %s" % ", ".join(twice))
-    if values.get("pyramid_nccl_sharp") is True and values.get("pyramid_rdma_link_layer") not in (None, "infiniband"):
-        # SHARP reduces in InfiniBand Quantum switches: declared on RoCE, every run across nodes would FAIL for it
-        errors.append("pyramid_nccl_sharp is true but pyramid_rdma_link_layer is %s: SHARP runs on InfiniBand fabrics "
-                      "only" % values["pyramid_rdma_link_layer"])
-    rails = [entry["rail"] for entry in values.get("pyramid_ib_ports") or []]
-    twice = sorted({rail for rail in rails if rails.count(rail) > 1})
-    if twice:
-        errors.append("pyramid_ib_ports: rails planned twice: %s" % ", ".join(twice))
+    for name, definition in expectations.items():
+        value = values.get(name)
+        if value is None:
+            continue
+        for rule, check in _CROSS_RULES.items():
+            if rule in definition:
+                errors.extend(check(name, value, definition[rule], values))
     return errors
+
+
+def _less_than(name, value, other, values):
+    high = values.get(other)
+    return ["%s (%s) must be below %s (%s)" % (name, value, other, high)] if _number(value) and _number(high) and value >= high else []
+
+
+def _set_only_with(name, value, rule, values):
+    # a count for a command that is not set would be silently unused
+    other = rule["expectation"]
+    if value and other in values and not values[other]:
+        return ["%s (%s) is set but %s is empty: %s" % (name, value, other, rule["why"])]
+    return []
+
+
+def _entries_are(name, value, rule, values):  # pylint: disable=unused-argument
+    key, kind = next(iter(rule.items())) if isinstance(rule, dict) else (None, rule)
+    errors = []
+    for entry in value or []:
+        item = entry[key] if key else entry
+        if not _ENTRY_KINDS[kind][0](item):
+            errors.append("%s: %r is not %s" % (name, item, _ENTRY_KINDS[kind][1]))
+    return errors
+
+
+def _unique(name, value, rule, values):  # pylint: disable=unused-argument
+    seen, twice = set(), set()
+    for entry in value or []:  # linear: a 40,000-port plan is checked at once
+        (twice if entry[rule["key"]] in seen else seen).add(entry[rule["key"]])
+    return ["%s: %s: %s" % (name, rule["said"], ", ".join(sorted(twice)))] if twice else []
+
+
+def _true_only_where(name, value, rule, values):
+    other = rule["expectation"]
+    if value is True and values.get(other) not in [None] + list(rule["values"]):
+        return ["%s is true but %s is %s: %s" % (name, other, values[other], rule["why"])]
+    return []
+
+
+def _is_prefix(text):
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return False
+    return True
 
 
 def _kept_errors(name, value, keeps):
@@ -285,3 +310,9 @@ def _table_errors(name, table):
         if figure <= 0:
             errors.append("%s.%s must be a positive figure in GB/s, got %r" % (name, key, plain(item)))
     return errors
+
+
+# the rules an area's expectation may declare (catalog/<area>.yml), and the kinds of entry ``entries_are`` knows
+_ENTRY_KINDS = {"ip_address": (_is_ip, "an IP address"), "prefix": (_is_prefix, "a prefix")}
+_CROSS_RULES = {"less_than": _less_than, "set_only_with": _set_only_with, "entries_are": _entries_are, "unique": _unique,
+                "true_only_where": _true_only_where}

@@ -59,6 +59,20 @@ def record(doc, results):
                               "status": found["status"], "actual": found.get("actual"), "cause": found.get("cause")})
 
 
+def record_each(run_dir, records):
+    """The one load-record-save of a runner: each device's results file loaded once, its records (each naming its
+    "host") recorded, replacing earlier ones of the same check, and saved. {status: count} of the records."""
+    by_host, counts = {}, {}
+    for found in records:
+        by_host.setdefault(found["host"], []).append(found)
+        counts[found["status"]] = counts.get(found["status"], 0) + 1
+    for host, found in by_host.items():
+        doc = load(run_dir, host)
+        record(doc, found)
+        save(run_dir, doc)
+    return counts
+
+
 def take_findings():
     """The FAIL and ERROR records recorded in this process since the last call (each once)."""
     found = list(_FINDINGS)

@@ -222,6 +222,57 @@ def _counters_errors(rows):
     return facts
 
 
+# `nv show interface <port> counters` (CL 5.5+): sections, each a title over a "====" rule, the counters ones a
+# "Counter Receive Transmit" table; the port's traffic is in "Detailed Counters" (Total Octets, Unicast Packets).
+_SECTION_RULE = re.compile(r"^\s*={3,}\s*$")
+_COUNTER_ROW = re.compile(r"^\s*(\S.*?)\s{2,}(\S+)\s+(\S+)\s*$")
+_TRAFFIC_ROWS = (("total octets", "in_octets", "out_octets"), ("unicast packets", "in_packets", "out_packets"))
+
+
+def _sections(text):
+    """[(title, [lines])] of each "Title" / "=====" section, in order."""
+    lines, sections = text.split("\n"), []
+    for index, line in enumerate(lines):
+        if _SECTION_RULE.match(line) and index:
+            sections.append((lines[index - 1].strip(), []))
+        elif sections and index + 1 < len(lines) and not _SECTION_RULE.match(lines[index + 1]):
+            sections[-1][1].append(line)
+    return sections
+
+
+@parser("cumulus_nv_show_interface_counters",
+        "nv show interface <port> counters: in/out Total Octets and Unicast Packets of one port (per port, counters that only rise)",
+        kind="text")
+def _counters_traffic(text):
+    """The "Detailed Counters" table's Total Octets and Unicast Packets, Receive and Transmit: what `clear counters`
+    last zeroed (NVUE's own `in-bytes` stats round to "3.37 MB"; these are exact). The section after it (Drop
+    Counters) must follow, or the table may be cut short; an n/a or a row missing is no data, never zero."""
+    sections = _sections(text)
+    titles = [title for title, _lines in sections]
+    if "Detailed Counters" not in titles:
+        raise ValueError("no 'Detailed Counters' section: not a `nv show interface <port> counters` report (an error?)")
+    position = titles.index("Detailed Counters")
+    if position + 1 == len(titles):
+        raise ValueError("the report ends inside 'Detailed Counters' (no section after it: cut short?)")
+    table = {}
+    for line in sections[position][1]:
+        row = _COUNTER_ROW.match(line)
+        if not line.strip() or set(line.strip()) <= {"-", " "}:
+            continue
+        if not row:
+            raise ValueError("unexpected line %r in 'Detailed Counters'" % line)
+        table[row.group(1).lower()] = row.group(2, 3)
+    facts = {}
+    for counter, receive, transmit in _TRAFFIC_ROWS:
+        if counter not in table:
+            raise ValueError("no %r row in 'Detailed Counters'" % counter)
+        for fact, cell in zip((receive, transmit), table[counter]):
+            facts[fact] = _count(cell, counter)
+            if facts[fact] is None:
+                raise ValueError("%s reads n/a where a count belongs" % counter)
+    return facts
+
+
 # Lanes per module type, as NVUE names the SFF-8024 identifier (its per-channel lines, ch-1 ... ch-N, cover the module)
 _MODULE_LANES = {"SFP": 1, "SFP+": 1, "SFP28": 1, "QSFP": 4, "QSFP+": 4, "QSFP28": 4, "QSFP56": 4, "QSFP112": 4,
                  "QSFP-DD": 8, "OSFP": 8}

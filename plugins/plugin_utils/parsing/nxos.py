@@ -153,6 +153,62 @@ def _errors(rows):
     return {"ports": ports}
 
 
+# --- traffic (the link kind's reads under load) -----------------------------------------------------
+
+# `show interface counters` prints four two-column blocks, each "Port <counter> <counter>" between dash lines, every
+# interface a row in each (a subinterface adds an InPkts/OutPkts block); these four are always there.
+_TRAFFIC_BLOCKS = (("InOctets", "InUcastPkts"), ("InMcastPkts", "InBcastPkts"), ("OutOctets", "OutUcastPkts"),
+                   ("OutMcastPkts", "OutBcastPkts"))
+_BLOCK_HEAD = re.compile(r"^Port\s+(\S+)\s+(\S+)\s*$")
+_BLOCK_ROW = re.compile(r"^(\S+)\s+(\d+|--)\s+(\d+|--)\s*$")
+_DASHES = re.compile(r"^-+\s*$")
+
+
+def _counter_blocks(text):
+    """{(counter, counter): {interface: (cell, cell)}} of each block, failing on a line no block explains."""
+    blocks, current = {}, None
+    for line in text.split("\n"):
+        head, row = _BLOCK_HEAD.match(line), _BLOCK_ROW.match(line)
+        if head:
+            if head.groups() in blocks:
+                fail("the %s/%s block appears twice", *head.groups())
+            current = blocks[head.groups()] = {}
+        elif row and current is not None:
+            if row.group(1) in current:
+                fail("%s listed twice in one block", row.group(1))
+            current[row.group(1)] = row.group(2, 3)
+        elif line.strip() and not _DASHES.match(line):
+            fail("unexpected line %r: not a `show interface counters` report", line)
+    return blocks
+
+
+@parser("cisco_nxos_show_interface_counters",
+        "show interface counters: per port InOctets/OutOctets and InUcastPkts/OutUcastPkts (counters that only rise)",
+        kind="text")
+def _interface_counters(text):
+    """{"ports": {port: {in_octets, out_octets, in_packets, out_packets}}}. A read cut inside any of the four blocks
+    lists fewer interfaces there than in the first (or lacks a block): an error. `--` is a counter the interface does
+    not keep (mgmt0's octets, an SVI's multicast): such an interface is left out, unless it is an Ethernet port."""
+    blocks = _counter_blocks(text)
+    missing = ["%s/%s" % pair for pair in _TRAFFIC_BLOCKS if pair not in blocks]
+    if missing:
+        fail("no %s block (an error, or cut short)", ", ".join(missing))
+    names = list(blocks[_TRAFFIC_BLOCKS[0]])
+    for pair in _TRAFFIC_BLOCKS[1:]:
+        if sorted(blocks[pair]) != sorted(names):
+            fail("the %s/%s block lists %d interfaces, the first %d (cut short?)", pair[0], pair[1], len(blocks[pair]), len(names))
+    ports = {}
+    for name in names:
+        (in_octets, in_packets), (out_octets, out_packets) = blocks[_TRAFFIC_BLOCKS[0]][name], blocks[_TRAFFIC_BLOCKS[2]][name]
+        cells = {"in_octets": in_octets, "out_octets": out_octets, "in_packets": in_packets, "out_packets": out_packets}
+        if "--" in cells.values():
+            if port_name(name).startswith("Ethernet"):
+                fail("%s shows no traffic counter ('--')", name)
+            continue
+        ports[port_name(name)] = {fact: int(cell) for fact, cell in cells.items()}
+    return listed("ports", ports, "interfaces with traffic counters")
+
+
 # --- optics ---------------------------------------------------------------------------------------
 
 def _dbm(text):

@@ -9,7 +9,7 @@ import statistics
 
 import yaml
 
-from ..core import results as _results
+from ..core import catalog as _catalog, results as _results
 from ..core.model import PASS
 from ..judging.workload import COLLECTIVE_FIGURES
 
@@ -22,11 +22,33 @@ HEADER = """# Baseline measured by gpufabric.pyramid, run %(run)s (pod verdict %
 ACROSS = """# pyramid_nccl_pod_collective_busbw: this run's all-gather and reduce-scatter across %(nodes)s nodes (those that held
 # Layer 5's rounds); a run across far fewer or more nodes may measure another figure (NCCL picks by the node count).
 """
-# the pod's own collectives (Layer 5 fabric checks): their figures come from a passing run's record, one run for the pod
-POD_COLLECTIVES = {"nccl_all_gather_pod": "all_gather", "nccl_reduce_scatter_pod": "reduce_scatter"}
-# all-reduce across nodes (rounds 2 and 3): a passing run's record keeps its busbw at each size of its table and its
-# node count (judging/fabric.py nccl_group), pyramid_nccl_scale_busbw's figures by node count
-ALL_REDUCE_ACROSS = ("nccl_pairs", "nccl_scale")
+# what each check's passing results give (its `baseline:`, catalog/workload.yml): the node's own figures from its facts
+# (the first source the check reads, at its layer), and from a passing run's record across nodes: all-reduce (rounds
+# 2 and 3: its busbw at each size of its table and its node count, judging/fabric.py nccl_group, pyramid_nccl_scale_busbw's
+# figures by node count), or the pod's own collective of that name (one run for the pod)
+NODE_ALL_REDUCE, TRAIN_STEP, ALL_REDUCE = "node_all_reduce", "train_step", "all_reduce"
+
+
+def _by_baseline(catalog):
+    """{baseline name: [the checks that give it]}."""
+    found = {}
+    for check in (catalog or _catalog.load_catalog())["checks"]:
+        if check.get("baseline"):
+            found.setdefault(check["baseline"], []).append(check)
+    return found
+
+
+def _pod_collectives(given):
+    """{check id: collective} of the runs across the pod whose figures go to pyramid_nccl_pod_collective_busbw."""
+    return {check["id"]: name for name, checks in given.items() if name not in (NODE_ALL_REDUCE, TRAIN_STEP, ALL_REDUCE)
+            for check in checks}
+
+
+def _node_facts(facts, checks):
+    """The facts of the first source of the first of ``checks`` read at its layer (None where not read)."""
+    return next((facts.get("layer%d" % check["layer"], {}).get(check["sources"][0]) for check in checks), None)
+
+
 SCALE = """# pyramid_nccl_scale_busbw: this run's all-reduce across nodes at each node count it held (%(counts)s), every size of
 # the table: the pod's own figures at those counts, latency-bound sizes included (docs/scale.md, "Calibration first").
 """
@@ -44,11 +66,13 @@ def _peak(table, into):
         into.setdefault(str(row["size"]), []).append(max(row["oop_busbw"], row["ip_busbw"]))
 
 
-def figures(run_dir, hosts):
+def figures(run_dir, hosts, catalog=None):
     """{"pyramid_nccl_node_busbw": {size: GB/s}, "pyramid_nccl_collective_busbw": {collective: {size: GB/s}},
     "pyramid_nccl_pod_collective_busbw": {collective: {size: GB/s}} (the passing runs across the pod, from their records'
     detail), "pyramid_train_step_ms_baseline": ms}: medians over GO hosts."""
     busbw, collectives, across, steps, counted, by_count = {}, {}, {}, [], 0, {}
+    given = _by_baseline(catalog)
+    pod_collectives, all_reduce_across = _pod_collectives(given), {check["id"] for check in given.get(ALL_REDUCE, [])}
     for host in hosts:
         doc = _results.load(run_dir, host)
         results = doc["results"]
@@ -58,20 +82,20 @@ def figures(run_dir, hosts):
             continue
         counted += 1
         facts = doc.get("facts", {})
-        _peak(facts.get("layer5", {}).get("nccl_node"), busbw)
+        _peak(_node_facts(facts, given.get(NODE_ALL_REDUCE, [])), busbw)
         for source, name in COLLECTIVE_FIGURES.items():
             _peak(facts.get("layer5", {}).get(source), collectives.setdefault(name, {}))
         for record in results:
             detail = record.get("detail") or {}
-            if record["check"] in POD_COLLECTIVES and record["status"] == PASS and detail.get("busbw"):
-                sizes = across.setdefault(POD_COLLECTIVES[record["check"]], {})
+            if record["check"] in pod_collectives and record["status"] == PASS and detail.get("busbw"):
+                sizes = across.setdefault(pod_collectives[record["check"]], {})
                 for size, value in detail["busbw"].items():
                     sizes.setdefault((size, detail.get("nodes") or 0), []).append(value)
-            if record["check"] in ALL_REDUCE_ACROSS and record["status"] == PASS and detail.get("busbw"):
+            if record["check"] in all_reduce_across and record["status"] == PASS and detail.get("busbw"):
                 sizes = by_count.setdefault(str(detail["nodes"]), {})
                 for size, value in detail["busbw"].items():
                     sizes.setdefault(size, []).append(value)
-        training = facts.get("layer6", {}).get("training_node") or {}
+        training = _node_facts(facts, given.get(TRAIN_STEP, [])) or {}
         median = _step_median(training, doc.get("expect", {}).get("pyramid_train_warmup_steps", 5))
         if median is not None:
             steps.append(median)
@@ -98,10 +122,11 @@ def figures(run_dir, hosts):
     return values, counted
 
 
-def pod_collective_nodes(run_dir, hosts):
+def pod_collective_nodes(run_dir, hosts, catalog=None):
     """How many nodes the passing runs across the pod held (their records' detail), for baseline.yml's comment."""
+    pod_collectives = _pod_collectives(_by_baseline(catalog))
     counts = {((r.get("detail") or {}).get("nodes") or 0) for host in hosts for r in _results.load(run_dir, host)["results"]
-              if r["check"] in POD_COLLECTIVES and r["status"] == PASS}
+              if r["check"] in pod_collectives and r["status"] == PASS}
     return max(counts) if counts else 0
 
 

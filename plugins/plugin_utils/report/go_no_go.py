@@ -93,7 +93,7 @@ def build(catalog, run_dir, devices, pod_order=None):
         "hosts": hosts,
         # which switch tiers the traffic between nodes crossed (report/tiers_loaded.py): a one-unit pod's spines carried none
         "tiers_loaded": [{"what": what, "tiers": said} for what, said in _tiers_loaded.loaded(
-            run_dir, {node: host["unit"] for node, host in hosts.items() if host.get("unit")})],
+            run_dir, {node: host["unit"] for node, host in hosts.items() if host.get("unit")}, catalog)],
     }
 
 

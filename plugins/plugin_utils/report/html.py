@@ -125,7 +125,7 @@ def _legend(rails, gpudirect=False):
 
 
 def _matrix(matrix):
-    out = ['<h2 id="m-%s">%s</h2>' % (_e(matrix["key"]), _e(matrix["title"])), _legend(matrix["key"] != "steps", matrix["key"] == "gpudirect"),
+    out = ['<h2 id="m-%s">%s</h2>' % (_e(matrix["key"]), _e(matrix["title"])), _legend(matrix["key"] != "steps", bool(matrix.get("compared_with"))),
            '<p class="muted">Beside a row: the node&#39;s lowest finding below this layer, what stopped it unless the gate was '
            'lifted%s (hover a cell for each column, the row&#39;s end for the whole of it).</p>' % (
                "; or the node's own Layer 6 result where it failed" if matrix["key"] == "steps" else ""),

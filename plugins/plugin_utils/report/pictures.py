@@ -7,21 +7,31 @@ the pod median, each switch's failing ports. GPU nodes are grouped by scalable u
 
 from __future__ import annotations
 
+from ..core import catalog as _catalog
 from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP
 
 # a cell's class: its status, or "none" where nothing was measured
 CLASS = {PASS: "pass", FAIL: "fail", ERROR: "error", BLOCKED: "blocked", SKIP: "skip"}
-RAIL_MATRICES = (
-    # (key, layer, check, title, how a figure reads)
-    ("rdma", 4, "rdma_write_bw", "Layer 4: ib_write_bw per rail, lowest Gb/s of the node's runs", "gbps"),
-    ("gpudirect", 4, "rdma_gpudirect_bw", "Layer 4: GPUDirect ib_write_bw per rail (from the GPU nearest each rail), lowest Gb/s",
-     "gbps"),
-    ("ping", 2, "rail_ping", "Layer 2: ping mesh per rail, longest round trip in µs (loss in % where any)", "ping"),
-)
+FIGURES = ("gbps", "ping")  # how a node x rail matrix's figure reads
 
 
-# a check's run on a rail is compared with this one's on the same rail (rail_mesh.measured_gpudirect)
-COMPANION = {"rdma_gpudirect_bw": "rdma_write_bw"}
+def drawn(catalog=None):
+    """{picture name: (check, its picture)} of the checks the catalog draws (a check's `picture:`), in catalog order."""
+    catalog = catalog or _catalog.load_catalog()
+    return {check["picture"]["name"]: (check, check["picture"]) for check in catalog["checks"] if check.get("picture")}
+
+
+def rail_pictures(catalog=None):
+    """(key, layer, check, title, how a figure reads, the check it is compared with) of the node x rail matrices: the
+    bandwidth of the highest layer first (Layer 4's host memory, then GPUDirect), then the ping mesh."""
+    found = [(name, check["layer"], check["id"], picture["title"], picture["figure"], picture.get("compared_with"))
+             for name, (check, picture) in drawn(catalog).items() if picture.get("figure") in FIGURES]
+    return sorted(found, key=lambda entry: -entry[1])
+
+
+def picture_check(name, catalog=None):
+    """The id of the check the picture ``name`` is drawn from ("" where the catalog draws none)."""
+    return drawn(catalog).get(name, ({"id": ""},))[0]["id"]
 
 
 def gpu_nodes(report):
@@ -81,7 +91,7 @@ def _figure_title(kind, said):
     return ", ".join(parts) or "no figure"
 
 
-def rail_cell(info, node, rail, layer, check, kind):
+def rail_cell(info, node, rail, layer, check, kind, compared_with=None):
     """One node x rail cell: the check's figure and status on that rail; where the check did not measure the rail,
     the finding below that stopped it (Layer 0's rail at 200G), else why it did not run."""
     record = _record(info, check)
@@ -96,11 +106,11 @@ def rail_cell(info, node, rail, layer, check, kind):
         below, rail_said = found
         return {"text": "L%d" % below["layer"], "cls": CLASS.get(rail_said["status"], "fail"),
                 "title": "%s %s, L%d %s %s: %s" % (node, rail, below["layer"], below["check"], rail_said["status"], rail_said.get("said", ""))}
-    companion = _record(info, COMPANION.get(check, ""))
+    companion = _record(info, compared_with or "")
     said = ((companion or {}).get("detail") or {}).get("rails", {}).get(rail)
     if said and said["status"] != PASS:  # GPUDirect on a rail whose host-memory run missed: not compared, that miss shown
         return {"text": "H" + (_figure_text(kind, said) or said["status"]), "cls": CLASS.get(said["status"], "none"),
-                "title": "%s %s, %s not compared: %s %s %s" % (node, rail, check, COMPANION[check], said["status"], _figure_title(kind, said))}
+                "title": "%s %s, %s not compared: %s %s %s" % (node, rail, check, compared_with, said["status"], _figure_title(kind, said))}
     why = record["actual"] if record else "no %s result" % check
     status = record["status"] if record else None
     # a record that passed without naming this rail (no GPU near it, say) did not measure it: never green
@@ -109,22 +119,22 @@ def rail_cell(info, node, rail, layer, check, kind):
         node, rail, check, why, " (not measured on this rail)" if status == PASS else "")}
 
 
-def rail_matrices(report):
+def rail_matrices(report, catalog=None):
     """[{key, title, columns, groups: [(unit, [(node, [cell, ...], why nothing was measured), ...])]}] for Layer 4 and the
     ping mesh."""
     units = gpu_nodes(report)
     matrices = []
-    for key, layer, check, title, kind in RAIL_MATRICES:
+    for key, layer, check, title, kind, compared_with in rail_pictures(catalog):
         hosts = report["hosts"]
         if not any(_record(hosts[node], check) for _unit, nodes in units for node in nodes):
             continue  # a catalog without the check (or no GPU node): no picture to draw
         columns = _rails(report, units)
-        groups = [(unit, [(node, [rail_cell(hosts[node], node, rail, layer, check, kind) for rail in columns],
+        groups = [(unit, [(node, [rail_cell(hosts[node], node, rail, layer, check, kind, compared_with) for rail in columns],
                            stopped_below(hosts[node], layer)) for node in nodes])
                   for unit, nodes in units]
         if all(cell["cls"] == "none" for _unit, rows in groups for _node, cells, _stopped in rows for cell in cells):
             continue  # nothing measured on any rail (check mode, a lone node): a grey picture says nothing the checklist does not
-        matrices.append({"key": key, "title": title, "columns": columns, "groups": groups})
+        matrices.append({"key": key, "title": title, "columns": columns, "groups": groups, "compared_with": compared_with})
     return matrices
 
 
@@ -139,11 +149,11 @@ def _rails(report, units):
     return rails
 
 
-def rank_matrix(report):
+def rank_matrix(report, catalog=None):
     """Layer 6: each node's ranks' median step (forward) time in ms against the node's median of ranks; slow ranks
-    marked. {columns, groups} as the rail matrices, or None without a training_stable result."""
-    units, hosts = gpu_nodes(report), report["hosts"]
-    details = {node: (_record(hosts[node], "training_stable") or {}) for _unit, nodes in units for node in nodes}
+    marked. {columns, groups} as the rail matrices, or None without a result of the check drawn as "steps"."""
+    units, hosts, check = gpu_nodes(report), report["hosts"], picture_check("steps", catalog)
+    details = {node: (_record(hosts[node], check) or {}) for _unit, nodes in units for node in nodes}
     ranks_seen = sorted({int(rank) for r in details.values() for rank in ((r.get("detail") or {}).get("rank_ms") or {})})
     if not ranks_seen:
         return None  # no node measured a step (check mode, every node stopped below): nothing to draw
@@ -156,7 +166,7 @@ def rank_matrix(report):
             detail = record.get("detail") or {}
             ranks = detail.get("rank_ms") or {}
             if not ranks:
-                why = record.get("actual") or "no training_stable result"
+                why = record.get("actual") or "no %s result" % check
                 cls = "none" if record.get("status") in (None, SKIP) else CLASS[record["status"]]
                 rows.append((node, [{"text": "", "cls": cls, "title": "%s: %s" % (node, why)} for _column in columns],
                              stopped_below(hosts[node], 6)))
@@ -192,14 +202,15 @@ def _timed(details):
     return "forward" if timed == {"forward"} else "step"
 
 
-def busbw_bars(report):
-    """Layer 5: each node's all-reduce busbw against the pod median, per unit; None without a figure."""
-    units, hosts = gpu_nodes(report), report["hosts"]
+def busbw_bars(report, catalog=None):
+    """Layer 5: each node's all-reduce busbw against the pod median (the check drawn as "busbw"), per unit; None
+    without a figure."""
+    units, hosts, check = gpu_nodes(report), report["hosts"], picture_check("busbw", catalog)
     bars, medians, ratio = [], [], None
     for unit, nodes in units:
         row = []
         for node in nodes:
-            record = _record(hosts[node], "nccl_node_busbw") or {}
+            record = _record(hosts[node], check) or {}
             detail = record.get("detail") or {}
             if detail.get("busbw") is None:
                 row.append({"node": node, "value": None, "cls": "none", "title": "%s: %s" % (node, record.get("actual") or "no result")})

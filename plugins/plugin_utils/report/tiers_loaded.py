@@ -11,11 +11,10 @@ import glob
 import os
 import re
 
+from ..core import catalog as _catalog
 from ..run import rail_mesh as _mesh, tiers as _tiers
 
-# the hunt's checks by the pattern their traffic makes between nodes (a log's name starts with its check's id)
-RING = ("nccl_scale", "nccl_all_gather_pod", "nccl_reduce_scatter_pod", "training_pod", "training_parity_pod")
-ALL_TO_ALL = ("nccl_alltoall_pod",)
+PATTERNS = ("pairs", "ring", "all_to_all")  # a fabric check's `traffic` (pre-flight refuses another: run/catalog_references.py)
 _NODES = re.compile(r"^# nodes: (.*)$", re.M)
 
 
@@ -27,9 +26,16 @@ def _mesh_pairs(run_dir, layer):
     return [(run["client"], run["server"]) for runs in (plan or {}).get("rounds") or [] for run in runs]
 
 
-def _hunt_runs(run_dir):
+def _traffic(name, catalog):
+    """The pattern of a hunt log's run (its check's `traffic`: a log's name starts with its check's id, then "-"); pairs
+    where no check of the catalog names it."""
+    found = [check for check in catalog["checks"] if check.get("traffic") and name.startswith(check["id"] + "-")]
+    return found[0]["traffic"] if found else "pairs"
+
+
+def _hunt_runs(run_dir, catalog):
     """{pattern: [groups]} of the launcher's runs across nodes that named their nodes."""
-    runs = {"pairs": [], "ring": [], "all_to_all": []}
+    runs = {pattern: [] for pattern in PATTERNS}
     for path in sorted(glob.glob(os.path.join(run_dir, "hunt", "*.log"))):
         name = os.path.basename(path)
         with open(path, encoding="utf-8", errors="replace") as handle:
@@ -37,19 +43,19 @@ def _hunt_runs(run_dir):
         found = _NODES.search(head)
         if not found or "," not in found.group(1):
             continue  # a run on one node (or a log of an older run without its nodes) crosses no switch between nodes
-        pattern = "all_to_all" if name.startswith(ALL_TO_ALL) else "ring" if name.startswith(RING) else "pairs"
+        pattern = _traffic(name, catalog)
         runs[pattern].append(found.group(1).split(","))
     return runs
 
 
-def loaded(run_dir, units):
+def loaded(run_dir, units, catalog=None):
     """[(what ran, the sentence of the tiers it crossed)] for what ran between nodes; [] where nothing did."""
     said = []
     for layer, what in ((2, "Layer 2 ping mesh"), (4, "Layer 4 ib_write_bw")):
         pairs = _mesh_pairs(run_dir, layer)
         if pairs:
             said.append((what, _tiers.crossed(units, pairs)["text"]))
-    runs = _hunt_runs(run_dir)
+    runs = _hunt_runs(run_dir, catalog or _catalog.load_catalog())
     for pattern, what in (("pairs", "Layers 5-6 runs on node pairs"), ("ring", "Layers 5-6 runs across several nodes"),
                           ("all_to_all", "Layer 5 all-to-all across the pod")):
         if runs[pattern]:

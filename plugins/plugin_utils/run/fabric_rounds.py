@@ -271,9 +271,11 @@ def _units_alone(nodes, run, units, groups, outcome, count):
                                            count, outcome["actual"]), "spine") for node in nodes}
 
 
-# Fabric checks of the catalog, by id, and the round that judges them (in catalog order).
-ROUNDS = {"nccl_pairs": round_pairs, "nccl_scale": round_scale, "nccl_alltoall_pod": round_bisection,
-          "nccl_all_gather_pod": round_whole, "nccl_reduce_scatter_pod": round_whole,
-          "training_pod": round_whole, "training_parity_pod": round_whole}
+# The rounds of the hunt, by the name a fabric check gives as its `round:` (catalog/workload.yml; pre-flight refuses a
+# name not here, run/catalog_references.py).
+ROUNDS = {"pairs": round_pairs, "scale": round_scale, "bisection": round_bisection, "whole": round_whole}
 # Rounds that are told each node's scalable unit (run/straggler_hunt.py resolves pyramid_scalable_unit).
-BY_UNIT = {"nccl_alltoall_pod"}
+BY_UNIT = {"bisection"}
+# The round whose runs fit the pod's latency model (two nodes at a time): the later rounds' latency-bound sizes are
+# judged by it (judging/scale.py)
+FITS_LATENCY = "pairs"

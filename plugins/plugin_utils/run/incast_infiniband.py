@@ -19,13 +19,22 @@ from ..judging.infiniband import leaf_end
 from ..judging.rail_guids import SOURCE as RAIL_GUIDS, with_rail_guid
 from . import engine as _engine, incast_plan as _plan, incast_reads as _run, pod as _pod
 
-FABRIC_GROUP = "ib_fabric_hosts"
-FABRIC_SOURCES = ["ib_port_counters"]
 LABELS = _judge.LABELS
 LEAF_CAUSES = ("ib_discards", "ib_wait_after")  # the leaf port's own; no_load proves nothing about it
 # The settled read comes at least this long after the after read: what an incast left queued drains in microseconds,
 # while a port held by a credit loop or a receiver returning no credits waits on, millions of ticks a second
 SETTLE_SECONDS = 1.0
+
+
+def fabric_sources(catalog):
+    """What the fabric host reads for InfiniBand's incast: the check's sources that are not its load (the subnet's port
+    counters)."""
+    return _run.read_sources(_run.incast_checks(catalog)["infiniband"])
+
+
+def fabric_group(catalog):
+    """The inventory group whose first host reads the subnet's counters (those sources' `read_on`)."""
+    return catalog["sources"][fabric_sources(catalog)[0]]["read_on"]
 
 
 def read_label(label):
@@ -35,15 +44,16 @@ def read_label(label):
 
 def make_plan(nodes, docs, groups, run_dir, hosts, reference, addresses, catalog, expects):
     """The plan file's content on InfiniBand, as incast_reads.make_plan's on RoCE, or {"error": why}."""
-    reader = _pod.reader(FABRIC_GROUP, groups, run_dir, 3, hosts)
+    group, leaves_from = fabric_group(catalog), _run.incast_checks(catalog)["infiniband"]["leaves_from"]
+    reader = _pod.reader(group, groups, run_dir, 3, hosts)
     if reader is None:
         return {"error": "no host of %s (or of gpu_nodes) is in the incast's play and climbed to layer 3: nobody reads the "
-                         "subnet's counters" % FABRIC_GROUP}
-    subnet = (_pod.read_in(docs.get(reader) or _results.load(run_dir, reader), 3)[0] or {}).get("ib_link_info")  # held back too
+                         "subnet's counters" % group}
+    subnet = (_pod.read_in(docs.get(reader) or _results.load(run_dir, reader), 3)[0] or {}).get(leaves_from["subnet"])  # held back too
     if not isinstance(subnet, dict) or "ca_ports" not in subnet:
         return {"error": "the subnet's read at Layer 3 (iblinkinfo on %s) is not usable: %s (the incast finds the leaves in "
                          "it: run it with Layer 3, --tags layer3)" % (reader, getattr(subnet, "reason", "not read"))}
-    leaves, keys, unseen = _leaves(nodes, docs, subnet, reference["pyramid_incast_rail"], expects)
+    leaves, keys, unseen = _leaves(nodes, docs, subnet, reference["pyramid_incast_rail"], expects, leaves_from)
     if not leaves:
         return {"error": "no rail of a planned node was found in the subnet's read (iblinkinfo on %s at Layer 3): %s" % (
             reader, "; ".join(unseen[:3]) or "no node")}
@@ -72,14 +82,16 @@ def _layer3_facts(doc):
     return _engine.restore_facts((doc.get("facts") or {}).get("layer3") or {})
 
 
-def _leaves(nodes, docs, subnet, only_rail, expects):
-    """({leaf: {node: (port, rail index)}}, {(leaf, port): ibqueryerrors key}, [rails not found, said])."""
+def _leaves(nodes, docs, subnet, only_rail, expects, leaves_from):
+    """({leaf: {node: (port, rail index)}}, {(leaf, port): ibqueryerrors key}, [rails not found, said]). ``leaves_from``:
+    the sources whose facts place a rail (the check's leaves_from: the node's, the subnet reader's)."""
     leaves, keys, unseen = {}, {}, []
+    own = leaves_from["node"]
     for node in nodes:
         kept = _layer3_facts(docs[node])  # a rail read by `rdma link` found by its sysfs port GUID (judging/rail_guids.py)
-        facts = with_rail_guid({"ibstat": kept.get("ibstat"), RAIL_GUIDS: kept.get(RAIL_GUIDS), "ib_link_info": subnet})
-        if not isinstance(facts["ibstat"], dict):
-            unseen.append("%s: no ibstat kept at Layer 3" % node)
+        facts = with_rail_guid({own: kept.get(own), RAIL_GUIDS: kept.get(RAIL_GUIDS), leaves_from["subnet"]: subnet})
+        if not isinstance(facts[own], dict):
+            unseen.append("%s: no %s kept at Layer 3" % (node, own))
             continue
         for index, rail in enumerate(expects[node]["pyramid_rails"]):
             if only_rail >= 0 and index != only_rail:
@@ -99,7 +111,8 @@ def snapshot(read, catalog, expect):
         return "not read"
     if read.get("unreachable"):
         return "host unreachable: %s" % read["unreachable"]
-    return _run.as_input(_engine.parse_sources(FABRIC_SOURCES, catalog, read["raw"], expect)[FABRIC_SOURCES[0]])
+    sources = fabric_sources(catalog)
+    return _run.as_input(_engine.parse_sources(sources, catalog, read["raw"], expect)[sources[0]])
 
 
 def judged(files, plan, index, group, catalog, check, expect, reader_expect):

@@ -24,9 +24,6 @@ from . import rail_mesh as _mesh
 from .ansible_step import RunError
 
 UNTIL = ("tail", "end")
-CHECK_ID = "incast_ecn"
-IB_CHECK_ID = "incast_ib"  # InfiniBand's incast: the target's leaf port waits for credits only while the load runs
-LEAF_CHECK_ID = "incast_leaf"  # the same incast's verdict on each leaf that faced a target
 EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen_timeout"]
 
 LEAF_EXPECTED = "under an incast at a target behind it: ECN marks, PFC only a blip at the end, no drops"
@@ -45,9 +42,10 @@ class IncastPhases:
 
     def __init__(self, step, catalog, args=None):  # pylint: disable=unused-argument
         self._step, self._catalog = step, catalog
-        self._check = next(c for c in catalog["checks"] if c["id"] == CHECK_ID)
-        self._leaf_check = next(c for c in catalog["checks"] if c["id"] == LEAF_CHECK_ID)
-        self._ib_check = next(c for c in catalog["checks"] if c["id"] == IB_CHECK_ID)
+        # RoCE's incast (ECN, DCQCN, PFC); InfiniBand's (the target's leaf port waits for credits only while the load
+        # runs); the same incast's verdict on each leaf that faced a target: the catalog's incast checks
+        checks = _run.incast_checks(catalog)
+        self._check, self._ib_check, self._leaf_check = checks["roce"], checks["infiniband"], checks["leaf"]
         self.checks = [self._check, self._ib_check]  # the kind's checks (check mode: run/ansible_step.py)
 
     # --- expectations ------------------------------------------------------------------------------------
@@ -201,7 +199,7 @@ class IncastPhases:
         if plan.get("fabric") == "infiniband":
             return dict(result, msg="%s: InfiniBand, no DCQCN counters on the NICs (the fabric host reads the leaves)" % host)
         expect = self._expect(host)
-        planned = _engine.reads(_run.NODE_SOURCES, self._catalog, expect)
+        planned = _engine.reads(_run.node_sources(self._catalog), self._catalog, expect)
         raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
         _run.files(args["run_dir"]).save(index, host, args["label"], {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
         return dict(result, msg="%s: NIC counters read (%s)" % (host, args["label"]))
@@ -211,7 +209,7 @@ class IncastPhases:
         _plan, index = self._load_plan(args)
         switch = self._host(args)
         expect = self._switch_expect(switch)
-        planned = _engine.reads(_run.switch_sources(args["label"]), self._catalog, expect)
+        planned = _engine.reads(_run.switch_sources(self._catalog, args["label"]), self._catalog, expect)
         # through the task's own connection: the switch's settings as this task resolved them
         raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
         _run.files(args["run_dir"]).save(index, switch, args["label"], {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
@@ -227,7 +225,7 @@ class IncastPhases:
         if args["label"] == "settled":
             after = _run.files(args["run_dir"]).load(index, host, _ib.read_label("after")) or {}
             time.sleep(max(after.get("at", 0) + _ib.SETTLE_SECONDS - time.time(), 0))
-        planned = _engine.reads(_ib.FABRIC_SOURCES, self._catalog, expect)
+        planned = _engine.reads(_ib.fabric_sources(self._catalog), self._catalog, expect)
         raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
         _run.files(args["run_dir"]).save(index, host, _ib.read_label(args["label"]), {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
         return dict(result, msg="%s: the subnet's port counters read (%s)" % (host, args["label"]))
@@ -360,7 +358,7 @@ class IncastPhases:
             both = [record]
             if host not in leaf_records:  # the other fabric's incast check: not applicable here, said as any only_if is
                 expect = self._expect(host)
-                other = self._check if record["check"] == IB_CHECK_ID else self._ib_check
+                other = self._check if record["check"] == self._ib_check["id"] else self._ib_check
                 both.append(_engine.not_applicable_result(host, other, self._catalog, expect))
             _results.record(doc, both)
             _results.save(run_dir, doc)
@@ -465,7 +463,7 @@ class IncastPhases:
             for label in _run.LABELS:
                 read = _run.files(run_dir).load(index, leaf, label)
                 if read:
-                    sides[label] = _run.switch_snapshot(read, self._catalog, leaf_expect, _run.switch_sources(label))
+                    sides[label] = _run.switch_snapshot(read, self._catalog, leaf_expect, _run.switch_sources(self._catalog, label))
                     times[(leaf, label)] = read["at"]
             switch[leaf] = {k: v for k, v in sides.items() if k in ("before", "after")}
             if "tail" in sides and (leaf, "after") in times:

@@ -16,16 +16,36 @@ from . import engine as _engine
 from ..core.model import SourceFailure
 from . import background as _background, incast_plan as _plan
 
-SWITCH_SOURCES = ["sw_ecn", "sw_pfc", "sw_discards"]
-# the tail read bounds PFC over the last part of the window, and nothing else: only the PFC counters, so that it
-# ends soon (NX-OS and Cumulus read ECN and discards one port at a time: 72 commands on a 36-port NX-OS leaf)
-TAIL_SOURCES = ["sw_pfc"]
-NODE_SOURCES = ["rdma_cc_counters", "nic_stats"]
+# The incast's checks, the sources they read and the names their judges take them by are the catalog's
+# (catalog/incast.yml: loads, read_as, tail_sources); nothing here names one.
 PORT_OFFSET = 100  # incast ports sit above the rail mesh's (pyramid_rdma_port_base + rail)
 LABELS = ("before", "tail", "after")
 # A tail read is never due sooner than this after the first sender started (at most half the window): a healthy
 # incast's PFC blip, and the senders that start a little later than the first, fall before it
 BLIP_SECONDS = 3.0
+
+
+def incast_checks(catalog):
+    """The incast's checks by what they judge: {"roce": a target on RoCE, "infiniband": a target on InfiniBand, "leaf":
+    the leaf}: the switch's check is the leaf's, a node's is its link layer's (its only_if)."""
+    found = {}
+    for check in catalog["checks"]:
+        if check["scope"] == "incast" and check["device"] == "switch":
+            found["leaf"] = check
+        elif check["scope"] == "incast":
+            layers = check.get("only_if", {}).get("pyramid_rdma_link_layer", [])  # one value, or a list of them
+            found.update({layer: check for layer in ([layers] if isinstance(layers, str) else layers)})
+    return found
+
+
+def read_sources(check):
+    """A target's check's reads: its sources that are not its load (the NIC's counters; InfiniBand: the subnet's)."""
+    return [name for name in check["sources"] if name not in check.get("loads", {}).values()]
+
+
+def node_sources(catalog):
+    """What each node of a RoCE incast reads before and after."""
+    return read_sources(incast_checks(catalog)["roce"])
 
 
 def incast_dir(run_dir):
@@ -85,7 +105,9 @@ def rail_netdevs(switch_ports, nodes, only_rail):
 
 def commands(rounds, catalog, expects, addresses):
     """Per round: {"servers": {target: [{id, argv}]}, "clients": {sender: [{id, argv}]}} from the catalog's
-    incast_server / incast_client ways, one server per sender and rail (a perftest server serves one client)."""
+    load's ways (the incast check's `loads`: the targets' server, the senders' client), one server per sender and rail
+    (a perftest server serves one client)."""
+    load = next(check["loads"] for check in catalog["checks"] if check.get("loads"))  # RoCE's and InfiniBand's are one
     out = []
     for groups in rounds:
         servers, clients = {}, {}
@@ -97,8 +119,8 @@ def commands(rounds, catalog, expects, addresses):
                     device = expects[target]["pyramid_rails"][rail]
                     port = expects[target]["pyramid_rdma_port_base"] + PORT_OFFSET + index * 64 + rail
                     run_id = "incast-%s-r%d-from-%s" % (target, rail, sender)
-                    server = _engine.reads(["incast_server"], catalog, expects[target], group={"device": device, "port": port})[0]
-                    client = _engine.reads(["incast_client"], catalog, expects[sender], group={
+                    server = _engine.reads([load["server"]], catalog, expects[target], group={"device": device, "port": port})[0]
+                    client = _engine.reads([load["client"]], catalog, expects[sender], group={
                         "device": expects[sender]["pyramid_rails"][rail], "port": port, "server": addresses[target][rail]})[0]
                     servers.setdefault(target, []).append(dict(server, id=run_id))
                     clients.setdefault(sender, []).append(dict(client, id=run_id))
@@ -145,22 +167,25 @@ def as_input(value, per_port=False):
     return value
 
 
-def switch_sources(label):
-    """The sources a leaf's read at ``label`` collects."""
-    return TAIL_SOURCES if label == "tail" else SWITCH_SOURCES
+def switch_sources(catalog, label):
+    """The sources a leaf's read at ``label`` collects: near the window's end, PFC alone (its tail_sources), so that it
+    ends soon (NX-OS and Cumulus read ECN and discards one port at a time: 72 commands on a 36-port NX-OS leaf)."""
+    leaf = incast_checks(catalog)["leaf"]
+    return list(leaf["tail_sources"] if label == "tail" else leaf["sources"])
 
 
 def switch_snapshot(read, catalog, expect, sources=None):
-    """{"ecn", "pfc", "discards"} of one switch read (those of ``sources``: the tail read's PFC only), or a
-    string saying why the read is unusable."""
+    """{"ecn", "pfc", "discards"} (the leaf check's read_as) of one switch read (those of ``sources``: the tail read's
+    PFC only), or a string saying why the read is unusable."""
     if not read:
         return "not read"
     if read.get("unreachable"):
         return "host unreachable: %s" % read["unreachable"]
-    sources = sources or SWITCH_SOURCES
+    named = incast_checks(catalog)["leaf"]["read_as"]
+    sources = sources or list(named)
     facts = _engine.parse_sources(sources, catalog, read["raw"], expect)
     return {key: as_input(facts[name], per_port=bool(_engine.foreach_of(catalog["sources"][name], expect)))
-            for key, name in (("ecn", "sw_ecn"), ("pfc", "sw_pfc"), ("discards", "sw_discards")) if name in sources}
+            for name, key in named.items() if name in sources}
 
 
 def nic_snapshot(read, catalog, expect):
@@ -170,7 +195,8 @@ def nic_snapshot(read, catalog, expect):
         return {index: "not read" for index in range(len(rails))}
     if read.get("unreachable"):
         return {index: "host unreachable: %s" % read["unreachable"] for index in range(len(rails))}
-    facts = _engine.parse_sources(["rdma_cc_counters"], catalog, read["raw"], expect)["rdma_cc_counters"]
+    name = next(name for name, key in incast_checks(catalog)["roce"]["read_as"].items() if key == "nic")
+    facts = _engine.parse_sources([name], catalog, read["raw"], expect)[name]
     return {index: as_input(facts.get(device)) for index, device in enumerate(rails)}
 
 

@@ -69,11 +69,10 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
     if check_mode:  # reads only: a check that loads is recorded as not run, with the rest of the layer
         checks, not_run = _check_mode.split(host, checks, catalog, expect)
         # a mesh, incast or fabric check is recorded by its own run (run/ansible_step.py, run/straggler_hunt.py)
-        scopes = {check["id"]: check["scope"] for check in catalog["checks"]}
-        inapplicable += [record for record in not_run if scopes[record["check"]] in ("host", "pod")]
-    # fabric checks: the straggler hunt's; incast checks: their own play's (roles/incast); mesh checks: the rail
-    # mesh's rounds (roles/rail_mesh)
-    local = [check for check in checks if check["scope"] not in ("fabric", "incast", "mesh")]
+        on_device = {check["id"] for check in catalog["checks"] if _catalog.kind_of(check)["on_device"]}
+        inapplicable += [record for record in not_run if record["check"] in on_device]
+    # a kind not run on the device (catalog/kinds.yml on_device: false) is run and recorded by its own runner
+    local = [check for check in checks if _catalog.kind_of(check)["on_device"]]
     if not local:
         _results.record(doc, inapplicable)
         return inapplicable, {"msg": "layer %d: no checks to run on %s itself (fabric checks run from the launcher)" % (layer, host)}
@@ -98,7 +97,7 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
         if counters:
             summary["counters"] = {name: facts[name] for name in counters}
         records = [_set_aside_said(_engine.judge_host(host, check, catalog, facts, judged, collected), expect, judged)
-                   for check in checks if check["scope"] == "host"]
+                   for check in local if _catalog.kind_of(check)["judged"] == "device"]
         records = _depends.fold(records, catalog, doc["results"])  # an ERROR of a failed prerequisite's making: SKIP
         doc.setdefault("facts", {})["layer%d" % layer] = _engine.serializable_facts(facts)
         # what ran (the way that answered), for the pod checks judged later from these facts
@@ -116,7 +115,7 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
 
 def _pod_source_names(checks, catalog, reads_for):
     """The ``read_on`` sources of ``checks`` whose group this host reads for."""
-    local = [check for check in checks if check["scope"] not in ("fabric", "incast", "mesh")]
+    local = [check for check in checks if _catalog.kind_of(check)["on_device"]]
     return [name for name in _engine.source_names(local) if catalog["sources"][name].get("read_on") in tuple(reads_for)]
 
 

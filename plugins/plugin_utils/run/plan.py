@@ -25,20 +25,19 @@ from . import tiers as _tiers
 
 LAYERS = tuple(range(8))
 DEVICES = ("gpu_node", "switch")
-MESH_CHECKS = {2: "rail_ping", 4: "rdma_write_bw"}
 
 
-def readers(groups, hosts):
+def readers(groups, hosts, catalog):
     """{group: the host that reads its `read_on` sources for the pod}: its first host in the run, or the first GPU node
-    where the inventory has no such group (run/pod.py reader, before any layer has blocked one)."""
+    where the inventory has no such group (run/pod.py reader, before any layer has blocked one). The groups are the
+    catalog's sources' `read_on`."""
     found = {}
-    for group in ("ib_fabric_hosts",):
+    for group in dict.fromkeys(source["read_on"] for source in catalog["sources"].values() if source.get("read_on")):
         found[group] = next((host for host in list(groups.get(group) or groups.get("gpu_nodes") or []) if host in hosts), None)
     return found
 
 
 # the kinds of run between nodes: a lone GPU node (none outside the run either) has no partner for any of them
-ACROSS_NODES = ("fabric", "mesh", "incast")
 
 
 def alone_in(nodes, groups):
@@ -64,7 +63,7 @@ def device_checks(device, layer, catalog, expect, reader_of, alone=None):
     entries = []
     for check in _catalog.checks_at(catalog, layer, device):
         why = _catalog.not_applicable(check, expect)
-        if not why and alone and check["scope"] in ACROSS_NODES:
+        if not why and alone and _catalog.kind_of(check)["across_nodes"]:
             why = ("not applicable: %s is the only GPU node of this run and none outside it is named (%s runs across two "
                    "nodes at least)" % (alone, check["id"]))
         if why:
@@ -84,7 +83,8 @@ def device_checks(device, layer, catalog, expect, reader_of, alone=None):
 
 def mesh(layer, nodes, expect_of, catalog):
     """The rail mesh of ``layer`` (2: pings, 4: ib_write_bw): its pairs by round, how the rounds run, and for how long."""
-    check = next(c for c in catalog["checks"] if c["id"] == MESH_CHECKS[layer])
+    # the layer's first mesh check stands for its pairs (Layer 4's GPUDirect runs the same pairs, after the host memory's)
+    check = next(c for c in catalog["checks"] if c["scope"] == "mesh" and c["layer"] == layer)
     if not nodes:
         return {"check": check["id"], "rounds": [], "note": "no GPU node"}
     first = expect_of(nodes[0])
@@ -187,7 +187,7 @@ def build(devices, expect_of, catalog, groups, forks):
     nodes = list(devices.get("gpu_node") or [])
     switches = list(devices.get("switch") or [])
     order = list(groups.get("gpu_nodes") or nodes)
-    reader_of = readers(groups, nodes)
+    reader_of = readers(groups, nodes, catalog)
     alone = alone_in(nodes, groups)
     addresses = {}
     for node in nodes:

@@ -183,7 +183,7 @@ def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node", groups=None, 
     """Record the pod checks of ``layer`` for ``hosts`` in their results files: (hosts judged, {check: ["host=STATUS"]}
     of the records that did not pass). ``groups``: the inventory's groups, for the checks read on one host of a group.
     ``check_mode``: a check that loads was not run (its SKIP recorded with the layer, run/layer.py)."""
-    checks = [c for c in _catalog.checks_at(catalog, layer, device) if c["scope"] == "pod"]
+    checks = [c for c in _catalog.checks_at(catalog, layer, device) if _catalog.kind_of(c)["on_device"] and _catalog.kind_of(c)["judged"] == "pod"]
     docs, facts_by_host, expect_by_host, ran_by_host = {}, {}, {}, {}
     for host in hosts:
         doc = _results.load(run_dir, host)

@@ -35,18 +35,18 @@ def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=F
         partners = _straggler.references_for(nodes, references)
         # the pod's latency model, fitted from the pair runs (round 2): round 3's latency-bound sizes are judged by it
         check_expect, by_unit = (dict(expect, latency_model=latency) if latency else expect), {}
-        if check["id"] in _rounds.BY_UNIT:
+        if check["round"] in _rounds.BY_UNIT:
             units = _straggler.scalable_units(nodes, pod_order or list(docs), expect["pyramid_scalable_unit_nodes"],
                                               lambda host: step.expectations(host, catalog, [], extra=("pyramid_scalable_unit",)))
             check_expect, by_unit = dict(check_expect, scalable_units=units), {"units": units}
         verdicts = (_straggler.lone_node(list(docs), references)
                     or _straggler.launcher_missing(nodes, partners, launcher, expect)
-                    or _rounds.ROUNDS[check["id"]](list(nodes), _group_runner(step, check, catalog, check_expect, launcher, log),
-                                                   partners, **by_unit))
+                    or _rounds.ROUNDS[check["round"]](list(nodes), _group_runner(step, check, catalog, check_expect, launcher, log),
+                                                      partners, **by_unit))
         verdicts.update(_straggler.left_out(docs, verdicts, check, layer))
         _straggler.record(docs, verdicts, check, catalog, expect, counts)
         nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == PASS]
-        latency = latency or (_scale.pod_latency(verdicts) if check["id"] == "nccl_pairs" else None)
+        latency = latency or (_scale.pod_latency(verdicts) if check["round"] == _rounds.FITS_LATENCY else None)
     for doc in docs.values():
         _results.save(run_dir, doc)
     return {"counts": counts, "runs": log.count, "msg": "layer %d fabric checks: %s (%d runs from %s; logs in %s)" % (

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..core import catalog as _catalog, results as _results
 from . import engine as _engine
-from ..core.model import ERROR, PASS, SKIP, SourceFailure, count_statuses
+from ..core.model import ERROR, PASS, SKIP, SourceFailure
 from ..gate import blocking as _blocking
 
 LAYER = 7
@@ -30,11 +30,8 @@ def run(run_dir, devices, catalog, expectations_of, ask):
         checks = _catalog.checks_at(catalog, LAYER, device)
         for host in hosts if checks else []:
             doc = _results.load(run_dir, host)
-            found = [judge_device(host, check, catalog, expectations_of(host, [check]), doc, answers, ask) for check in checks]
-            _results.record(doc, found)
-            _results.save(run_dir, doc)
-            records.extend(found)
-    counts = {status: n for status, n in count_statuses(records).items() if n}
+            records.extend(judge_device(host, check, catalog, expectations_of(host, [check]), doc, answers, ask) for check in checks)
+    counts = _results.record_each(run_dir, records)
     failing = ["%s %s=%s" % (r["host"], r["check"], r["status"]) for r in records if r["status"] != PASS and not r.get("not_applicable")]
     return {"counts": counts, "not_passing": failing, "queries": len(answers),
             "msg": "layer 7 (telemetry) on %d devices: %s%s" % (

@@ -1,0 +1,112 @@
+"""run/link.py's plan: which nodes' miss is retraced, which switches sit on their paths, which links join them."""
+
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import link as _link
+
+RETRACED = {"id": "nccl_alltoall_pod", "layer": 5, "causes": {"spine": "the spine layer", "unit": "the unit", "slow": "slow"}}
+
+
+def _doc(status, cause, check="nccl_alltoall_pod", layer=5, actual="busbw 20 GB/s"):
+    return {"results": [{"check": check, "layer": layer, "status": status, "cause": cause, "actual": actual}]}
+
+
+def test_only_the_nodes_whose_miss_has_a_retraced_cause_are_taken():
+    docs = {"node-001": _doc("FAIL", "the spine layer", actual="first"), "node-002": _doc("FAIL", "the spine layer"),
+            "node-003": _doc("FAIL", "the unit"), "node-004": _doc("PASS", None),
+            "node-005": _doc("FAIL", "the spine layer", check="nccl_pairs"),  # another check's miss
+            "node-006": _doc("FAIL", "the spine layer", layer=6)}
+    nodes, missed = _link.missed_nodes(docs, RETRACED, ["spine"])
+    assert nodes == ["node-001", "node-002"]
+    assert missed == "first"
+
+
+def test_no_cause_named_takes_no_node():
+    assert _link.missed_nodes({"node-001": _doc("FAIL", "the spine layer")}, RETRACED, ["nowhere"]) == ([], None)
+
+
+PLANS = {
+    "leaf-01": [{"port": "Ethernet1", "peer": "node-001", "role": "host"},
+                {"port": "Ethernet33", "peer": "spine-01", "peer_port": "Ethernet1", "role": "fabric"},
+                {"port": "Ethernet34", "peer": "spine-02", "peer_port": "Ethernet1", "role": "fabric"}],
+    "leaf-02": [{"port": "Ethernet1", "peer": "node-009", "role": "host"},
+                {"port": "Ethernet33", "peer": "spine-01", "peer_port": "Ethernet2", "role": "fabric"},
+                {"port": "Ethernet34", "peer": "spine-02", "peer_port": "Ethernet2", "role": "fabric"}],
+    "leaf-03": [{"port": "Ethernet1", "peer": "node-017", "role": "host"},  # no node of the miss behind it
+                {"port": "Ethernet33", "peer": "spine-01", "peer_port": "Ethernet3", "role": "fabric"}],
+    "spine-01": [{"port": "Ethernet1", "peer": "leaf-01", "peer_port": "Ethernet33", "role": "fabric"}],
+    "spine-02": [{"port": "Ethernet1", "peer": "leaf-01", "peer_port": "Ethernet34", "role": "fabric"}],
+}
+
+
+def test_the_paths_are_the_leaves_cabling_the_nodes_and_their_fabric_peers():
+    readers, links = _link.paths(PLANS, ["node-001", "node-009"])
+    assert readers == ["leaf-01", "leaf-02", "spine-01", "spine-02"]
+    assert {"leaf": "leaf-01", "leaf_port": "Ethernet34", "spine": "spine-02", "spine_port": "Ethernet1"} in links
+    assert len(links) == 4 and not any(link["leaf"] == "leaf-03" for link in links)
+
+
+def test_a_peer_outside_the_run_is_no_link_to_read():
+    plans = {name: plan for name, plan in PLANS.items() if name != "spine-02"}
+    readers, links = _link.paths(plans, ["node-001", "node-009"])
+    assert readers == ["leaf-01", "leaf-02", "spine-01"]
+    assert all(link["spine"] == "spine-01" for link in links)
+
+
+CHECK = {"sources": ["sw_errors"]}
+
+
+def test_a_read_that_never_happened_is_a_failure_of_every_source_never_a_window():
+    windows = _link._windows(CHECK, {}, {}, None, {"at": 2.0, "raw": {}})  # pylint: disable=protected-access
+    assert isinstance(windows["sw_errors"], SourceFailure)
+    assert "no before read" in windows["sw_errors"].reason
+
+
+def test_an_unreachable_switch_is_a_failure_naming_the_read():
+    windows = _link._windows(CHECK, {}, {}, {"at": 1.0, "raw": {}}, {"at": 2.0, "raw": {}, "unreachable": "timed out"})  # pylint: disable=protected-access
+    assert "unreachable at the after read: timed out" in windows["sw_errors"].reason
+
+
+def test_a_retraces_that_names_no_cause_of_its_check_is_refused_at_pre_flight():
+    import copy  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import catalog_references  # pylint: disable=import-outside-toplevel
+    catalog = copy.deepcopy(_catalog.load_catalog())
+    assert catalog_references.problems(catalog) == []
+    check = next(check for check in catalog["checks"] if check.get("retraces"))
+    for wrong in ({"check": check["retraces"]["check"], "cause_keys": ["nowhere"]}, {"check": "no_such_check", "cause_keys": []},
+                  {"check": "nccl_node_busbw", "cause_keys": []}):  # a node's own run: no launched load to run again
+        check["retraces"] = wrong
+        assert catalog_references.problems(catalog) == [
+            "check %s: retraces names a check judged at its layer or below (%r), causes of that check's (cause_keys) and a "
+            "check whose first source is launched" % (check["id"], wrong["check"])]
+
+
+class _Step:
+    host = "leaf-01"
+
+    def __init__(self, plans):
+        self.plans = plans
+
+    def expectations(self, host, catalog, checks, extra=()):  # pylint: disable=unused-argument
+        return {"pyramid_switch_ports": self.plans.get(host, []), "pyramid_command_timeout": 10}
+
+    def collect(self, planned, timeout, parallel=1):
+        raise AssertionError("nothing to retrace reads nothing")
+
+
+def test_a_pod_whose_all_to_all_held_plans_no_read_and_no_load(tmp_path):
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results  # pylint: disable=import-outside-toplevel
+    for node in ("node-001", "node-009"):
+        _results.save(str(tmp_path), dict(_doc("PASS", None), host=node))
+    phases = _link.LinkPhases(_Step(PLANS), _catalog.load_catalog(), {"layer": 5})
+    assert phases.checks and phases.idle({}) is None
+    planned = phases.plan({}, {"run_dir": str(tmp_path), "hosts": ["node-001", "node-009"], "switches": sorted(PLANS)})
+    assert planned["readers"] == [] and "no miss to retrace" in planned["msg"]
+    for switch in PLANS:  # nothing to prove on them: neither for nor against GO, and said why
+        (record,) = _results.load(str(tmp_path), switch)["results"]
+        assert record["status"] == "SKIP" and record["not_applicable"] and record["check"] == phases.checks[0]["id"]
+        assert record["actual"] == "not applicable: no nccl_alltoall_pod miss placed on spine in this run to retrace"
+    assert phases.read({}, {"run_dir": str(tmp_path), "label": "before"})["msg"] == "leaf-01: not on a path"
+    assert phases.load({}, {"run_dir": str(tmp_path)})["msg"] == "no miss to retrace"
+    assert phases.judge({}, {"run_dir": str(tmp_path)})["msg"] == "no miss to retrace"

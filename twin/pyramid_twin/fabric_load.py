@@ -1,0 +1,201 @@
+"""The twin's fabric load: what a simulated NCCL all-to-all across scalable units puts through the leaf uplinks and spines.
+
+Hot path (switch sessions, node tool runs): stdlib only.
+
+Mechanism (twin/README.md, "Fabric load"), as incast.py's: every simulated all-to-all across nodes of more than one
+scalable unit (formats_fabric.group_table) records an event, one JSON file per run in the pod's
+.twin/changes/<digest>/fabric_load/ (``record_alltoall``): its nodes, the bytes each node sent each other node, the
+rails they spread over, the unit size, its start and duration. A switch read computes from the events
+(``apply_switch``, from switch_session.snapshot_now) the octets and packets each run put through the switch's ports,
+so a counter read before and after a run shows its traffic and two reads with no run between them show none.
+
+The paths, on a rail-optimized fabric (switch_model.py): NCCL (PXN) sends what GPU g of a node sends to GPU g of
+another node on rail g, so each node pair's bytes split evenly over the rails; on rail r, all of it crosses the
+node's host port on leaf<su>-r<r>, and what goes to a node of another unit leaves the leaf on its uplinks, spread over
+its ECMP spines by each link's share (switch_model.link_shares: even on a healthy leaf), and reaches the other unit's
+leaf through that spine. A link's faults (switch_model: uplink_slow, uplink_marginal) say what each packet it carries
+costs: ECN marks and discards on the RoCE priority at the leaf's egress, CRC and input errors (and FEC uncorrected
+codewords) at each end's receive side.
+"""
+
+import os
+import time
+
+from pyramid_twin import incast
+
+ROCE_PRIORITY = incast.ROCE_PRIORITY  # = formats_roce.ROCE_PRIORITY: the queue the all-to-all's RoCE traffic runs on
+# One RoCEv2 frame at the IB MTU of 4096 on the wire, as a port's octet counters count it (destination MAC through
+# FCS): 4096 payload + BTH 12 + UDP 8 + IPv4 20 + Ethernet 14 + ICRC 4 + FCS 4.
+FRAME_BYTES = 4158
+# nccl-tests' loop (src/common.cu, formats_nccl.render's head line): each size run `iters` times out of place and
+# `iters` times in place, after `warmup` runs of the largest size
+ITERS, WARMUP = 20, 5
+
+
+# --- the launcher's side: one event per all-to-all across units ------------------------------------------------
+
+def rank_bytes(minbytes, maxbytes, factor):
+    """Bytes one rank's buffer held over a whole nccl-tests all-to-all run (the `size` column of each row, as
+    formats_nccl.render rounds it, times its runs), before the count's per-rank rounding."""
+    total, size, largest = 0, minbytes, 0
+    while size <= maxbytes:
+        total += size * 2 * ITERS
+        largest = size
+        size *= factor
+        if factor < 2:
+            break
+    return total + largest * WARMUP
+
+
+def unit_of(node, nodes_per_leaf):
+    """The scalable unit (1-based) of ``node`` (node-NNN): its leaf group, nodes_per_leaf consecutive nodes each."""
+    return (int(node.rsplit("-", 1)[-1]) - 1) // nodes_per_leaf + 1
+
+
+def crosses_units(nodes, nodes_per_leaf):
+    return len({unit_of(node, nodes_per_leaf) for node in nodes}) > 1
+
+
+def event(states, ranks_per_node, sizes, start, duration):
+    """The event of one all-to-all across ``states`` (one rank per GPU): each rank sends 1/world of its buffer to every
+    rank, so node a sends node b ranks_per_node^2 / world of a rank's buffer at each run."""
+    world = len(states) * ranks_per_node
+    pair = rank_bytes(*sizes) * ranks_per_node * ranks_per_node // max(world, 1)
+    nodes = [state["hostname"] for state in states]
+    return {"nodes": nodes, "pair_bytes": pair, "bytes": pair * len(nodes) * (len(nodes) - 1),
+            "rails": max(len(states[0]["rails"]), 1), "nodes_per_leaf": states[0]["switch_fabric"]["nodes_per_leaf"],
+            "start": start, "duration": duration}
+
+
+def tool_events_dir():
+    """The pod's event directory for the tool running now (fake_tool's node), or None outside a twin session."""
+    import sys  # pylint: disable=import-outside-toplevel
+    node_dir = getattr(sys.modules.get("pyramid_twin.fake_tool"), "NODE", [None])[0]
+    return events_dir(incast.digest_of(node_dir)) if node_dir else None
+
+
+def events_dir(digest):
+    """.twin/changes/<digest>/fabric_load: under changes/, so twin/up clears it with the rest of what sessions changed."""
+    return os.path.join(incast.STATE_DIR, "changes", digest, "fabric_load")
+
+
+def record_alltoall(states, ranks_per_node, sizes, text, event_dir=None):
+    """Keep the event of an all-to-all that crossed units (nothing for one within a unit, or on a pod without
+    switches). Its duration: what the timing mode makes the run take (timing.py), or 0 (whole at once) when it is off."""
+    fabric = states[0].get("switch_fabric") if states else None
+    if not fabric or not crosses_units([state["hostname"] for state in states], fabric["nodes_per_leaf"]):
+        return None
+    event_dir = event_dir or tool_events_dir()
+    if event_dir is None:
+        return None
+    from pyramid_twin import timing  # pylint: disable=import-outside-toplevel
+    scale = timing.factor(states[0])
+    item = event(states, ranks_per_node, sizes, time.time(), scale * timing.nccl_seconds(text) if scale else 0.0)
+    incast.write_own_file(event_dir, "alltoall-%s" % states[0]["hostname"], item)
+    return item
+
+
+def uplink_pace(states):
+    """The all-to-all's pace through its faulty uplinks (switch_model: uplink_slow, uplink_marginal), as
+    pod.fabric.spine_funnel paces it (formats_fabric._funnel): a unit's nodes send their share for other units
+    through the faulty link's leaf, min(1, pace / that share); 1.0 within one unit or on healthy links."""
+    fabric = states[0].get("switch_fabric") if states else None
+    if not fabric or not fabric.get("uplink_faults") or len(states) < 2:
+        return 1.0
+    per_leaf = fabric["nodes_per_leaf"]
+    units = [unit_of(state["hostname"], per_leaf) for state in states]
+    if len(set(units)) < 2:
+        return 1.0
+    pace = 1.0
+    for fault in fabric["uplink_faults"]:
+        if fault["su"] in units:
+            share = (len(units) - units.count(fault["su"])) / (len(units) - 1.0)
+            pace = min(pace, fault["pace"] / share)
+    return pace
+
+
+# --- the switch's side: the counters at each read ------------------------------------------------------------------
+
+def load(event_dir):
+    return incast.load(event_dir)
+
+
+def _done(item, now):
+    """How much of the run's traffic has passed ``now``: all of it once its window has."""
+    duration = float(item.get("duration") or 0.0)
+    if duration <= 0:
+        return 1.0 if now >= item["start"] else 0.0
+    return min(max((now - item["start"]) / duration, 0.0), 1.0)
+
+
+def _leaf_of(name):
+    """(su, rail) of a leaf name leaf<su>-r<rail>, or None."""
+    head, _dash, rail = name.partition("-r")
+    if not head.startswith("leaf") or not head[4:].isdigit() or not rail.isdigit():
+        return None
+    return int(head[4:]), int(rail)
+
+
+def _crossing(item, su):
+    """Bytes a leaf of unit ``su`` sends (and receives) across units on one rail in run ``item``, and its run nodes."""
+    per_leaf = item["nodes_per_leaf"]
+    inside = [node for node in item["nodes"] if unit_of(node, per_leaf) == su]
+    lane = item["pair_bytes"] / float(item["rails"])
+    return lane * len(inside) * (len(item["nodes"]) - len(inside)), inside, lane
+
+
+def _add(port, octets_in, octets_out):
+    """Add traffic to a concrete port, and what its link's faults make of the packets (switch_model's port["load"])."""
+    packets_in, packets_out = int(octets_in // FRAME_BYTES), int(octets_out // FRAME_BYTES)
+    port["in_octets"] = port.get("in_octets", 0) + int(octets_in)
+    port["out_octets"] = port.get("out_octets", 0) + int(octets_out)
+    port["in_packets"] = port.get("in_packets", 0) + packets_in
+    port["out_packets"] = port.get("out_packets", 0) + packets_out
+    costs = port.get("load") or {}
+    if costs.get("ecn_per_packet"):  # the leaf's egress queue on a slow link: marks and drops while it is loaded
+        port["ecn_marked"][ROCE_PRIORITY] += int(packets_out * costs["ecn_per_packet"])
+        port["discards"][ROCE_PRIORITY] += int(packets_out * costs.get("discards_per_packet", 0.0))
+    if costs.get("errors_per_packet"):  # a marginal cable: frames that arrive bad
+        errors = int(packets_in * costs["errors_per_packet"])
+        port["crc"] += errors
+        port["in_errors"] += errors
+        port["fec_uncorrected"] = port.get("fec_uncorrected", 0) + int(packets_in * costs.get("fec_uncorrected_per_packet", 0.0))
+
+
+def apply_switch(snapshot, now=None):
+    """Add every recorded all-to-all's traffic through this switch to a concrete snapshot (switch_session.snapshot_now):
+    a leaf's host ports of the run's nodes on its rail and its uplinks by their shares; a spine's port to each such leaf
+    by that link's share."""
+    folder = snapshot.get("fabric_load_events")
+    if not folder:
+        return snapshot
+    now = time.time() if now is None else now
+    events = load(folder)
+    if not events:
+        return snapshot
+    leaf = _leaf_of(snapshot["hostname"]) if snapshot.get("role") == "leaf" else None
+    for item in events:
+        done = _done(item, now)
+        if not done:
+            continue
+        if leaf is not None:
+            su, rail = leaf
+            if rail >= item["rails"]:
+                continue
+            cross, inside, lane = _crossing(item, su)
+            for port in snapshot["ports"]:
+                peer = (port.get("description") or "").split(" ", 1)[0]
+                if peer in inside:  # every other node of the run, on this rail, both ways
+                    both = lane * (len(item["nodes"]) - 1) * done
+                    _add(port, both, both)
+                elif "load" in port and cross:
+                    _add(port, cross * port["load"]["share"] * done, cross * port["load"]["share"] * done)
+        else:
+            for port in snapshot["ports"]:
+                far = _leaf_of((port.get("description") or "").split(" ", 1)[0])
+                if "load" not in port or far is None or far[1] >= item["rails"]:
+                    continue
+                cross = _crossing(item, far[0])[0] * port["load"]["share"] * done
+                if cross:
+                    _add(port, cross, cross)  # in from the leaf what it sends across, out to it what it receives
+    return snapshot
