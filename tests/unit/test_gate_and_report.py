@@ -253,3 +253,20 @@ def test_a_waiver_must_name_a_row_and_give_a_reason():
                                    CATALOG)
     assert found[0].startswith("node-001: pyramid_waive row 'qos_lod' is no row of the checklist; did you mean qos_load?")
     assert found[1] == "node-001: pyramid_waive row telemetry has no reason: say why the pod goes live without it"
+
+
+def test_a_lone_node_without_switches_reads_the_pod_all_to_all_row_not_applicable_not_a_gap(tmp_path):
+    """The pod all-to-all's row holds the link run's switch check (catalog/link.yml, `retraces`), which only follows a
+    miss of the nodes' all-to-all: it proves nothing of the row alone, so a run without switches is no gap in that row
+    (found on the lent H200: one node, no switch, the row read "not checked: no switch in this run", a NO-GO)."""
+    alltoall = next(check for check in ALL if check.get("row") == "alltoall_pod")
+    _write(tmp_path, "gpu-host", {})
+    doc = _results.load(str(tmp_path), "gpu-host")
+    for record in doc["results"]:
+        if record["check"] == alltoall["id"]:
+            record.update(status="SKIP", not_applicable=True, actual="not applicable: gpu-host is the only GPU node of this run")
+    _results.save(str(tmp_path), doc)
+    report = _report.build(CATALOG, str(tmp_path), {"gpu_node": ["gpu-host"]})
+    row = next(row for row in report["checklist"] if row["row"] == "alltoall_pod")
+    assert row["status"] == "not_covered" and "no switch" not in row["why_not"], row
+    assert "alltoall_pod" not in {unchecked["row"] for unchecked in report["unchecked_rows"]}, report["unchecked_rows"]
