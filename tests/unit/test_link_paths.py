@@ -45,6 +45,12 @@ def test_the_paths_are_the_leaves_cabling_the_nodes_and_their_fabric_peers():
     assert len(links) == 4 and not any(link["leaf"] == "leaf-03" for link in links)
 
 
+def test_a_leaf_whose_plan_names_no_uplink_is_not_read():
+    plans = dict(PLANS, **{"leaf-02": [entry for entry in PLANS["leaf-02"] if entry["role"] == "host"]})
+    readers, links = _link.paths(plans, ["node-001", "node-009"])
+    assert readers == ["leaf-01", "spine-01", "spine-02"] and {link["leaf"] for link in links} == {"leaf-01"}
+
+
 def test_a_peer_outside_the_run_is_no_link_to_read():
     plans = {name: plan for name, plan in PLANS.items() if name != "spine-02"}
     readers, links = _link.paths(plans, ["node-001", "node-009"])

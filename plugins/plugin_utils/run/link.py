@@ -57,8 +57,9 @@ def paths(plans, nodes):
               if any(entry.get("role", "host") == "host" and entry.get("peer") in nodes for entry in plan)]
     links = [{"leaf": leaf, "leaf_port": entry["port"], "spine": entry["peer"], "spine_port": entry.get("peer_port")}
              for leaf in leaves for entry in plans[leaf] if entry.get("role") == "fabric" and entry.get("peer") in plans]
-    readers = leaves + sorted({link["spine"] for link in links} - set(leaves))
-    return readers, links
+    # a switch that holds no link on the paths (a leaf whose plan names no uplink) has none to read
+    readers = [leaf for leaf in leaves if any(link["leaf"] == leaf for link in links)]
+    return readers + sorted({link["spine"] for link in links} - set(readers)), links
 
 
 class LinkPhases:
@@ -100,7 +101,7 @@ class LinkPhases:
 
     def _off_path(self, switch, check, nodes):
         retraced = self._retraced(check)
-        why = ("not applicable: %s is on no path of the nodes whose %s missed (%s)" % (switch, retraced["id"], ", ".join(nodes))
+        why = ("not applicable: %s holds no link on the paths of the nodes whose %s missed (%s)" % (switch, retraced["id"], ", ".join(nodes))
                if len(nodes) >= 2 else "not applicable: no %s miss placed on %s in this run to retrace" % (
                    retraced["id"], " or ".join(check["retraces"].get("cause_keys", []))))
         record = _engine.result(switch, check, self._catalog, {}, SKIP, "a miss of %s to retrace" % retraced["id"], why,
