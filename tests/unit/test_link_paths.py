@@ -116,3 +116,26 @@ def test_a_pod_whose_all_to_all_held_plans_no_read_and_no_load(tmp_path):
     assert phases.read({}, {"run_dir": str(tmp_path), "label": "before"})["msg"] == "leaf-01: not on a path"
     assert phases.load({}, {"run_dir": str(tmp_path)})["msg"] == "no miss to retrace"
     assert phases.judge({}, {"run_dir": str(tmp_path)})["msg"] == "no miss to retrace"
+
+
+def test_check_mode_plans_as_a_full_run_and_never_runs_the_load_again(tmp_path):
+    """--check: a miss taken over from another run (pyramid_resume) would be read around a load: its switches read "not
+    run: check mode", every later phase does nothing (the role's tasks skip on no readers)."""
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results  # pylint: disable=import-outside-toplevel
+    catalog = _catalog.load_catalog()
+    phases = _link.LinkPhases(_Step(PLANS), catalog, {"layer": 5})
+    retraced = next(check for check in catalog["checks"] if check["id"] == phases.checks[0]["retraces"]["check"])
+    spine = retraced["causes"]["spine"]
+    for node in ("node-001", "node-009"):
+        _results.save(str(tmp_path), dict(_doc("FAIL", spine, check=retraced["id"], layer=retraced["layer"]), host=node))
+    args = {"run_dir": str(tmp_path), "hosts": ["node-001", "node-009"], "switches": sorted(PLANS)}
+    planned = phases.check_mode({}, "plan", args)
+    assert planned["readers"] == []
+    assert _link.files(str(tmp_path), phases.checks[0]).load_plan()["readers"] == []
+    statuses = {switch: _results.load(str(tmp_path), switch)["results"][0] for switch in PLANS}
+    assert statuses["leaf-03"]["not_applicable"] and statuses["leaf-03"]["status"] == "SKIP"
+    for switch in ("leaf-01", "leaf-02", "spine-01", "spine-02"):
+        assert statuses[switch]["status"] == "SKIP" and not statuses[switch].get("not_applicable"), statuses[switch]
+        assert statuses[switch]["actual"].startswith("not run: check mode: the link run would run"), statuses[switch]
+    assert phases.check_mode({}, "load", args)["msg"] == "load: not run: check mode"

@@ -96,7 +96,11 @@ class PhasedRunAction(EngineAction):
 
 def _not_run_in_check_mode(result, phase, phases, step, catalog, args):
     """Check mode for a kind of run whose checks (``phases.checks``) load the fabric or the GPUs: no round runs (every
-    phase's rounds empty) and its last phase records each host's checks as not run; None where the kind only reads."""
+    phase's rounds empty) and its last phase records each host's checks as not run; None where the kind only reads. A
+    kind whose own checks only read but whose runner loads (the link run) says itself what check mode does
+    (``phases.check_mode``)."""
+    if hasattr(phases, "check_mode"):
+        return phases.check_mode(result, phase, args)
     checks = phases.checks
     if not _check_mode.loads(checks, catalog, step.expectations(step.host, catalog, checks)):
         return None

@@ -23,7 +23,7 @@ import time
 from ..core import catalog as _catalog, results as _results
 from ..core.model import SKIP, SourceFailure
 from ..judging import JUDGES
-from . import background as _background, engine as _engine, straggler as _straggler
+from . import background as _background, check_mode as _check_mode, engine as _engine, straggler as _straggler
 
 
 def path_checks(catalog, layer):
@@ -98,6 +98,23 @@ class LinkPhases:
             said.append("%s: %s" % (check["id"], "%d nodes, %d switches on their paths" % (len(nodes), len(on_paths))
                                     if on_paths else "no miss to retrace"))
         return dict(result, readers=sorted(readers), msg="; ".join(said))
+
+    def check_mode(self, result, phase, args):
+        """--check: the plan as in a full run (a switch on no path of a miss: not applicable), but the load is never run
+        again: a switch a miss would have read (a miss taken over by -e pyramid_resume) reads "not run: check mode"."""
+        if phase != "plan":
+            return dict(result, readers=[], msg="%s: %s" % (phase, _check_mode.NOT_RUN))
+        planned = self.plan(result, args)
+        records = []
+        for check in self.checks:
+            plan = files(args["run_dir"], check).load_plan() or {}
+            for switch in plan.get("readers", []):
+                records.append(_engine.result(switch, check, self._catalog, {}, SKIP, "a miss of %s retraced" % check["retraces"]["check"],
+                                              "%s: the link run would run %s's load again" % (
+                                                  _check_mode.NOT_RUN, check["retraces"]["check"]), command="(none)"))
+            files(args["run_dir"], check).save_plan(dict(plan, readers=[]))
+        _results.record_each(args["run_dir"], records)
+        return dict(planned, readers=[])
 
     def _off_path(self, switch, check, nodes):
         retraced = self._retraced(check)
