@@ -37,9 +37,6 @@ def readers(groups, hosts, catalog):
     return found
 
 
-# the kinds of run between nodes: a lone GPU node (none outside the run either) has no partner for any of them
-
-
 def alone_in(nodes, groups):
     """The one GPU node of a run that names no other anywhere (gpu_nodes outside a --limit are the run's references, as
     roles/layer passes them to the straggler hunt and the rail mesh), else None."""
