@@ -15,7 +15,7 @@ import os
 import pytest
 
 IB = {"link_layer": "InfiniBand"}
-# the default NCCL environment (catalog/workload.yml) asking for SHARP, on InfiniBand (no GID index)
+# the default NCCL environment (catalog/roce_host.yml pyramid_nccl_env) asking for SHARP, on InfiniBand (no GID index)
 COLLNET_ENV = {"NCCL_DEBUG": "INFO", "NCCL_IB_HCA": "mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7",
                "NCCL_COLLNET_ENABLE": "1", "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 LAYER1 = "--tags layer1 -e pyramid_enforce_gate=false"

@@ -236,14 +236,15 @@ def judge(slot, replaced=None):
         return _engine.judge_pod(check, CATALOG, facts_by_host, {host: expect for host in hosts}), facts_by_host, expect
     if check["scope"] == "incast":  # InfiniBand's incast: the fabric host's reads at each label (run/incast_infiniband.py)
         reads = incast_reads(row, expect, replaced or {})
-        outcome = _judging.JUDGES["incast"][check["judge"]](row["group"], expect, reads)
-        record = _judging.incast_infiniband.record(HOST, check, CATALOG, expect, outcome, _engine)
+        outcome = _judging.JUDGES["incast"][check["judge"]]({"group": row["group"], "reads": reads}, expect)
+        record = _engine.record_of(HOST, check, CATALOG, expect, _judging.incast_infiniband.target_verdict(outcome, expect))
         return {"-": record}, reads, expect
     facts = host_facts(row.get("facts"), row.get("raw"), expect, slot.source, replaced)
     if check["scope"] == "fabric":  # as action straggler_hunt judges one run of a group
         (name,) = check["sources"]
         judge_function = _judging.JUDGES["fabric"][check["judge"]]
-        outcome = _engine.run_judge(check, judge_function, facts[name], list(row["group"]), _engine.declared(check, expect), CATALOG)
+        outcome = _engine.run_judge(check, judge_function, {"run": facts[name], "group": list(row["group"]), "platforms": CATALOG["platforms"]},
+                                    _engine.declared(check, expect))
         return {"-": outcome}, facts, expect
     if check["scope"] == "mesh":  # one run between two nodes on one rail, as run/rail_mesh.measured judges it
         outcome = _engine.run_judge(check, _judging.JUDGES["mesh"][check["judge"]], facts[check["sources"][0]], expect)
@@ -408,10 +409,11 @@ def trace(slot, facts, expect):
         elif check["scope"] == "fabric":
             (name,) = check["sources"]
             judge = _judging.JUDGES["fabric"][check["judge"]]
-            outcome = judge(reads.wrap({name: facts[name]}, ())[name], list(slot.row["group"]), _engine.declared(check, expect), CATALOG)
+            outcome = judge({"run": reads.wrap({name: facts[name]}, ())[name], "group": list(slot.row["group"]), "platforms": CATALOG["platforms"]},
+                            _engine.declared(check, expect))
             statuses = {"-": outcome["status"]}
         elif check["scope"] == "incast":
-            statuses = {"-": _judging.JUDGES["incast"][check["judge"]](slot.row["group"], expect, reads.wrap(facts, ()))["status"]}
+            statuses = {"-": _judging.JUDGES["incast"][check["judge"]]({"group": slot.row["group"], "reads": reads.wrap(facts, ())}, expect)["status"]}
         elif check["scope"] == "mesh":
             name = check["sources"][0]
             statuses = {"-": _judging.JUDGES["mesh"][check["judge"]](reads.wrap({name: facts[name]}, ())[name], expect)["status"]}

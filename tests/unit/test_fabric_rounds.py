@@ -2,6 +2,7 @@
 
 import pytest
 
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import fabric_rounds as _decide
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import fabric_rounds as _hunt
 
 NODES = ["n%02d" % i for i in range(1, 9)]
@@ -304,3 +305,15 @@ def test_the_spine_verdict_names_a_unit_of_one_node_that_did_not_run_alone():
 def test_an_error_across_the_pod_is_an_error_for_every_node_never_a_pass():
     verdicts = _hunt.round_bisection(NODES, Fabric(errors=["n02"]), units=UNITS)
     assert set(statuses(verdicts).values()) == {"ERROR"}
+
+
+def test_a_round_asks_for_its_runs_as_data_and_decides_from_their_outcomes():
+    """judging/fabric_rounds.py decides; the runner only runs the groups a round yields and sends their outcomes back."""
+    rounds = _decide.round_pairs(NODES[:4])
+    assert next(rounds) == [("n01", "n03"), ("n02", "n04")]
+    fabric = Fabric(bad=["n03"])
+    assert rounds.send([fabric.outcome(pair) for pair in [("n01", "n03"), ("n02", "n04")]]) == [("n01", "n02"), ("n03", "n04")]
+    with pytest.raises(StopIteration) as done:
+        rounds.send([fabric.outcome(("n01", "n02")), fabric.outcome(("n03", "n04"))])
+    assert statuses(done.value.value) == {"n01": "PASS", "n02": "PASS", "n03": "FAIL", "n04": "PASS"}
+    assert "missed because of n03" in done.value.value["n01"]["actual"]

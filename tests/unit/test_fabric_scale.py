@@ -20,6 +20,11 @@ TABLE = {1 << 20: 50.0, 64 << 20: 200.0, 1 << 30: 300.0, 4 << 30: 330.0}  # h100
 FIXTURES = os.path.join(os.path.dirname(__file__), "parsers", "nccl_tests")
 
 
+def _facts(run, group):
+    """A fabric judge's facts for one run across ``group`` (run/straggler.judged_facts)."""
+    return {"run": run, "group": list(group), "platforms": CATALOG["platforms"]}
+
+
 def test_a_table_holds_at_every_size_up_to_its_node_count_and_only_bandwidth_bound_above_it():
     assert {size: want for size, (want, _how) in _scale.by_node_count(TABLE, 2, 2, 8, 0.05).items()} == TABLE
     at_32 = _scale.by_node_count(TABLE, 2, 32, 8, 0.05)
@@ -92,16 +97,16 @@ def test_a_healthy_32_node_twin_pod_passes_every_size_judged_and_a_node_with_one
     # the twin's physics: 1 MiB falls with the ring (under the flat 50 a 2-node table says: what issue 72 found), 4 GiB holds
     assert busbw(whole, 1 << 20) < 0.1 * busbw(pair, 1 << 20) and busbw(whole, 1 << 20) < 0.85 * 50
     assert busbw(whole, 4 << 30) == pytest.approx(busbw(pair, 4 << 30), rel=0.05)
-    alone = _judges_fabric.nccl_group(whole, names, EXPECT, CATALOG)  # no model: 1 MiB to 1 GiB said, not judged
+    alone = _judges_fabric.nccl_group(_facts(whole, names), EXPECT)  # no model: 1 MiB to 1 GiB said, not judged
     assert alone["status"] == "PASS" and "reported, not judged: 1 MiB busbw" in alone["actual"], alone
     # the pod's model, fitted from its pair run as the straggler hunt does: every size judged, every one passes
-    fitted = _judges_fabric.nccl_group(pair, names[:2], EXPECT, CATALOG)
+    fitted = _judges_fabric.nccl_group(_facts(pair, names[:2]), EXPECT)
     latency = _scale.pod_latency({"pair": dict(fitted, detail=fitted["figures"])})
     assert latency["alpha_us"] == pytest.approx(formats_fabric.STEP_LATENCY_US, rel=0.02)
-    judged = _judges_fabric.nccl_group(whole, names, dict(EXPECT, latency_model=latency), CATALOG)
+    judged = _judges_fabric.nccl_group(_facts(whole, names), dict(EXPECT, latency_model=latency))
     assert judged["status"] == "PASS" and "not judged" not in judged["expected"] + judged["actual"], judged
     assert "1 MiB 1.8: latency-bound, the pod's model" in judged["expected"], judged["expected"]
     # one rail of one node at 100G: NCCL's channels share the bytes evenly, so that rail paces the whole ring
     slow, load = pod(tmp_path, [{"node": "node-017", "kind": "rail_rate", "rail": "mlx5_3", "rate": 100}])
-    missed = _judges_fabric.nccl_group(twin_run(parsers, slow, load, names), names, dict(EXPECT, latency_model=latency), CATALOG)
+    missed = _judges_fabric.nccl_group(_facts(twin_run(parsers, slow, load, names), names), dict(EXPECT, latency_model=latency))
     assert missed["status"] == "FAIL" and missed["cause_key"] == "slow" and "4 GiB busbw" in missed["actual"], missed

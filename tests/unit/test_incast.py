@@ -127,10 +127,15 @@ ROWS = [
 ]
 
 
+def _verdict(group, expect, switch, nic, seconds, tail=None):
+    """judging/incast.py's judge as the runner calls it (one signature: facts, expectations)."""
+    return _judge.verdict({"group": group, "switch": switch, "nic": nic, "seconds": seconds, "tail": tail}, expect)
+
+
 @pytest.mark.parametrize("name, after, status, cause", ROWS, ids=[r[0] for r in ROWS])
 def test_verdict(name, after, status, cause):
     switch, nic = _case(*after)
-    record = _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30)
+    record = _verdict(GROUP, EXPECT, switch, nic, seconds=30)
     assert (record["status"], record["cause"]) == (status, cause), record["msg"]
     assert "node-001" in record["msg"] and "node-033, node-034" in record["msg"]
     assert "leaf1-r0 port Ethernet1/1" in record["msg"]
@@ -139,15 +144,15 @@ def test_verdict(name, after, status, cause):
 
 
 def test_a_deaf_sender_is_named():
-    record = _judge.verdict(GROUP, EXPECT, *_case(600000, 120000, 0, 300000, (150000, 0)), seconds=30)
+    record = _verdict(GROUP, EXPECT, *_case(600000, 120000, 0, 300000, (150000, 0)), seconds=30)
     assert "no CNP handled on node-034" in record["msg"]
 
 
 def test_the_tail_window_tells_a_blip_from_a_storm():
     switch, nic = _case(600000, 3000, 0, 300000, (150000, 150000))  # 100/s over 30 s: above the bound ...
-    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30)["cause"] == "pfc_storm"
+    assert _verdict(GROUP, EXPECT, switch, nic, seconds=30)["cause"] == "pfc_storm"
     tail = {"leaf1-r0": {"at": _snap(600000 * 2 // 3, 3000, 0), "seconds": 10}}  # ... but all of it in the first part
-    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail=tail)["status"] == "PASS"
+    assert _verdict(GROUP, EXPECT, switch, nic, seconds=30, tail=tail)["status"] == "PASS"
 
 
 FIRED = [{"started": 1000.0, "running": 1001.5}, {"started": 1000.4, "running": 1002.0}]  # two senders' fire records
@@ -173,9 +178,9 @@ def test_the_tail_read_needs_only_the_pfc_counters():
     # the tail read collects sw_pfc alone (incast_leaf's tail_sources, catalog/incast.yml): it bounds PFC, and ends sooner for it
     switch, nic = _case(600000, 3000, 0, 300000, (150000, 150000))
     pfc_only = {"pfc": _snap(600000 * 2 // 3, 3000, 0)["pfc"]}
-    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": {"at": pfc_only, "seconds": 10}})["status"] == "PASS"
+    assert _verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": {"at": pfc_only, "seconds": 10}})["status"] == "PASS"
     storm = {"pfc": _snap(0, 100, 0)["pfc"]}  # 2900 pause frames over the last 10 s
-    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": {"at": storm, "seconds": 10}})["cause"] == "pfc_storm"
+    assert _verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": {"at": storm, "seconds": 10}})["cause"] == "pfc_storm"
     catalog = _catalog.load_catalog()
     assert _run.switch_sources(catalog, "tail") == ["sw_pfc"]
     assert _run.switch_sources(catalog, "before") == ["sw_ecn", "sw_pfc", "sw_discards"]
@@ -187,14 +192,14 @@ def test_a_late_or_missing_tail_read_is_an_error_about_the_read_never_a_pass():
     switch, nic = _case(600000, 3000, 0, 300000, (150000, 150000))
     late = _judge.tail_entry("leaf1-r0", _snap(400000, 3000, 0), 1040.0, 1045.0, FIRED, 30)
     for tail, said in (({"leaf1-r0": late}, "its tail read ended 10.0 s after"), ({}, "leaf1-r0: not read near the end")):
-        record = _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail=tail)
+        record = _verdict(GROUP, EXPECT, switch, nic, seconds=30, tail=tail)
         assert record["status"] == "ERROR" and said in record["msg"], record
 
 
 def test_a_fail_found_before_the_storm_bound_stands_without_the_tail_read():
     # ECN min_th too high (no marks, PFC fires) is a FAIL whatever the tail read says: it is not needed to see it
     switch, nic = _case(0, 120000, 0, 0, (0, 0))
-    record = _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": "leaf1-r0: its tail read ended late"})
+    record = _verdict(GROUP, EXPECT, switch, nic, seconds=30, tail={"leaf1-r0": "leaf1-r0: its tail read ended late"})
     assert (record["status"], record["cause"]) == ("FAIL", "ecn_min_th"), record
 
 
@@ -202,13 +207,13 @@ def test_eos_per_port_pfc_counts_are_read_under_all():
     switch, nic = _case(600000, 300, 0, 300000, (150000, 150000))
     for side in switch["leaf1-r0"].values():
         side["pfc"]["ports"] = {p: {"all": v["3"]} for p, v in side["pfc"]["ports"].items()}
-    assert _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30)["status"] == "PASS"
+    assert _verdict(GROUP, EXPECT, switch, nic, seconds=30)["status"] == "PASS"
 
 
 def _broken(change):
     switch, nic = _case(600000, 300, 0, 300000, (150000, 150000))
     change(switch, nic)
-    return _judge.verdict(GROUP, EXPECT, switch, nic, seconds=30)
+    return _verdict(GROUP, EXPECT, switch, nic, seconds=30)
 
 
 @pytest.mark.parametrize("change, said", [
@@ -293,7 +298,7 @@ def test_the_judge_tells_the_twins_cases_apart(faults, np_on, rp_on, cause):
     switch, nic = _case(out["ecn_marked"], out["pfc_tx"], out["discards"], out["np_cnp_sent"], [0] * 8)
     for sender in group["senders"]:
         nic[sender] = {0: {"before": _cc(), "after": _cc(handled=out["rp_cnp_handled"][sender])}}
-    assert _judge.verdict(group, EXPECT, switch, nic, seconds=30)["cause"] == cause
+    assert _verdict(group, EXPECT, switch, nic, seconds=30)["cause"] == cause
 
 
 # --- the twin's hooks: what its switches and nodes print after an incast, read by the product's parsers -----
@@ -339,7 +344,7 @@ def test_the_twins_leaf_prints_the_incast_and_the_judge_reads_it(parsers, tmp_pa
         nic[host][0]["after"]["counters"] = dict(_cc()["counters"], **nic[host][0]["after"]["counters"])
     group = {"target": "node-001", "senders": ["node-%03d" % (5 + i) for i in range(8)],
              "ports": [{"leaf": "leaf1-r0", "port": "Ethernet1/1", "rail": 0}]}
-    record = _judge.verdict(group, EXPECT, {"leaf1-r0": {"before": before, "after": after}}, nic, seconds=30)
+    record = _verdict(group, EXPECT, {"leaf1-r0": {"before": before, "after": after}}, nic, seconds=30)
     assert (record["status"], record["cause"]) == ("PASS" if cause is None else "FAIL", cause), record["msg"]
 
 
@@ -465,7 +470,7 @@ def test_every_platforms_leaf_reads_back_through_the_catalogs_ways(tmp_path, os_
     target_port = expect["pyramid_switch_ports"][0]["port"]
     group = {"target": "node-001", "senders": ["node-005"], "ports": [{"leaf": "leaf1-r0", "port": target_port, "rail": 0}]}
     nic = {n: {0: {"before": _cc(), "after": _cc(sent=300000, handled=300000)}} for n in ("node-001", "node-005")}
-    outcome = _judge.verdict(group, EXPECT, {"leaf1-r0": {"before": before, "after": after}}, nic, seconds=30)
+    outcome = _verdict(group, EXPECT, {"leaf1-r0": {"before": before, "after": after}}, nic, seconds=30)
     assert (outcome["status"], outcome["cause"]) == ("FAIL", "drops"), outcome["msg"]
     assert "leaf1-r0 port %s (node-001, rail 0): ECN-marked 600000" % target_port in outcome["msg"]
 

@@ -9,7 +9,7 @@ shape, as the judge data rows (judge_data/incast/layer3_incast.py) and the twin'
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast as _judge
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast as _judge, incast_rounds as _rounds
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_phases as _incast_phases, incast_plan as _plan
 from ansible_collections.gpufabric.pyramid.tests.unit.test_incast import RAILS, pod
 from ansible_collections.gpufabric.pyramid.tests.unit.test_incast_phases import NODES as PHASE_NODES, _Step
@@ -152,24 +152,20 @@ def test_fewer_spoiled_senders_than_k_are_joined_by_healthy_nodes_so_the_port_co
     assert planned["unplaced"] == {}
 
 
-# --- the records (run/incast_phases.py): the first incast's senders, then the round run again -------------------------
+# --- the verdicts (judging/incast_rounds.py): the first incast's senders, then the round run again ------------------
 
 CATALOG = _catalog.load_catalog()
+EXPECT = _Step().expectations("node-002", CATALOG, [check for check in CATALOG["checks"] if check["id"] == "incast_ecn"])
 
 
-def _phases():
-    return _incast_phases, _incast_phases.IncastPhases(_Step(), CATALOG)
-
-
-def _first_records(phases, pairs):
-    return {sender: phases._sender(sender, group["target"], outcome) for group, outcome in pairs for sender in group["senders"]}
+def _first_records(pairs):
+    return {sender: _rounds.sender_verdict(sender, group["target"], outcome, EXPECT) for group, outcome in pairs for sender in group["senders"]}
 
 
 def test_a_sender_not_proven_again_names_the_devices_in_its_way_and_why():
-    _module, phases = _phases()
     pairs, _statuses = _first(TWO_FAULTY_LEAVES)
-    records = _first_records(phases, pairs)
-    phases._hold_by(records, pairs, {"node-002": "no healthy target was free in 4 rounds"})  # pylint: disable=protected-access
+    records = _first_records(pairs)
+    _rounds.hold_by(records, pairs, {"node-002": "no healthy target was free in 4 rounds"})
     record = records["node-002"]
     assert record["status"] == "SKIP" and not record.get("not_applicable"), record  # still never a PASS, never GO
     assert [item["device"] for item in record["held_by"]] == ["leaf2-r0", "leaf2-r1"], record
@@ -181,17 +177,16 @@ def test_a_sender_not_proven_again_names_the_devices_in_its_way_and_why():
 
 
 def test_the_round_run_again_gives_the_spoiled_senders_their_own_records_and_leaves_the_others_theirs():
-    _module, phases = _phases()
     pairs, _statuses = _first(TWO_FAULTY_LEAVES)
-    records = _first_records(phases, pairs)
+    records = _first_records(pairs)
     records["node-001"] = {"host": "node-001", "status": "PASS", "actual": "first"}
-    phases._hold_by(records, pairs, {})  # pylint: disable=protected-access
+    _rounds.hold_by(records, pairs, {})
     (again_group,) = _again(TWO_FAULTY_LEAVES)["rounds"][0]
     # in the round run again node-004's DCQCN did not react: a FAIL of its own; the others handled the CNPs
     outcome = dict(_outcome(again_group, {"leaf1-r0": "dcqcn_rp"}, deaf=["node-004"]))
-    judged = {sender: phases._sender(sender, "node-001", outcome) for sender in again_group["senders"]}
+    judged = {sender: _rounds.sender_verdict(sender, "node-001", outcome, EXPECT) for sender in again_group["senders"]}
     judged["node-001"] = {"host": "node-001", "status": "PASS", "actual": "again"}
-    phases._proven_again(records, pairs, [(again_group, outcome, judged)])  # pylint: disable=protected-access
+    _rounds.proven_again(records, pairs, [(again_group, outcome, judged)])
     assert records["node-002"]["status"] == "PASS" and "held_by" not in records["node-002"], records["node-002"]
     assert records["node-002"]["actual"].startswith(
         "proven again at node-001's incast (node-006's, which it sent to first, failed at leaf2-r0 (ecn_min_th), leaf2-r1 "
@@ -201,13 +196,12 @@ def test_the_round_run_again_gives_the_spoiled_senders_their_own_records_and_lea
 
 
 def test_a_spoiled_sender_not_reached_again_names_both_incasts_in_its_way():
-    _module, phases = _phases()
     pairs, _statuses = _first(TWO_FAULTY_LEAVES)
-    records = _first_records(phases, pairs)
+    records = _first_records(pairs)
     (again_group,) = _again(TWO_FAULTY_LEAVES)["rounds"][0]
     outcome = _outcome(again_group, {"leaf1-r5": "ecn_min_th"})  # the second target's leaf failed under this load
-    judged = {sender: phases._sender(sender, "node-001", outcome) for sender in again_group["senders"]}
-    phases._proven_again(records, pairs, [(again_group, outcome, judged)])  # pylint: disable=protected-access
+    judged = {sender: _rounds.sender_verdict(sender, "node-001", outcome, EXPECT) for sender in again_group["senders"]}
+    _rounds.proven_again(records, pairs, [(again_group, outcome, judged)])
     record = records["node-003"]
     assert record["status"] == "SKIP" and [i["device"] for i in record["held_by"]] == ["leaf2-r0", "leaf2-r1", "leaf1-r5"], record
     assert record["cause"] == ("Not this node: the incasts it sent to failed at leaf2-r0 (ecn_min_th), leaf2-r1 (drops), "
@@ -216,14 +210,13 @@ def test_a_spoiled_sender_not_reached_again_names_both_incasts_in_its_way():
 
 
 def test_a_leaf_proven_by_its_first_incast_takes_only_its_own_fail_from_a_round_run_again():
-    module, _phases_object = _phases()
     group = FIRST[0][0]
     proven = (group, _outcome(group))
     unjudged = (group, {"status": "ERROR", "msg": "incast at target node-001: cannot judge: a client did not run"})
-    found = module.leaf_findings([proven, unjudged], first=1)
+    found = _rounds.leaf_findings([proven, unjudged], first=1)
     assert {status for status, _actual, _cause in found["leaf1-r0"]} == {"PASS"}  # the ERROR again does not unprove it
     failed = (group, _outcome(group, {"leaf1-r0": "pfc_storm"}))
-    found = module.leaf_findings([proven, failed], first=1)
+    found = _rounds.leaf_findings([proven, failed], first=1)
     assert [status for status, _actual, _cause in found["leaf1-r0"]] == ["PASS", "FAIL"]
     assert [status for status, _actual, _cause in found["leaf1-r1"]] == ["PASS"]
 
@@ -251,9 +244,8 @@ def test_a_node_reached_by_one_incast_is_not_run_again_for_another_that_failed_b
     assert sorted(planned["rounds"][0][0]["again_for"]) == ["node-003", "node-004", "node-005"], planned
     # the verdict keeps, of a node's records from several incasts, the one that says most of its own
     records = {}
-    _module, phases = _phases()
     for group, outcome in pairs:
-        _incast_phases._merge(records, {s: phases._sender(s, group["target"], outcome) for s in group["senders"]})  # pylint: disable=protected-access
+        _rounds.merge(records, {s: _rounds.sender_verdict(s, group["target"], outcome, EXPECT) for s in group["senders"]})
     assert records["node-002"]["status"] == "PASS" and records["node-003"]["status"] == "SKIP"
 
 
@@ -279,18 +271,17 @@ def test_senders_of_an_incast_that_could_not_be_judged_for_anothers_run_or_read_
     late = dict(unjudged, own_errors=[])  # a leaf's tail read ended after the window: no node's own failure
     assert [item["device"] for item in _judge.standing_in_the_way(pairs[1][0], late)] == ["node-006"]
     # their first records are ERRORs (no data), held by node-003; of several records the PASS of another incast wins
-    _module, phases = _phases()
-    record = phases._sender("node-002", "node-006", unjudged)  # pylint: disable=protected-access
+    record = _rounds.sender_verdict("node-002", "node-006", unjudged, EXPECT)
     assert record["status"] == "ERROR" and record["held_by"][0]["device"] == "node-003", record
-    own = phases._sender("node-003", "node-006", unjudged)  # pylint: disable=protected-access
+    own = _rounds.sender_verdict("node-003", "node-006", unjudged, EXPECT)
     assert own["status"] == "ERROR" and "held_by" not in own
     records = {"node-002": record, "node-003": own}
-    passed = phases._sender("node-002", "node-001", pairs[0][1])  # pylint: disable=protected-access
-    _incast_phases._merge(records, {"node-002": passed, "node-003": passed})  # pylint: disable=protected-access
+    passed = _rounds.sender_verdict("node-002", "node-001", pairs[0][1], EXPECT)
+    _rounds.merge(records, {"node-002": passed, "node-003": passed})
     assert records["node-002"]["status"] == "PASS" and records["node-003"]["status"] == "ERROR"
     # not proven again (too few healthy nodes): the ERROR of another's says so, in its actual and its cause
-    records = _first_records(phases, pairs)
-    phases._hold_by(records, pairs, short["unplaced"])  # pylint: disable=protected-access
+    records = _first_records(pairs)
+    _rounds.hold_by(records, pairs, short["unplaced"])
     assert records["node-002"]["status"] == "ERROR" and records["node-002"]["cause"].endswith(
         "; not proven again: " + short["unplaced"]["node-002"]), records["node-002"]
     assert "not proven again" not in records["node-003"]["cause"]

@@ -1,11 +1,12 @@
-"""The incast on InfiniBand (run/incast_infiniband.py): what the nodes that were no target read, from the verdicts of
-the targets' incasts at their leaves. The verdict itself is judge data (judge_data/incast_infiniband/layer3_infiniband_incast.py); the
-whole run is tests/e2e/test_validate_infiniband.py's."""
+"""The incast on InfiniBand (judging/incast_infiniband.py, recorded by run/incast_phases.py): what the nodes that were
+no target read, from the verdicts of the targets' incasts at their leaves. The verdict itself is judge data
+(judge_data/incast_infiniband/layer3_infiniband_incast.py); the whole run is tests/e2e/test_validate_infiniband.py's."""
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_infiniband as _ib
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import incast_infiniband as _ib_judge
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_reads as _incast_reads
 
 CATALOG = _catalog.load_catalog()
 CHECK = next(check for check in CATALOG["checks"] if check["id"] == "incast_ib")
@@ -23,6 +24,11 @@ def _outcome(status, causes=()):
     return {"status": status, "causes": list(causes), "ports": ports, "msg": "incast at target node-001: figures"}
 
 
+def _bystander(host, plan, by_leaf):
+    """A node that was no target, as the verdict phase records it: its verdict (bystander), through run/engine.py record_of."""
+    return _incast_reads.record(host, CHECK, CATALOG, EXPECT, _ib_judge.bystander(host, plan, by_leaf, CHECK["id"]))
+
+
 @pytest.mark.parametrize("outcome, status, said", [
     (_outcome("PASS"), "SKIP", "not applicable: its leaves are proven by the targets' incasts (one target per leaf: leaf1-r0, leaf1-r1 passed)"),
     (_outcome("FAIL", ["ib_discards"]), "BLOCKED", "blocked by leaf1-r0, leaf1-r1: incast_ib FAIL (target node-001)"),
@@ -30,7 +36,7 @@ def _outcome(status, causes=()):
      "blocked by leaf1-r0, leaf1-r1: incast_ib ERROR (target node-001)"),
 ])
 def test_a_node_that_was_no_target_stands_on_its_leaves_incasts(outcome, status, said):
-    record = _ib.bystander("node-003", PLAN, _ib.leaf_outcomes([(GROUP, outcome)]), CHECK, CATALOG, EXPECT)
+    record = _bystander("node-003", PLAN, _ib_judge.leaf_outcomes([(GROUP, outcome)]))
     assert record["status"] == status and record["actual"] == said, record
     assert record.get("not_applicable", False) is (outcome["status"] == "PASS")
     if status == "BLOCKED":  # held back at Layer 3 as the nodes behind a failing RoCE leaf, in the report's shape
@@ -41,9 +47,9 @@ def test_a_node_that_was_no_target_stands_on_its_leaves_incasts(outcome, status,
 
 
 def test_a_leaf_no_incast_loaded_leaves_its_nodes_not_proven_and_a_node_below_layer3_not_run():
-    record = _ib.bystander("node-003", PLAN, {}, CHECK, CATALOG, EXPECT)
+    record = _bystander("node-003", PLAN, {})
     assert record["status"] == "SKIP" and not record.get("not_applicable") and record["actual"] == "not proven: no incast loaded leaf1-r0, leaf1-r1"
-    record = _ib.bystander("node-009", PLAN, {}, CHECK, CATALOG, EXPECT)
+    record = _bystander("node-009", PLAN, {})
     assert record["status"] == "SKIP" and record["actual"] == "not run: node-009 did not pass the layers below"
 
 
@@ -51,15 +57,15 @@ def test_one_leaf_port_failing_blocks_the_nodes_behind_that_leaf_alone_and_a_por
     """A target on every rail loads all its leaves: each port is judged on its own figures, not the target's outcome."""
     outcome = _outcome("FAIL", ["ib_discards"])
     outcome["ports"][0]["cause"] = None  # leaf1-r0 passed; leaf1-r1 discarded
-    by_leaf = _ib.leaf_outcomes([(GROUP, outcome)])
+    by_leaf = _ib_judge.leaf_outcomes([(GROUP, outcome)])
     assert [entry[0] for entry in by_leaf["leaf1-r0"]] == ["PASS"] and [entry[0] for entry in by_leaf["leaf1-r1"]] == ["FAIL"]
     plan = dict(PLAN, node_leaves=dict(PLAN["node_leaves"], **{"node-003": ["leaf1-r0"], "node-002": ["leaf1-r1"]}))
-    assert _ib.bystander("node-003", plan, by_leaf, CHECK, CATALOG, EXPECT)["not_applicable"]
-    record = _ib.bystander("node-002", plan, by_leaf, CHECK, CATALOG, EXPECT)
+    assert _bystander("node-003", plan, by_leaf)["not_applicable"]
+    record = _bystander("node-002", plan, by_leaf)
     assert record["status"] == "BLOCKED" and record["actual"] == "blocked by leaf1-r1: incast_ib FAIL (target node-001)", record
     outcome["ports"][1]["cause"] = "no_load"  # leaf1-r1's port never waited: nothing proven there, not a fault of it
     outcome["causes"] = ["no_load"]
-    record = _ib.bystander("node-002", plan, _ib.leaf_outcomes([(GROUP, outcome)]), CHECK, CATALOG, EXPECT)
+    record = _bystander("node-002", plan, _ib_judge.leaf_outcomes([(GROUP, outcome)]))
     assert record["status"] == "BLOCKED" and "incast_ib ERROR" in record["actual"], record
     assert record["cause"].startswith("Not this host: leaf1-r1 could not be proven by its incast at target node-001 (The leaf port never waited"), record
 

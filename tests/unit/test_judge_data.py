@@ -7,7 +7,7 @@ check (a run across a group of nodes, judged by the straggler hunt) is judged as
 judge gets the run's facts (or SourceFailure), the row's "group" of nodes and the expectations, and
 its cause is the check's `causes` entry of the verdict's cause_key; "blamed" lists its by_host keys.
 A mesh check (Layer 4) is judged per run, on its client's output, as the rail mesh does before it
-places each miss (run/rail_rounds.py, tested in test_rail_rounds.py).
+places each miss (judging/rail_rounds.py, tested in test_rail_rounds.py).
 A counters source's raw output is {"before": output, "after": output, "seconds": s}.
 
 Each table sits under the judging module whose judges its rows test: judge_data/<module>/ holds the rows of
@@ -30,7 +30,7 @@ import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging as _judging
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, incast_phases as _incast_phases
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import incast_reads as _incast_reads
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data import tables as judge_data_tables
@@ -105,7 +105,7 @@ def _fabric_result(check, row, expect):
     declared = _engine.declared(check, expect)
     if "units" in row:  # each node's scalable unit, as the straggler hunt resolves it for the pod's all-to-all
         declared["scalable_units"] = row["units"]
-    outcome = _judging.JUDGES["fabric"][check["judge"]](run, row["group"], declared, CATALOG)
+    outcome = _judging.JUDGES["fabric"][check["judge"]]({"run": run, "group": row["group"], "platforms": CATALOG["platforms"]}, declared)
     assert sorted(outcome["by_host"]) == sorted(row.get("blamed", [])), outcome
     assert outcome["cause_key"] is None or outcome["cause_key"] in check["causes"], outcome
     assert all(key in check["causes"] for keys in outcome["by_host"].values() for key in keys), outcome
@@ -145,16 +145,15 @@ def _results(row):
         reads = {label: _incast_reads.as_input(_parsed("ib_port_counters", value, expect))
                  for label, value in row["raw"]["ib_port_counters"].items()}
         reads["seconds"] = row.get("seconds", {"load": 17.4, "settle": 2.2})
-        outcome = _judging.incast_infiniband.verdict(row["group"], expect, reads)
-        return {"-": _judging.incast_infiniband.record(row["group"]["target"], check, CATALOG, expect, outcome, _engine)}
+        outcome = _judging.JUDGES["incast"][check["judge"]]({"group": row["group"], "reads": reads}, expect)
+        return {"-": _incast_reads.record(row["group"]["target"], check, CATALOG, expect, _judging.incast_infiniband.target_verdict(outcome, expect))}
     if check["scope"] == "incast":  # one target's incast: its leaf's and its NICs' counters (judging/incast.py)
-        facts = row["facts"]
-        outcome = _judging.incast.verdict(row["group"], expect, facts["switch"], facts["nic"], facts["seconds"], facts.get("tail"))
-        if check["device"] == "switch":  # the same incast's verdict on the leaf (run/incast_phases.py)
+        outcome = _judging.JUDGES["incast"][check["judge"]](dict(row["facts"], group=row["group"]), expect)
+        if check["device"] == "switch":  # the same incast's verdict on the leaf (judging/incast_rounds.py)
             ports = outcome.get("ports") or [dict(port, cause=None, msg=None) for port in row["group"]["ports"]]
-            findings = [_incast_phases.leaf_finding(row["group"], outcome, entry) for entry in ports if entry["leaf"] == row["leaf"]]
-            return {"-": _incast_phases.leaf_record(row["leaf"], findings, check, CATALOG, expect)}
-        return {"-": _judging.incast.record(row["group"]["target"], check, CATALOG, expect, outcome, _engine)}
+            findings = [_judging.incast_rounds.leaf_finding(row["group"], outcome, entry) for entry in ports if entry["leaf"] == row["leaf"]]
+            return {"-": _incast_reads.record(row["leaf"], check, CATALOG, expect, _judging.incast_rounds.leaf_verdict(row["leaf"], findings))}
+        return {"-": _incast_reads.record(row["group"]["target"], check, CATALOG, expect, _judging.incast.target_verdict(outcome, expect))}
     facts = _host_facts(row.get("facts"), row.get("raw"), expect)
     return {"-": _engine.judge_host("node-001", check, CATALOG, facts, expect, _collected(row.get("raw"), expect))}
 

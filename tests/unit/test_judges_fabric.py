@@ -14,6 +14,11 @@ CATALOG = _catalog.load_catalog()
 DGX_RAILS = ["mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"]
 
 
+def _facts(run, group):
+    """A fabric judge's facts for one run across ``group`` (run/straggler.judged_facts)."""
+    return {"run": run, "group": list(group), "platforms": CATALOG["platforms"]}
+
+
 def expect(**values):
     values.setdefault("pyramid_rails", DGX_RAILS)
     resolved, errors = _expectations.resolve(CATALOG, values)
@@ -24,7 +29,7 @@ def expect(**values):
 def judge(parsers, fixture, group=("node-001", "node-002"), **values):
     with open(os.path.join(FIXTURES, fixture + ".raw"), encoding="utf-8") as handle:
         run = parsers.parse("nccl_tests", handle.read())
-    return _judges_fabric.nccl_group(run, list(group), expect(**values), CATALOG)
+    return _judges_fabric.nccl_group(_facts(run, list(group)), expect(**values))
 
 
 def test_eight_rails_with_gdrdma_at_the_expected_figure_pass(parsers):
@@ -85,15 +90,14 @@ def test_a_rank_count_that_does_not_match_the_group_fails(parsers):
 def test_a_hang_names_the_nodes_whose_ranks_never_reported(parsers):
     output = "#  Rank  0 Group  0 Pid  23100 on   node-001 device  0 [0x18] NVIDIA H100 80GB HBM3\n"
     hung = SourceFailure("mpirun ...", "hung", "timeout", output, parsers.partial("nccl_tests", output))
-    outcome = _judges_fabric.nccl_group(hung, ["node-001", "node-002"], expect(), CATALOG)
+    outcome = _judges_fabric.nccl_group(_facts(hung, ["node-001", "node-002"]), expect())
     assert outcome["status"] == "FAIL" and outcome["cause_key"] == "hang"
     assert "never reported: node-002" in outcome["actual"]
 
 
 @pytest.mark.parametrize("status", ["missing", "failed", None])
 def test_a_launcher_that_gave_no_data_is_an_error(status):
-    outcome = _judges_fabric.nccl_group(SourceFailure("mpirun", "mpirun: command not found", status), ["a", "b"],
-                                        expect(), CATALOG)
+    outcome = _judges_fabric.nccl_group(_facts(SourceFailure("mpirun", "mpirun: command not found", status), ["a", "b"]), expect())
     assert outcome["status"] == "ERROR"
 
 
@@ -111,8 +115,7 @@ def test_a_slow_run_that_nccl_warned_about_is_blamed_on_the_warning(parsers):
     with open(os.path.join(FIXTURES, "h100_2node_ib_8nics_gdrdma.raw"), encoding="utf-8") as handle:
         run = parsers.parse("nccl_tests", handle.read())
     run["nccl"]["warnings"] = ["NET/IB : skipping mlx5_3: topology file says NIC not attached"]
-    outcome = _judges_fabric.nccl_group(run, ["node-001", "node-002"], expect(pyramid_nccl_expected={"4294967296": 900}),
-                                        CATALOG)
+    outcome = _judges_fabric.nccl_group(_facts(run, ["node-001", "node-002"]), expect(pyramid_nccl_expected={"4294967296": 900}))
     assert outcome["status"] == "FAIL" and outcome["cause_key"] == "warning"
     assert "NCCL WARN: NET/IB : skipping mlx5_3" in outcome["actual"]
     assert "warning" in CATALOG["checks"][[c["id"] for c in CATALOG["checks"]].index("nccl_pairs")]["causes"]
@@ -138,7 +141,7 @@ def test_an_all_to_all_read_without_a_large_size_is_an_error_never_a_pass(parser
     with open(os.path.join(FIXTURES, "h100_2node_ib_8nics_gdrdma.raw"), encoding="utf-8") as handle:
         run = parsers.parse("nccl_tests", handle.read())
     run = dict(run, rows=[row for row in run["rows"] if row["size"] < (64 << 20)])
-    outcome = _judges_fabric.nccl_alltoall_group(run, ["node-001", "node-002"], expect(), CATALOG)
+    outcome = _judges_fabric.nccl_alltoall_group(_facts(run, ["node-001", "node-002"]), expect())
     assert outcome["status"] == "ERROR" and "no size of 64 MiB or more was measured" in outcome["actual"]
 
 
@@ -147,9 +150,9 @@ def test_in_place_not_validated_is_accepted_for_all_to_all_only(parsers):
         run = parsers.parse("nccl_tests", handle.read())
     run = dict(run, rows=[dict(row, ip_wrong=None) for row in run["rows"]])
     group = ["node-001", "node-002"]
-    assert _judges_fabric.nccl_alltoall_group(run, group, expect(pyramid_nccl_alltoall_fraction=0.01), CATALOG)["status"] == "PASS"
-    outcome = _judges_fabric.nccl_group(run, group, expect(), CATALOG)
+    assert _judges_fabric.nccl_alltoall_group(_facts(run, group), expect(pyramid_nccl_alltoall_fraction=0.01))["status"] == "PASS"
+    outcome = _judges_fabric.nccl_group(_facts(run, group), expect())
     assert outcome["status"] == "ERROR" and "results not validated (#wrong N/A)" in outcome["actual"]
     unvalidated = dict(run, rows=[dict(row, oop_wrong=None) for row in run["rows"]])
-    outcome = _judges_fabric.nccl_alltoall_group(unvalidated, group, expect(pyramid_nccl_alltoall_fraction=0.01), CATALOG)
+    outcome = _judges_fabric.nccl_alltoall_group(_facts(unvalidated, group), expect(pyramid_nccl_alltoall_fraction=0.01))
     assert outcome["status"] == "ERROR" and "not validated" in outcome["actual"]

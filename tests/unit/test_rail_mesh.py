@@ -3,7 +3,8 @@
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import rail_rounds as _blame
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
 CATALOG = _catalog.load_catalog()
@@ -132,7 +133,7 @@ def test_records_name_the_failing_rail_its_partner_and_the_cause():
         for run in round_runs:
             bad = "node-003" in (run["server"], run["client"]) and run["rail"] == 2
             runs.append(dict(run, status="FAIL" if bad else "PASS", gbps=181.0 if bad else 391.5))
-    records = _mesh.records(check, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs)
+    records = _mesh.records(check, CATALOG, plan, _blame.blame(runs), lambda host: expect, runs)
     record = records["node-003"]
     assert record["status"] == "FAIL" and record["cause"] == check["causes"]["rail"]
     assert record["actual"].startswith("mlx5_2: node-003 ") and "181.0 Gb/s" in record["actual"]
@@ -154,7 +155,7 @@ def test_a_node_whose_every_ping_finds_no_source_address_is_the_address_cause():
             to_it = run["server"] == "node-002" and run["rail"] == 1
             runs.append(dict(run, status="FAIL" if own or to_it else "PASS", gbps=None,
                              actual="no such source address" if own else None, finding="address" if own else None))
-    records = _mesh.records(check, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs)
+    records = _mesh.records(check, CATALOG, plan, _blame.blame(runs), lambda host: expect, runs)
     assert records["node-002"]["cause"] == check["causes"]["address"]
 
 

@@ -1,13 +1,14 @@
 """Layer 4's GPUDirect run (rdma_gpudirect_bw): the same pairs again with the buffer in the GPU nearest
 each rail, each run judged against the host-memory run of the same pair, rail and direction, and each
-miss placed on a node's rail as the host-memory misses are (run/rail_mesh.py, run/rail_rounds.py)."""
+miss placed on a node's rail as the host-memory misses are (run/rail_mesh.py, judging/rail_rounds.py)."""
 
 import os
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import rail_rounds as _blame
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
 CATALOG = _catalog.load_catalog()
@@ -116,7 +117,7 @@ def test_a_node_whose_gpudirect_runs_miss_with_every_partner_is_named_with_the_g
     plan, expect, runs = _judged(tmp_path, nodes, slow=("node-003",))
     assert len(runs) == 2 * 4 * 2 * 8  # 2 rounds of 4 pairs, both ways, 8 rails
     assert {run["status"] for run in runs} == {"PASS", "FAIL"}
-    records = _mesh.records(GDR, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs)
+    records = _mesh.records(GDR, CATALOG, plan, _blame.blame(runs), lambda host: expect, runs)
     record = records["node-003"]
     assert record["status"] == "FAIL" and record["check"] == "rdma_gpudirect_bw" and record["layer"] == 4
     assert record["cause"] == GDR["causes"]["rail"]

@@ -14,7 +14,8 @@ import time
 from pyramid_twin import model, formats_perftest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, rail_mesh as _mesh, rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, rail_mesh as _mesh
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import rail_rounds as _blame
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
 CATALOG = _catalog.load_catalog()
@@ -101,8 +102,8 @@ def _layer4(tmp_path, nodes, faults="[]"):
             _run_round(run_dir, plan, index, states, expect)
     runs = _mesh.measured(run_dir, plan, HOST, JUDGES["mesh"][HOST["judge"]], lambda host: expect)
     gdr = _mesh.measured_gpudirect(run_dir, plan, GDR, JUDGES["mesh"][GDR["judge"]], lambda host: expect, runs)
-    return (_mesh.records(HOST, CATALOG, plan, _rounds.blame(runs), lambda host: expect, runs),
-            _mesh.records(GDR, CATALOG, plan, _rounds.blame(gdr), lambda host: expect, gdr), gdr)
+    return (_mesh.records(HOST, CATALOG, plan, _blame.blame(runs), lambda host: expect, runs),
+            _mesh.records(GDR, CATALOG, plan, _blame.blame(gdr), lambda host: expect, gdr), gdr)
 
 
 def test_a_slow_gpudirect_node_fails_gpudirect_alone_and_its_host_memory_runs_pass(tmp_path):

@@ -1,8 +1,9 @@
-"""run/rail_rounds.py: Layer 4's rounds (constant in number, no pair twice) and who is to blame for a miss."""
+"""run/rail_rounds.py: Layer 4's rounds (constant in number, no pair twice); judging/rail_rounds.py: who is to blame for a miss."""
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_rounds as _rounds
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import rail_rounds as _blame
 
 
 @pytest.mark.parametrize("count", [2, 3, 4, 5, 8, 9, 32, 33, 128, 512])
@@ -67,14 +68,14 @@ BLAME = [
 
 @pytest.mark.parametrize("name, bad, paths, errors, wanted", BLAME, ids=[row[0] for row in BLAME])
 def test_blame(name, bad, paths, errors, wanted):  # pylint: disable=unused-argument
-    verdicts = _rounds.blame(_measure(ROUNDS, bad, paths, errors=errors))
+    verdicts = _blame.blame(_measure(ROUNDS, bad, paths, errors=errors))
     found = {key: (v["status"], v["cause_key"]) for key, v in verdicts.items() if v["status"] != "PASS"}
     assert found == wanted
-    assert _rounds.plan_retests(_measure(ROUNDS, bad, paths, errors=errors)) == []  # two partners each: placed
+    assert _blame.plan_retests(_measure(ROUNDS, bad, paths, errors=errors)) == []  # two partners each: placed
 
 
 def test_a_partner_of_a_bad_rail_passes_and_says_whose_the_miss_is():
-    verdicts = _rounds.blame(_measure(ROUNDS, [("n3", 0)]))
+    verdicts = _blame.blame(_measure(ROUNDS, [("n3", 0)]))
     partners = [r["client"] for r in _rounds.runs_of(ROUNDS[0], [0]) if r["server"] == "n3"]
     assert verdicts[(partners[0], 0)]["status"] == "PASS" and "that miss is n3's" in verdicts[(partners[0], 0)]["actual"]
 
@@ -82,8 +83,8 @@ def test_a_partner_of_a_bad_rail_passes_and_says_whose_the_miss_is():
 def test_a_pod_of_two_cannot_place_a_miss_without_a_known_good_partner():
     rounds = _rounds.plan_rounds(["a", "b"])
     runs = _measure(rounds, [("a", 0)])
-    assert _rounds.plan_retests(runs) == []  # nobody is good on that rail
-    verdicts = _rounds.blame(runs)
+    assert _blame.plan_retests(runs) == []  # nobody is good on that rail
+    verdicts = _blame.blame(runs)
     assert verdicts[("a", 0)]["cause_key"] == "unplaced" and verdicts[("a", 0)]["status"] == "FAIL"
     assert "no known-good partner" in verdicts[("a", 0)]["actual"]
 
@@ -92,18 +93,18 @@ def test_an_odd_node_out_missing_is_retested_with_a_known_good_partner_then_plac
     nodes = ["a", "b", "c"]
     rounds = _rounds.plan_rounds(nodes)  # two rounds of one pair: one node has a single partner
     runs = _measure(rounds, [("c", 0)])
-    retests = _rounds.plan_retests(runs)
+    retests = _blame.plan_retests(runs)
     lonely = [node for node in nodes if sum(node in pair for pairs in rounds for pair in pairs) == 1]
     if ("c", 0) in [(n, 0) for n in lonely]:
         assert retests and retests[0][0][0] == "c"
         extra = _measure([[(node, partner)] for node, partner, _rail in retests[0]], [("c", 0)])
-        assert _rounds.blame(runs + extra)[("c", 0)]["cause_key"] == "rail"
+        assert _blame.blame(runs + extra)[("c", 0)]["cause_key"] == "rail"
     else:
-        assert _rounds.blame(runs)[("c", 0)]["cause_key"] == "rail"
+        assert _blame.blame(runs)[("c", 0)]["cause_key"] == "rail"
 
 
 def test_what_a_verdict_says_names_partner_direction_and_rate():
-    verdicts = _rounds.blame(_measure(ROUNDS, [("n3", 0)]))
+    verdicts = _blame.blame(_measure(ROUNDS, [("n3", 0)]))
     said = verdicts[("n3", 0)]["actual"]
     assert "n3 -> " in said and "n3 <- " in said and "180.0 Gb/s" in said
 
@@ -114,12 +115,12 @@ def test_misses_with_partners_that_miss_everywhere_are_retested_not_blamed():
     rounds = _rounds.plan_rounds(nodes)
     partners = [b if a == "n2" else a for pairs in rounds for a, b in pairs if "n2" in (a, b)]
     runs = _measure(rounds, [(partner, 0) for partner in partners])
-    assert _rounds.blame(runs)[("n2", 0)]["cause_key"] == "unplaced"
-    retests = _rounds.plan_retests(runs)
+    assert _blame.blame(runs)[("n2", 0)]["cause_key"] == "unplaced"
+    retests = _blame.plan_retests(runs)
     (node, good, rail), = [item for batch in retests for item in batch if item[0] == "n2"]
     assert rail == 0 and good not in partners
     extra = _measure([[(node, good)]], [(partner, 0) for partner in partners])
-    verdicts = _rounds.blame(runs + extra)
+    verdicts = _blame.blame(runs + extra)
     assert verdicts[("n2", 0)]["status"] == "PASS"
     assert all(verdicts[(partner, 0)]["status"] == "FAIL" for partner in partners)
 
@@ -142,10 +143,10 @@ def test_a_rail_slow_in_one_direction_only_is_that_nodes_rail(fault):
     # issue 33, class 1: a rail slow when it sends and fine when it receives (or the reverse) misses with both its
     # partners in that direction alone; a blame that read one direction of each pair would pass it, or blame the partners
     runs = _one_way(ROUNDS, **{fault: [("n3", 0)]})
-    verdicts = _rounds.blame(runs)
+    verdicts = _blame.blame(runs)
     found = {key: (v["status"], v["cause_key"]) for key, v in verdicts.items() if v["status"] != "PASS"}
     assert found == {("n3", 0): ("FAIL", "rail")}
-    assert _rounds.plan_retests(runs) == []
+    assert _blame.plan_retests(runs) == []
     slow, fine = ("n3 -> ", "n3 <- ") if fault == "sends" else ("n3 <- ", "n3 -> ")
     said = verdicts[("n3", 0)]["actual"].split("; ")
     assert len(said) == 4  # two partners, both directions each
@@ -160,6 +161,6 @@ def test_a_rail_slow_in_one_direction_only_is_that_nodes_rail(fault):
 def test_a_path_slow_in_one_direction_only_is_the_path():
     # issue 33, class 1: the path between two nodes slow one way only: each of the two misses with that partner alone
     pair = ROUNDS[0][0]
-    verdicts = _rounds.blame(_one_way(ROUNDS, paths=[pair]))
+    verdicts = _blame.blame(_one_way(ROUNDS, paths=[pair]))
     found = {key: (v["status"], v["cause_key"]) for key, v in verdicts.items() if v["status"] != "PASS"}
     assert found == {(pair[0], 0): ("FAIL", "path"), (pair[1], 0): ("FAIL", "path")}

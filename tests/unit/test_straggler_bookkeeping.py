@@ -1,9 +1,10 @@
-"""run/straggler.py: who climbs into the hunt, who is left out and why, the run logs, the records."""
+"""run/straggler.py: who climbs into the hunt, the run logs, the records; judging/fabric_rounds.py: who is left out and why."""
 
 import os
 
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations, results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import PASS, verdict
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import fabric_rounds as _decide
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import straggler as _straggler
 
 CATALOG = _catalog.load_catalog()
@@ -43,12 +44,12 @@ def test_references_are_only_nodes_outside_the_run():
 
 
 def test_no_launcher_is_an_error_for_every_node_once_a_run_spans_nodes():
-    missing = _straggler.launcher_missing(["a", "b"], [], "", EXPECT)
+    missing = _decide.launcher_missing(["a", "b"], [], "", EXPECT)
     assert set(missing) == {"a", "b"} and {v["status"] for v in missing.values()} == {"ERROR"}
     assert "inventory group `launcher`" in missing["a"]["actual"]
-    assert _straggler.launcher_missing(["a"], ["ref"], "", EXPECT)["a"]["status"] == "ERROR"
-    assert _straggler.launcher_missing(["a"], [], "", EXPECT) is None  # one node alone needs no launcher
-    assert _straggler.launcher_missing(["a", "b"], [], "launcher-1", EXPECT) is None
+    assert _decide.launcher_missing(["a"], ["ref"], "", EXPECT)["a"]["status"] == "ERROR"
+    assert _decide.launcher_missing(["a"], [], "", EXPECT) is None  # one node alone needs no launcher
+    assert _decide.launcher_missing(["a", "b"], [], "launcher-1", EXPECT) is None
 
 
 def test_a_group_context_names_hosts_ranks_and_slots():
@@ -60,7 +61,7 @@ def test_nodes_left_out_of_a_round_are_skipped_naming_their_failures():
     docs = _docs()
     check = {"id": "nccl_pairs"}
     verdicts = {"good": verdict(PASS, "x", "y", cause_key=None)}
-    left = _straggler.left_out(docs, verdicts, check, 5)
+    left = _decide.left_out(docs, verdicts, check, 5)
     assert "good" not in left and {v["status"] for v in left.values()} == {"SKIP"}
     assert "iommu=FAIL" in left["failed_l0"]["actual"]
     assert "optics=BLOCKED" in left["blocked"]["actual"]
@@ -69,16 +70,15 @@ def test_nodes_left_out_of_a_round_are_skipped_naming_their_failures():
     assert "training_stable" not in left["errored_above"]["actual"]  # layer 6 is above the round
 
 
-def test_records_carry_the_cause_of_the_kind_of_miss_and_are_counted():
+def test_records_carry_the_cause_of_the_kind_of_miss_and_are_counted(tmp_path):
     check = next(c for c in FABRIC if c.get("causes"))
     key = sorted(check["causes"])[0]
-    docs = {"a": _doc("a"), "b": _doc("b")}
     verdicts = {"a": verdict("FAIL", "e", "slow", cause_key=key, command="mpirun x"), "b": verdict(PASS, "e", "ok", cause_key=None)}
     counts = {}
-    _straggler.record(docs, verdicts, check, CATALOG, EXPECT, counts)
-    (recorded,) = docs["a"]["results"]
+    _straggler.record(str(tmp_path), verdicts, check, CATALOG, EXPECT, counts)
+    (recorded,) = _results.load(str(tmp_path), "a")["results"]
     assert recorded["status"] == "FAIL" and recorded["cause"] == check["causes"][key] and recorded["command"] == "mpirun x"
-    assert docs["b"]["results"][0]["status"] == PASS
+    assert _results.load(str(tmp_path), "b")["results"][0]["status"] == PASS
     assert counts == {"%s=FAIL" % check["id"]: 1, "%s=PASS" % check["id"]: 1}
 
 
@@ -93,15 +93,15 @@ def test_every_run_leaves_a_log_with_command_status_and_both_streams(tmp_path):
     assert (tmp_path / second).read_text().startswith("$ (not run)\n")
 
 
-def test_a_lone_gpu_node_with_nobody_to_run_with_is_not_applicable_and_says_why():
-    assert _straggler.lone_node(["a", "b"], []) is None
-    assert _straggler.lone_node(["a"], ["outside-1"]) is None  # a --limit'ed run pairs with nodes outside it
-    verdicts = _straggler.lone_node(["gpu-host"], [])
+def test_a_lone_gpu_node_with_nobody_to_run_with_is_not_applicable_and_says_why(tmp_path):
+    assert _decide.lone_node(["a", "b"], []) is None
+    assert _decide.lone_node(["a"], ["outside-1"]) is None  # a --limit'ed run pairs with nodes outside it
+    verdicts = _decide.lone_node(["gpu-host"], [])
     assert verdicts["gpu-host"]["status"] == "SKIP" and verdicts["gpu-host"]["not_applicable"] is True
     assert verdicts["gpu-host"]["actual"].startswith("not applicable: gpu-host is the only GPU node of this run")
-    docs, counts = {"gpu-host": _doc("gpu-host")}, {}
-    _straggler.record(docs, verdicts, FABRIC[0], CATALOG, EXPECT, counts)
-    (recorded,) = docs["gpu-host"]["results"]
+    counts = {}
+    _straggler.record(str(tmp_path), verdicts, FABRIC[0], CATALOG, EXPECT, counts)
+    (recorded,) = _results.load(str(tmp_path), "gpu-host")["results"]
     assert recorded["status"] == "SKIP" and recorded["not_applicable"] is True  # left out of the verdict and the checklist
 
 

@@ -17,6 +17,11 @@ ENV = dict(EXPECT["pyramid_nccl_env"], OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RU
 RUN = ["all_reduce_perf", "-b", "8", "-e", "4G", "-f", "2", "-g", "1"]
 
 
+def _facts(run, group):
+    """A fabric judge's facts for one run across ``group`` (run/straggler.judged_facts)."""
+    return {"run": run, "group": list(group), "platforms": CATALOG["platforms"]}
+
+
 def pod(tmp_path, faults=(), nodes=4, **extra):
     path = tmp_path / "scenario.yml"
     path.write_text(yaml.safe_dump({"pod": dict(nodes=nodes, **extra), "faults": list(faults)}))
@@ -36,7 +41,7 @@ def mpirun(states, load, names, env=None):
 def verdict(parsers, result, names, **values):
     rc, out, err, hang = result
     assert not hang and rc == 0, err
-    return _judges_fabric.nccl_group(parsers.parse("nccl_tests", out), names, dict(EXPECT, **values), CATALOG)
+    return _judges_fabric.nccl_group(_facts(parsers.parse("nccl_tests", out), names), dict(EXPECT, **values))
 
 
 def test_a_healthy_pair_passes(parsers, tmp_path):
@@ -90,7 +95,7 @@ def alltoall_verdict(parsers, states, load, names, units, **values):
     assert not hang and rc == 0, err
     run = parsers.parse("nccl_tests", out)
     assert {row["ip_wrong"] for row in run["rows"]} == {None}  # nccl-tests validates alltoall out-of-place only
-    return _judges_fabric.nccl_alltoall_group(run, names, dict(EXPECT, scalable_units=units, **values), CATALOG)
+    return _judges_fabric.nccl_alltoall_group(_facts(run, names), dict(EXPECT, scalable_units=units, **values))
 
 
 def test_a_spine_funnel_slows_only_the_all_to_all_across_units(parsers, tmp_path):
@@ -179,7 +184,7 @@ def torchrun_argv(names, steps=EXPECT["pyramid_train_steps"]):  # the steps the 
 def train_verdict(parsers, result, names):
     rc, out, err = result[:3]
     assert rc in (0, 1), err
-    return _judges_fabric.training_group(parsers.parse("training_log", out), names, EXPECT, CATALOG)
+    return _judges_fabric.training_group(_facts(parsers.parse("training_log", out), names), EXPECT)
 
 
 def test_training_across_nodes_passes_and_names_the_node_of_a_slow_rank(parsers, tmp_path):
@@ -224,7 +229,7 @@ def test_the_parity_test_across_nodes_names_the_node_of_a_diverging_rank(parsers
                 "--no-python", "python3", "-c", code]
         rc, out, err, _hang = formats_fabric.mpirun(states[names[0]], argv, ENV, load)
         assert rc == 0, err
-        outcome = _judges_fabric.training_parity_group(parsers.parse("training_parity", out), names, EXPECT, CATALOG)
+        outcome = _judges_fabric.training_parity_group(_facts(parsers.parse("training_parity", out), names), EXPECT)
         assert outcome["by_host"] == blamed and outcome["status"] == ("FAIL" if blamed else "PASS"), outcome
 
 
@@ -235,7 +240,7 @@ def _gather_verdict(parsers, states, load, names, op, **values):
     rc, out, err, hang = formats_fabric.mpirun(states[names[0]], argv + ["%s_perf" % op] + RUN[1:], ENV, load)
     assert not hang and rc in (0, 1), err
     run = parsers.parse("nccl_tests", out)
-    return _judges_fabric.JUDGES["fabric"]["nccl_%s_group" % op](run, names, dict(EXPECT, **values), CATALOG)
+    return _judges_fabric.JUDGES["fabric"]["nccl_%s_group" % op](_facts(run, names), dict(EXPECT, **values))
 
 
 def test_all_gather_and_reduce_scatter_across_nodes_and_a_collective_corrupt_across_nodes_only(parsers, tmp_path):

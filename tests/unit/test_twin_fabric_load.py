@@ -28,6 +28,11 @@ SLOW = {"kind": "uplink_slow", "switch": "leaf1-r0", "peer": "spine-02", "factor
 MARGINAL = {"kind": "uplink_marginal", "switch": "leaf1-r0", "peer": "spine-02"}
 
 
+def _facts(run, group):
+    """A fabric judge's facts for one run across ``group`` (run/straggler.judged_facts)."""
+    return {"run": run, "group": list(group), "platforms": CATALOG["platforms"]}
+
+
 def _scenario(tmp_path, *switch_faults, nodes=4):
     path = tmp_path / "scenario.yml"
     path.write_text(yaml.safe_dump({"pod": {"nodes": nodes}, "switches": dict(FABRIC, faults=list(switch_faults)),
@@ -177,18 +182,18 @@ def test_a_slow_uplink_fails_the_pod_all_to_all_across_units_while_each_unit_and
 
     def alltoall(names):
         run = parsers.parse("nccl_tests", _run(states, load, names))
-        return _judges_fabric.nccl_alltoall_group(run, names, expect, CATALOG)
+        return _judges_fabric.nccl_alltoall_group(_facts(run, names), expect)
     outcome = alltoall(NAMES)
     assert (outcome["status"], outcome["cause_key"]) == ("FAIL", "slow"), outcome
     assert alltoall(NAMES[:2])["status"] == alltoall(NAMES[2:])["status"] == "PASS"
     for op in ("all_reduce", "all_gather", "reduce_scatter"):  # rings never load the bisection
         run = parsers.parse("nccl_tests", _run(states, load, NAMES, program="%s_perf" % op))
         judge = _judges_fabric.nccl_group if op == "all_reduce" else _judges_fabric.JUDGES["fabric"]["nccl_%s_group" % op]
-        assert judge(run, NAMES, EXPECT, CATALOG)["status"] == "PASS", op
+        assert judge(_facts(run, NAMES), EXPECT)["status"] == "PASS", op
     # the same pod without the fault holds across units: the miss is the link's
     healthy = _states(_scenario(tmp_path))
     run = parsers.parse("nccl_tests", _run(*healthy, NAMES))
-    assert _judges_fabric.nccl_alltoall_group(run, NAMES, expect, CATALOG)["status"] == "PASS"
+    assert _judges_fabric.nccl_alltoall_group(_facts(run, NAMES), expect)["status"] == "PASS"
 
 
 def test_the_training_step_across_units_holds_with_a_faulty_uplink(parsers, tmp_path):
@@ -199,7 +204,7 @@ def test_the_training_step_across_units_holds_with_a_faulty_uplink(parsers, tmp_
             "--steps", str(EXPECT["pyramid_train_steps"])]
     rc, out, err, _hang = formats_fabric.mpirun(states["node-001"], argv, ENV, load)
     assert rc == 0, err
-    assert _judges_fabric.training_group(parsers.parse("training_log", out), NAMES, EXPECT, CATALOG)["status"] == "PASS"
+    assert _judges_fabric.training_group(_facts(parsers.parse("training_log", out), NAMES), EXPECT)["status"] == "PASS"
 
 
 # --- uplink_marginal: errors on both ends' receive side in proportion to the traffic, none at idle ---------------
@@ -232,10 +237,10 @@ def test_a_marginal_cable_errors_on_both_ends_only_with_traffic(parsers, tmp_pat
         _delta(reads[1][0], reads[2][0], "out_octets")["Ethernet3/1"], rel=1e-6)
     units = {"node-001": "su1", "node-002": "su1", "node-003": "su2", "node-004": "su2"}
     run = parsers.parse("nccl_tests", _run(states, load, NAMES))
-    outcome = _judges_fabric.nccl_alltoall_group(run, NAMES, dict(EXPECT, scalable_units=units), CATALOG)
+    outcome = _judges_fabric.nccl_alltoall_group(_facts(run, NAMES), dict(EXPECT, scalable_units=units))
     assert outcome["status"] == "FAIL", outcome  # the retransmits slow the all-to-all across units
     run = parsers.parse("nccl_tests", _run(states, load, NAMES[:2]))
-    assert _judges_fabric.nccl_alltoall_group(run, NAMES[:2], dict(EXPECT, scalable_units=units), CATALOG)["status"] == "PASS"
+    assert _judges_fabric.nccl_alltoall_group(_facts(run, NAMES[:2]), dict(EXPECT, scalable_units=units))["status"] == "PASS"
 
 
 # --- the four platforms: idle reads unchanged by the faults; under load their counters show where the fault says ----

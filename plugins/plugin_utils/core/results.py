@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 
-from .model import BLOCKED, ERROR, FAIL, SKIP
+from .model import BLOCKED, ERROR, FAIL, SKIP, count_statuses
 from .secrets import mask_text, mask_values
 
 NOT_PASSING = (FAIL, ERROR, BLOCKED)  # BLOCKED: a switch in the host's path failed that layer
@@ -62,15 +62,14 @@ def record(doc, results):
 def record_each(run_dir, records):
     """The one load-record-save of a runner: each device's results file loaded once, its records (each naming its
     "host") recorded, replacing earlier ones of the same check, and saved. {status: count} of the records."""
-    by_host, counts = {}, {}
+    by_host = {}
     for found in records:
         by_host.setdefault(found["host"], []).append(found)
-        counts[found["status"]] = counts.get(found["status"], 0) + 1
     for host, found in by_host.items():
         doc = load(run_dir, host)
         record(doc, found)
         save(run_dir, doc)
-    return counts
+    return {status: count for status, count in count_statuses(records).items() if count}
 
 
 def take_findings():

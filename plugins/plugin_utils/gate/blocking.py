@@ -84,18 +84,16 @@ def blockers(switch_doc, layer, hosts, leaf_hosts=None):
 
 def block(run_dir, layer, switches, hosts):
     """Write the BLOCKED records of ``layer`` into the hosts' results; host -> blockers written."""
-    by_host = {}
+    by_host, records = {}, []
     docs = {switch: _results.load(run_dir, switch) for switch in switches}
     leaf_hosts = {switch: _leaf_hosts(doc) for switch, doc in docs.items()}
     for switch in switches:
         for host, items in blockers(docs[switch], layer, set(hosts), leaf_hosts).items():
             by_host.setdefault(host, []).extend(items)
     for host, items in sorted(by_host.items()):
-        doc = _results.load(run_dir, host)
         by_check = {}
         for switch, record, ports in items:
             by_check.setdefault(record["check"], []).append((switch, record, ports))
-        records = []
         for check, where in sorted(by_check.items()):
             record = where[0][1]  # the title, row and what to do are the check's; each switch's status is its own
             named = ", ".join("%s%s" % (switch, " " + "/".join(ports) if ports else "") for switch, _record, ports in where)
@@ -110,6 +108,5 @@ def block(run_dir, layer, switches, hosts):
                 "blocked_by": [{"switch": switch, "check": check, "status": found["status"], "ports": ports}
                                for switch, found, ports in where],
             })
-        _results.record(doc, records)
-        _results.save(run_dir, doc)
+    _results.record_each(run_dir, records)
     return {host: sorted({item[0] for item in items}) for host, items in by_host.items()}

@@ -1,7 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Judge one run across a group of nodes: an all-reduce (straggler hunt rounds 2 and 3) or a training step."""
+"""Judge one run across a group of nodes: an all-reduce (straggler hunt rounds 2 and 3) or a training step.
+
+Every judge here is called ``(facts, expect)``, as every judge is: ``facts`` is {"run": the run's parsed output (or its
+SourceFailure), "group": its nodes, "platforms": the catalog's platforms (their busbw tables: nccl_group's)}
+(run/straggler.judged_facts)."""
 
 from __future__ import annotations
 
@@ -18,9 +22,10 @@ CAUSE_ORDER = ("hang", "wrong", "gdr_off", "nics_missing", "sharp_unused", "warn
 UNTRACED = {"hang", "wrong"}
 
 
-def expected_table(expect, catalog):
-    """(busbw GB/s by message size, where the figures come from, the node count they were measured at)."""
-    platform = catalog["platforms"][expect["pyramid_nccl_platform"]]
+def expected_table(expect, platforms):
+    """(busbw GB/s by message size, where the figures come from, the node count they were measured at); ``platforms``:
+    the catalog's."""
+    platform = platforms[expect["pyramid_nccl_platform"]]
     measured = int(platform.get("nodes") or _scale.MEASURED_NODES)
     custom = expect["pyramid_nccl_expected"]
     if custom:
@@ -177,14 +182,15 @@ def _bandwidth(run, group, expect, table, factor=_all_reduce_factor, unjudged=No
 
 
 @judge("nccl_group", scope="fabric")
-def nccl_group(run, group, expect, catalog):
+def nccl_group(facts, expect):
     """Verdict of one all-reduce run across ``group``: status, expected, actual, cause key, causes by host.
 
     The figures depend on the node count (judging/scale.py): a table holds at every size up to the node count it was
     measured at; above it, bandwidth-bound sizes are held to it (busbw is flat in N) and latency-bound ones to the pod's
     latency model (``expect``'s ``latency_model``, fitted by the straggler hunt from its pair runs) or reported and not
     judged. A passing run's ``figures`` (its busbw by size, its latency a ring step) are for baseline.yml and that model."""
-    table, source, measured = expected_table(expect, catalog)
+    run, group = facts["run"], facts["group"]
+    table, source, measured = expected_table(expect, facts["platforms"])
     below = [count for count in _per_count(expect) if measured <= count < len(group)]
     if below:  # the pod's own figures (baseline.yml) at the largest count under this run's: its table from there up
         measured = max(below)
@@ -243,13 +249,14 @@ def _largest_busbw(run):
 
 
 def _pod_collective_judge(op):
-    def judge_run(run, group, expect, catalog):  # pylint: disable=unused-argument
+    def judge_run(facts, expect):
         """One all-gather or reduce-scatter run across ``group``: no hang, #wrong 0, every rail and GPUDirect on every
         node, as an all-reduce run; busbw within pyramid_nccl_tolerance of pyramid_nccl_pod_collective_busbw[op] where the
         inventory gives it. Never against all-reduce's figure: across many nodes NCCL's all-reduce takes the tree
         algorithm, which these do not (a public 32-node H100 run: all-reduce 340, all-gather 200 GB/s busbw;
         NVIDIA/nccl#1218). pyramid_nccl_sharp's CollNet check stays all-reduce's: SHARP for these needs newer NCCL and
         SHARP plugins than the pod may run, so it is not asked of them."""
+        run, group = facts["run"], facts["group"]
         table = {int(size): float(value) for size, value in ((expect.get("pyramid_nccl_pod_collective_busbw") or {}).get(op) or {}).items()}
         expect = dict(expect, pyramid_nccl_sharp=False)
         if table:
@@ -313,7 +320,7 @@ def _group_verdict(run, group, expect, expected, bandwidth, in_place_optional=Fa
     if problems:
         cause_key = next(key for key in CAUSE_ORDER if key in findings)
         # a hang or wrong results are no node's NICs or GPUDirect: with them, a node's network finding explains only
-        # part of the miss, and the rounds must not clear the other nodes on its strength (run/fabric_rounds.py)
+        # part of the miss, and the rounds must not clear the other nodes on its strength (judging/fabric_rounds.py)
         traced = by_host if not set(findings) & UNTRACED else {}
         return verdict(FAIL, expected, _summary(problems + missing_data), cause_key=cause_key, by_host=traced)
     if missing_data:
@@ -393,10 +400,11 @@ def _alltoall_bandwidth(run, floor):
 
 
 @judge("nccl_alltoall_group", scope="fabric")
-def nccl_alltoall_group(run, group, expect, catalog):  # pylint: disable=unused-argument
+def nccl_alltoall_group(facts, expect):
     """Verdict of one all-to-all across ``group`` (nccl-tests' alltoall_perf or the built-in's --op alltoall):
     every node at its rails with GPUDirect, #wrong 0 out-of-place, busbw at the fabric's floor. ``expect``'s
     ``scalable_units`` ({node: unit}, resolved by the straggler hunt) says whether the run crosses the spine layer."""
+    run, group = facts["run"], facts["group"]
     floor, figured = alltoall_floor(group, expect, expect.get("scalable_units") or {})
     units = len({(expect.get("scalable_units") or {}).get(node) for node in group})
     expected = ("%d nodes (%d ranks, %d scalable unit%s): all-to-all busbw at the largest size (>= %s) at least %.1f GB/s, "
@@ -409,8 +417,9 @@ def nccl_alltoall_group(run, group, expect, catalog):  # pylint: disable=unused-
 
 
 @judge("training_group", scope="fabric")
-def training_group(run, group, expect, catalog):  # pylint: disable=unused-argument
+def training_group(facts, expect):
     """The training step across ``group``, judged as on one node; a slow rank is traced to its node."""
+    run, group = facts["run"], facts["group"]
     outcome = JUDGES["host"]["training_stable"]({"training_node": run}, expect)
     # an ERROR keeps the judge's own cause (no step count declared, a log cut short): no catalog cause says it
     result = verdict(outcome["status"], "%d nodes: %s" % (len(group), outcome["expected"]), outcome["actual"],
@@ -431,10 +440,11 @@ def training_group(run, group, expect, catalog):  # pylint: disable=unused-argum
 
 
 @judge("training_parity_group", scope="fabric")
-def training_parity_group(run, group, expect, catalog):  # pylint: disable=unused-argument
+def training_parity_group(facts, expect):
     """The parity test across ``group`` (payloads/parity.py under one torchrun per node), judged as on one node: every
     rank's DDP loss and parameters against the single-GPU run on rank 0's GPU; the node of a rank that diverged first
     is blamed, every rank off together is the gradient all-reduce across the nodes."""
+    run, group = facts["run"], facts["group"]
     ranks = len(group) * expect["pyramid_gpus_per_node"]
     expected = "%d nodes (%d ranks): the same training on one GPU and under DDP across them agree rank by rank" % (len(group), ranks)
     if isinstance(run, SourceFailure):

@@ -16,6 +16,7 @@ A snapshot that could not be read is a string saying why: the verdict is ERROR a
 
 from __future__ import annotations
 
+from ..core.model import verdict as _verdict
 from .registry import judge
 
 CAUSES = {
@@ -150,12 +151,45 @@ def _names(items):
 
 
 @judge("incast", scope="incast")
-def verdict(group, expect, switch, nic, seconds, tail=None):
-    """One record for an incast: group = {target, senders, ports: [{leaf, port, rail}]}; switch =
-    {leaf: {"before": snap, "after": snap}}, snap = {"ecn", "pfc", "discards"} facts; nic = {node: {rail:
-    {"before", "after"}}}; tail = {leaf: {"at": snap, "seconds": s}}, the leaf read that many seconds before
-    the end (PFC over the last part of the window), or {leaf: why} where that read cannot be judged (tail_entry);
-    without a tail at all, PFC is bounded over the whole window."""
+def verdict(facts, expect):
+    """One target's incast: facts = {"group": {target, senders, ports: [{leaf, port, rail}]}, "switch": {leaf:
+    {"before": snap, "after": snap}}, snap = {"ecn", "pfc", "discards"} facts; "nic": {node: {rail: {"before",
+    "after"}}}; "seconds": the window; "tail": {leaf: {"at": snap, "seconds": s}}, the leaf read that many seconds
+    before the end (PFC over the last part of the window), or {leaf: why} where that read cannot be judged
+    (tail_entry), without a tail at all PFC bounded over the whole window; "failed": {node: its runs of this incast
+    that did not end well} (run/incast_reads.py run_failures: the target's servers, each sender's client)}. An incast whose
+    load did not run as planned is not judged (ERROR); an ERROR names in ``own_errors`` the nodes whose own run or NIC
+    read failed (sender_state: the others are proven again)."""
+    group = facts["group"]
+    failed = facts.get("failed") or {}
+    said = [run for node in [group["target"]] + list(group["senders"]) for run in failed.get(node, [])]
+    if said:
+        outcome = not_as_planned(group, said)
+    else:
+        outcome = _judged(group, expect, facts["switch"], facts["nic"], facts["seconds"], facts.get("tail"))
+    if outcome["status"] == "ERROR":  # whose own run or read failed: a sender with none is proven again (again)
+        outcome["own_errors"] = own_errors(group, failed, facts["nic"])
+    return outcome
+
+
+def not_as_planned(group, failed):
+    """The outcome of an incast whose load did not run as planned (``failed``: the runs that did not end well, said):
+    not judged, whatever its counters show."""
+    return {"status": "ERROR", "cause": None, "msg": "incast at target %s, senders %s: cannot judge: the load did not run as planned: %s" % (
+        group["target"], ", ".join(group["senders"]), "; ".join(failed))}
+
+
+def own_errors(group, failed, nic):
+    """The nodes of an incast that could not be judged whose own run (a sender's client, the target's servers) or own
+    NIC read failed: the others proved nothing of theirs either way."""
+    runs = [node for node in list(group["senders"]) + [group["target"]] if failed.get(node)]
+    unread = [node for node, rails in sorted(nic.items())
+              if any(isinstance(side, str) for sides in rails.values() for side in sides.values())]
+    return sorted(set(runs) | set(unread))
+
+
+def _judged(group, expect, switch, nic, seconds, tail=None):
+    """The outcome of one incast's counters (verdict's facts, taken apart)."""
     priority = expect["pyramid_pfc_priorities"][0]
     target, senders = group["target"], list(group["senders"])
     who = "target %s, senders %s" % (target, _names(senders))
@@ -232,16 +266,15 @@ def expected(expect):
                 expect["pyramid_incast_tail_percent"], expect["pyramid_incast_discards_max"]))
 
 
-def record(host, check, catalog, expect, outcome, engine, causes=None, wanted=None):
-    """The result of ``host`` (the target) from verdict()'s outcome, through the engine's result(); ``causes`` and
+def target_verdict(outcome, expect, causes=None, wanted=None):
+    """The target's verdict from verdict()'s outcome (the runner records it, run/engine.py record_of); ``causes`` and
     ``wanted`` (the expected text) are another fabric's (judging/incast_infiniband.py), else RoCE's."""
     cause = None
     if outcome["status"] == "FAIL":
         cause = "; ".join((causes or CAUSES)[c] for c in outcome["causes"])
     elif outcome["status"] == "ERROR":
         cause = "No data: %s" % outcome["msg"]
-    return engine.result(host, check, catalog, expect, outcome["status"], wanted or expected(expect), outcome["msg"], cause=cause,
-                         command=engine.commands_of(check, catalog, expect))
+    return _verdict(outcome["status"], wanted or expected(expect), outcome["msg"], cause=cause)
 
 
 # --- a sender's part, and who stood in its way (issue 66: a device is NO-GO for its own findings only) -------------

@@ -17,6 +17,7 @@ it was read; a read that failed is a string saying why: the verdict is then ERRO
 
 from __future__ import annotations
 
+from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP, verdict as verdict_of
 from . import incast as _roce
 from .infiniband import not_counted, port_counts, stuck
 from .registry import judge
@@ -87,10 +88,20 @@ def _rise(reads, first, last, key, counter, where):
 
 
 @judge("incast_ib", scope="incast")
-def verdict(group, expect, reads):
-    """One record for an incast on InfiniBand: group = {target, senders, ports: [{leaf, port, rail, key}]} (key: the
-    leaf port as ibqueryerrors keys it, "<GUID>:<port>"); reads = {"before", "after", "settled": ibqueryerrors facts or
-    why not read, "seconds": {"load": before to after, "settle": after to settled}}."""
+def verdict(facts, expect):
+    """One target's incast on InfiniBand: facts = {"group": {target, senders, ports: [{leaf, port, rail, key}]} (key:
+    the leaf port as ibqueryerrors keys it, "<GUID>:<port>"); "reads": {"before", "after", "settled": ibqueryerrors
+    facts or why not read, "seconds": {"load": before to after, "settle": after to settled}}; "failed": {node: its
+    runs of this incast that did not end well}}. An incast whose load did not run as planned is not judged (ERROR)."""
+    group, failed = facts["group"], facts.get("failed") or {}
+    said = [run for node in [group["target"]] + list(group["senders"]) for run in failed.get(node, [])]
+    if said:
+        return _roce.not_as_planned(group, said)
+    return _judged(group, expect, facts["reads"])
+
+
+def _judged(group, expect, reads):
+    """The outcome of one incast's port counters (verdict's facts, taken apart)."""
     target, senders = group["target"], list(group["senders"])
     who = "target %s, senders %s" % (target, ", ".join(senders) or "-")
     try:
@@ -140,6 +151,80 @@ def expected(expect):
                 expect["pyramid_incast_discards_max"], expect["pyramid_ib_xmit_wait_idle_max"]))
 
 
-def record(host, check, catalog, expect, outcome, engine):
-    """The target's result from verdict()'s outcome, as RoCE's incast records its own (judging/incast.py)."""
-    return _roce.record(host, check, catalog, expect, outcome, engine, causes=CAUSES, wanted=expected(expect))
+def target_verdict(outcome, expect):
+    """The target's verdict from verdict()'s outcome, as RoCE's incast gives its own (judging/incast.py)."""
+    return _roce.target_verdict(outcome, expect, causes=CAUSES, wanted=expected(expect))
+
+
+# --- the nodes that were no target: their rows stand on the incasts at their leaves --------------------------------
+
+LEAF_CAUSES = ("ib_discards", "ib_wait_after")  # the leaf port's own; no_load proves nothing about it
+
+
+def leaf_outcomes(outcomes):
+    """{leaf: [(status, said, cause, target)]}: each leaf port a target's incast loaded, judged on its own figures (a
+    target on every rail loads eight leaves: one port's discards are that leaf's, not the other seven's). FAIL where
+    the port discarded or kept waiting; ERROR where the incast could not be judged or never loaded the port (not
+    proven); PASS otherwise. ``outcomes``: [(group, verdict()'s outcome)]."""
+    by_leaf = {}
+    for group, outcome in outcomes:
+        for port in outcome.get("ports") or [dict(port, cause=None, msg=None) for port in group["ports"]]:
+            said = port.get("msg") or "%s port %s (target %s)" % (port["leaf"], port["port"], group["target"])
+            if outcome["status"] == ERROR:
+                status, cause = ERROR, outcome["msg"]
+            elif port.get("cause") in LEAF_CAUSES:
+                status, cause = FAIL, CAUSES[port["cause"]]
+            elif port.get("cause"):  # no_load: the port never waited, so nothing was proven about it
+                status, cause = ERROR, CAUSES[port["cause"]]
+            else:
+                status, cause = PASS, None
+            by_leaf.setdefault(port["leaf"], []).append((status, said, cause, group["target"]))
+    return by_leaf
+
+
+def bystander(host, plan, by_leaf, check_id):
+    """The verdict of a node that was no target: its row stands on the incasts at its leaves (leaf_outcomes). Not
+    applicable where each of them passed; BLOCKED behind a leaf whose incast failed or could not be judged (as the
+    nodes behind a failing RoCE leaf: not failing on its own, not climbing past Layer 3 either); SKIP "not proven"
+    where no incast loaded one. ``check_id``: the incast check its blocked_by names."""
+    if host not in plan["nodes"]:
+        return verdict_of(SKIP, "layers 0-3 passed", "not run: %s did not pass the layers below" % host, command="(none)")
+    leaves = (plan.get("node_leaves") or {}).get(host) or []
+    failed = [(leaf, entry) for leaf in leaves for entry in by_leaf.get(leaf, []) if entry[0] != PASS]
+    if failed:
+        return _blocked(failed, check_id)
+    unloaded = [leaf for leaf in leaves if leaf not in by_leaf]
+    if unloaded or not leaves:
+        return verdict_of(SKIP, "its leaves proven by an incast that passed",
+                          "not proven: %s" % ("no incast loaded %s" % ", ".join(unloaded) if unloaded else
+                                              "none of its rails was found in the subnet's read"), command="(none)")
+    return verdict_of(SKIP, "an incast on its leaves",
+                      "not applicable: its leaves are proven by the targets' incasts (one target per leaf: %s passed)" % (
+                          ", ".join(leaves)), command="(none)", not_applicable=True)
+
+
+def _blocked(failed, check_id):
+    """The BLOCKED verdict of a node behind leaves whose incast did not pass, in gate/blocking.py's shape."""
+    failed = sorted(failed, key=lambda item: item[1][0] != FAIL)  # a leaf's own fault named before one not proven
+    leaves = list(dict.fromkeys(leaf for leaf, _entry in failed))
+    statuses = "/".join(sorted({entry[0] for _leaf, entry in failed}))
+    first = failed[0][1]
+    return verdict_of(BLOCKED, "every leaf in this host's path passes its incast",
+                      "blocked by %s: %s %s (%s)" % (", ".join(leaves), check_id, statuses, "; ".join(
+                          dict.fromkeys("target %s" % entry[3] for _leaf, entry in failed))),
+                      cause="Not this host: %s %s its incast at target %s (%s)" % (
+                          failed[0][0], "fails" if first[0] == FAIL else "could not be proven by", first[3], first[2]),
+                      blocked_by=[{"switch": leaf, "check": check_id, "status": "/".join(sorted({e[0] for l, e in failed if l == leaf})),
+                                   "ports": []} for leaf in leaves])
+
+
+def verdicts(outcomes, plan, hosts, expects, check_id):
+    """{node: verdict} of an InfiniBand incast: each target's its own incast's (target_verdict), every other node's
+    standing on its leaves' incasts (bystander). ``outcomes``: [(group, outcome)] in the plan's order; ``expects``:
+    {target: its expectations}."""
+    found = {group["target"]: target_verdict(outcome, expects[group["target"]]) for group, outcome in outcomes}
+    by_leaf = leaf_outcomes(outcomes)
+    for host in hosts:
+        if host not in found:
+            found[host] = bystander(host, plan, by_leaf, check_id)
+    return found

@@ -1,9 +1,10 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Layer 4 judges: one run of ib_write_bw between two nodes on one rail (run/rail_rounds.py then
+"""Layer 4 judges: one run of ib_write_bw between two nodes on one rail (judging/rail_rounds.py then
 places each miss on a node's rail, the path between two nodes, or the whole rail), and its GPUDirect
-run against the host-memory run of the same pair, rail and direction."""
+run against the host-memory run of the same pair, rail and direction; Layer 2's one ping run on one rail.
+Each is called (facts, expect), once per run, by run/rail_mesh.py measured()."""
 
 from __future__ import annotations
 

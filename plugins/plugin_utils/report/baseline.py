@@ -22,7 +22,7 @@ HEADER = """# Baseline measured by gpufabric.pyramid, run %(run)s (pod verdict %
 ACROSS = """# pyramid_nccl_pod_collective_busbw: this run's all-gather and reduce-scatter across %(nodes)s nodes (those that held
 # Layer 5's rounds); a run across far fewer or more nodes may measure another figure (NCCL picks by the node count).
 """
-# what each check's passing results give (its `baseline:`, catalog/workload.yml): the node's own figures from its facts
+# what each check's passing results give (its `baseline:`, catalog/nccl_node.yml, nccl_fabric.yml, training.yml): the node's own figures from its facts
 # (the first source the check reads, at its layer), and from a passing run's record across nodes: all-reduce (rounds
 # 2 and 3: its busbw at each size of its table and its node count, judging/fabric.py nccl_group, pyramid_nccl_scale_busbw's
 # figures by node count), or the pod's own collective of that name (one run for the pod)

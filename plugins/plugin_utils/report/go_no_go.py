@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 
 from ..core import catalog as _catalog, results as _results
 from ..run import straggler as _straggler
+from ..judging import unjudged as _unjudged
 from . import tiers_loaded as _tiers_loaded
 from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP, count_statuses
 
@@ -145,10 +146,10 @@ def causes(report):
 
 
 def _missing(host, check, has_results):
-    reason = "not run in this play" if has_results else "no results at all: the host left the play before its first check"
+    outcome = _unjudged.not_recorded(has_results)
     return {"host": host, "layer": check["layer"], "check": check["id"], "title": check["title"], "row": check["row"],
-            "status": SKIP if has_results else ERROR, "expected": "a result", "actual": reason, "command": None, "not_read": not has_results,
-            "cause": None if has_results else "No data: the playbook failed on this host before any check ran",
+            "status": outcome["status"], "expected": outcome["expected"], "actual": outcome["actual"], "command": None,
+            "not_read": not has_results, "cause": outcome.get("cause"),
             "go_back_to": None if has_results else "Read the play output for this host, then re-run"}
 
 

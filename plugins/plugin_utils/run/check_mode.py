@@ -10,16 +10,16 @@ checks of the straggler hunt and the phased runs (run/ansible_step.py)."""
 from __future__ import annotations
 
 from ..core import catalog as _catalog, results as _results
-from ..core.model import SKIP
-from . import engine as _engine, rail_mesh as _mesh, straggler as _straggler
+from ..judging import fabric_rounds as _fabric_rounds, unjudged as _unjudged
+from . import engine as _engine, rail_mesh as _mesh
 
 NOT_RUN = "not run: check mode"
 
 
 def not_run(host, check, catalog, expect, loads):
     """The check's SKIP record: what it would have loaded, and the commands (never run)."""
-    record = _engine.result(host, check, catalog, expect, SKIP, "run without --check: %s" % "; ".join(loads),
-                            "%s (it puts load on the fabric or the GPUs: %s)" % (NOT_RUN, "; ".join(loads)))
+    record = _engine.record_of(host, check, catalog, expect, _unjudged.not_run(
+        "run without --check: %s" % "; ".join(loads), "%s (it puts load on the fabric or the GPUs: %s)" % (NOT_RUN, "; ".join(loads))))
     record["check_mode"] = True
     return record
 
@@ -38,15 +38,13 @@ def split(host, checks, catalog, expect):
 
 def _lone_box(host, record, catalog, expect):
     """A loading check's record on a lone GPU box: a mesh or fabric check not applicable as the full run says it
-    (rail_mesh.lone, straggler.lone_node); any other kept."""
+    (rail_mesh.lone, judging/fabric_rounds.lone_node); any other kept."""
     check = next(check for check in catalog["checks"] if check["id"] == record["check"] and check["layer"] == record["layer"])
     if check["scope"] == "mesh":
         return _mesh.lone(check, catalog, host, expect, alone=True)
     if check["scope"] == "fabric":
-        outcome = _straggler.lone_node([host], None)[host]
-        lone = _engine.result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"], command="(none)")
-        lone["not_applicable"] = True
-        return lone
+        outcome = dict(_fabric_rounds.lone_node([host], None)[host], not_applicable=True)
+        return _engine.record_of(host, check, catalog, expect, outcome, command="(none)")
     return record
 
 
@@ -59,15 +57,9 @@ def record_not_run(run_dir, hosts, checks, catalog, expect_of, references=None):
     """Record every loading check of ``checks`` as not run on each of ``hosts`` (``expect_of(host)``: its
     expectations); {status: count}. On the run's only GPU node, none outside it named (``references``), a run across
     nodes (the rail mesh, the straggler hunt) does not apply, in the full run's words: never "not run: check mode"."""
-    counts = {}
+    records = []
     for host in hosts:
         expect = expect_of(host)
-        records = split(host, checks, catalog, expect)[1]
-        if len(hosts) == 1 and not references:
-            records = [_lone_box(host, record, catalog, expect) for record in records]
-        if records:
-            doc = _results.load(run_dir, host)
-            _results.record(doc, records)
-            _results.save(run_dir, doc)
-            counts[SKIP] = counts.get(SKIP, 0) + len(records)
-    return counts
+        not_run = split(host, checks, catalog, expect)[1]
+        records += [_lone_box(host, record, catalog, expect) for record in not_run] if len(hosts) == 1 and not references else not_run
+    return _results.record_each(run_dir, records)

@@ -8,7 +8,8 @@ FAIL or PASS stands: it was judged, and what it found is its own (a rail at 200G
 
 from __future__ import annotations
 
-from ..core.model import ERROR, FAIL, SKIP
+from ..core.model import ERROR, FAIL
+from ..judging import unjudged as _unjudged
 
 
 def fold(records, catalog, earlier):
@@ -35,5 +36,4 @@ def _folded(record, prerequisite):
     root = prerequisite.get("depends_on") or prerequisite["check"]
     status = prerequisite.get("depends_on_status") or prerequisite["status"]
     said = prerequisite.get("depends_on_said") or prerequisite["actual"]
-    return dict(record, status=SKIP, depends_on=root, depends_on_status=status, depends_on_said=said, unread=record["actual"],
-                actual="not judged: depends on %s (%s: %s)" % (root, status, said), cause=None, go_back_to=None)
+    return _unjudged.depends_on(record, root, status, said)

@@ -9,6 +9,7 @@ import re
 
 from ..core import catalog as _catalog
 from .. import judging as _judges
+from ..judging import unjudged as _unjudged
 from .. import parsing
 from ..core.catalog import WAY_KINDS
 from ..core.model import ERROR, PASS, SKIP, SourceFailure
@@ -286,6 +287,15 @@ def result(host, check, catalog, expect, status, expected, actual, cause=None, c
     return record
 
 
+def record_of(host, check, catalog, expect, outcome, command=None):
+    """The record of a verdict decided in judging/ (a judge's, or judging/unjudged.py's for a check not measured)."""
+    record = result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
+                    cause=outcome.get("cause"), command=command or outcome.get("command"), detail=outcome.get("detail"))
+    if outcome.get("not_applicable"):
+        record["not_applicable"] = True
+    return record
+
+
 def not_applicable_result(host, check, catalog, expect):
     """SKIP for a check this device's platform has no way for, or whose only_if this device is outside; it does not
     count against GO."""
@@ -293,9 +303,8 @@ def not_applicable_result(host, check, catalog, expect):
               "; ".join("%s %s" % (name, " or ".join(map(str, value if isinstance(value, list) else [value])))
                         for name, value in sorted(check.get("only_if", {}).items())) or
               "; ".join("%s at least %d" % item for item in sorted(check.get("at_least", {}).items())))
-    record = result(host, check, catalog, expect, SKIP, wanted, _catalog.not_applicable(check, expect), command="(none)")
-    record["not_applicable"] = True
-    return record
+    return record_of(host, check, catalog, expect, _unjudged.not_applicable(wanted, _catalog.not_applicable(check, expect)),
+                     command="(none)")
 
 
 def expected_of_error(check, expect):
@@ -306,9 +315,9 @@ def error_result(host, check, catalog, expect, failures):
     reason = "; ".join(failure.reason for failure in failures)
     elsewhere = sorted({f.ran_on for f in failures if getattr(f, "ran_on", None) and f.ran_on != host})
     where = "%s (read there once for the pod, %s among the nodes judged by it)" % (", ".join(elsewhere), host) if elsewhere else host
-    return result(host, check, catalog, expect, ERROR, expected_of_error(check, expect), reason,
-                  cause="No data from %s on %s" % (", ".join("`%s`" % f.command for f in failures), where),
-                  command="; ".join(f.command for f in failures))
+    return record_of(host, check, catalog, expect, _unjudged.no_data(
+        expected_of_error(check, expect), reason, cause="No data from %s on %s" % (", ".join("`%s`" % f.command for f in failures), where)),
+        command="; ".join(f.command for f in failures))
 
 
 def declared(check, expect):
@@ -324,8 +333,7 @@ def run_judge(check, function, *args, hosts=None):
     try:
         return function(*args)
     except Exception as exc:  # pylint: disable=broad-exception-caught
-        failed = {"status": ERROR, "expected": expected_of_error(check, None), "cause_key": None,
-                  "actual": "facts incomplete for %s: %s: %s" % (check["judge"], type(exc).__name__, exc)}
+        failed = _unjudged.judge_raised(check["judge"], expected_of_error(check, None), exc)
         return failed if hosts is None else {host: dict(failed) for host in hosts}
 
 

@@ -2,7 +2,8 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The induced incast on InfiniBand (docs/incast.md, issue 36): where its leaves are, what the fabric host reads, and
-the records of one run (the phases are run/incast_phases.py's, shared with RoCE).
+the outcome of each target's incast (the phases are run/incast_phases.py's, shared with RoCE; the verdicts are
+judging/incast_infiniband.py's).
 
 No switch is a host of an InfiniBand run: the leaves are the subnet's, found as Layer 1 found them (each rail's port
 GUID from the node's ibstat, the leaf port it lands on from iblinkinfo read on the fabric host, both kept in the
@@ -13,14 +14,12 @@ read) before the senders fire, after they end and once more after that: one read
 from __future__ import annotations
 
 from ..core import results as _results
-from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP
 from ..judging import JUDGES, incast_infiniband as _judge
 from ..judging.infiniband import leaf_end
 from ..judging.rail_guids import SOURCE as RAIL_GUIDS, with_rail_guid
 from . import engine as _engine, incast_plan as _plan, incast_reads as _run, pod as _pod
 
 LABELS = _judge.LABELS
-LEAF_CAUSES = ("ib_discards", "ib_wait_after")  # the leaf port's own; no_load proves nothing about it
 # The settled read comes at least this long after the after read: what an incast left queued drains in microseconds,
 # while a port held by a credit loop or a receiver returning no credits waits on, millions of ticks a second
 SETTLE_SECONDS = 1.0
@@ -115,8 +114,9 @@ def snapshot(read, catalog, expect):
     return _run.as_input(_engine.parse_sources(sources, catalog, read["raw"], expect)[sources[0]])
 
 
-def judged(files, plan, index, group, catalog, check, expect, reader_expect):
-    """(the target's record, the outcome) of one target's incast."""
+def outcome(files, plan, index, group, catalog, check, expect, reader_expect):
+    """The outcome of one target's incast: its judge's (judging/incast_infiniband.py) on the fabric host's reads and
+    the runs that did not end well."""
     reads, times = {}, {}
     for label in LABELS:
         read = files.load(index, plan["fabric_reader"], read_label(label))
@@ -125,70 +125,5 @@ def judged(files, plan, index, group, catalog, check, expect, reader_expect):
             times[label] = read["at"]
     if len(times) == len(LABELS):
         reads["seconds"] = {"load": times["after"] - times["before"], "settle": times["settled"] - times["after"]}
-    failed = _run.group_failures(files, index, group)
-    if failed:
-        outcome = {"status": ERROR, "cause": None, "msg": "incast at target %s, senders %s: cannot judge: the load did not run as planned: %s" % (
-            group["target"], ", ".join(group["senders"]), "; ".join(failed))}
-    else:
-        outcome = JUDGES["incast"][check["judge"]](group, expect, reads)
-    return _judge.record(group["target"], check, catalog, expect, outcome, _engine), outcome
-
-
-def leaf_outcomes(outcomes):
-    """{leaf: [(status, said, cause, target)]}: each leaf port a target's incast loaded, judged on its own figures (a
-    target on every rail loads eight leaves: one port's discards are that leaf's, not the other seven's). FAIL where
-    the port discarded or kept waiting; ERROR where the incast could not be judged or never loaded the port (not
-    proven); PASS otherwise."""
-    by_leaf = {}
-    for group, outcome in outcomes:
-        for port in outcome.get("ports") or [dict(port, cause=None, msg=None) for port in group["ports"]]:
-            said = port.get("msg") or "%s port %s (target %s)" % (port["leaf"], port["port"], group["target"])
-            if outcome["status"] == ERROR:
-                status, cause = ERROR, outcome["msg"]
-            elif port.get("cause") in LEAF_CAUSES:
-                status, cause = FAIL, _judge.CAUSES[port["cause"]]
-            elif port.get("cause"):  # no_load: the port never waited, so nothing was proven about it
-                status, cause = ERROR, _judge.CAUSES[port["cause"]]
-            else:
-                status, cause = PASS, None
-            by_leaf.setdefault(port["leaf"], []).append((status, said, cause, group["target"]))
-    return by_leaf
-
-
-def bystander(host, plan, by_leaf, check, catalog, expect):
-    """A node that was no target: its row stands on the incasts at its leaves. Not applicable where each of them
-    passed; BLOCKED behind a leaf whose incast failed or could not be judged (as the nodes behind a failing RoCE leaf:
-    not failing on its own, not climbing past Layer 3 either); SKIP "not proven" where no incast loaded one."""
-    if host not in plan["nodes"]:
-        return _engine.result(host, check, catalog, expect, SKIP, "layers 0-3 passed",
-                              "not run: %s did not pass the layers below" % host, command="(none)")
-    leaves = (plan.get("node_leaves") or {}).get(host) or []
-    failed = [(leaf, entry) for leaf in leaves for entry in by_leaf.get(leaf, []) if entry[0] != PASS]
-    if failed:
-        return _blocked(host, failed, check, catalog, expect)
-    unloaded = [leaf for leaf in leaves if leaf not in by_leaf]
-    if unloaded or not leaves:
-        return _engine.result(host, check, catalog, expect, SKIP, "its leaves proven by an incast that passed",
-                              "not proven: %s" % ("no incast loaded %s" % ", ".join(unloaded) if unloaded else
-                                                  "none of its rails was found in the subnet's read"), command="(none)")
-    record = _engine.result(host, check, catalog, expect, SKIP, "an incast on its leaves",
-                            "not applicable: its leaves are proven by the targets' incasts (one target per leaf: %s passed)" % (
-                                ", ".join(leaves)), command="(none)")
-    record["not_applicable"] = True
-    return record
-
-
-def _blocked(host, failed, check, catalog, expect):
-    """The BLOCKED record of a node behind leaves whose incast did not pass, in gate/blocking.py's shape."""
-    failed = sorted(failed, key=lambda item: item[1][0] != FAIL)  # a leaf's own fault named before one not proven
-    leaves = list(dict.fromkeys(leaf for leaf, _entry in failed))
-    statuses = "/".join(sorted({entry[0] for _leaf, entry in failed}))
-    first = failed[0][1]
-    record = _engine.result(host, check, catalog, expect, BLOCKED, "every leaf in this host's path passes its incast",
-                            "blocked by %s: incast_ib %s (%s)" % (", ".join(leaves), statuses, "; ".join(
-                                dict.fromkeys("target %s" % entry[3] for _leaf, entry in failed))),
-                            cause="Not this host: %s %s its incast at target %s (%s)" % (
-                                failed[0][0], "fails" if first[0] == FAIL else "could not be proven by", first[3], first[2]))
-    record["blocked_by"] = [{"switch": leaf, "check": check["id"], "status": "/".join(sorted({e[0] for l, e in failed if l == leaf})),
-                             "ports": []} for leaf in leaves]
-    return record
+    facts = {"group": group, "reads": reads, "failed": _run.run_failures(files, index, group)}
+    return JUDGES["incast"][check["judge"]](facts, expect)

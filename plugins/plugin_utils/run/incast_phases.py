@@ -8,27 +8,23 @@ plan (controller) -> serve (targets' servers, gpufabric.pyramid.rail_servers) ->
 leaves, each its own) -> fire (senders' clients in the background, rail_servers wait_for=running) -> read tail (the
 leaves side by side; judged only where it ended before any sender's window could have) -> stop (clients, then
 servers, with their output) -> read after -> again (controller: rounds for the senders another device's failure left
-unproven, each against a target whose incast passed, run as the rounds above) -> verdict (controller, judging/incast.py).
+unproven, each against a target whose incast passed, run as the rounds above) -> verdict (controller: each target's
+incast judged, judging/incast.py; every device's verdict, judging/incast_rounds.py; recorded, run/engine.py record_of).
 """
 
 from __future__ import annotations
 
 import time
 
-from ..core import catalog as _catalog, results as _results
+from ..core import catalog as _catalog, model as _model, results as _results
 from ..gate import blocking as _blocking
-from ..core.model import ERROR, FAIL, PASS, SKIP
-from ..judging import JUDGES, incast as _judge, incast_infiniband as _ib_judge
+from ..judging import JUDGES, incast as _judge, incast_infiniband as _ib_judge, incast_rounds as _rounds
 from . import background as _background, engine as _engine, incast_infiniband as _ib, incast_plan as _plan, incast_reads as _run
 from . import rail_mesh as _mesh
 from .ansible_step import RunError
 
 UNTIL = ("tail", "end")
 EXTRA = ["pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_rdma_listen_timeout"]
-
-LEAF_EXPECTED = "under an incast at a target behind it: ECN marks, PFC only a blip at the end, no drops"
-_ORDER = (FAIL, ERROR, SKIP, PASS)  # a leaf's worst finding first: its own fault, then a port not proven
-
 
 NO_NODE = "no node passed the layers below"
 
@@ -243,10 +239,9 @@ class IncastPhases:
         nothing = dict(result, rounds=[], leaves=plan.get("leaves") or [])
         if plan.get("off") or plan.get("error") or plan.get("fabric") == "infiniband" or not plan["rounds"] or "again_from" in plan:
             return dict(nothing, msg="incast: no sender to prove again")
-        first = [(group, self._judged(run_dir, plan, index, group)[1]) for index, groups in enumerate(plan["rounds"]) for group in groups]
-        statuses = {leaf: sorted((item[0] for item in found), key=_ORDER.index)[0] for leaf, found in leaf_findings(first).items()}
+        first = [(group, self._outcome(run_dir, plan, index, group)) for index, groups in enumerate(plan["rounds"]) for group in groups]
         reference = self._expect(plan["hosts"][0])
-        planned = _plan.plan_again(first, plan["nodes"], plan.get("node_leaves") or {}, statuses, plan["senders"],
+        planned = _plan.plan_again(first, plan["nodes"], plan.get("node_leaves") or {}, _rounds.leaf_statuses(first), plan["senders"],
                                    reference["pyramid_incast_rate_gbps"], reference["pyramid_rail_rate_gbps"])
         start = len(plan["rounds"])
         plan["again_from"], plan["again_unplaced"] = start, planned["unplaced"]
@@ -265,105 +260,65 @@ class IncastPhases:
             if planned["unplaced"] else "")
         return dict(result, rounds=list(range(start, len(plan["rounds"]))), leaves=plan["leaves"], msg=said)
 
-    def _hold_by(self, records, outcomes, unplaced):
-        """A sender an incast failed before it reached: its record names the devices that stood in its way (held_by,
-        its cause), and why it was not proven again where it was not (the rounds run again replace it where it was)."""
-        for group, outcome in outcomes:
-            for sender in group["senders"]:
-                state, record = _judge.sender_state(sender, outcome), records[sender]
-                if state == "error_not_own" and record["status"] == ERROR and sender in unplaced and "not proven again" not in record["cause"]:
-                    record.update(actual="%s; not proven again: %s" % (record["actual"], unplaced[sender]),
-                                  cause="%s; not proven again: %s" % (record["cause"], unplaced[sender]))
-                if state != "not_measured" or record["status"] != SKIP or "held_by" in record:
-                    continue
-                held_by = _judge.standing_in_the_way(group, outcome)
-                said = "%s's incast failed at %s before any CNP reached its senders%s" % (
-                    group["target"], _judge.said_in_the_way(held_by),
-                    "; not proven again: %s" % unplaced[sender] if sender in unplaced else "")
-                # the actual is what the device's cause shows (report/go_no_go.py cause_of): it names them too
-                records[sender].update(held_by=held_by, actual="not measured: " + said, cause="Not this node: " + said)
-
-    def _proven_again(self, records, outcomes, again):
-        """The rounds run again: each sender proven again takes its record from there, saying which incast it was
-        proven again at and why; the target and the healthy senders beside it keep theirs, unless that incast found a
-        FAIL of their own (a NIC whose DCQCN did not react)."""
-        first = {sender: (group, outcome) for group, outcome in outcomes for sender in group["senders"]
-                 if _judge.sender_state(sender, outcome) in _judge.SPOILED}
-        for group, outcome, judged in again:
-            for node, record in judged.items():
-                if node in group.get("again_for", {}):
-                    spoiled_group, spoiled = first[node]
-                    held_by = _judge.standing_in_the_way(spoiled_group, spoiled)
-                    record = dict(record, actual="proven again at %s's incast (%s's, which it sent to first, failed at %s): %s" % (
-                        group["target"], spoiled_group["target"], _judge.said_in_the_way(held_by), record["actual"]))
-                    if record["status"] == SKIP:  # not measured again: the second target's incast stood in its way too
-                        held_by = held_by + _judge.standing_in_the_way(group, outcome)
-                        said = "the incasts it sent to failed at %s before any CNP reached it" % _judge.said_in_the_way(held_by)
-                        record.update(held_by=held_by, actual="not measured: " + said, cause="Not this node: " + said)
-                    records[node] = record
-                elif record["status"] == FAIL and records.get(node, {}).get("status") != FAIL:
-                    records[node] = dict(record, actual="in an incast run again at %s: %s" % (group["target"], record["actual"]))
-
-    # --- the verdict -------------------------------------------------------------------------------------------
+    # --- the verdict: judging/incast_rounds.py's (RoCE), judging/incast_infiniband.py's, recorded ------------------
 
     def verdict(self, result, args):
         run_dir = args["run_dir"]
         plan, _index = self._load_plan(args)
         hosts, switches = list(args["hosts"]), list(args.get("switches") or [])
-        records, leaf_records = {}, {}
+        node_check = None  # the check of the nodes' verdicts: each node's own fabric's, unless the run's fabric says
+        verdicts, leaf_verdicts = {}, {}
         if plan.get("off"):  # a not-applicable SKIP that says why: the qos_load row reads "not checked: <why>"
-            for host in hosts:
-                records[host] = self._off(host, plan["off"])
-            for switch in switches:
-                leaf_records[switch] = self._off(switch, plan["off"], self._leaf_check)
+            verdicts = {host: _rounds.switched_off(self._expected(host), plan["off"]) for host in hosts}
+            leaf_verdicts = {switch: _rounds.switched_off(_rounds.LEAF_EXPECTED, plan["off"]) for switch in switches}
         elif plan.get("error") == NO_NODE:  # every node stopped below: none of them, nor any leaf, could be loaded
             held_by = _judge.stopped_below({host: _results.load(run_dir, host)["results"] for host in hosts})
-            for host in hosts:
-                records[host] = self._nobody_climbed(host, held_by)
+            verdicts = {host: _rounds.nobody_climbed(self._expected(host), held_by) for host in hosts}
             for switch in switches:  # a spine, or a leaf facing no node of the run, was never the incast's to load
                 faces = any(entry.get("peer") in hosts for entry in self._switch_expect(switch).get("pyramid_switch_ports") or [])
-                leaf_records[switch] = (self._nobody_climbed(switch, held_by, self._leaf_check) if faces
-                                        else leaf_record(switch, None, self._leaf_check, self._catalog, self._switch_expect(switch)))
+                leaf_verdicts[switch] = (_rounds.nobody_climbed(_rounds.LEAF_EXPECTED, held_by) if faces
+                                         else _rounds.leaf_verdict(switch, None))
         elif plan.get("error"):
-            for host in hosts:
-                records[host] = self._no_run(host, plan)
-            for switch in switches:
-                leaf_records[switch] = self._no_run(switch, plan, self._leaf_check)
+            verdicts = {host: _rounds.not_planned(self._expected(host), plan["error"]) for host in hosts}
+            leaf_verdicts = {switch: _rounds.not_planned(_rounds.LEAF_EXPECTED, plan["error"]) for switch in switches}
         elif plan.get("fabric") == "infiniband":
-            records = self._judged_infiniband(run_dir, plan, hosts)
+            node_check = self._ib_check
+            verdicts = self._judged_infiniband(run_dir, plan, hosts)
         else:
-            outcomes, again = [], []
+            node_check = self._check
             first_rounds = plan.get("again_from", len(plan["rounds"]))
-            for index, groups in enumerate(plan["rounds"]):
-                for group in groups:
-                    judged, outcome = self._judged(run_dir, plan, index, group)
-                    if index < first_rounds:
-                        _merge(records, judged)
-                        outcomes.append((group, outcome))
-                    else:
-                        again.append((group, outcome, judged))
-            self._hold_by(records, outcomes, plan.get("again_unplaced") or {})
-            self._proven_again(records, outcomes, again)
-            leaf_records = self._leaves(switches, outcomes + [(group, outcome) for group, outcome, _judged in again], len(outcomes))
-            for host in hosts:
-                if host not in records:
-                    records[host] = self._not_in_incast(host, plan, leaf_records)
-        counts = {}
-        for host, record in list(records.items()) + list(leaf_records.items()):
-            if host not in hosts and host not in leaf_records:
-                continue
-            doc = _results.load(run_dir, host)
-            if self._held_below(host, doc, host in leaf_records):
-                continue  # blocked below: the layer role already recorded this check as not run, with the layer that stopped it
-            both = [record]
-            if host not in leaf_records:  # the other fabric's incast check: not applicable here, said as any only_if is
-                expect = self._expect(host)
-                other = self._check if record["check"] == self._ib_check["id"] else self._ib_check
-                both.append(_engine.not_applicable_result(host, other, self._catalog, expect))
-            _results.record(doc, both)
-            _results.save(run_dir, doc)
-            counts[record["status"]] = counts.get(record["status"], 0) + 1
+            outcomes = [(index, group, self._outcome(run_dir, plan, index, group))
+                        for index, groups in enumerate(plan["rounds"]) for group in groups]
+            verdicts, leaf_verdicts = _rounds.verdicts([(group, outcome) for index, group, outcome in outcomes if index < first_rounds],
+                                                       [(group, outcome) for index, group, outcome in outcomes if index >= first_rounds],
+                                                       plan, hosts, switches, {node: self._expect(node) for node in self._judged_nodes(plan, hosts)})
+        own = self._recorded(run_dir, verdicts, leaf_verdicts, hosts, node_check)
+        counts = {status: count for status, count in _model.count_statuses(own).items() if count}
         return dict(result, counts=counts, msg="incast: %s" % ", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())))
+
+    def _recorded(self, run_dir, verdicts, leaf_verdicts, hosts, node_check):
+        """Record each device's verdict (core/results.py record_each) and, on a node, the other fabric's incast check as
+        not applicable (said as any only_if is); a device stopped below layer 3 is left as the layer role recorded it
+        (not run, with the layer that stopped it). The incast's own records, recorded."""
+        own, records = [], []
+        for device, found in list(verdicts.items()) + list(leaf_verdicts.items()):
+            if device not in hosts and device not in leaf_verdicts:
+                continue
+            switch = device in leaf_verdicts
+            if self._held_below(device, _results.load(run_dir, device), switch):
+                continue
+            if switch:
+                check, expect = self._leaf_check, self._switch_expect(device)
+            else:
+                expect = self._expect(device)
+                check = node_check or self._own(expect)
+            own.append(_run.record(device, check, self._catalog, expect, found))
+            records.append(own[-1])
+            if not switch:
+                other = self._check if check is self._ib_check else self._ib_check
+                records.append(_engine.not_applicable_result(device, other, self._catalog, expect))
+        _results.record_each(run_dir, records)
+        return own
 
     def _held_below(self, host, doc, switch):
         """Whether a device stopped below layer 3 (a switch: a whole-switch failure; failures confined to ports climb)."""
@@ -371,88 +326,31 @@ class IncastPhases:
             return _blocking.climb(doc["results"], 3)[0] is not None and self._switch_expect(host)["pyramid_enforce_gate"]
         return bool(_results.blocker(doc["results"], 3)) and self._expect(host)["pyramid_enforce_gate"]
 
-    # --- the leaves' side --------------------------------------------------------------------------------------
+    @staticmethod
+    def _judged_nodes(plan, hosts):
+        """The nodes an incast verdict speaks of: the play's, and every target and sender of the plan's rounds."""
+        return list(dict.fromkeys(list(hosts) + [node for groups in plan["rounds"] for group in groups
+                                                 for node in [group["target"]] + list(group["senders"])]))
 
-    def _leaves(self, switches, outcomes, first=None):
-        """Each switch's incast_leaf record: the findings at the ports it turned to the targets (worst first), or not
-        applicable where it faced none (a spine, a leaf with no target behind it). The outcomes after the ``first`` are
-        the rounds run again: a leaf already proven by its target's incast takes only a FAIL of its own from them (an
-        incast run again that could not be judged does not unprove what the first one proved)."""
-        by_leaf = leaf_findings(outcomes, first)
-        return {switch: leaf_record(switch, by_leaf.get(switch), self._leaf_check, self._catalog, self._switch_expect(switch))
-                for switch in switches}
-
-    def _off(self, host, why, check=None):
-        """The incast switched off (pyramid_incast false, no node): SKIP, never PASS; it holds no node back, as
-        telemetry without a Prometheus URL (the report's row says "not checked: <why>")."""
-        check, expect, expected = self._judged_as(host, check)
-        record = _engine.result(host, check, self._catalog, expect, SKIP, expected, "not checked: %s" % why, command="(none)")
-        record["not_applicable"] = True
-        record["not_checked"] = why
-        return record
-
-    def _nobody_climbed(self, host, held_by, check=None):
-        """No GPU node reached the incast: a device it would have loaded is not proven, and names the devices whose
-        failures stopped every node below (held_by), never an ERROR of its own (nothing of its own failed to read)."""
-        check, expect, expected = self._judged_as(host, check)
-        said = "no GPU node reached layer 3 to load it (%s)" % (_judge.said_in_the_way(held_by[:8]) or "none in the run")
-        record = _engine.result(host, check, self._catalog, expect, SKIP, expected, "not measured: " + said,
-                                cause="Not this device: " + said, command="(none)")
-        record["held_by"] = held_by
-        return record
-
-    def _no_run(self, host, plan, check=None):
-        check, expect, expected = self._judged_as(host, check)
-        return _engine.result(host, check, self._catalog, expect, ERROR, expected,
-                              "incast not planned: %s" % plan["error"], cause="No data: the incast could not be planned: %s" % plan["error"],
-                              command="(none)")
-
-    def _judged_as(self, host, check):
-        """(check, expectations, expected text) of a node's incast record (incast_ecn, or incast_ib on InfiniBand), or
-        of a switch's incast_leaf."""
-        if check is self._leaf_check:
-            return check, self._switch_expect(host), LEAF_EXPECTED
+    def _expected(self, host):
+        """What a node's incast check expects (incast_ecn's, or incast_ib's on InfiniBand), in its numbers."""
         expect = self._expect(host)
-        if self._own(expect) is self._ib_check:
-            return self._ib_check, expect, _ib_judge.expected(expect)
-        return self._check, expect, _judge.expected(expect)
+        return _ib_judge.expected(expect) if self._own(expect) is self._ib_check else _judge.expected(expect)
 
     def _judged_infiniband(self, run_dir, plan, hosts):
-        """Every node's incast_ib record: each target's own verdict, the others' standing on their leaves' incasts."""
-        files, records, outcomes = _run.files(run_dir), {}, []
+        """Every node's incast_ib verdict: each target's own, the others' standing on their leaves' incasts."""
+        files, outcomes, expects = _run.files(run_dir), [], {}
         reader_expect = self._step.expectations(plan["fabric_reader"], self._catalog, [self._ib_check])
         for index, groups in enumerate(plan["rounds"]):
             for group in groups:
-                expect = self._expect(group["target"])
-                records[group["target"]], outcome = _ib.judged(files, plan, index, group, self._catalog, self._ib_check, expect, reader_expect)
-                outcomes.append((group, outcome))
-        by_leaf = _ib.leaf_outcomes(outcomes)
-        for host in hosts:
-            if host not in records:
-                records[host] = _ib.bystander(host, plan, by_leaf, self._ib_check, self._catalog, self._expect(host))
-        return records
+                expects[group["target"]] = self._expect(group["target"])
+                outcomes.append((group, _ib.outcome(files, plan, index, group, self._catalog, self._ib_check, expects[group["target"]],
+                                                    reader_expect)))
+        return _ib_judge.verdicts(outcomes, plan, hosts, expects, self._ib_check["id"])
 
-    def _not_in_incast(self, host, plan, leaf_records):
-        """A node in no incast group: its row stands on the incasts that proved its leaves, so it is not applicable
-        only where each of its leaves passed one; a leaf that failed, could not be judged or was not in the run leaves
-        the row not proven (SKIP, never GO)."""
-        expect = self._expect(host)
-        if host not in plan["nodes"]:
-            return _engine.result(host, self._check, self._catalog, expect, SKIP, "layers 0-3 passed",
-                                  "not run: %s did not pass the layers below" % host, command="(none)")
-        leaves = (plan.get("node_leaves") or {}).get(host) or []
-        unproven = ["%s %s" % (leaf, leaf_records[leaf]["status"]) if leaf in leaf_records else "%s not in this run" % leaf
-                    for leaf in leaves if leaf not in leaf_records or leaf_records[leaf]["status"] != PASS]
-        if unproven:
-            return _engine.result(host, self._check, self._catalog, expect, SKIP, "its leaves proven by an incast that passed",
-                                  "not proven: its leaves' incasts did not pass (%s)" % ", ".join(unproven), command="(none)")
-        record = _engine.result(host, self._check, self._catalog, expect, SKIP, "an incast on its leaves",
-                                "not applicable: its leaves are proven by the targets' incasts (one target per leaf%s)" % (
-                                    ": %s passed" % ", ".join(leaves) if leaves else ""), command="(none)")
-        record["not_applicable"] = True
-        return record
-
-    def _judged(self, run_dir, plan, index, group):
+    def _outcome(self, run_dir, plan, index, group):
+        """The outcome of one target's incast on RoCE: its judge's (judging/incast.py) on the leaves' and the NICs'
+        reads, and the runs that did not end well."""
         target, senders = group["target"], group["senders"]
         expect = self._expect(target)
         switch, tail, times = {}, {}, {}
@@ -477,110 +375,6 @@ class IncastPhases:
             per_label = {label: _run.nic_snapshot(_run.files(run_dir).load(index, node, label), self._catalog, node_expect)
                          for label in ("before", "after")}
             nic[node] = {rail: {"before": per_label["before"][rail], "after": per_label["after"][rail]} for rail in per_label["before"]}
-        failed = _run.group_failures(_run.files(run_dir), index, group)
-        if failed:
-            outcome = {"status": ERROR, "cause": None, "msg": "incast at target %s, senders %s: cannot judge: the load did not run as planned: %s" % (
-                target, ", ".join(senders), "; ".join(failed))}
-        else:
-            outcome = JUDGES["incast"][self._check["judge"]](group, expect, switch, nic, plan["duration"], tail)
-        if outcome["status"] == ERROR:  # whose own run or read failed: a sender with none is proven again (again)
-            outcome["own_errors"] = _own_errors(_run.files(run_dir), index, group, nic)
-        records = {target: _judge.record(target, self._check, self._catalog, expect, outcome, _engine)}
-        for sender in senders:
-            records[sender] = self._sender(sender, target, outcome)
-        return records, outcome
-
-    def _sender(self, sender, target, outcome):
-        """A sender's own record: FAIL where its DCQCN did not react; PASS where it did (CNPs handled); else
-        not measured (the incast failed before any CNP reached the senders): never a PASS it did not show."""
-        expect = self._expect(sender)
-        command = _engine.commands_of(self._check, self._catalog, expect)
-        state = _judge.sender_state(sender, outcome)
-        if state == "deaf":
-            return _engine.result(sender, self._check, self._catalog, expect, FAIL, _judge.expected(expect), outcome["msg"],
-                                  cause=_judge.CAUSES["dcqcn_rp"], command=command)
-        if state in ("error", "error_not_own"):
-            record = _engine.result(sender, self._check, self._catalog, expect, ERROR, _judge.expected(expect), outcome["msg"],
-                                    cause="No data: %s" % outcome["msg"], command=command)
-            if state == "error_not_own":  # not its run nor its read: another's (proven again where a target passed)
-                record["held_by"] = _judge.standing_in_the_way({"target": target}, outcome)
-            return record
-        if state == "reacted":
-            said = "sent to %s's incast and handled its CNPs (%s%s)" % (
-                target, outcome["status"], ": that miss is %s's or its leaf's" % target if outcome["status"] == FAIL else "")
-            return _engine.result(sender, self._check, self._catalog, expect, PASS, "its NIC handles CNPs (rp_cnp_handled rises)",
-                                  said, command=command)
-        return _engine.result(sender, self._check, self._catalog, expect, SKIP, "its NIC handles CNPs (rp_cnp_handled rises)",
-                              "not measured: %s's incast failed before CNPs reached the senders (%s)" % (target, ", ".join(outcome["causes"])),
-                              command=command)
-
-
-def _rank(record):
-    """A node in several incasts of the planned rounds: its own finding first (FAIL, an ERROR of its own run or read), then
-    a PASS, then what another device left unproven (an ERROR of another's, a SKIP: not measured there)."""
-    if record["status"] == ERROR:
-        return 3 if record.get("held_by") else 1
-    return {FAIL: 0, PASS: 2}.get(record["status"], 4)
-
-
-def _merge(records, judged):
-    """Add one incast's records: a node already recorded there (a sender in another round, a target that also sent)
-    keeps the record that says more of its own (_rank)."""
-    for node, record in judged.items():
-        if node not in records or _rank(record) < _rank(records[node]):
-            records[node] = record
-
-
-def _own_errors(run_files, index, group, nic):
-    """The nodes of an incast that could not be judged whose own run (a sender's client, the target's servers) or own
-    NIC read failed: the others proved nothing of theirs either way."""
-    failed = [node for node in group["senders"] if _run.failed_runs(run_files.load(index, node, "clients"))]
-    if _run.failed_runs(run_files.load(index, group["target"], "servers")):
-        failed.append(group["target"])
-    unread = [node for node, rails in sorted(nic.items())
-              if any(isinstance(side, str) for sides in rails.values() for side in sides.values())]
-    return sorted(set(failed) | set(unread))
-
-
-def leaf_findings(outcomes, first=None):
-    """{leaf: [leaf_finding]} of every port the incasts faced; the outcomes after the ``first`` (the rounds run again)
-    give a leaf their FAILs only."""
-    by_leaf = {}
-    for position, (group, outcome) in enumerate(outcomes):
-        for entry in outcome.get("ports") or [dict(port, cause=None, msg=None) for port in group["ports"]]:
-            found = leaf_finding(group, outcome, entry)
-            if first is None or position < first or found[0] == FAIL:
-                by_leaf.setdefault(entry["leaf"], []).append(found)
-    return by_leaf
-
-
-def leaf_finding(group, outcome, entry):
-    """(status, actual, cause) of one leaf port under one target's incast (``outcome``: judging/incast.py's verdict,
-    ``entry``: one of its ports, with that port's own cause and figures)."""
-    where = "%s port %s (target %s)" % (entry["leaf"], entry["port"], group["target"])
-    if outcome["status"] == ERROR:
-        return ERROR, "%s: not proven: %s" % (where, outcome["msg"]), "No data: the incast that would prove this leaf could not be judged"
-    if entry.get("cause") in _judge.LEAF_CAUSES:
-        return FAIL, entry["msg"], _judge.CAUSES[entry["cause"]]
-    if entry.get("cause") == "no_load":
-        return ERROR, "%s: not proven: %s" % (where, entry["msg"]), _judge.CAUSES["no_load"]
-    said = entry.get("msg") or where
-    if entry.get("cause"):  # the NICs' DCQCN: the leaf marked ECN and held PFC
-        said += " (the miss is the NICs': %s)" % entry["cause"]
-    return PASS, said, None
-
-
-def leaf_record(switch, findings, check, catalog, expect):
-    """The switch's incast_leaf record from its findings (leaf_finding, any number of targets' incasts): the worst
-    status, every finding said; not applicable where it faced no target."""
-    if not findings:
-        record = _engine.result(switch, check, catalog, expect, SKIP, LEAF_EXPECTED,
-                                "not applicable: no incast target behind %s (the incast loads the leaf ports that face "
-                                "its targets)" % switch, command="(none)")
-        record["not_applicable"] = True
-        return record
-    findings = sorted(findings, key=lambda item: _ORDER.index(item[0]))
-    status = findings[0][0]
-    causes = [cause for item_status, _actual, cause in findings if item_status == status and cause]
-    return _engine.result(switch, check, catalog, expect, status, LEAF_EXPECTED, "; ".join(actual for _status, actual, _cause in findings),
-                          cause="; ".join(dict.fromkeys(causes)) or None, command=_engine.commands_of(check, catalog, expect))
+        facts = {"group": group, "switch": switch, "nic": nic, "seconds": plan["duration"], "tail": tail,
+                 "failed": _run.run_failures(_run.files(run_dir), index, group)}
+        return JUDGES["incast"][self._check["judge"]](facts, expect)

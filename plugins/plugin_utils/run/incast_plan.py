@@ -12,7 +12,7 @@ fit in one round whenever a leaf serves more than K nodes, whatever the pod's si
 
 from __future__ import annotations
 
-from ..judging import incast as _judge
+from ..judging import incast_rounds as _rounds
 
 
 class IncastPlanError(ValueError):
@@ -94,14 +94,7 @@ def plan(nodes, leaves, senders=8, rate_gbps=40.0, port_gbps=400.0):
 
 # --- a second round for the senders another device's failure left unproven (issue 66) --------------------------
 
-_STATES = ("target FAIL", "target ERROR", "deaf", "error", "target PASS", "reacted", "error_not_own", "not_measured")
-AGAIN_ROUNDS_MAX = 4  # as the rail mesh's retests (run/rail_rounds.py plan_retests): each sender is placed once
-
-
-def _passed(node, node_leaves, leaf_status):
-    """The leaves a node sits behind that did not pass an incast ([] where every one of them passed)."""
-    mine = node_leaves.get(node) or []
-    return [leaf for leaf in mine if leaf_status.get(leaf) != "PASS"] if mine else ["no leaf of the incast's rails"]
+AGAIN_ROUNDS_MAX = 4  # as the rail mesh's retests (judging/rail_rounds.py plan_retests): each sender is placed once
 
 
 def _fillers(target, free, node_leaves, count, order):
@@ -113,36 +106,17 @@ def _fillers(target, free, node_leaves, count, order):
 
 
 def plan_again(first, nodes, node_leaves, leaf_status, senders, rate_gbps, port_gbps, limit_rounds=AGAIN_ROUNDS_MAX):
-    """Rounds that prove again the senders an incast failed before it reached them (judging/incast.py sender_state
-    SPOILED: its target's leaf or its target failed, or another node's run or read left it unjudged), as the rail mesh retests a suspect with a known-good
-    partner: each against a target whose incast passed on leaves that passed, beside healthy nodes (their incast passed,
-    or they were in none and their leaves passed) up to ``senders``, so that the load congests the port as the first did.
+    """Rounds that prove again the senders an incast failed before it reached them (judging/incast_rounds.py
+    wanted_again: who, against which targets, beside which healthy nodes), as the rail mesh retests a suspect with a
+    known-good partner: each against a target whose incast passed on leaves that passed, beside healthy nodes up to
+    ``senders``, so that the load congests the port as the first did.
 
-    first: [(group, outcome)] of the planned rounds; leaf_status: {leaf: its worst finding}. A sender behind a leaf that
-    did not pass is not loaded again (that leaf holds it back). Returns {"rounds": [[{target, senders, ports, again_for:
-    {sender: the first target}}]], "unplaced": {sender: why}}."""
+    first: [(group, outcome)] of the planned rounds; leaf_status: {leaf: its worst finding}. Returns {"rounds":
+    [[{target, senders, ports, again_for: {sender: the first target}}]], "unplaced": {sender: why}}."""
     order = {node: i for i, node in enumerate(nodes)}
-    state, first_target = {}, {}
-    for group, outcome in first:  # a node in several incasts: what says most of its own (as the verdict merges them)
-        for node, found in [(group["target"], "target " + outcome["status"])] + [
-                (sender, _judge.sender_state(sender, outcome)) for sender in group["senders"]]:
-            if node not in state or _STATES.index(found) < _STATES.index(state[node]):
-                state[node] = found
-            if found in _judge.SPOILED:
-                first_target.setdefault(node, group["target"])
-    spoiled = [n for n in nodes if state.get(n) in _judge.SPOILED]
-    unplaced, pending = {}, []
-    for sender in spoiled:
-        behind = _passed(sender, node_leaves, leaf_status)
-        if behind:
-            unplaced[sender] = "it sits behind %s, which did not pass an incast" % ", ".join(behind)
-        else:
-            pending.append(sender)
-    targets = [group for group, outcome in first if outcome["status"] == "PASS"
-               and all(leaf_status.get(p["leaf"]) == "PASS" for p in group["ports"])]
-    chosen_targets = {group["target"] for group in targets}
-    healthy = [n for n in nodes if state.get(n) in (None, "reacted", "target PASS") and n not in chosen_targets
-               and not _passed(n, node_leaves, leaf_status)]
+    wanted = _rounds.wanted_again(first, nodes, node_leaves, leaf_status)
+    unplaced, pending, targets, healthy = dict(wanted["unplaced"]), list(wanted["pending"]), wanted["targets"], wanted["healthy"]
+    first_target, chosen_targets = wanted["first_target"], {group["target"] for group in wanted["targets"]}
     if not targets:
         for sender in pending:
             unplaced[sender] = "no incast passed on leaves that passed: no healthy target to prove it again"

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The induced incast's runs and reads on disk (run_dir/incast/), and their verdicts (docs/incast.md).
+"""The induced incast's runs and reads on disk (run_dir/incast/), and the records of its verdicts (docs/incast.md).
 
 The phases (incast_phases.py, through the action's AnsibleStep) do the talking; this module plans the commands
 of a plan's rounds, keeps what each phase read, and turns the reads into judging/incast.py's inputs.
@@ -200,12 +200,28 @@ def nic_snapshot(read, catalog, expect):
     return {index: as_input(facts.get(device)) for index, device in enumerate(rails)}
 
 
-def group_failures(run_files, index, group):
-    """What did not run as planned in one target's incast: its servers' and its senders' clients' runs that did not end well."""
-    failed = failed_runs(run_files.load(index, group["target"], "servers"))
+def run_failures(run_files, index, group):
+    """{node: its runs of one target's incast that did not end well, in their own words}: the target's servers, each
+    sender's client (the judges' facts["failed"]: an incast whose load did not run as planned is not judged)."""
+    failed = {group["target"]: failed_runs(run_files.load(index, group["target"], "servers"))}
     for sender in group["senders"]:
-        failed += failed_runs(run_files.load(index, sender, "clients"))
-    return failed
+        failed[sender] = failed_runs(run_files.load(index, sender, "clients"))
+    return {node: runs for node, runs in failed.items() if runs}
+
+
+# What an incast verdict carries beyond run/engine.py record_of's fields: the devices in its way, why it was not checked,
+# the leaves a node is blocked by
+CARRIED = ("held_by", "not_checked", "blocked_by")
+
+
+def record(host, check, catalog, expect, found):
+    """The record of an incast verdict decided in judging/ (incast_rounds.py, incast_infiniband.py), through
+    run/engine.py record_of, with what it carries beyond; the cause of a SKIP that names who stood in its way kept."""
+    recorded = _engine.record_of(host, check, catalog, expect, found)
+    recorded.update((key, found[key]) for key in CARRIED if key in found)
+    if found.get("cause") and not recorded["cause"]:
+        recorded["cause"] = found["cause"]
+    return recorded
 
 
 def failed_runs(stopped):

@@ -16,6 +16,7 @@ from . import counters as _counters
 from . import check_mode as _check_mode
 from . import depends as _depends
 from ..gate import blocking as _blocking
+from ..judging import unjudged as _unjudged
 from ..core.model import PASS, SKIP, SourceFailure, count_statuses
 
 
@@ -57,9 +58,8 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
         blocked, set_aside = _results.blocker(doc["results"], layer), set()
     if blocked and expect["pyramid_enforce_gate"]:
         below, failing = blocked
-        records = [_engine.result(host, check, catalog, expect, SKIP, "layer %d passed" % below,
-                                  "not run: blocked at layer %d (%s)" % (below, ", ".join(failing)))
-                   for check in checks]
+        blocked_at = _unjudged.not_run("layer %d passed" % below, "not run: blocked at layer %d (%s)" % (below, ", ".join(failing)))
+        records = [_engine.record_of(host, check, catalog, expect, blocked_at) for check in checks]
         _results.record(doc, records + inapplicable)
         why = "layer %d not run: %s stopped at layer %d (%s)" % (layer, host, below, ", ".join(failing))
         if reads_for:  # held back, still the pod's reader (run/pod.py readers): its reads for the pod, kept apart

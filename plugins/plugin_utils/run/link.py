@@ -21,8 +21,8 @@ import os
 import time
 
 from ..core import catalog as _catalog, results as _results
-from ..core.model import SKIP, SourceFailure
-from ..judging import JUDGES
+from ..core.model import SourceFailure
+from ..judging import JUDGES, unjudged as _unjudged
 from . import background as _background, check_mode as _check_mode, engine as _engine, straggler as _straggler
 
 
@@ -109,9 +109,9 @@ class LinkPhases:
         for check in self.checks:
             plan = files(args["run_dir"], check).load_plan() or {}
             for switch in plan.get("readers", []):
-                records.append(_engine.result(switch, check, self._catalog, {}, SKIP, "a miss of %s retraced" % check["retraces"]["check"],
-                                              "%s: the link run would run %s's load again" % (
-                                                  _check_mode.NOT_RUN, check["retraces"]["check"]), command="(none)"))
+                records.append(_engine.record_of(switch, check, self._catalog, {}, _unjudged.not_run(
+                    "a miss of %s retraced" % check["retraces"]["check"],
+                    "%s: the link run would run %s's load again" % (_check_mode.NOT_RUN, check["retraces"]["check"])), command="(none)"))
             files(args["run_dir"], check).save_plan(dict(plan, readers=[]))
         _results.record_each(args["run_dir"], records)
         return dict(planned, readers=[])
@@ -121,10 +121,8 @@ class LinkPhases:
         why = ("not applicable: %s holds no link on the paths of the nodes whose %s missed (%s)" % (switch, retraced["id"], ", ".join(nodes))
                if len(nodes) >= 2 else "not applicable: no %s miss placed on %s in this run to retrace" % (
                    retraced["id"], " or ".join(check["retraces"].get("cause_keys", []))))
-        record = _engine.result(switch, check, self._catalog, {}, SKIP, "a miss of %s to retrace" % retraced["id"], why,
-                                command="(none)")
-        record["not_applicable"] = True
-        return record
+        return _engine.record_of(switch, check, self._catalog, {}, _unjudged.not_applicable("a miss of %s to retrace" % retraced["id"], why),
+                                 command="(none)")
 
     def read(self, result, args):
         """This switch's reads of every check that planned it, at ``label`` (before or after the load)."""
@@ -158,8 +156,8 @@ class LinkPhases:
             raw = None if unreachable else (collected or {}).get(name)
             facts = (SourceFailure("ssh %s" % self._step.host, "launcher unreachable: %s" % unreachable) if unreachable
                      else _engine.parse_one(raw))
-            outcome = _engine.run_judge(retraced, JUDGES[retraced["scope"]][retraced["judge"]], facts, list(nodes),
-                                        _engine.declared(retraced, expect), self._catalog)
+            outcome = _engine.run_judge(retraced, JUDGES[retraced["scope"]][retraced["judge"]],
+                                        _straggler.judged_facts(facts, nodes, self._catalog), _engine.declared(retraced, expect))
             run_files.save(0, "load", "outcome", {"started": started, "ended": time.time(), "status": outcome["status"],
                                                   "actual": outcome["actual"], "raw": raw})
             said.append("%s: %s again across %d nodes: %s" % (check["id"], retraced["id"], len(nodes), outcome["status"]))

@@ -198,7 +198,7 @@ def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node", groups=None, 
         switch_docs = _switch_docs(run_dir, set(hosts))
         for host, facts in facts_by_host.items():
             facts["cabled_switch_ports"] = _agree.cabled_ports(host, switch_docs)
-    not_passing = {}
+    not_passing, recorded = {}, {host: [] for host in docs}
     for check in checks:
         applicable = {host: facts for host, facts in facts_by_host.items() if not _catalog.not_applicable(check, expect_by_host[host])}
         if check_mode:
@@ -211,12 +211,11 @@ def judge_layer(catalog, run_dir, layer, hosts, device="gpu_node", groups=None, 
             facts, ran = _read_on(check, catalog, run_dir, layer, groups or {}, hosts, applicable, ran_by_host,
                                   expect_by_host[next(iter(applicable))])
         for host, record in _engine.judge_pod(check, catalog, facts, expect_by_host, ran).items():
-            record = _depends.fold([record], catalog, docs[host]["results"])[0]
-            _results.record(docs[host], [record])
+            record = _depends.fold([record], catalog, docs[host]["results"] + recorded[host])[0]
+            recorded[host].append(record)
             if record["status"] != PASS:
                 not_passing.setdefault(check["id"], []).append("%s=%s" % (host, record["status"]))
-    for doc in docs.values():
-        _results.save(run_dir, doc)
+    _results.record_each(run_dir, [record for host in docs for record in recorded[host]])
     return len(docs), not_passing
 
 

@@ -2,11 +2,11 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Layer 4's bookkeeping: the mesh's plan in the run directory, each run's command, port and
-addresses, the raw outputs of servers and clients, and the verdicts as one result per node.
+addresses, the raw outputs of servers and clients, each run judged, and the verdicts recorded as one result per node.
 
-The rounds (who runs with whom, who is to blame) are rail_rounds.py; the phases (rail_mesh_phases.py, run by
-the action plugin rail_mesh one per task) start servers, run clients and stop servers on each host, so Ansible's
-linear strategy starts every server of a round before any client.
+The rounds (who runs with whom) are rail_rounds.py; who is to blame, and each node's verdict, judging/rail_rounds.py
+decides. The phases (rail_mesh_phases.py, run by the action plugin rail_mesh one per task) start servers, run clients
+and stop servers on each host, so Ansible's linear strategy starts every server of a round before any client.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import os
 
 from . import background as _background, engine as _engine
 from ..core import results as _results
-from ..core.model import ERROR, FAIL, PASS, SourceFailure
+from ..core.model import ERROR, PASS, SourceFailure
+from ..judging import rail_rounds as _judged
 from . import rail_rounds as _rounds
 
 try:
@@ -233,7 +234,7 @@ def load_raw(run_dir, layer, round_index, host, side):
 
 
 def measured(run_dir, plan, check, judge, expect_of):
-    """Every run of the judged rounds with its status, Gb/s and what was seen (for rail_rounds)."""
+    """Every run of the judged rounds with its status, Gb/s and what was seen (for judging/rail_rounds.py blame)."""
     runs, layer = [], plan["layer"]
     for index, round_runs in enumerate(plan["rounds"]):
         for run in round_runs:
@@ -288,125 +289,24 @@ def measured_gpudirect(run_dir, plan, companion, judge, expect_of, host_runs):
 
 
 def gpudirect_not_run(check, catalog, plan, node, expect, switched_off):
-    """SKIP, neither for nor against GO, for a node with no GPUDirect run judged: switched off, no GPU
-    near any rail (the check does not apply to it), or every host-memory run it was in missed (its
-    GPUDirect runs had nothing sound to be compared with: rdma_write_bw's finding stands)."""
-    planned = any(run.get("gpudirect") and node in (run["server"], run["client"]) for runs in plan.get("rounds", []) for run in runs)
-    if planned and not switched_off:
-        return _engine.result(node, check, catalog, expect, "SKIP", "a GPU near each rail",
-                              "not compared: every host-memory run of %s missed (rdma_write_bw's finding), so its "
-                              "GPUDirect runs have no sound baseline" % node)
-    why = ("not applicable: pyramid_rdma_gpudirect is false" if switched_off else
-           "not applicable: no GPU near any rail of %s (pyramid_rdma_gpudirect_gpus, pyramid_gpus_per_node)" % node)
-    record = _engine.result(node, check, catalog, expect, "SKIP", "a GPU near each rail", why)
-    record["not_applicable"] = True
-    return record
+    """The record of a node with no GPUDirect run judged (judging/rail_rounds.py gpudirect_not_compared says why)."""
+    return _engine.record_of(node, check, catalog, expect, _judged.gpudirect_not_compared(plan, node, switched_off))
 
 
 def records(check, catalog, plan, verdicts, expect_of, runs=()):
-    """One result per node: its worst rail, every miss named with rail, partner and figure."""
-    out = {}
-    runs_of_node, runs_with = {}, {}
-    for run in runs:
-        runs_of_node.setdefault(run["client"], []).append(run)
-        for end in (run["client"], run["server"]):
-            runs_with.setdefault(end, []).append(run)
-    by_node = {}
-    for (node, rail), outcome in verdicts.items():
-        by_node.setdefault(node, {})[rail] = outcome
-    for node, rails in by_node.items():
-        expect = expect_of(node)
-        statuses = [o["status"] for o in rails.values()]
-        status = FAIL if FAIL in statuses else ERROR if ERROR in statuses else PASS
-        misses = [(rail, o) for rail, o in sorted(rails.items()) if o["status"] != PASS]
-        name = plan["rails"]
-        if status == PASS:
-            mine = runs_with.get(node, [])
-            actual = "%d rails, both ways with %s: %s" % (len(rails), " and ".join(_partners(mine, node)), _figure(mine))
-            cause_key = None
-        else:
-            actual = "; ".join("%s: %s" % (name[rail], o["actual"]) for rail, o in misses)
-            cause_key = "error" if status == ERROR else next(o["cause_key"] for _rail, o in misses if o["status"] == FAIL)
-            own = [r.get("finding") for r in runs_of_node.get(node, []) if r.get("finding")]
-            if own and cause_key in ("rail", "whole_rail", "unplaced"):
-                cause_key = own[0]  # what the node's own runs found (its address missing, no route at all)
-            if len(misses) == len(rails) > 1 and "all_rails" in check.get("causes", {}) and cause_key != "address":
-                cause_key = "all_rails"
-        record = _engine.result(node, check, catalog, expect, status,
-                                "%s on every rail (%s), with each partner both ways" % (_wanted(check, expect), ", ".join(name)),
-                                actual, cause=check.get("causes", {}).get(cause_key) if cause_key else None,
-                                detail={"rails": {name[rail]: dict(_rail_figures(runs_with.get(node, []), rail, o["status"]),
-                                                                   status=o["status"], cause=o["cause_key"])
-                                                  for rail, o in sorted(rails.items())}})
-        out[node] = record
-    return out
-
-
-def _rail_figures(runs, rail, status):
-    """A node's figures on one rail for report.html (both ends of its runs): the lowest Gb/s, the longest round trip and
-    the most loss; on a rail that passed, of its passing runs only (as _figure: a miss that is its partner's is named
-    in that partner's result)."""
-    mine = [run for run in runs if run["rail"] == rail]
-    if status == PASS:
-        mine = [run for run in mine if run.get("status") == PASS] or mine
-    figures = {}
-    for key, pick in (("gbps", min), ("rtt_ms", max), ("loss_percent", max)):
-        values = [run[key] for run in mine if run.get(key) is not None]
-        if values:
-            figures[key] = pick(values)
-    return figures
-
-
-def _partners(runs, node):
-    return sorted({run["server"] if run["client"] == node else run["client"] for run in runs})
-
-
-def _figure(runs):
-    """The worst figure of a node's passing runs: the lowest Gb/s, or the longest round trip (a miss
-    that is its partner's is named in that partner's result, not as this node's figure)."""
-    measured_runs = [run for run in runs if run.get("gbps") is not None]
-    measured_runs = [run for run in measured_runs if run.get("status") == PASS] or measured_runs
-    if measured_runs:
-        lowest = min(measured_runs, key=lambda run: run["gbps"])
-        return "lowest %.1f Gb/s%s" % (lowest["gbps"], " (%s)" % lowest["note"] if lowest.get("note") else "")
-    rtts = [run["rtt_ms"] for run in runs if run.get("rtt_ms") is not None]
-    return "longest rtt avg %.3f ms" % max(rtts) if rtts else "no figure"
-
-
-def _wanted(check, expect):
-    """What the check expects, in words: its `wanted`, the inventory's figures filled in (catalog/rail_mesh.yml)."""
-    return check["wanted"].format_map(expect)
+    """One result per node, as judging/rail_rounds.py node_verdicts decides it from blame()'s ``verdicts``."""
+    return {node: _engine.record_of(node, check, catalog, expect_of(node), outcome)
+            for node, outcome in _judged.node_verdicts(check, plan["rails"], verdicts, expect_of, runs).items()}
 
 
 def left_out(docs, nodes, check, catalog, expect_of):
-    """SKIP for nodes that stopped below the check's layer, or were blocked at it by a switch, in the
-    gate's own words: "not run: blocked at layer N (checks)"."""
-    layer = check["layer"]
-    out = {}
-    for host, doc in docs.items():
-        if host in nodes:
-            continue
-        failing = [r for r in doc["results"] if r["layer"] <= layer and r["check"] != check["id"]
-                   and r["status"] in _results.NOT_PASSING]
-        if failing:
-            lowest = min(r["layer"] for r in failing)
-            why = "not run: blocked at layer %d (%s)" % (lowest, ", ".join(sorted({r["check"] for r in failing if r["layer"] == lowest})))
-        else:
-            why = "not run: no results below layer %d" % layer
-        out[host] = _engine.result(host, check, catalog, expect_of(host), "SKIP",
-                                   "a node that passed every layer below %d" % layer, why)
-    return out
+    """The records of the nodes outside ``nodes`` that stopped below the check's layer, or were blocked at it by a
+    switch (judging/rail_rounds.py left_below)."""
+    return {host: _engine.record_of(host, check, catalog, expect_of(host), _judged.left_below(doc["results"], check))
+            for host, doc in docs.items() if host not in nodes}
 
 
 def lone(check, catalog, node, expect, alone):
-    """The only node that reached layer 4: no partner to run with. On a lone GPU box (the only node
-    of the run) layer 4 does not apply; in a pod whose other nodes stopped below, it is a gap: SKIP,
-    never a PASS."""
-    if alone:
-        record = _engine.result(node, check, catalog, expect, "SKIP", "a partner node on every rail",
-                                "not applicable: %s is the only GPU node of this run, and %s needs a "
-                                "partner on the other end of each rail" % (node, check["id"]))
-        record["not_applicable"] = True
-        return record
-    return _engine.result(node, check, catalog, expect, "SKIP", "a partner node on every rail",
-                          "no partner: every other node stopped below layer %d, so no rail of %s was measured" % (check["layer"], node))
+    """The record of the only node that reached the check's layer: no partner to run with (judging/rail_rounds.py
+    no_partner: not applicable on a lone GPU box, else a gap, never a PASS)."""
+    return _engine.record_of(node, check, catalog, expect, _judged.no_partner(check, node, alone))

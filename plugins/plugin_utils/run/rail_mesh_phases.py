@@ -2,13 +2,14 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Layer 4's rail mesh, one phase per task (docs/rail-mesh.md; the action plugin gpufabric.pyramid.rail_mesh runs one
-phase with an AnsibleStep, run/ansible_step.py; the plan and bookkeeping are run/rail_mesh.py, the rounds and the
-blame run/rail_rounds.py)."""
+phase with an AnsibleStep, run/ansible_step.py; the plan and bookkeeping are run/rail_mesh.py, the rounds
+run/rail_rounds.py; who is to blame, the retests that takes and every verdict, judging/rail_rounds.py)."""
 
 from __future__ import annotations
 
 from ..core import catalog as _catalog, results as _results
-from ..judging import JUDGES
+from ..core.model import PASS, count_statuses
+from ..judging import JUDGES, rail_rounds as _judged
 from . import background as _background, engine as _engine, rail_mesh as _mesh, rail_rounds as _rounds
 from .ansible_step import RunError
 
@@ -191,11 +192,11 @@ class RailMeshPhases:
 
     def _gpudirect(self, plan, args, host_runs):
         """The companion's records (GPUDirect against host memory), one per planned node: placed as the
-        host-memory misses are (rail_rounds.blame), or SKIP not applicable where it did not run."""
+        host-memory misses are (judging/rail_rounds.py blame), or SKIP not applicable where it did not run."""
         companion = self._companion
         runs = _mesh.measured_gpudirect(args["run_dir"], plan, companion, JUDGES["mesh"][companion["judge"]],
                                         self._expect, host_runs)
-        records = _mesh.records(companion, self._catalog, plan, _rounds.blame(runs), self._expect, runs)
+        records = _mesh.records(companion, self._catalog, plan, _judged.blame(runs), self._expect, runs)
         for node in plan["nodes"]:
             if node not in records:
                 records[node] = _mesh.gpudirect_not_run(companion, self._catalog, plan, node, self._expect(node),
@@ -205,7 +206,7 @@ class RailMeshPhases:
     def judge(self, result, args):
         plan = _mesh.load_plan(args["run_dir"], self._layer)
         runs = self._measured(plan, args)
-        retests = _rounds.plan_retests(runs)
+        retests = _judged.plan_retests(runs)
         first = len(plan["rounds"])
         for batch in retests:
             plan["rounds"].append([run for node, partner, rail in batch
@@ -213,14 +214,14 @@ class RailMeshPhases:
         _mesh.save_plan(args["run_dir"], plan)
         return dict(result, retest_rounds=list(range(first, len(plan["rounds"]))),
                     msg="rail mesh: %d runs judged, %d missed; %d retest rounds with known-good partners" % (
-                        len(runs), sum(1 for r in runs if r["status"] != "PASS"), len(retests)))
+                        len(runs), len(runs) - count_statuses(runs)[PASS], len(retests)))
 
     def verdict(self, result, args):
         run_dir = args["run_dir"]
         plan = _mesh.load_plan(run_dir, self._layer)
         hosts = list(args["hosts"])
         runs = self._measured(plan, args)
-        verdicts = _rounds.blame(runs)
+        verdicts = _judged.blame(runs)
         records = _mesh.records(self._check, self._catalog, plan, verdicts, self._expect, runs)
         docs = {host: _results.load(run_dir, host) for host in hosts}
         records = {host: record for host, record in records.items() if host in hosts}  # not the reference's
@@ -234,11 +235,8 @@ class RailMeshPhases:
         records.update(_mesh.left_out(docs, list(records), self._check, self._catalog, self._expect))
         if companion:
             extra.update(_mesh.left_out(docs, list(extra), companion, self._catalog, self._expect))
-        counts = {}
-        for host, record in records.items():
-            if host in docs:
-                _results.record(docs[host], [record] + ([extra[host]] if host in extra else []))
-                _results.save(run_dir, docs[host])
-                counts[record["status"]] = counts.get(record["status"], 0) + 1
+        records = {host: record for host, record in records.items() if host in docs}
+        _results.record_each(run_dir, [found for host, record in records.items() for found in [record] + ([extra[host]] if host in extra else [])])
+        counts = {status: count for status, count in count_statuses(records.values()).items() if count}  # the check's, not its companion's
         return dict(result, counts=counts, msg="layer %d %s: %s" % (self._layer, self._check["id"], ", ".join(
             "%d %s" % (n, s) for s, n in sorted(counts.items()))))

@@ -1,11 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The straggler hunt's bookkeeping: who climbs into a round, what a group's run is told, who is
-left out and why, every run's raw output kept, and the hunt's verdicts as results per node.
+"""The straggler hunt's bookkeeping: who climbs into a round, what a group's run is told and its judge is handed,
+every run's raw output kept, and the hunt's verdicts recorded as results per node.
 
-The rounds themselves (who runs with whom, who is to blame) are fabric_rounds.py; straggler_hunt.py plans,
-collects (from the launcher host, through the action's AnsibleStep) and judges the runs.
+The rounds themselves (who runs with whom, who is to blame, who is left out and why) are judging/fabric_rounds.py,
+driven by fabric_rounds.py; straggler_hunt.py plans, collects (from the launcher host, through the action's
+AnsibleStep) and judges the runs.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import re
 
 from . import engine as _engine
 from ..core import results as _results
-from ..core.model import ERROR, SKIP, verdict
 from ..core.secrets import mask_text
 
 
@@ -28,28 +28,6 @@ def climbing(docs, layer, fabric_ids):
 def references_for(nodes, references):
     """Reference nodes (outside this run, a --limit'ed run after a reimage) that are not climbing here."""
     return [host for host in references or [] if host not in nodes]
-
-
-def launcher_missing(nodes, references, launcher, expect):
-    """ERROR verdicts for every node when a run across nodes is due but no launcher host exists; else None."""
-    if (len(nodes) >= 2 or (nodes and references)) and not launcher:
-        why = "no launcher host: add one to the inventory group `launcher` (it starts %s)" % expect["pyramid_nccl_launcher"]
-        return {node: verdict(ERROR, "a launcher host", why, cause_key=None) for node in nodes}
-    return None
-
-
-def lone_node(hosts, references):
-    """SKIP 'not applicable' for the one GPU node of a run with no other node anywhere to run with; else None.
-
-    A lone GPU box has no fabric to judge: pairs, scale-up and a pod-wide step need two nodes.
-    """
-    if len(hosts) != 1 or references:
-        return None
-    why = ("not applicable: %s is the only GPU node of this run and none outside it is named "
-           "(a run across nodes needs two; give a launcher group and more nodes to check the fabric)" % hosts[0])
-    outcome = verdict(SKIP, "a run across nodes", why, cause_key=None)
-    outcome["not_applicable"] = True
-    return {hosts[0]: outcome}
 
 
 def scalable_units(nodes, pod_order, per_unit, expectations_of):
@@ -73,34 +51,23 @@ def group_context(group, gpus_per_node):
             "slots": ",".join("%s:%d" % (node, gpus_per_node) for node in group)}
 
 
-def left_out(docs, verdicts, check, layer):
-    """SKIP, saying why, for nodes left out of a round (a lower layer's gate already said so for blocked ones)."""
-    skipped = {}
-    for host, doc in docs.items():
-        if host in verdicts or any(r["check"] == check["id"] and r["layer"] == layer for r in doc["results"]):
-            continue
-        failing = sorted({"%s=%s" % (r["check"], r["status"]) for r in doc["results"]
-                          if r["layer"] <= layer and not r.get("not_applicable")
-                          and (r["status"] in _results.NOT_PASSING or r["status"] == SKIP)})
-        skipped[host] = verdict(SKIP, "a node that passed the rounds before",
-                                "not in this round: %s" % (", ".join(failing) or "no results below"), cause_key=None)
-    return skipped
+def judged_facts(run, group, catalog):
+    """What a fabric judge is handed for one run across ``group`` (judging/fabric.py): the run's facts, its nodes, and
+    the catalog's platforms whose busbw tables an all-reduce is held to."""
+    return {"run": run, "group": list(group), "platforms": catalog["platforms"]}
 
 
-def record(docs, verdicts, check, catalog, expect, counts):
-    """Each node's verdict of ``check`` into its results file; ``counts`` ("check=STATUS" -> nodes) updated."""
+def record(run_dir, verdicts, check, catalog, expect, counts):
+    """Each node's verdict of ``check`` into its results file (core/results.record_each); ``counts`` ("check=STATUS" ->
+    nodes) updated."""
+    records = []
     for host, outcome in verdicts.items():
-        result = _engine.result(
-            host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
-            # the catalog's cause for the finding, else the judge's own (an ERROR's: what could not be read or told)
-            cause=check.get("causes", {}).get(outcome["cause_key"]) or outcome.get("cause"),
-            # a run that does not apply here started nothing: no command to name (not its planned mpirun line)
-            command=outcome.get("command") or ("(none)" if outcome.get("not_applicable") else None), detail=outcome.get("detail"))
-        if outcome.get("not_applicable"):
-            result["not_applicable"] = True
-        _results.record(docs[host], [result])
-        key = "%s=%s" % (check["id"], outcome["status"])
-        counts[key] = counts.get(key, 0) + 1
+        # the catalog's cause for the finding, else the judge's own (an ERROR's: what could not be read or told)
+        cause = check.get("causes", {}).get(outcome.get("cause_key")) or outcome.get("cause")
+        # a run that does not apply here started nothing: no command to name (not its planned mpirun line)
+        records.append(_engine.record_of(host, check, catalog, expect, dict(outcome, cause=cause),
+                                         command=outcome.get("command") or ("(none)" if outcome.get("not_applicable") else None)))
+    counts.update({"%s=%s" % (check["id"], status): count for status, count in _results.record_each(run_dir, records).items()})
 
 
 class RunLog:

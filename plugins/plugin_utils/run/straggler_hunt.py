@@ -3,13 +3,14 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """A layer's fabric checks (the straggler hunt), run from the launcher host and recorded per node: the logic of the
 gpufabric.pyramid.straggler_hunt action, which hands it an AnsibleStep (run/ansible_step.py). The rounds are
-run/fabric_rounds.py, the bookkeeping run/straggler.py; here the runs are planned, collected and judged."""
+judging/fabric_rounds.py (who runs, who is to blame, who is left out), driven by run/fabric_rounds.py; the bookkeeping
+run/straggler.py; here the runs are planned, collected, judged, and the verdicts recorded."""
 
 from __future__ import annotations
 
 from ..core import catalog as _catalog, results as _results
 from ..core.model import PASS, SourceFailure
-from ..judging import JUDGES
+from ..judging import JUDGES, fabric_rounds as _decide
 from . import check_mode as _check_mode
 from . import engine as _engine, fabric_rounds as _rounds, straggler as _straggler
 from ..judging import scale as _scale
@@ -23,7 +24,7 @@ def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=F
     if not checks:
         return {"msg": "layer %d has no fabric checks" % layer}
     expect = step.expectations(step.host, catalog, checks)
-    docs = {host: _results.load(run_dir, host) for host in hosts}
+    docs = _load(run_dir, hosts)
     if check_mode and _check_mode.loads(checks, catalog, expect):  # the node's own runs were not made either: every node
         counts = _check_mode.record_not_run(run_dir, list(docs), checks, catalog, lambda host: step.expectations(host, catalog, checks),
                                             references=references)
@@ -39,18 +40,21 @@ def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=F
             units = _straggler.scalable_units(nodes, pod_order or list(docs), expect["pyramid_scalable_unit_nodes"],
                                               lambda host: step.expectations(host, catalog, [], extra=("pyramid_scalable_unit",)))
             check_expect, by_unit = dict(check_expect, scalable_units=units), {"units": units}
-        verdicts = (_straggler.lone_node(list(docs), references)
-                    or _straggler.launcher_missing(nodes, partners, launcher, expect)
+        verdicts = (_decide.lone_node(list(docs), references)
+                    or _decide.launcher_missing(nodes, partners, launcher, expect)
                     or _rounds.ROUNDS[check["round"]](list(nodes), _group_runner(step, check, catalog, check_expect, launcher, log),
                                                       partners, **by_unit))
-        verdicts.update(_straggler.left_out(docs, verdicts, check, layer))
-        _straggler.record(docs, verdicts, check, catalog, expect, counts)
+        verdicts.update(_decide.left_out(docs, verdicts, check, layer))
+        _straggler.record(run_dir, verdicts, check, catalog, expect, counts)
+        docs = _load(run_dir, hosts)  # this check's records: the next check's left-out nodes name them
         nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == PASS]
         latency = latency or (_scale.pod_latency(verdicts) if check["round"] == _rounds.FITS_LATENCY else None)
-    for doc in docs.values():
-        _results.save(run_dir, doc)
     return {"counts": counts, "runs": log.count, "msg": "layer %d fabric checks: %s (%d runs from %s; logs in %s)" % (
         layer, ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items())), log.count, launcher or "no launcher", log.directory)}
+
+
+def _load(run_dir, hosts):
+    return {host: _results.load(run_dir, host) for host in hosts}
 
 
 def _group_runner(step, check, catalog, expect, launcher, log):
@@ -72,7 +76,7 @@ def _group_runner(step, check, catalog, expect, launcher, log):
             for resolved in ("scalable_units", "latency_model"):  # not inventory variables: resolved by the hunt
                 if resolved in expect:
                     declared[resolved] = expect[resolved]
-            outcome = _engine.run_judge(check, judge, facts, list(group), declared, catalog)
+            outcome = _engine.run_judge(check, judge, _straggler.judged_facts(facts, group, catalog), declared)
             if outcome.get("figures") and outcome["status"] == PASS:  # a passing all-reduce's figures: its record keeps them
                 outcome["detail"] = outcome.pop("figures")
             outcome["command"] = " ".join(planned[index]["ways"][0]["run"])  # as planned: a script stays {payload_source:..}

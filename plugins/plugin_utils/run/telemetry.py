@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from ..core import catalog as _catalog, results as _results
 from . import engine as _engine
-from ..core.model import ERROR, PASS, SKIP, SourceFailure
+from ..core.model import PASS, SourceFailure
+from ..judging import unjudged as _unjudged
 from ..gate import blocking as _blocking
 
 LAYER = 7
@@ -43,14 +44,14 @@ def judge_device(host, check, catalog, expect_and_errors, doc, answers, ask):
     """One device's record for one Layer 7 check."""
     expect, errors = expect_and_errors
     if errors:  # pre-flight refuses these first; a run without pre-flight still never passes on them
-        return _engine.result(host, check, catalog, expect, ERROR, "valid expectations", "; ".join(errors), command="(none)")
+        return _engine.record_of(host, check, catalog, expect, _unjudged.no_data("valid expectations", "; ".join(errors)), command="(none)")
     if _catalog.not_applicable(check, expect):
         return _engine.not_applicable_result(host, check, catalog, expect)
     stopped = _gate(doc, check)
     if stopped and expect["pyramid_enforce_gate"]:
         below, failing = stopped
-        return _engine.result(host, check, catalog, expect, SKIP, "layer %d passed" % below,
-                              "not run: blocked at layer %d (%s)" % (below, ", ".join(failing)), command="(none)")
+        return _engine.record_of(host, check, catalog, expect, _unjudged.not_run(
+            "layer %d passed" % below, "not run: blocked at layer %d (%s)" % (below, ", ".join(failing))), command="(none)")
     if not expect["pyramid_prometheus_url"]:
         return _not_checked(host, check, catalog, expect)
     expect = dict(expect, pyramid_telemetry_device=expect["pyramid_telemetry_device"] or host)
@@ -77,7 +78,8 @@ def _not_checked(host, check, catalog, expect):
     """No Prometheus to ask: SKIP saying so, never PASS. It holds the device back only when the inventory
     says telemetry is required (pyramid_telemetry_required)."""
     why = "no Prometheus URL (pyramid_prometheus_url) for %s" % host
-    record = _engine.result(host, check, catalog, expect, SKIP, "the signals read from Prometheus", "not checked: " + why, command="(none)")
+    record = _engine.record_of(host, check, catalog, expect, _unjudged.not_run("the signals read from Prometheus", "not checked: " + why),
+                               command="(none)")
     if not expect["pyramid_telemetry_required"]:
         record["not_applicable"] = True
         record["not_checked"] = "no Prometheus URL (pyramid_prometheus_url)"

@@ -25,7 +25,7 @@ Every row is run by test_judge_data.py as the other tables are (its keys are exp
 the real captures of tests/unit/parsers (edited by hand in one value where a row needs it, as the other tables
 do: edited()), or facts in the shape those parsers give, built by the other tables' helpers. Each row's comment
 says its class and what a wrong judge of that class would do with it. Layer 4's direction (class 1 on the rail
-mesh) is placed across runs by run/rail_rounds.py, not by one run's judge: it is tested in test_rail_rounds.py.
+mesh) is placed across runs by judging/rail_rounds.py, not by one run's judge: it is tested in test_rail_rounds.py.
 """
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.model import SourceFailure

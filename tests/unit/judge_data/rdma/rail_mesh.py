@@ -2,7 +2,7 @@
 and one rail ping (Layer 2) against the loss and round-trip limits.
 
 Raw outputs are the real captures of tests/unit/parsers/perftest_ib_write_bw/ (each says where it
-comes from); who is to blame for a miss across runs is run/rail_rounds.py (test_rail_rounds.py).
+comes from); who is to blame for a miss across runs is judging/rail_rounds.py (test_rail_rounds.py).
 """
 
 import os
