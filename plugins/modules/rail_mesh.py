@@ -11,7 +11,7 @@ module: rail_mesh
 short_description: The rail mesh - ping (Layer 2) or ib_write_bw (Layer 4) between pairs of nodes on every rail, in rounds that do not grow with the pod
 version_added: 0.3.0
 description:
-  - Runs the catalog check of scope C(mesh) of O(layer) (Layer 2 C(rail_ping), Layer 4
+  - Runs the catalog check of scope C(rail_mesh) of O(layer) (Layer 2 C(rail_ping), Layer 4
     C(rdma_write_bw)) on the nodes that passed every layer below, one phase per task so that
     Ansible's linear strategy orders them across hosts.
   - Traffic goes only to the rail addresses of the plan, from the node's own rail address.
@@ -47,7 +47,7 @@ description:
   - Raw outputs of every server and client go into C(run_dir/mesh/layerN/round-K/).
 options:
   layer:
-    description: The layer whose C(mesh) check runs (2 - C(rail_ping); 4 - C(rdma_write_bw)).
+    description: The layer whose C(rail_mesh) check runs (2 - C(rail_ping); 4 - C(rdma_write_bw)).
     type: int
     default: 4
   phase:

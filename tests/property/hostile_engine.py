@@ -246,8 +246,8 @@ def judge(slot, replaced=None):
         outcome = _engine.run_judge(check, judge_function, {"run": facts[name], "group": list(row["group"]), "platforms": CATALOG["platforms"]},
                                     _engine.declared(check, expect))
         return {"-": outcome}, facts, expect
-    if check["scope"] == "mesh":  # one run between two nodes on one rail, as run/rail_mesh.measured judges it
-        outcome = _engine.run_judge(check, _judging.JUDGES["mesh"][check["judge"]], facts[check["sources"][0]], expect)
+    if check["scope"] == "rail_mesh":  # one run between two nodes on one rail, as run/rail_mesh.measured judges it
+        outcome = _engine.run_judge(check, _judging.JUDGES["rail_mesh"][check["judge"]], facts[check["sources"][0]], expect)
         return {"-": _engine.result(HOST, check, CATALOG, expect, outcome["status"], outcome["expected"], outcome["actual"])}, facts, expect
     return {"-": _engine.judge_host(HOST, check, CATALOG, facts, expect)}, facts, expect
 
@@ -414,9 +414,9 @@ def trace(slot, facts, expect):
             statuses = {"-": outcome["status"]}
         elif check["scope"] == "incast":
             statuses = {"-": _judging.JUDGES["incast"][check["judge"]]({"group": slot.row["group"], "reads": reads.wrap(facts, ())}, expect)["status"]}
-        elif check["scope"] == "mesh":
+        elif check["scope"] == "rail_mesh":
             name = check["sources"][0]
-            statuses = {"-": _judging.JUDGES["mesh"][check["judge"]](reads.wrap({name: facts[name]}, ())[name], expect)["status"]}
+            statuses = {"-": _judging.JUDGES["rail_mesh"][check["judge"]](reads.wrap({name: facts[name]}, ())[name], expect)["status"]}
         else:
             inputs, failures = _engine.check_inputs(check, CATALOG, facts, expect)
             if failures:

@@ -127,7 +127,7 @@ def test_the_areas_merge_in_the_index_order_and_may_not_redefine(edited_catalog)
     ("  - id: qos_load\n    title: \"No PFC storms under load\"\n    layer: 3\n", "", None, "unknown row 'qos_load'"),
     # a fabric check says which round of the hunt runs it, a mesh check what it expects (catalog/kinds.yml keys)
     ("    round: pairs\n", "", None, "check nccl_pairs: a fabric check names its round"),
-    ('    wanted: "ib_write_bw >= {pyramid_rdma_gbps_min:g} Gb/s"\n', "", None, "check rdma_write_bw: a mesh check names its wanted"),
+    ('    wanted: "ib_write_bw >= {pyramid_rdma_gbps_min:g} Gb/s"\n', "", None, "check rdma_write_bw: a rail_mesh check names its wanted"),
     ("    picture: {name: busbw}\n", "    picture: busbw\n", None, "check nccl_node_busbw: picture is a dict"),
 ])
 def test_an_index_or_area_that_contradicts_itself_is_refused(edited_catalog, old, new, files, said):
@@ -230,7 +230,7 @@ def test_a_source_like_another_that_cannot_be_derived_is_refused(edited_catalog,
 
 @pytest.mark.parametrize("change, problem", [
     (lambda kinds: kinds["kinds"]["link"].update(judged="rack"), "kind link: judged is one of device, pod"),
-    (lambda kinds: kinds["kinds"]["mesh"].update(shape="ring"), "kind mesh: unknown key shape"),
+    (lambda kinds: kinds["kinds"]["rail_mesh"].update(shape="ring"), "kind rail_mesh: unknown key shape"),
     (lambda kinds: kinds["kinds"]["host"].pop("on_device"), "kind host: missing on_device"),
     (lambda kinds: kinds["kinds"]["fabric"].update(across_nodes="yes"), "kind fabric: across_nodes is a bool"),
     (lambda kinds: kinds["check_fields"].update(colour={"type": "colour", "text": "its colour"}),

@@ -42,7 +42,7 @@ def _reads(check, catalog, written, by_id):
     sources = set(names) | {written[name]["like"] for name in names if "like" in written.get(name, {})}
     expectations = set(check.get("expect", [])) | set(check.get("only_if", {})) | set(check.get("at_least", {}))
     for name in check.get("sources", []):
-        expectations |= _catalog.source_expectations(catalog["sources"][name])
+        expectations |= _catalog.source_expectations(catalog["sources"][name], catalog)
     return {"sources": sources, "expectations": expectations}
 
 

@@ -137,9 +137,9 @@ def _results(row):
                                        cause=outcome.get("cause") or check["causes"].get(outcome.get("cause_key")),
                                        command=outcome.get("command"), detail=outcome.get("detail"))
                 for device, outcome in outcomes.items()}
-    if check["scope"] == "mesh":  # one run between two nodes on one rail, as the rail mesh judges each
+    if check["scope"] == "rail_mesh":  # one run between two nodes on one rail, as the rail mesh judges each
         run = _host_facts(row.get("facts"), row.get("raw"), expect)[check["sources"][0]]
-        outcome = _engine.run_judge(check, _judging.JUDGES["mesh"][check["judge"]], run, expect)
+        outcome = _engine.run_judge(check, _judging.JUDGES["rail_mesh"][check["judge"]], run, expect)
         return {"-": _engine.result("node-001", check, CATALOG, expect, outcome["status"], outcome["expected"], outcome["actual"])}
     if check["id"] == "incast_ib":  # InfiniBand's: the fabric host's ibqueryerrors reads (judging/incast_infiniband.py)
         reads = {label: _incast_reads.as_input(_parsed("ib_port_counters", value, expect))

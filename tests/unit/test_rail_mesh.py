@@ -160,7 +160,7 @@ def test_a_node_whose_every_ping_finds_no_source_address_is_the_address_cause():
 
 
 def test_the_mesh_judges_are_registered_for_the_mesh_checks():
-    assert {CHECKS["rail_ping"]["judge"], CHECKS["rdma_write_bw"]["judge"]} <= set(JUDGES["mesh"])
+    assert {CHECKS["rail_ping"]["judge"], CHECKS["rdma_write_bw"]["judge"]} <= set(JUDGES["rail_mesh"])
 
 
 def test_only_nodes_that_passed_below_and_are_not_blocked_at_this_layer_join():
@@ -178,6 +178,6 @@ def test_a_round_trip_that_stands_out_from_the_pods_median_fails_saying_both():
     runs += [{"server": "x", "client": "y", "rail": 0, "status": "PASS", "rtt_ms": 0.5},  # under 1 ms, 45x the median
              {"server": "x", "client": "z", "rail": 0, "status": "PASS", "rtt_ms": 0.02},  # 2x the median: not an outlier
              {"server": "p", "client": "q", "rail": 1, "status": "PASS", "rtt_ms": 0.5}]  # alone on its rail: no median
-    judged = JUDGES["mesh"]["rail_ping"].relative(runs, expect)
+    judged = JUDGES["rail_mesh"]["rail_ping"].relative(runs, expect)
     assert [r["status"] for r in judged] == ["PASS"] * 6 + ["FAIL", "PASS", "PASS"]
     assert judged[6]["actual"] == "rtt avg 0.500 ms, 45x the pod's median 0.011 ms on this rail"

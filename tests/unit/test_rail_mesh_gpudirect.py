@@ -108,7 +108,7 @@ def _judged(tmp_path, nodes, slow=(), host_gbps=145.0):
             host_runs.append(dict(run, gpudirect=None, status="PASS", gbps=300.0 if fast else host_gbps, actual=None))
         for client, raw in by_client.items():
             _mesh.save_raw(run_dir, 4, index, client, "client", raw)
-    runs = _mesh.measured_gpudirect(run_dir, plan, GDR, JUDGES["mesh"][GDR["judge"]], lambda host: expect, host_runs)
+    runs = _mesh.measured_gpudirect(run_dir, plan, GDR, JUDGES["rail_mesh"][GDR["judge"]], lambda host: expect, host_runs)
     return plan, expect, runs
 
 
@@ -134,7 +134,7 @@ def _one_gpudirect_run_collected(tmp_path, host_runs):
     index, run = _gpudirect(plan)[0]
     _mesh.save_raw(str(tmp_path), 4, index, run["client"], "client", {_mesh.run_id(run): {
         "status": "ok", "stdout": _capture("client_gbits_cuda_dmabuf_a_roce_h200"), "command": "ib_write_bw", "parser": PARSER}})
-    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, JUDGES["mesh"][GDR["judge"]], lambda host: expect,
+    runs = _mesh.measured_gpudirect(str(tmp_path), plan, GDR, JUDGES["rail_mesh"][GDR["judge"]], lambda host: expect,
                                     host_runs(run))
     return plan, expect, run, [r for r in runs if (r["server"], r["client"], r["rail"]) == (run["server"], run["client"], run["rail"])], runs
 
@@ -164,4 +164,4 @@ def test_a_node_with_no_gpudirect_run_is_not_applicable_saying_why():
 
 
 def test_the_gpudirect_judge_is_judged_against_the_host_memory_judge():
-    assert JUDGES["mesh"][GDR["judge"]].baseline == HOST["judge"] and not hasattr(JUDGES["mesh"][HOST["judge"]], "baseline")
+    assert JUDGES["rail_mesh"][GDR["judge"]].baseline == HOST["judge"] and not hasattr(JUDGES["rail_mesh"][HOST["judge"]], "baseline")

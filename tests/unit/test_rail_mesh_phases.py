@@ -84,7 +84,7 @@ def test_every_round_stops_what_the_round_before_started_and_each_client_read_na
     assert servers.running == {}, "left running: %s" % sorted(servers.running)
     plan = _mesh.load_plan(run_dir, 4)
     check = phases[HOSTS[0]]._check  # pylint: disable=protected-access
-    runs = _mesh.measured(run_dir, plan, check, JUDGES["mesh"][check["judge"]], lambda host: expect)
+    runs = _mesh.measured(run_dir, plan, check, JUDGES["rail_mesh"][check["judge"]], lambda host: expect)
     assert runs and all(run["gbps"] for run in runs), [run["actual"] for run in runs if not run["gbps"]][:3]
     with open(os.path.join(run_dir, "mesh", "layer4", "round-1", "node-001.server.json"), encoding="utf-8") as handle:
         assert all(read["parser"] == "perftest_ib_write_bw" for read in json.load(handle).values())

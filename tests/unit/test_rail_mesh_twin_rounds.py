@@ -100,8 +100,8 @@ def _layer4(tmp_path, nodes, faults="[]"):
     with contextlib.redirect_stdout(io.StringIO()):  # the servers' banners
         for index in range(len(plan["rounds"])):
             _run_round(run_dir, plan, index, states, expect)
-    runs = _mesh.measured(run_dir, plan, HOST, JUDGES["mesh"][HOST["judge"]], lambda host: expect)
-    gdr = _mesh.measured_gpudirect(run_dir, plan, GDR, JUDGES["mesh"][GDR["judge"]], lambda host: expect, runs)
+    runs = _mesh.measured(run_dir, plan, HOST, JUDGES["rail_mesh"][HOST["judge"]], lambda host: expect)
+    gdr = _mesh.measured_gpudirect(run_dir, plan, GDR, JUDGES["rail_mesh"][GDR["judge"]], lambda host: expect, runs)
     return (_mesh.records(HOST, CATALOG, plan, _blame.blame(runs), lambda host: expect, runs),
             _mesh.records(GDR, CATALOG, plan, _blame.blame(gdr), lambda host: expect, gdr), gdr)
 

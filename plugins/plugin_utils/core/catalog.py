@@ -106,8 +106,9 @@ def load_catalog(path=CATALOG_PATH):
         _merge(catalog, _load(area_path), area_path)
     _derive_sources(catalog)
     _check(catalog, declared)
-    # the platform tables are the choices of pyramid_nccl_platform
-    catalog["expectations"]["pyramid_nccl_platform"]["choices"] = sorted(catalog["platforms"])
+    for definition in catalog["expectations"].values():  # choices_from: a section's names (the platform tables)
+        if definition.get("choices_from"):
+            definition["choices"] = sorted(catalog[definition["choices_from"]])
     for check in catalog["checks"]:
         check.setdefault("scope", "host")
         check.setdefault("device", "gpu_node")
@@ -240,7 +241,7 @@ def _check(catalog, declared=None):
         if not isinstance(load_if, dict) or "load" not in source and load_if or any(
                 key not in catalog["expectations"] or not isinstance(values, list) for key, values in load_if.items()):
             problems.append("source %s: load_if maps expectations to the values that make it a load (beside its load)" % name)
-        for expectation in source_expectations(source):
+        for expectation in source_expectations(source, catalog):
             if expectation not in catalog["expectations"]:
                 problems.append("source %s: %r is not an expectation" % (name, expectation))
     seen = set()
@@ -385,32 +386,26 @@ def row_titles(catalog):
 
 
 def expectation_names(checks, catalog):
-    """Every expectation the checks read, their sources' commands use, and the gate settings."""
-    # the gate, the allow-list of extra variables (pre-flight) and the switch-only declaration (the report), for every host
-    # the hand-over to the scheduler (run/handover.py) and each node's scalable unit (the pod's all-to-all, report.html)
-    names = {"pyramid_command_timeout", "pyramid_enforce_gate", "pyramid_extra_vars", "pyramid_switch_only", "pyramid_waive",
-             "pyramid_drain", "pyramid_drain_resume", "pyramid_drain_max_fraction", "pyramid_scheduler_node_name",
-             "pyramid_scalable_unit", "pyramid_scalable_unit_nodes"}
+    """Every expectation the checks read, their sources' commands use, and those the catalog declares read on every
+    device (`read_on_every_device`: the gate, the report, the hand-over) or with a kind of source (`read_with_sources`)."""
+    names = {name for name, definition in catalog["expectations"].items() if definition.get("read_on_every_device")}
     for check in checks:
         names.update(check.get("expect", []))
         names.update(check.get("only_if", {}))
         names.update(check.get("at_least", {}))
         for source in check["sources"]:
-            names.update(source_expectations(catalog["sources"][source]))
-            if catalog["sources"][source].get("counters"):
-                names.add("pyramid_soak_seconds")  # how long the window since the snapshot must last
+            names.update(source_expectations(catalog["sources"][source], catalog))
     return sorted(names)
 
 
-def source_expectations(source):
+def source_expectations(source, catalog):
+    """The expectations a source's commands use, and those declared `read_with_sources` one of its (or its ways') keys."""
     names = set(source.get("load_if", {}))  # check mode decides with them (core/catalog.load_of)
     for spec in [source.get("foreach")] + [way.get("foreach") for way in source["ways"]]:
         if spec:
             names.add(spec.partition(".")[0])
-    if any("platform" in way for way in source["ways"]):
-        names.add("pyramid_switch_os")
-    if source.get("launched"):
-        names.add("pyramid_nccl_launcher")
+    names.update(name for name, definition in catalog["expectations"].items() if definition.get("read_with_sources") and (
+        source.get(definition["read_with_sources"]) or any(definition["read_with_sources"] in way for way in source["ways"])))
     for way in source["ways"]:
         names.update(way[key] for key in ("env", "timeout") if way.get(key))
         names.update(way.get("only_if", {}))

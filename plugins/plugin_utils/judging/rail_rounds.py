@@ -5,7 +5,7 @@
 and rail, and each node's one verdict; the retests a miss nothing places still wants, as data; and the verdicts of a
 node the mesh could not measure (a lone node, a node left out below, a GPUDirect run with no sound baseline).
 
-Each run was judged alone by its check's judge (judging/rdma.py); run/rail_rounds.py plans the rounds and
+Each run was judged alone by its check's judge (judging/rail_mesh.py); run/rail_rounds.py plans the rounds and
 run/rail_mesh_phases.py runs them, hands these functions the judged runs and records what they return.
 
 Two rounds that share no pair give every node two partners: a node's rail that misses with both is that node's, a miss

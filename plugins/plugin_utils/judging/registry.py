@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..core.catalog import SCOPES
 
 # scope -> judge name -> function. A check's `judge` is looked up in its own scope's table (the catalog's scope:
-# host, pod, fabric, mesh, incast), so two scopes may not confuse one judge for another.
+# host, pod, fabric, rail_mesh, incast, link), so two scopes may not confuse one judge for another.
 JUDGES = {scope: {} for scope in SCOPES}
 
 

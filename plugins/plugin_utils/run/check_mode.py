@@ -40,7 +40,7 @@ def _lone_box(host, record, catalog, expect):
     """A loading check's record on a lone GPU box: a mesh or fabric check not applicable as the full run says it
     (rail_mesh.lone, judging/fabric_rounds.lone_node); any other kept."""
     check = next(check for check in catalog["checks"] if check["id"] == record["check"] and check["layer"] == record["layer"])
-    if check["scope"] == "mesh":
+    if check["scope"] == "rail_mesh":
         return _mesh.lone(check, catalog, host, expect, alone=True)
     if check["scope"] == "fabric":
         outcome = dict(_fabric_rounds.lone_node([host], None)[host], not_applicable=True)

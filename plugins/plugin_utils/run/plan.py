@@ -81,7 +81,7 @@ def device_checks(device, layer, catalog, expect, reader_of, alone=None):
 def mesh(layer, nodes, expect_of, catalog):
     """The rail mesh of ``layer`` (2: pings, 4: ib_write_bw): its pairs by round, how the rounds run, and for how long."""
     # the layer's first mesh check stands for its pairs (Layer 4's GPUDirect runs the same pairs, after the host memory's)
-    check = next(c for c in catalog["checks"] if c["scope"] == "mesh" and c["layer"] == layer)
+    check = next(c for c in catalog["checks"] if c["scope"] == "rail_mesh" and c["layer"] == layer)
     if not nodes:
         return {"check": check["id"], "rounds": [], "note": "no GPU node"}
     first = expect_of(nodes[0])

@@ -24,7 +24,7 @@ class RailMeshPhases:
 
     def __init__(self, step, catalog, args):
         self._step, self._catalog, self._layer = step, catalog, int(args.get("layer", 4))
-        self.checks = _catalog.checks_at(catalog, self._layer, scopes=("mesh",))
+        self.checks = _catalog.checks_at(catalog, self._layer, scopes=("rail_mesh",))
         self._check, self._companion = self.choose(self.checks) if self.checks else (None, None)
 
     def idle(self, result):
@@ -35,7 +35,7 @@ class RailMeshPhases:
     def choose(checks):
         """The check that plans the rounds, and a companion judged against its runs (a judge with a
         `baseline`: Layer 4's GPUDirect run against the host-memory run), which runs rounds of its own."""
-        primary = [c for c in checks if not getattr(JUDGES["mesh"].get(c["judge"]), "baseline", None)] or checks
+        primary = [c for c in checks if not getattr(JUDGES["rail_mesh"].get(c["judge"]), "baseline", None)] or checks
         return primary[0], next((c for c in checks if c is not primary[0]), None)
 
     def _expect(self, host):
@@ -188,13 +188,13 @@ class RailMeshPhases:
             host, len(clients[0]) if clients else 0, len(raw))] + said))
 
     def _measured(self, plan, args):
-        return _mesh.measured(args["run_dir"], plan, self._check, JUDGES["mesh"][self._check["judge"]], self._expect)
+        return _mesh.measured(args["run_dir"], plan, self._check, JUDGES["rail_mesh"][self._check["judge"]], self._expect)
 
     def _gpudirect(self, plan, args, host_runs):
         """The companion's records (GPUDirect against host memory), one per planned node: placed as the
         host-memory misses are (judging/rail_rounds.py blame), or SKIP not applicable where it did not run."""
         companion = self._companion
-        runs = _mesh.measured_gpudirect(args["run_dir"], plan, companion, JUDGES["mesh"][companion["judge"]],
+        runs = _mesh.measured_gpudirect(args["run_dir"], plan, companion, JUDGES["rail_mesh"][companion["judge"]],
                                         self._expect, host_runs)
         records = _mesh.records(companion, self._catalog, plan, _judged.blame(runs), self._expect, runs)
         for node in plan["nodes"]:

@@ -1,5 +1,5 @@
 """The rows of the five classes of wrong judge (issue 33; judge_data/bug_classes.py says what each class is) that
-test judging/rdma.py. Each row's comment says its class and what a wrong judge of that class would do with it.
+test judging/rail_mesh.py. Each row's comment says its class and what a wrong judge of that class would do with it.
 """
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import parsing

@@ -12,7 +12,7 @@ from ..core.model import ERROR, FAIL, PASS, SourceFailure, verdict
 from .registry import judge
 
 
-@judge("rail_write_bw", scope="mesh")
+@judge("rail_write_bw", scope="rail_mesh")
 def rail_write_bw(facts, expect):
     """The client's ib_write_bw average at the largest message size, against pyramid_rdma_gbps_min."""
     wanted = expect["pyramid_rdma_gbps_min"]
@@ -24,7 +24,7 @@ def rail_write_bw(facts, expect):
     return verdict(status, expected, "%.1f Gb/s at %d bytes" % (gbps, facts["bytes"]), gbps=gbps)
 
 
-@judge("rail_gpudirect_bw", scope="mesh")
+@judge("rail_gpudirect_bw", scope="rail_mesh")
 def rail_gpudirect_bw(facts, expect):
     """One GPUDirect run (--use_cuda: the buffer in the GPU nearest the rail) against the host-memory run
     of the same pair, rail and direction, which run/rail_mesh.py puts in ``facts["host_memory"]``
@@ -54,7 +54,7 @@ def rail_gpudirect_bw(facts, expect):
 rail_gpudirect_bw.baseline = "rail_write_bw"  # judged against that judge's run of the same pair, rail and direction
 
 
-@judge("rail_ping", scope="mesh")
+@judge("rail_ping", scope="rail_mesh")
 def rail_ping(facts, expect):
     """One ping run on one rail: no more loss than allowed, an average round trip within the limit.
     A source address not on the host and no route at all are findings (FAIL with their own cause)."""
