@@ -83,11 +83,6 @@ def kinds(path=CATALOG_PATH):
     return load_declarations(path)["kinds"]
 
 
-def kind_names(where, path=CATALOG_PATH):
-    """The kinds whose declaration says ``where`` (a key of it) is true, in the file's order."""
-    return tuple(name for name, kind in kinds(path).items() if kind.get(where))
-
-
 def kind_of(check, path=CATALOG_PATH):
     """The declaration of the check's kind."""
     return kinds(path)[check.get("scope", "host")]
@@ -379,10 +374,6 @@ def load_of(check, catalog, expect):
 
 def checks_for(catalog, device="gpu_node"):
     return [c for c in catalog["checks"] if c["device"] == device]
-
-
-def row_titles(catalog):
-    return {row["id"]: row["title"] for row in catalog["rows"]}
 
 
 def expectation_names(checks, catalog):
