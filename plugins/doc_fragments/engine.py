@@ -7,7 +7,7 @@ from __future__ import annotations
 
 class ModuleDocFragment:
     # The engine's modules after pre-flight (run_layer, counter_snapshot, judge_pod, block_hosts,
-    # straggler_hunt, go_no_go): action plugins that only read devices and write the run's results on
+    # fabric, go_no_go): action plugins that only read devices and write the run's results on
     # the controller. Self-contained, so each module names one fragment.
     DOCUMENTATION = r"""
 options:

@@ -1,7 +1,7 @@
 """The production path, for damaged outputs: collected record -> parse_one -> counter window -> judge.
 
 Every call here is the one the engine makes in production (run/layer.py run(), action
-straggler_hunt): a collected source is a record as the collect module returns it ({"status": "ok",
+fabric): a collected source is a record as the collect module returns it ({"status": "ok",
 "stdout", "command", "way", "rc"}), parsed by engine.parse_one; a counters source is windowed by
 run/counters.windows against a snapshot; a host check is judged by engine.judge_host, a pod check
 by engine.judge_pod, a fabric check by engine.run_judge around its fabric judge as the straggler hunt
@@ -240,7 +240,7 @@ def judge(slot, replaced=None):
         record = _engine.record_of(HOST, check, CATALOG, expect, _judging.incast_infiniband.target_verdict(outcome, expect))
         return {"-": record}, reads, expect
     facts = host_facts(row.get("facts"), row.get("raw"), expect, slot.source, replaced)
-    if check["scope"] == "fabric":  # as action straggler_hunt judges one run of a group
+    if check["scope"] == "fabric":  # as action fabric judges one run of a group
         (name,) = check["sources"]
         judge_function = _judging.JUDGES["fabric"][check["judge"]]
         outcome = _engine.run_judge(check, judge_function, {"run": facts[name], "group": list(row["group"]), "platforms": CATALOG["platforms"]},

@@ -109,7 +109,7 @@ def test_a_phased_run_that_loads_runs_no_round_and_records_its_checks_as_not_run
 
 def test_on_a_lone_gpu_box_a_run_across_nodes_reads_not_applicable_as_in_the_full_run(tmp_path):
     """Issue 66: the only GPU node of a run, none outside it named: its rail mesh and its runs across nodes do not apply
-    (the full run's words, rail_mesh.lone and straggler.lone_node), never "not run: check mode"; a pod with a partner
+    (the full run's words, rail_mesh.lone and judging/fabric_rounds.lone_node), never "not run: check mode"; a pod with a partner
     named (references) is still not run."""
     run_dir = str(tmp_path)
     phases = _Phases({"rdma_write_bw", "rdma_gpudirect_bw"})

@@ -8,7 +8,7 @@ not join (the rail mesh let it in, the straggler hunt did not); both runs now as
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, straggler as _straggler
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh, fabric_runs as _fabric_runs
 
 
 def _r(layer, check, status, not_applicable=False):
@@ -43,4 +43,4 @@ def test_climbs(name, records, layer, own, joins):  # pylint: disable=unused-arg
 def test_the_mesh_and_the_hunt_agree(name, records, layer, own, joins):  # pylint: disable=unused-argument
     docs = {"node": {"host": "node", "results": records}}
     (check,) = own
-    assert _mesh.climbing(docs, layer, check) == _straggler.climbing(docs, layer, own) == (["node"] if joins else [])
+    assert _mesh.climbing(docs, layer, check) == _fabric_runs.climbing(docs, layer, own) == (["node"] if joins else [])

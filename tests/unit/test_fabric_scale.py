@@ -21,7 +21,7 @@ FIXTURES = os.path.join(os.path.dirname(__file__), "parsers", "nccl_tests")
 
 
 def _facts(run, group):
-    """A fabric judge's facts for one run across ``group`` (run/straggler.judged_facts)."""
+    """A fabric judge's facts for one run across ``group`` (run/fabric_runs.judged_facts)."""
     return {"run": run, "group": list(group), "platforms": CATALOG["platforms"]}
 
 

@@ -109,7 +109,7 @@ def _fabric_result(check, row, expect):
     assert sorted(outcome["by_host"]) == sorted(row.get("blamed", [])), outcome
     assert outcome["cause_key"] is None or outcome["cause_key"] in check["causes"], outcome
     assert all(key in check["causes"] for keys in outcome["by_host"].values() for key in keys), outcome
-    return dict(outcome, cause=check["causes"].get(outcome["cause_key"]) or outcome.get("cause"))  # straggler.record's rule
+    return dict(outcome, cause=check["causes"].get(outcome["cause_key"]) or outcome.get("cause"))  # fabric_runs.record's rule
 
 
 def _assert_result(result, check, status, contains):

@@ -15,7 +15,7 @@ DGX_RAILS = ["mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_9", "mlx5_1
 
 
 def _facts(run, group):
-    """A fabric judge's facts for one run across ``group`` (run/straggler.judged_facts)."""
+    """A fabric judge's facts for one run across ``group`` (run/fabric_runs.judged_facts)."""
     return {"run": run, "group": list(group), "platforms": CATALOG["platforms"]}
 
 

@@ -137,6 +137,33 @@ def test_the_plan_says_the_pod_must_be_idle_and_how_long_the_run_takes():
     assert any(line.startswith("Total time: ") for line in _markdown.summary(plan))
 
 
+def test_a_run_that_follows_a_miss_is_planned_from_its_retraces_with_the_switches_it_reads():
+    """Issue 69: a check of a kind declared `reads_on: paths` (the link) runs its retraced check's load once more where
+    that check missed: the plan says so from the catalog's `retraces`, in the rounds (counted in the total, before
+    Layer 6) and on each switch that would read it; with no switch to read, or one node, nothing of it is planned."""
+    nodes = ["node-%03d" % i for i in range(1, 9)]
+    follows = [check for check in CATALOG["checks"] if _catalog.kind_of(check).get("reads_on") == "paths"]
+    assert follows, "the catalog has no check that follows a miss"
+    plan = _plan.build({"gpu_node": nodes, "switch": ["leaf1-r0"]}, _expect_of(pyramid_switch_os="eos"), CATALOG,
+                       {"gpu_nodes": nodes}, 16)
+    rounds = plan["fabric"]["rounds"]
+    named = [entry for entry in rounds if entry.get("check") in {check["id"] for check in follows}]
+    assert [entry["check"] for entry in named] == [check["id"] for check in follows]
+    for check, entry in zip(follows, named):
+        assert entry["what"].startswith("only where %s misses (%s): its run once more across the same nodes" % (
+            check["retraces"]["check"], " or ".join(check["retraces"]["cause_keys"]))), entry
+        assert rounds.index(entry) < [r["round"] for r in rounds].index("L6")
+    assert plan["total"]["nccl_steps"] == _build(nodes)["total"]["nccl_steps"] + len(follows)
+    on_switch = {entry["check"]: entry for entry in plan["layers"][5]["devices"]["leaf1-r0"]}
+    for check, entry in zip(follows, named):
+        assert on_switch[check["id"]]["loads"] == [entry["what"].split(", while")[0]], on_switch[check["id"]]
+    text = _markdown.markdown(plan)
+    assert "- round %s: %s, 1 run(s)" % (named[0]["round"], named[0]["what"]) in text
+    assert not [entry for entry in _build(nodes)["fabric"]["rounds"] if entry.get("check")]  # no switch in the run
+    lone = _plan.build({"gpu_node": nodes[:1], "switch": ["leaf1-r0"]}, _expect_of(), CATALOG, {"gpu_nodes": nodes[:1]}, 16)
+    assert not [entry for entry in lone["fabric"]["rounds"] if entry.get("check")]
+
+
 def test_a_plan_without_gpu_nodes_has_no_total():
     plan = _plan.build({"switch": ["leaf1-r0"]}, _expect_of(), CATALOG, {}, 16)
     assert plan["total"] is None and "Total time" not in _markdown.markdown(plan)

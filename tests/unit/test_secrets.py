@@ -6,7 +6,7 @@ import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.secrets import MASK, mask_text, mask_values
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import straggler as _straggler
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import fabric_runs as _fabric_runs
 
 SECRET = "s3cr3t-tok3n"
 
@@ -40,7 +40,7 @@ def test_a_results_file_never_holds_the_secret_and_the_run_keeps_it(tmp_path):
 
 
 def test_a_hunt_log_never_holds_the_secret(tmp_path):
-    log = _straggler.RunLog(str(tmp_path), 5)
+    log = _fabric_runs.RunLog(str(tmp_path), 5)
     path = log.write("nccl_pairs", ["a", "b"], {"command": "env HF_TOKEN=%s torchrun x" % SECRET, "status": "ok", "rc": 0,
                                                 "stdout": "NCCL INFO NCCL_NET_PLUGIN_TOKEN=%s set by environment\n" % SECRET,
                                                 "stderr": "API_KEY=%s" % SECRET})

@@ -5,7 +5,7 @@ import json
 import os
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import tiers_loaded
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh, straggler
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh, fabric_runs
 
 UNITS = {"node-001": "su1", "node-002": "su1", "node-003": "su2", "node-004": "su2"}
 
@@ -17,7 +17,7 @@ def _mesh(run_dir, layer, pairs):
 def test_a_run_within_one_unit_loads_no_spine_and_a_run_between_units_names_them(tmp_path):
     _mesh(tmp_path, 2, [("node-001", "node-002"), ("node-003", "node-004")])
     _mesh(tmp_path, 4, [("node-001", "node-003")])
-    log = straggler.RunLog(str(tmp_path), 5)
+    log = fabric_runs.RunLog(str(tmp_path), 5)
     log.write("nccl_pairs", ["node-001", "node-002"], {"command": "mpirun", "status": "ok", "rc": 0, "stdout": ""})
     log.write("nccl_alltoall_pod", list(UNITS), {"command": "mpirun", "status": "ok", "rc": 0, "stdout": ""})
     log.write("nccl_node", ["node-001"], {"command": "all_reduce_perf", "status": "ok", "rc": 0, "stdout": ""})  # one node

@@ -18,7 +18,7 @@ RUN = ["all_reduce_perf", "-b", "8", "-e", "4G", "-f", "2", "-g", "1"]
 
 
 def _facts(run, group):
-    """A fabric judge's facts for one run across ``group`` (run/straggler.judged_facts)."""
+    """A fabric judge's facts for one run across ``group`` (run/fabric_runs.judged_facts)."""
     return {"run": run, "group": list(group), "platforms": CATALOG["platforms"]}
 
 

@@ -29,7 +29,7 @@ MARGINAL = {"kind": "uplink_marginal", "switch": "leaf1-r0", "peer": "spine-02"}
 
 
 def _facts(run, group):
-    """A fabric judge's facts for one run across ``group`` (run/straggler.judged_facts)."""
+    """A fabric judge's facts for one run across ``group`` (run/fabric_runs.judged_facts)."""
     return {"run": run, "group": list(group), "platforms": CATALOG["platforms"]}
 
 

@@ -62,8 +62,14 @@ def _root_nccl_env():
     root, as on a pod reached as root, and its mpirun refuses root without them (as Open MPI does; pre-flight stops such
     a run first). Set per node, as a site's inventory would set it for root: any inventory of the twin gets it."""
     import yaml  # pylint: disable=import-outside-toplevel
-    with open(os.path.join(os.path.dirname(TWIN), "catalog", "roce_host.yml"), encoding="utf-8") as handle:
-        default = yaml.safe_load(handle)["expectations"]["pyramid_nccl_env"]["default"]
+    catalog_dir = os.path.join(os.path.dirname(TWIN), "catalog")
+
+    def area(name):
+        with open(os.path.join(catalog_dir, name + ".yml"), encoding="utf-8") as handle:
+            return yaml.safe_load(handle) or {}
+    # wherever the catalog's areas (checklist.yml) declare it: a declaration moves to its reader's area
+    declared = [area(name).get("expectations", {}).get("pyramid_nccl_env") for name in area("checklist")["areas"]]
+    default = next(found for found in declared if found)["default"]
     return dict(default, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 

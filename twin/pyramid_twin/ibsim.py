@@ -192,8 +192,10 @@ class Pod:
             handle = os.open(os.path.join(self.dir, "console"), os.O_WRONLY | os.O_NONBLOCK)
         except OSError as error:
             raise RuntimeError("ibsim's console cannot be written (ibsim gone?): %s" % error) from None
-        try:
+        try:  # the reader can go between the open and the write (ibsim exiting): the same error, never a traceback
             os.write(handle, "".join(command + "\n" for command in commands).encode())
+        except OSError as error:
+            raise RuntimeError("ibsim's console cannot be written (ibsim gone?): %s" % error) from None
         finally:
             os.close(handle)
 

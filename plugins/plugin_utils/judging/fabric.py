@@ -5,7 +5,7 @@
 
 Every judge here is called ``(facts, expect)``, as every judge is: ``facts`` is {"run": the run's parsed output (or its
 SourceFailure), "group": its nodes, "platforms": the catalog's platforms (their busbw tables: nccl_group's)}
-(run/straggler.judged_facts)."""
+(run/fabric_runs.judged_facts)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The straggler hunt's decisions: which groups of nodes run next, and who is to blame for a miss (issue 69: every
-status is decided in judging/; run/fabric_rounds.py drives these rounds, run/straggler_hunt.py launches the runs).
+status is decided in judging/; run/fabric_rounds.py drives these rounds, run/fabric.py launches the runs).
 
 Round 1 (every node alone) is the layer's own checks. Round 2 pairs the nodes across the pod;
 when a pair misses, each side is retested with a known-good partner, so the bad node is named.

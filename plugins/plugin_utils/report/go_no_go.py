@@ -10,7 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..core import catalog as _catalog, results as _results
-from ..run import straggler as _straggler
+from ..run import fabric_runs as _fabric_runs
 from ..judging import unjudged as _unjudged
 from . import tiers_loaded as _tiers_loaded
 from ..core.model import BLOCKED, ERROR, FAIL, PASS, SKIP, count_statuses
@@ -99,11 +99,11 @@ def build(catalog, run_dir, devices, pod_order=None):
 
 
 def _units(expects, pod_order):
-    """{node: scalable unit} as the straggler hunt places them (run/straggler.scalable_units): a node's
+    """{node: scalable unit} as the straggler hunt places them (run/fabric_runs.scalable_units): a node's
     pyramid_scalable_unit, else su<k> by its place in the pod, pyramid_scalable_unit_nodes to a unit."""
     per_unit = next((e["pyramid_scalable_unit_nodes"] for e in expects.values() if e.get("pyramid_scalable_unit_nodes")), 32)
-    return _straggler.scalable_units(list(expects), list(pod_order), int(per_unit),
-                                     lambda node: {"pyramid_scalable_unit": expects[node].get("pyramid_scalable_unit")})
+    return _fabric_runs.scalable_units(list(expects), list(pod_order), int(per_unit),
+                                       lambda node: {"pyramid_scalable_unit": expects[node].get("pyramid_scalable_unit")})
 
 
 def first_record(records, statuses, keep=None):

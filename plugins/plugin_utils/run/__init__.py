@@ -6,6 +6,6 @@ source's commands, parse, judge, make the record).
 
 One device's layer (layer.py, counters.py); the commands through Ansible (ansible_collect.py); the rail mesh
 (rail_mesh.py, rail_rounds.py); the induced incast (incast_plan.py, incast_reads.py); the straggler hunt
-(fabric_rounds.py, straggler.py); telemetry (telemetry.py). What the catalog names is checked against what runs it
+(fabric.py, fabric_rounds.py, fabric_runs.py); telemetry (telemetry.py). What the catalog names is checked against what runs it
 (catalog_references.py). Below it: core/ (the ground: model, catalog, results), parsing/, judging/, collect/, gate/.
 """

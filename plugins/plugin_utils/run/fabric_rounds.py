@@ -40,7 +40,7 @@ def _driven(round_):
 # name not here, run/catalog_references.py).
 ROUNDS = {name: _driven(round_) for name, round_ in _decide.ROUNDS.items()}
 round_pairs, round_scale, round_bisection, round_whole = (ROUNDS[name] for name in ("pairs", "scale", "bisection", "whole"))
-# Rounds that are told each node's scalable unit (run/straggler_hunt.py resolves pyramid_scalable_unit).
+# Rounds that are told each node's scalable unit (run/fabric.py resolves pyramid_scalable_unit).
 BY_UNIT = {"bisection"}
 # The round whose runs fit the pod's latency model (two nodes at a time): the later rounds' latency-bound sizes are
 # judged by it (judging/scale.py)

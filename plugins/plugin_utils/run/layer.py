@@ -68,7 +68,7 @@ def run(host, layer, checks, catalog, expect, doc, collect, wait=_counters.wait,
         return records + inapplicable, {"skipped_checks": len(records), "msg": why}
     if check_mode:  # reads only: a check that loads is recorded as not run, with the rest of the layer
         checks, not_run = _check_mode.split(host, checks, catalog, expect)
-        # a mesh, incast or fabric check is recorded by its own run (run/ansible_step.py, run/straggler_hunt.py)
+        # a mesh, incast or fabric check is recorded by its own run (run/ansible_step.py, run/fabric.py)
         on_device = {check["id"] for check in catalog["checks"] if _catalog.kind_of(check)["on_device"]}
         inapplicable += [record for record in not_run if record["check"] in on_device]
     # a kind not run on the device (catalog/kinds.yml on_device: false) is run and recorded by its own runner

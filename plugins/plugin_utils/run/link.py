@@ -23,7 +23,7 @@ import time
 from ..core import catalog as _catalog, results as _results
 from ..core.model import SourceFailure
 from ..judging import JUDGES, unjudged as _unjudged
-from . import background as _background, check_mode as _check_mode, engine as _engine, straggler as _straggler
+from . import background as _background, check_mode as _check_mode, engine as _engine, fabric_runs as _fabric_runs
 
 
 def path_checks(catalog, layer):
@@ -150,14 +150,14 @@ class LinkPhases:
             retraced, nodes = self._retraced(check), plan["nodes"]
             expect = self._step.expectations(nodes[0], self._catalog, [retraced])
             name = retraced["sources"][0]
-            planned = _engine.reads([name], self._catalog, expect, group=_straggler.group_context(nodes, expect["pyramid_gpus_per_node"]))
+            planned = _engine.reads([name], self._catalog, expect, group=_fabric_runs.group_context(nodes, expect["pyramid_gpus_per_node"]))
             started = time.time()
             collected, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
             raw = None if unreachable else (collected or {}).get(name)
             facts = (SourceFailure("ssh %s" % self._step.host, "launcher unreachable: %s" % unreachable) if unreachable
                      else _engine.parse_one(raw))
             outcome = _engine.run_judge(retraced, JUDGES[retraced["scope"]][retraced["judge"]],
-                                        _straggler.judged_facts(facts, nodes, self._catalog), _engine.declared(retraced, expect))
+                                        _fabric_runs.judged_facts(facts, nodes, self._catalog), _engine.declared(retraced, expect))
             run_files.save(0, "load", "outcome", {"started": started, "ended": time.time(), "status": outcome["status"],
                                                   "actual": outcome["actual"], "raw": raw})
             said.append("%s: %s again across %d nodes: %s" % (check["id"], retraced["id"], len(nodes), outcome["status"]))

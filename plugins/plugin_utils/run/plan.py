@@ -68,7 +68,7 @@ def device_checks(device, layer, catalog, expect, reader_of, alone=None):
             continue
         entry = {"check": check["id"], "row": check.get("row"), "scope": check["scope"],
                  "commands": commands(check, catalog, expect)}
-        loads = _catalog.load_of(check, catalog, expect)
+        loads = _catalog.load_of(check, catalog, expect) or retraced_loads(check, catalog)
         if loads:
             entry["loads"] = loads
         groups = sorted({catalog["sources"][name]["read_on"] for name in check["sources"] if catalog["sources"][name].get("read_on")})
@@ -76,6 +76,27 @@ def device_checks(device, layer, catalog, expect, reader_of, alone=None):
             entry["read_on"] = {group: reader_of.get(group) for group in groups}
         entries.append(entry)
     return entries
+
+
+def retraced_loads(check, catalog):
+    """A check that follows another's miss (its ``retraces``) reads only, but runs that check's load again where it
+    missed: said so, so that the switches it reads show what their run may put on the fabric."""
+    if not check.get("retraces"):
+        return []
+    return ["only where %s misses (%s): its run once more across the same nodes" % (
+        check["retraces"]["check"], " or ".join(check["retraces"].get("cause_keys", [])))]
+
+
+def retraced_rounds(nodes, switches, catalog, alone=None):
+    """The runs that follow a miss (a kind declared ``reads_on: paths``: catalog/kinds.yml), each from its check's
+    ``retraces``: the missed load once more across the same nodes while the switches on their paths are read. None
+    without two GPU nodes or a switch in the run to read (the run itself then plans nothing)."""
+    if alone or len(nodes) < 2 or not switches:
+        return []
+    return [{"round": "%s (layer %d)" % (check["scope"], check["layer"]), "runs": 1, "check": check["id"],
+             "what": "%s, while the switches on their paths are read before and after it (%s)" % (
+                 retraced_loads(check, catalog)[0], check["id"])}
+            for check in catalog["checks"] if _catalog.kind_of(check).get("reads_on") == "paths"]
 
 
 def mesh(layer, nodes, expect_of, catalog):
@@ -209,6 +230,10 @@ def build(devices, expect_of, catalog, groups, forks):
         "incast": incast(nodes, switches, expect_of, catalog, addresses),
         "tiers": tiers(nodes, order, expect_of, alone),
     }
+    # after the layer's own rounds (Layer 5's hunt), before the next layer's (the training step, "L6")
+    rounds = plan["fabric"]["rounds"]
+    before = next((index for index, entry in enumerate(rounds) if entry["round"] == "L6"), len(rounds))
+    plan["fabric"]["rounds"] = rounds[:before] + retraced_rounds(nodes, switches, catalog, alone) + rounds[before:]
     plan["total"] = total(plan, expect_of(nodes[0]) if nodes else None)
     plan["outside"] = outside_partners(nodes, order)
     return plan

@@ -20,7 +20,7 @@ PATTERNS = ("pairs", "ring", "all_to_all")
 def units_of(order, per_unit, named=None):
     """{node: scalable unit}: ``named`` ({node: unit}, pyramid_scalable_unit) where given, else su<k> by the node's place in
     ``order`` (the pod's GPU nodes in inventory order), ``per_unit`` (pyramid_scalable_unit_nodes) nodes to a unit: the
-    rule the straggler hunt places nodes by (run/straggler.py scalable_units)."""
+    rule the straggler hunt places nodes by (run/fabric_runs.py scalable_units)."""
     named = named or {}
     return {node: str(named[node]) if named.get(node) else "su%d" % (position // per_unit + 1)
             for position, node in enumerate(order)}

@@ -2,13 +2,13 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Run a layer's fabric checks (the straggler hunt) from the launcher host, and record them per node
-(logic: run/straggler_hunt.py)."""
+(logic: run/fabric.py)."""
 
 from __future__ import annotations
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core.action import EngineAction
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import straggler_hunt as _hunt
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import fabric as _hunt
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run.ansible_step import AnsibleStep, failed_on_run_error
 
 

@@ -2,9 +2,9 @@
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """A layer's fabric checks (the straggler hunt), run from the launcher host and recorded per node: the logic of the
-gpufabric.pyramid.straggler_hunt action, which hands it an AnsibleStep (run/ansible_step.py). The rounds are
+gpufabric.pyramid.fabric action, which hands it an AnsibleStep (run/ansible_step.py). The rounds are
 judging/fabric_rounds.py (who runs, who is to blame, who is left out), driven by run/fabric_rounds.py; the bookkeeping
-run/straggler.py; here the runs are planned, collected, judged, and the verdicts recorded."""
+run/fabric_runs.py; here the runs are planned, collected, judged, and the verdicts recorded."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ..core import catalog as _catalog, results as _results
 from ..core.model import PASS, SourceFailure
 from ..judging import JUDGES, fabric_rounds as _decide
 from . import check_mode as _check_mode
-from . import engine as _engine, fabric_rounds as _rounds, straggler as _straggler
+from . import engine as _engine, fabric_rounds as _rounds, fabric_runs as _fabric_runs
 from ..judging import scale as _scale
 
 
@@ -29,23 +29,23 @@ def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=F
         counts = _check_mode.record_not_run(run_dir, list(docs), checks, catalog, lambda host: step.expectations(host, catalog, checks),
                                             references=references)
         return {"counts": counts, "runs": 0, "msg": "layer %d fabric checks: %s on %d nodes" % (layer, _check_mode.NOT_RUN, len(docs))}
-    nodes = _straggler.climbing(docs, layer, {check["id"] for check in checks})
-    log = _straggler.RunLog(run_dir, layer)
+    nodes = _fabric_runs.climbing(docs, layer, {check["id"] for check in checks})
+    log = _fabric_runs.RunLog(run_dir, layer)
     counts, latency = {}, None
     for check in checks:
-        partners = _straggler.references_for(nodes, references)
+        partners = _fabric_runs.references_for(nodes, references)
         # the pod's latency model, fitted from the pair runs (round 2): round 3's latency-bound sizes are judged by it
         check_expect, by_unit = (dict(expect, latency_model=latency) if latency else expect), {}
         if check["round"] in _rounds.BY_UNIT:
-            units = _straggler.scalable_units(nodes, pod_order or list(docs), expect["pyramid_scalable_unit_nodes"],
-                                              lambda host: step.expectations(host, catalog, [], extra=("pyramid_scalable_unit",)))
+            units = _fabric_runs.scalable_units(nodes, pod_order or list(docs), expect["pyramid_scalable_unit_nodes"],
+                                                lambda host: step.expectations(host, catalog, [], extra=("pyramid_scalable_unit",)))
             check_expect, by_unit = dict(check_expect, scalable_units=units), {"units": units}
         verdicts = (_decide.lone_node(list(docs), references)
                     or _decide.launcher_missing(nodes, partners, launcher, expect)
                     or _rounds.ROUNDS[check["round"]](list(nodes), _group_runner(step, check, catalog, check_expect, launcher, log),
                                                       partners, **by_unit))
         verdicts.update(_decide.left_out(docs, verdicts, check, layer))
-        _straggler.record(run_dir, verdicts, check, catalog, expect, counts)
+        _fabric_runs.record(run_dir, verdicts, check, catalog, expect, counts)
         docs = _load(run_dir, hosts)  # this check's records: the next check's left-out nodes name them
         nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == PASS]
         latency = latency or (_scale.pod_latency(verdicts) if check["round"] == _rounds.FITS_LATENCY else None)
@@ -64,7 +64,7 @@ def _group_runner(step, check, catalog, expect, launcher, log):
     def run_groups(groups):
         planned = []
         for index, group in enumerate(groups):
-            context = _straggler.group_context(group, expect["pyramid_gpus_per_node"])
+            context = _fabric_runs.group_context(group, expect["pyramid_gpus_per_node"])
             planned.extend(dict(item, id="%s[%d]" % (name, index)) for item in _engine.reads([name], catalog, expect, group=context))
         collected, unreachable = step.collect(planned, expect["pyramid_command_timeout"], parallel=len(planned))
         outcomes = []
@@ -76,7 +76,7 @@ def _group_runner(step, check, catalog, expect, launcher, log):
             for resolved in ("scalable_units", "latency_model"):  # not inventory variables: resolved by the hunt
                 if resolved in expect:
                     declared[resolved] = expect[resolved]
-            outcome = _engine.run_judge(check, judge, _straggler.judged_facts(facts, group, catalog), declared)
+            outcome = _engine.run_judge(check, judge, _fabric_runs.judged_facts(facts, group, catalog), declared)
             if outcome.get("figures") and outcome["status"] == PASS:  # a passing all-reduce's figures: its record keeps them
                 outcome["detail"] = outcome.pop("figures")
             outcome["command"] = " ".join(planned[index]["ways"][0]["run"])  # as planned: a script stays {payload_source:..}

@@ -2,12 +2,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, gpufabric.pyramid contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-# The work happens on the controller in plugins/action/straggler_hunt.py; this file carries its documentation.
+# The work happens on the controller in plugins/action/fabric.py; this file carries its documentation.
 
 from __future__ import annotations
 
 DOCUMENTATION = r"""
-module: straggler_hunt
+module: fabric
 short_description: Run a layer's fabric checks across groups of nodes from the launcher host
 version_added: 0.2.0
 description:
@@ -64,6 +64,8 @@ options:
     type: str
     default: ""
 notes:
+  - Named C(straggler_hunt) before issue 69 gave each kind of run one name; that name still runs this module, with a
+    deprecation warning (C(meta/runtime.yml)), until 1.0.0.
   - The launcher reaches nodes by their inventory names; nccl-tests must be built with C(MPI=1) on every node.
   - The expectations (launcher, platform, tolerance, NCCL environment) are those of the host the task runs for
     (the first of the play), so keep them in C(group_vars/gpu_nodes).
@@ -72,8 +74,8 @@ extends_documentation_fragment:
 """
 
 EXAMPLES = r"""
-- name: Straggler hunt rounds 2 and 3 from the launcher
-  gpufabric.pyramid.straggler_hunt:
+- name: The fabric checks (the straggler hunt) from the launcher
+  gpufabric.pyramid.fabric:
     layer: 5
     hosts: "{{ ansible_play_hosts_all }}"
     launcher: "{{ groups['launcher'] | first }}"

@@ -5,7 +5,7 @@
 every run's raw output kept, and the hunt's verdicts recorded as results per node.
 
 The rounds themselves (who runs with whom, who is to blame, who is left out and why) are judging/fabric_rounds.py,
-driven by fabric_rounds.py; straggler_hunt.py plans, collects (from the launcher host, through the action's
+driven by fabric_rounds.py; fabric.py plans, collects (from the launcher host, through the action's
 AnsibleStep) and judges the runs.
 """
 
