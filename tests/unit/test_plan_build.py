@@ -164,6 +164,17 @@ def test_a_run_that_follows_a_miss_is_planned_from_its_retraces_with_the_switche
     assert not [entry for entry in lone["fabric"]["rounds"] if entry.get("check")]
 
 
+def test_the_all_to_alls_units_alone_count_in_the_total_where_the_pod_has_several():
+    """Round 4 runs each scalable unit alone, side by side, where the pod's all-to-all misses: one step more in the
+    at-most total where there are units to run alone, none on a one-unit pod."""
+    nodes = ["node-%03d" % i for i in range(1, 9)]
+    one_unit, two_units = _build(nodes), _build(nodes, pyramid_scalable_unit_nodes=4)
+    assert two_units["total"]["nccl_steps"] == one_unit["total"]["nccl_steps"] + 1
+    (four,) = [entry for entry in two_units["fabric"]["rounds"] if entry["round"] == 4]
+    assert four["units_alone"] == 2 and not [entry for entry in one_unit["fabric"]["rounds"] if entry.get("units_alone")]
+    assert "where it misses, its 2 scalable units alone, side by side (one step more)" in _markdown.markdown(two_units)
+
+
 def test_a_plan_without_gpu_nodes_has_no_total():
     plan = _plan.build({"switch": ["leaf1-r0"]}, _expect_of(), CATALOG, {}, 16)
     assert plan["total"] is None and "Total time" not in _markdown.markdown(plan)

@@ -146,6 +146,8 @@ def _fabric_lines(plan):
         lines = ["## Layers 5 and 6 across nodes (launcher: %s)" % fabric.get("launcher"), ""]
     for entry in fabric["rounds"]:
         extra = ": " + _pairs(entry["pairs"]) if entry.get("pairs") else ": sizes %s" % entry["sizes"] if entry.get("sizes") else ""
+        if entry.get("units_alone"):
+            extra += "; where it misses, its %d scalable units alone, side by side (one step more)" % entry["units_alone"]
         lines.append("- round %s: %s, %d run(s)%s" % (entry["round"], entry["what"], entry["runs"], extra))
     return lines + [""]
 

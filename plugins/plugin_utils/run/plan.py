@@ -128,9 +128,10 @@ def mesh(layer, nodes, expect_of, catalog):
     return plan
 
 
-def fabric(nodes, expect_of, alone=None):
+def fabric(nodes, expect_of, alone=None, units=1):
     """Layer 5's rounds across nodes (the straggler hunt) and Layer 6's run across the pod; on a lone node (``alone``) only
-    what it runs by itself."""
+    what it runs by itself. ``units``: how many scalable units the nodes sit in (round 4 runs each alone where the pod's
+    all-to-all misses: one step more)."""
     if not nodes:
         return {"rounds": [], "note": "no GPU node"}
     first = expect_of(nodes[0])
@@ -157,8 +158,8 @@ def fabric(nodes, expect_of, alone=None):
         {"round": 3, "what": "all-reduce scaled up, the first N nodes, doubling until it misses", "runs": len(sizes),
          "sizes": sizes},
         {"round": "3+", "what": "all-gather, then reduce-scatter, across every node that held round 3", "runs": 2 if len(nodes) > 1 else 0},
-        {"round": 4, "what": "all-to-all across every node that held, then each scalable unit alone where it misses",
-         "runs": 1 if len(nodes) > 1 else 0},
+        dict({"round": 4, "what": "all-to-all across every node that held, then each scalable unit alone where it misses",
+              "runs": 1 if len(nodes) > 1 else 0}, **({"units_alone": units} if len(nodes) > 1 and units > 1 else {})),
         {"round": "L6", "what": "the training step on every node, then across the pod", "runs": len(nodes) + (1 if len(nodes) > 1 else 0)},
     ]
     return {"rounds": rounds, "launcher": first.get("pyramid_nccl_launcher"),
@@ -226,7 +227,7 @@ def build(devices, expect_of, catalog, groups, forks):
         "addresses": addresses,
         "layers": layers,
         "mesh": {"layer 2": mesh(2, nodes, expect_of, catalog), "layer 4": mesh(4, nodes, expect_of, catalog)},
-        "fabric": fabric(nodes, expect_of, alone),
+        "fabric": fabric(nodes, expect_of, alone, len(set(units_of(nodes, order, expect_of).values()))),
         "incast": incast(nodes, switches, expect_of, catalog, addresses),
         "tiers": tiers(nodes, order, expect_of, alone),
     }
@@ -268,10 +269,19 @@ def total(plan, first):
     # a round's runs side by side (every node alone, every pair) are one step; the scale-up's sizes and the pod's
     # collectives after it (all-gather, then reduce-scatter) run one after another
     nccl = sum(len(r.get("sizes") or []) or (r["runs"] if r["round"] == "3+" else 1 if r["runs"] else 0)
-               for r in rounds if r["round"] != "L6")
+               for r in rounds if r["round"] != "L6") + sum(1 for r in rounds if r.get("units_alone"))
     train = next((min(r["runs"], 2) for r in rounds if r["round"] == "L6"), 0)
     return {"timed_seconds": timed, "timed": parts, "nccl_steps": nccl, "train_steps": train,
             "at_most_seconds": timed + nccl * first["pyramid_nccl_timeout"] + train * first["pyramid_train_timeout"]}
+
+
+def units_of(nodes, order, expect_of):
+    """{node: its scalable unit}, as the straggler hunt places them (run/tiers.py units_of); {} without a node."""
+    if not nodes:
+        return {}
+    pod = [node for node in order if node in nodes] + [node for node in nodes if node not in order]
+    return _tiers.units_of(pod, expect_of(nodes[0])["pyramid_scalable_unit_nodes"],
+                           {node: expect_of(node).get("pyramid_scalable_unit") for node in nodes})
 
 
 def tiers(nodes, order, expect_of, alone=None):
@@ -279,10 +289,8 @@ def tiers(nodes, order, expect_of, alone=None):
     a one-unit pod's plan says the spine layer carries no test traffic, so nobody reads the spines as loaded."""
     if len(nodes) < 2 or alone:
         return {}
-    first = expect_of(nodes[0])
     pod = [node for node in order if node in nodes] + [node for node in nodes if node not in order]
-    units = _tiers.units_of(pod, first["pyramid_scalable_unit_nodes"],
-                            {node: expect_of(node).get("pyramid_scalable_unit") for node in nodes})
+    units = units_of(nodes, order, expect_of)
     mesh_pairs = [pair for pairs in _rail_rounds.plan_rounds(nodes) for pair in pairs]
     pairs, _odd = _fabric_rounds.pair_up(nodes)
     return {
