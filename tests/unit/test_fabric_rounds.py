@@ -68,6 +68,8 @@ def test_a_pair_that_fails_only_together_is_blamed_on_its_path():
     assert statuses(verdicts)["n02"] == statuses(verdicts)["n06"] == "FAIL"
     assert verdicts["n02"]["cause_key"] == "path"
     assert set(statuses(verdicts).values()) - {"FAIL"} == {"PASS"}
+    # the run that missed, for the link kind to make again (run/link.py missed_groups)
+    assert verdicts["n02"]["detail"] == verdicts["n06"]["detail"] == {"ran_across": ["n02", "n06"]}
 
 
 def test_no_pair_passes_means_no_attribution_and_no_pass():

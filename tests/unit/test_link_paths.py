@@ -139,3 +139,72 @@ def test_check_mode_plans_as_a_full_run_and_never_runs_the_load_again(tmp_path):
         assert statuses[switch]["status"] == "SKIP" and not statuses[switch].get("not_applicable"), statuses[switch]
         assert statuses[switch]["actual"].startswith("not run: check mode: the link run would run"), statuses[switch]
     assert phases.check_mode({}, "load", args)["msg"] == "load: not run: check mode"
+
+
+def _pair_doc(cause, ran_across=None):
+    record = {"check": "nccl_alltoall_pod", "layer": 5, "status": "FAIL", "cause": cause, "actual": "busbw 20 GB/s"}
+    if ran_across:
+        record["detail"] = {"ran_across": ran_across}
+    return {"results": [record]}
+
+
+def test_each_missed_run_is_made_again_on_its_own_and_a_miss_of_the_whole_run_once():
+    """A pair of round 2 names the run it missed in (detail.ran_across): each such pair is one run again; nodes whose
+    record names none (the pod's all-to-all) are one run across them all; a node whose run has no other node: none."""
+    docs = {"node-001": _pair_doc("the spine layer", ["node-001", "node-005"]),
+            "node-005": _pair_doc("the spine layer", ["node-001", "node-005"]),
+            "node-002": _pair_doc("the spine layer", ["node-002", "node-006"]),
+            "node-006": _pair_doc("the spine layer", ["node-002", "node-006"]),
+            "node-003": _pair_doc("the spine layer"), "node-004": _pair_doc("the spine layer")}
+    nodes, _missed = _link.missed_nodes(docs, RETRACED, ["spine"])
+    assert _link.missed_groups(docs, RETRACED, nodes) == [["node-001", "node-005"], ["node-002", "node-006"],
+                                                          ["node-003", "node-004"]]
+    # a pair whose other node's miss is not retraced (another cause): that node alone makes no run
+    docs["node-006"] = _pair_doc("the unit", ["node-002", "node-006"])
+    docs["node-004"] = _pair_doc("the unit")
+    nodes, _missed = _link.missed_nodes(docs, RETRACED, ["spine"])
+    assert _link.missed_groups(docs, RETRACED, nodes) == [["node-001", "node-005"]]
+
+
+class _Launcher(_Step):
+    host = "node-001"
+
+    def __init__(self, plans):
+        super().__init__(plans)
+        self.asked = []
+
+    def expectations(self, host, catalog, checks, extra=()):
+        from ansible_collections.gpufabric.pyramid.tests.unit.test_layer import _expect  # pylint: disable=import-outside-toplevel
+        return _expect(pyramid_switch_ports=self.plans.get(host, []))
+
+    def collect(self, planned, timeout, parallel=1):
+        self.asked.append((planned, parallel))
+        return None, "no route to host"
+
+
+def test_each_missed_run_is_made_again_at_once_and_each_outcome_kept(tmp_path):
+    """The load phase makes every planned run at once from the launcher (their nodes are disjoint), each across its
+    own nodes; a launcher that cannot be reached is each run's ERROR, in the outcome the judge is handed."""
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog  # pylint: disable=import-outside-toplevel
+    catalog = _catalog.load_catalog()
+    step = _Launcher(PLANS)
+    phases = _link.LinkPhases(step, catalog, {"layer": 5})
+    check = phases.checks[0]
+    groups = [["node-001", "node-009"], ["node-017", "node-025"]]
+    _link.files(str(tmp_path), check).save_plan({"check": check["id"], "nodes": [n for g in groups for n in g], "groups": groups,
+                                                 "missed": "busbw 20 GB/s", "readers": ["leaf-01"], "links": []})
+    said = phases.load({}, {"run_dir": str(tmp_path)})["msg"]
+    ((planned, parallel),) = step.asked
+    assert parallel == len(planned) == 2
+    assert [item["id"] for item in planned] == ["%s[0]" % catalog_first_source(catalog, check),
+                                                "%s[1]" % catalog_first_source(catalog, check)]
+    assert "-H node-001:8,node-009:8 " in " ".join(planned[0]["ways"][0]["run"])
+    assert "-H node-017:8,node-025:8 " in " ".join(planned[1]["ways"][0]["run"])
+    outcome = _link.files(str(tmp_path), check).load(0, "load", "outcome")
+    assert outcome["statuses"] == ["ERROR", "ERROR"] and outcome["status"] == "ERROR"
+    assert outcome["actual"].startswith("node-001 + node-009: ") and "; node-017 + node-025: " in outcome["actual"]
+    assert said.endswith("again across 2 nodes and 2 nodes: ERROR, ERROR")
+
+
+def catalog_first_source(catalog, check):
+    return next(c for c in catalog["checks"] if c["id"] == check["retraces"]["check"])["sources"][0]

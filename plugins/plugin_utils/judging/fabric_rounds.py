@@ -90,6 +90,8 @@ def round_pairs(nodes, references=()):
             verdicts[node] = _verdict(missed["status"], missed, "with %s: %s; yet each passes with a known-good partner "
                                       "(%s with %s)" % (other, missed["actual"], node, partner),
                                       "path" if missed["status"] == FAIL else None)
+            # which run missed: the link kind makes that very run again while the switches on its paths are read
+            verdicts[node]["detail"] = {"ran_across": list(pair)}
         else:
             verdicts[node] = _verdict(PASS, outcome, "with known-good %s: %s (the pair with %s missed because of %s)" % (
                 partner, outcome["actual"], other, other))

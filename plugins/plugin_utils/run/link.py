@@ -21,7 +21,7 @@ import os
 import time
 
 from ..core import catalog as _catalog, results as _results
-from ..core.model import SourceFailure
+from ..core.model import PASS, SourceFailure
 from ..judging import JUDGES, unjudged as _unjudged
 from . import background as _background, check_mode as _check_mode, engine as _engine, fabric_runs as _fabric_runs
 
@@ -47,6 +47,21 @@ def missed_nodes(docs, retraced, cause_keys):
             nodes.append(host)
             missed = missed or record.get("actual")
     return nodes, missed
+
+
+def missed_groups(docs, retraced, nodes):
+    """The runs to make again across ``nodes`` (missed_nodes'): each node's record of the retraced check may name the
+    nodes its missed run ran across (its ``detail.ran_across``: a pair of round 2), each such run made again on its own;
+    the nodes whose record names none are one run across them all (the pod's all-to-all), as the miss was."""
+    groups, alone = [], []
+    for node in nodes:
+        record = next(r for r in docs[node]["results"] if r["check"] == retraced["id"] and r["layer"] == retraced["layer"])
+        across = (record.get("detail") or {}).get("ran_across")
+        if not across:
+            alone.append(node)
+        elif all(member in nodes for member in across) and not any(node in group for group in groups):
+            groups.append(list(across))  # a run some of whose nodes missed for another cause is not this kind's to make
+    return groups + ([alone] if len(alone) >= 2 else [])
 
 
 def paths(plans, nodes):
@@ -89,8 +104,10 @@ class LinkPhases:
         readers, said = set(), []
         for check in self.checks:
             nodes, missed = missed_nodes(docs, self._retraced(check), check["retraces"].get("cause_keys", []))
-            on_paths, links = paths(plans, nodes) if len(nodes) >= 2 else ([], [])
-            plan = {"check": check["id"], "nodes": nodes, "missed": missed, "readers": on_paths, "links": links}
+            groups = missed_groups(docs, self._retraced(check), nodes)
+            nodes = [node for group in groups for node in group]  # a node whose run has no other node to make it with: none
+            on_paths, links = paths(plans, nodes) if nodes else ([], [])
+            plan = {"check": check["id"], "nodes": nodes, "groups": groups, "missed": missed, "readers": on_paths, "links": links}
             files(run_dir, check).save_plan(plan)
             readers.update(on_paths)
             # a switch on no path of a miss has nothing to prove here: neither for nor against GO
@@ -139,28 +156,40 @@ class LinkPhases:
         return dict(result, msg="%s: %s" % (switch, ("read for %s (%s)" % (", ".join(kept), args["label"])) if kept else "not on a path"))
 
     def load(self, result, args):
-        """Each planned check's missed load again across its nodes, from the launcher (the task's host), its outcome
-        as the retraced check's own judge reads it."""
+        """Each planned check's missed load again, each of its runs across the same nodes as the miss (at once: their
+        nodes are disjoint), from the launcher (the task's host); their outcomes as the retraced check's own judge
+        reads them."""
         said = []
         for check in self.checks:
             run_files = files(args["run_dir"], check)
             plan = run_files.load_plan() or {}
             if not plan.get("readers"):
                 continue
-            retraced, nodes = self._retraced(check), plan["nodes"]
-            expect = self._step.expectations(nodes[0], self._catalog, [retraced])
+            retraced = self._retraced(check)
+            groups = plan.get("groups") or [plan["nodes"]]
+            expect = self._step.expectations(groups[0][0], self._catalog, [retraced])
             name = retraced["sources"][0]
-            planned = _engine.reads([name], self._catalog, expect, group=_fabric_runs.group_context(nodes, expect["pyramid_gpus_per_node"]))
+            planned = [dict(item, id="%s[%d]" % (name, index)) for index, group in enumerate(groups)
+                       for item in _engine.reads([name], self._catalog, expect,
+                                                 group=_fabric_runs.group_context(group, expect["pyramid_gpus_per_node"]))]
             started = time.time()
-            collected, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
-            raw = None if unreachable else (collected or {}).get(name)
-            facts = (SourceFailure("ssh %s" % self._step.host, "launcher unreachable: %s" % unreachable) if unreachable
-                     else _engine.parse_one(raw))
-            outcome = _engine.run_judge(retraced, JUDGES[retraced["scope"]][retraced["judge"]],
-                                        _fabric_runs.judged_facts(facts, nodes, self._catalog), _engine.declared(retraced, expect))
-            run_files.save(0, "load", "outcome", {"started": started, "ended": time.time(), "status": outcome["status"],
-                                                  "actual": outcome["actual"], "raw": raw})
-            said.append("%s: %s again across %d nodes: %s" % (check["id"], retraced["id"], len(nodes), outcome["status"]))
+            collected, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"], parallel=len(planned))
+            outcomes, raws = [], []
+            for index, group in enumerate(groups):
+                raw = None if unreachable else (collected or {}).get("%s[%d]" % (name, index))
+                facts = (SourceFailure("ssh %s" % self._step.host, "launcher unreachable: %s" % unreachable) if unreachable
+                         else _engine.parse_one(raw))
+                outcomes.append(_engine.run_judge(retraced, JUDGES[retraced["scope"]][retraced["judge"]],
+                                                  _fabric_runs.judged_facts(facts, group, self._catalog), _engine.declared(retraced, expect)))
+                raws.append(raw)
+            actual = outcomes[0]["actual"] if len(groups) == 1 else "; ".join(
+                "%s: %s" % (" + ".join(group), outcome["actual"]) for group, outcome in zip(groups, outcomes))
+            statuses = [outcome["status"] for outcome in outcomes]
+            run_files.save(0, "load", "outcome", {"started": started, "ended": time.time(), "actual": actual,
+                                                  "status": next((s for s in statuses if s != PASS), PASS), "statuses": statuses,
+                                                  "raw": raws[0] if len(groups) == 1 else raws})
+            said.append("%s: %s again across %s: %s" % (check["id"], retraced["id"], " and ".join(
+                "%d nodes" % len(group) for group in groups), ", ".join(statuses)))
         return dict(result, msg="; ".join(said) or "no miss to retrace")
 
     def judge(self, result, args):
