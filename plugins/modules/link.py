@@ -12,7 +12,8 @@ short_description: A missed load run again while the switches on its paths are r
 version_added: 0.4.0
 description:
   - Runs the catalog checks of O(layer) whose kind reads the switches on a load's paths (C(reads_on) V(paths) in
-    C(catalog/kinds.yml); the kind C(link) - C(fabric_link_under_load) after the pod's all-to-all), one phase per task.
+    C(catalog/kinds.yml); the kind C(link) - C(fabric_link_under_load) after the pod's all-to-all, C(pair_link_under_load)
+    after a pair of round 2 placed on the path), one phase per task.
   - Each such check names, with C(retraces), the check whose miss it follows and the causes of that miss; the nodes whose
     record of that check holds one of them are the ones its load runs across again.
   - V(plan) (once, on the controller) - per check, those nodes, the switches on their paths (the rail leaves that
@@ -21,7 +22,7 @@ description:
   - V(read) (each switch of the play) - the check's sources on this switch at O(label) (V(before) or V(after)), kept in
     C(run_dir/link/<check>/).
   - V(load) (once, delegated to the launcher) - the retraced check's load across the same nodes, as the straggler hunt
-    runs it; its output and its judge's account kept.
+    runs it (each missed pair its own run, all at once); its output and its judge's account kept.
   - V(judge) (once, on the controller) - each source a window of the two reads per switch; the check's judge gets them
     with the paths and returns a verdict per device, recorded - a switch's under the check, a node's under the
     retraced check (a miss the judge places on a link is not the node's).
@@ -49,6 +50,12 @@ options:
     type: list
     elements: str
     default: []
+  check:
+    description:
+      - With V(read), V(load) and V(judge), the one check of the kind this task runs (a round of the role - one
+        check's reads around its own load, so that a read's window holds that load alone).
+      - Without it, every check of the layer.
+    type: str
 notes:
   - Runs after the layer's fabric checks (the miss it follows must be recorded). In check mode the retraced check was not
     run, so there is no miss and nothing runs.
@@ -68,9 +75,10 @@ EXAMPLES = r"""
   delegate_to: localhost
   register: link_plan
 
-- name: Read the switches on the paths before the load
+- name: Read the switches on the paths of one retraced miss before its load
   gpufabric.pyramid.link:
     phase: read
+    check: fabric_link_under_load
     label: before
     run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
   when: inventory_hostname in link_plan.readers
@@ -82,6 +90,11 @@ readers:
   returned: phase plan
   type: list
   elements: str
+rounds:
+  description: From V(plan), one per check with a miss to retrace - C(check) and C(readers), the switches on its paths.
+  returned: phase plan
+  type: list
+  elements: dict
 counts:
   description: Records per check and status, from V(judge).
   returned: phase judge

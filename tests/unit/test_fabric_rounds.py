@@ -72,6 +72,16 @@ def test_a_pair_that_fails_only_together_is_blamed_on_its_path():
     assert verdicts["n02"]["detail"] == verdicts["n06"]["detail"] == {"ran_across": ["n02", "n06"]}
 
 
+def test_a_node_of_a_pair_placed_on_its_path_climbs_on_and_no_other_miss_does():
+    """Each side of a pair placed on the path passed with a known-good partner: proven, it goes on to the later rounds
+    (the link kind makes the pair's run again after the hunt); any other miss, or a SKIP, stops it."""
+    verdicts = _hunt.round_pairs(NODES, Fabric(broken_pairs=[("n02", "n06")]))
+    assert _decide.climbs_on(verdicts["n02"]) and _decide.climbs_on(verdicts["n01"])
+    bad = _hunt.round_pairs(NODES, Fabric(bad=["n03"]))["n03"]
+    assert bad["status"] == "FAIL" and not _decide.climbs_on(bad)
+    assert not _decide.climbs_on({"status": "SKIP", "cause_key": None}) and not _decide.climbs_on({})
+
+
 def test_no_pair_passes_means_no_attribution_and_no_pass():
     verdicts = _hunt.round_pairs(NODES[:5], Fabric(bad=NODES))
     assert statuses(verdicts) == {"n01": "FAIL", "n02": "FAIL", "n03": "FAIL", "n04": "FAIL", "n05": "SKIP"}

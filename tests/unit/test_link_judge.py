@@ -1,16 +1,21 @@
 """The link kind's judge (judging/link.py) beyond what test_judge_data.py reads of every judge: the cause each FAIL
 names, the links it names (none where the row names none), and that a named link blocks no host. The rows are
-judge_data/link/links_under_load.py's (SPECS, and DATA as the generic test runs them)."""
+judge_data/link/links_under_load.py's and links_of_a_pair_under_load.py's (SPECS, and DATA as the generic test runs
+them)."""
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils import judging as _judging
+from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.link import links_of_a_pair_under_load as _pair
 from ansible_collections.gpufabric.pyramid.tests.unit.judge_data.link.links_under_load import DATA, NODES, SPECS
 
+ROWS = [("links_under_load", spec, row) for spec, row in zip(SPECS, DATA)] + [
+    ("links_of_a_pair_under_load", spec, row) for spec, row in zip(_pair.SPECS, _pair.DATA)]
 
-@pytest.mark.parametrize("spec, row", list(zip(SPECS, DATA)), ids=[spec["name"] for spec in SPECS])
-def test_link_judge(spec, row):
-    verdicts = _judging.JUDGES["link"]["links_under_load"](row["facts"], dict(row["expect"], **row["group"]))
+
+@pytest.mark.parametrize("judge, spec, row", ROWS, ids=[spec["name"] for _judge, spec, _row in ROWS])
+def test_link_judge(judge, spec, row):
+    verdicts = _judging.JUDGES["link"][judge](row["facts"], dict(row["expect"], **row["group"]))
     assert sorted(verdicts) == sorted(row["status"])
     for device, said in verdicts.items():
         assert said["status"] == row["status"][device], (device, said)

@@ -143,6 +143,51 @@ def test_a_pod_without_switches_records_nothing(tmp_path, events):
     assert fabric_load.load(str(events)) == []
 
 
+# --- a pair's run: its flow on each rail hashed onto one uplink ---------------------------------------------------
+
+def test_a_pair_across_units_takes_one_uplink_per_rail_both_ways_and_a_pair_within_a_unit_none(tmp_path, events):
+    scenario = _scenario(tmp_path)
+    states, load = _states(scenario)
+    spines = ["spine-01", "spine-02"]
+    pair = ["node-001", "node-003"]
+    assert fabric_load.pair_spine(pair, 0, spines) == fabric_load.pair_spine(pair[::-1], 0, spines)  # either side sends
+    assert {fabric_load.pair_spine(pair, rail, spines) for rail in range(8)} == set(spines)  # its rails spread
+    leaf = _switch(scenario, "leaf1-r0", events)
+    taken = fabric_load.pair_spine(pair, 0, spines)
+    spine = _switch(scenario, taken, events)
+    before, spine_before = _read(leaf), _read(spine)
+    _run(states, load, pair, program="all_reduce_perf")
+    after, spine_after = _read(leaf), _read(spine)
+    (recorded,) = fabric_load.load(str(events))
+    assert recorded["kind"] == "pair" and recorded["nodes"] == pair and recorded["rails"] == 8
+    lane = recorded["lane_bytes"]
+    octets = _delta(before, after, "out_octets")
+    other = next(name for name in spines if name != taken)
+    assert octets[_port_to(leaf, taken)] == pytest.approx(lane, abs=2000) and octets[_port_to(leaf, other)] < 2000
+    assert octets[_port_to(leaf, "node-001")] == pytest.approx(lane, abs=2000)
+    assert octets[_port_to(leaf, "node-002")] < 2000  # not in the run
+    assert _delta(spine_before, spine_after, "in_octets")[_port_to(spine, "leaf1-r0")] == pytest.approx(lane, abs=2000)
+    _run(states, load, ["node-001", "node-002"], program="all_reduce_perf")  # within unit 1: its rail leaves alone
+    assert len(fabric_load.load(str(events))) == 1
+
+
+def test_a_pair_whose_flow_took_a_faulty_uplink_misses_while_the_other_pair_holds(parsers, tmp_path, events):
+    spines = ["spine-01", "spine-02"]
+    first, second = ["node-001", "node-003"], ["node-002", "node-004"]
+    taken = fabric_load.pair_spine(first, 1, spines)
+    assert fabric_load.pair_spine(second, 1, spines) != taken  # the other pair's rail-1 flow hashed elsewhere
+    states, load = _states(_scenario(tmp_path, {"kind": "uplink_slow", "switch": "leaf1-r1", "peer": taken, "factor": 0.25}))
+
+    def pair_outcome(names):
+        run = parsers.parse("nccl_tests", _run(states, load, names, program="all_reduce_perf"))
+        return _judges_fabric.nccl_group(_facts(run, names), EXPECT)
+    assert pair_outcome(first)["status"] == "FAIL"
+    assert pair_outcome(second)["status"] == "PASS"
+    across = ["node-001", "node-004"]  # another partner across the units: it misses where its flow takes the link too
+    assert pair_outcome(across)["status"] == ("FAIL" if fabric_load.pair_spine(across, 1, spines) == taken else "PASS")
+    assert pair_outcome(["node-001", "node-002"])["status"] == "PASS"  # within a unit: no uplink at all
+
+
 # --- uplink_slow: a link that carries `factor` of its peers' bytes under load, marking and dropping ---------------
 
 def test_a_slow_uplink_carries_factor_of_its_peers_bytes_and_marks_its_egress_under_load(tmp_path, events):

@@ -18,6 +18,7 @@ costs: ECN marks and discards on the RoCE priority at the leaf's egress, CRC and
 codewords) at each end's receive side.
 """
 
+import hashlib
 import os
 import time
 
@@ -114,6 +115,55 @@ def uplink_pace(states):
     return pace
 
 
+# --- a pair's run: its few flows hash onto one uplink per rail ---------------------------------------------------
+
+def pair_spine(nodes, rail, spines):
+    """The spine a pair's flow on ``rail`` hashes onto (ECMP over the leaf's uplinks, one path for the flow: a pair's
+    ring has one queue pair per rail, where an all-to-all's thousands of flows spread evenly): a hash of the two
+    nodes and the rail, the same whichever side sends."""
+    key = "%s|%s|%d" % (min(nodes), max(nodes), rail)
+    return spines[int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % len(spines)]
+
+
+def _pair_paths(states):
+    """{rail: spine} of a two-node run across units, or None (within a unit, or a pod without switches)."""
+    fabric = states[0].get("switch_fabric") if len(states) == 2 else None
+    nodes = [state["hostname"] for state in states]
+    if not fabric or not fabric.get("spines") or not crosses_units(nodes, fabric["nodes_per_leaf"]):
+        return None
+    return {rail: pair_spine(nodes, rail, fabric["spines"]) for rail in range(max(len(states[0]["rails"]), 1))}
+
+
+def pair_pace(states):
+    """A two-node ring's pace through the faulty uplinks its flows hashed onto: each rail's ring step waits for the
+    slowest rail, so one faulty uplink on any rail's path paces the whole run (its fault's pace); 1.0 otherwise."""
+    paths = _pair_paths(states)
+    if not paths:
+        return 1.0
+    units = {unit_of(state["hostname"], states[0]["switch_fabric"]["nodes_per_leaf"]) for state in states}
+    return min([fault["pace"] for fault in states[0]["switch_fabric"].get("uplink_faults") or []
+                if fault["su"] in units and paths.get(fault["rail"]) == fault["spine"]] or [1.0])
+
+
+def record_pair(states, ranks_per_node, sizes, text, event_dir=None):
+    """Keep the event of a two-node all-reduce across units: each rail's ring moves 2 x (N-1)/N of the buffer each
+    way, all of it on the one spine its flow hashed onto. Nothing within a unit or without switches."""
+    paths = _pair_paths(states)
+    event_dir = (event_dir or tool_events_dir()) if paths else None
+    if event_dir is None:
+        return None
+    from pyramid_twin import timing  # pylint: disable=import-outside-toplevel
+    scale = timing.factor(states[0])
+    ranks = len(states) * ranks_per_node
+    lane = rank_bytes(*sizes) * 2 * (ranks - 1) // max(ranks, 1)
+    item = {"kind": "pair", "nodes": [state["hostname"] for state in states], "lane_bytes": lane,
+            "spines": {str(rail): spine for rail, spine in paths.items()}, "rails": len(paths),
+            "nodes_per_leaf": states[0]["switch_fabric"]["nodes_per_leaf"], "start": time.time(),
+            "duration": scale * timing.nccl_seconds(text) if scale else 0.0}
+    incast.write_own_file(event_dir, "pair-%s" % item["nodes"][0], item)
+    return item
+
+
 # --- the switch's side: the counters at each read ------------------------------------------------------------------
 
 def load(event_dir):
@@ -178,7 +228,9 @@ def apply_switch(snapshot, now=None):
         done = _done(item, now)
         if not done:
             continue
-        if leaf is not None:
+        if item.get("kind") == "pair":
+            _apply_pair(snapshot, leaf, item, done)
+        elif leaf is not None:
             su, rail = leaf
             if rail >= item["rails"]:
                 continue
@@ -199,3 +251,22 @@ def apply_switch(snapshot, now=None):
                 if cross:
                     _add(port, cross, cross)  # in from the leaf what it sends across, out to it what it receives
     return snapshot
+
+
+def _apply_pair(snapshot, leaf, item, done):
+    """A pair's run: on each rail, its nodes' host ports on their leaves, and the one uplink (and spine port) its flow
+    hashed onto, both ways."""
+    lane = item["lane_bytes"] * done
+    units = {unit_of(node, item["nodes_per_leaf"]) for node in item["nodes"]}
+    for port in snapshot["ports"]:
+        peer = (port.get("description") or "").split(" ", 1)[0]
+        if leaf is not None:
+            su, rail = leaf
+            if su not in units or str(rail) not in item["spines"]:
+                continue
+            if peer in item["nodes"] or ("load" in port and peer == item["spines"][str(rail)]):
+                _add(port, lane, lane)
+        else:
+            far = _leaf_of(peer)
+            if "load" in port and far and far[0] in units and item["spines"].get(str(far[1])) == snapshot["hostname"]:
+                _add(port, lane, lane)

@@ -158,6 +158,8 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
         pace *= _funnel(states, fabric) * fabric_load.uplink_pace(states)
     elif len(states) > fabric.get("degraded_above_nodes", 1 << 30):
         pace *= fabric.get("factor", 0.6)
+    if op == "all_reduce":  # a pair across units: its flows hashed onto one uplink per rail (a faulty one paces it)
+        pace *= fabric_load.pair_pace(states)
     world = len(states) * ranks_per_node
     busbw_at = (_alltoall_busbw(states, ranks_per_node) if op == "alltoall"
                 else _ring_busbw(op, len(states), world, pace))
@@ -179,6 +181,8 @@ def group_table(states, ranks_per_node, env, minbytes, maxbytes, factor, banner=
                         min_usec=20.0, op=op, in_place_checked=builtin or op != "alltoall")  # the built-in checks both sides
     if op == "alltoall" and not hung:  # what it put through the leaf uplinks and spines, for the switches' counters
         fabric_load.record_alltoall(states, ranks_per_node, (minbytes, maxbytes, factor), text)
+    elif op == "all_reduce" and not hung:
+        fabric_load.record_pair(states, ranks_per_node, (minbytes, maxbytes, factor), text)
     return (1 if wrong and not hung else 0), text, "", hung
 
 

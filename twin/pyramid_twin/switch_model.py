@@ -439,13 +439,16 @@ def _load_shares(topo, name, state):
 
 
 def node_view(scenario):
-    """What every node's multi-node runs know of the switches (model.node_state's switch_fabric): the unit size, and
-    each uplink fault's unit and pace (fabric_load.uplink_pace). None for a pod without switches."""
+    """What every node's multi-node runs know of the switches (model.node_state's switch_fabric): the unit size, the
+    spines, and each uplink fault's unit, rail and pace (fabric_load.uplink_pace, pair_pace). None for a pod without
+    switches."""
     conf = settings(scenario)
     if conf is None:
         return None
     faults = [item for item in conf["faults"] if isinstance(item, dict) and item.get("kind") in LINK_FAULTS]
-    view = {"nodes_per_leaf": conf["nodes_per_leaf"], "uplink_faults": []}
+    # the spines a pair's flow may hash onto (fabric_load.pair_spine): every leaf has an uplink to each
+    view = {"nodes_per_leaf": conf["nodes_per_leaf"], "uplink_faults": [],
+            "spines": ["spine-%02d" % (spine + 1) for spine in range(conf["spines"])]}
     if faults:
         switches = topology(scenario)["switches"]  # refuses a fault that names no leaf-spine link
         for item in faults:

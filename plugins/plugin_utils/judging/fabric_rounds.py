@@ -314,6 +314,14 @@ def lone_node(hosts, references):
     return {hosts[0]: outcome}
 
 
+def climbs_on(outcome):
+    """Whether a node goes on to the layer's next fabric check: it passed this one, or its miss was placed on the path
+    between it and its partner (each side passed with a known-good partner: the node itself is proven, and the link
+    kind makes that pair's run again after the hunt, naming the link; catalog/link.yml). Held back for a link, the
+    node's later rounds would be left unrun and the node never GO, whatever the link run finds."""
+    return outcome.get("status") == PASS or outcome.get("cause_key") == "path"
+
+
 def left_out(docs, verdicts, check, layer):
     """SKIP, saying why, for nodes left out of a round (a lower layer's gate already said so for blocked ones)."""
     skipped = {}

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import statistics
 
-from ..core.model import ERROR, FAIL, PASS, SourceFailure, counted, percent, verdict
+from ..core.model import ERROR, FAIL, PASS, SKIP, SourceFailure, counted, percent, verdict
 from .registry import judge, summary as _summary
 from .switch import _UNREAD, _deltas, _window
 
@@ -204,11 +204,29 @@ def _said(value):
     return value if isinstance(value, str) and value != _FAILED else None
 
 
+# What the load was, in the node's and the switch's words, by how its flows cross the fabric: an all-to-all's many
+# flows spread evenly over every uplink (its links' shares compared), a pair's few hash onto one uplink per rail (its
+# links are the ones that carried it, judged by errors and marks: a ring's rails move in lockstep, alike in bytes)
+SPREAD = {"what": "the all-to-all", "unplaced": "spine", "spread": True}
+HASHED = {"what": "the pair", "unplaced": "path", "spread": False}
+
+
 @judge("links_under_load", scope="link")
 def links_under_load(facts, expect):
-    """{device: verdict} for every switch holding a link on the paths and every node of the missed run."""
+    """{device: verdict} for every switch holding a link on the paths and every node of the missed all-to-all."""
+    return _judged(facts, expect, SPREAD)
+
+
+@judge("links_of_a_pair_under_load", scope="link")
+def links_of_a_pair_under_load(facts, expect):
+    """{device: verdict} for every switch on the paths and every node of the missed pairs: the links their flows took
+    (those that carried the re-run) judged; a switch none of its flows crossed is not applicable."""
+    return _judged(facts, expect, HASHED)
+
+
+def _judged(facts, expect, load):
     links, nodes = expect["links"], expect["nodes"]
-    share_min, error_max = expect["pyramid_link_share_min"], expect["pyramid_link_error_max"]
+    share_min, error_max = expect.get("pyramid_link_share_min"), expect["pyramid_link_error_max"]  # shares: spread loads
     priority = (expect.get("pyramid_pfc_priorities") or [None])[0]
     switches = sorted({link[role] for link in links for role in ("leaf", "spine")})
     ports = {switch: {link[role + "_port"] for link in links for role in ("leaf", "spine") if link[role] == switch}
@@ -221,22 +239,27 @@ def links_under_load(facts, expect):
             unread[link[role]].extend(why for why in sorted(map(_said, ends[index][side].values()), key=str)
                                       if why and why not in unread[link[role]])
     seconds = max([tables["sw_port_traffic"][2] for tables, _failed in reads.values() if "sw_port_traffic" in tables] or [0])
-    expected = ("each link on the all-to-all's paths carries at least %s of the median bytes of its leaf's other uplinks, "
-                "no CRC/input errors above %d rising at either end, no port holding over half of the paths' ECN marks "
-                "or discards (and at least %d)" % (percent(share_min), error_max, expect["pyramid_link_marks_min"]))
+    expected = ("each link on %s's paths carries at least %s of the median bytes of its leaf's other uplinks, " % (load["what"], percent(share_min))
+                if load["spread"] else "each link a flow of %s took (the links that carried it): " % load["what"]) + (
+        "no CRC/input errors above %d rising at either end, no port holding over half of the paths' ECN marks or discards "
+        "(and at least %d)" % (error_max, expect["pyramid_link_marks_min"]))
     carried = [end["bytes"] for pair in ends for end in pair if isinstance(end["bytes"], int)]
     if not sum(carried):
-        return _no_traffic(expect, switches, nodes, reads, unread, expected, len(carried), seconds)
+        return _no_traffic(expect, switches, nodes, reads, unread, expected, len(carried), seconds, load)
+    off_path = {}
+    if not load["spread"]:  # the links none of its flows hashed onto are not on its paths: not judged, not a bar
+        links, ends, off_path = _taken(links, ends, switches, expected)
+        switches = [switch for switch in switches if switch not in off_path]
     for switch in switches:  # links that carried nothing either way were not under load: not measured, never passed
         idle = [ends[index][side]["bytes"] for index, link in enumerate(links) if switch in (link["leaf"], link["spine"])
                 for side in (0, 1)]
         if not any(idle) and not any(isinstance(value, str) for value in idle):
             unread[switch].append("no traffic through its links on the paths during the load: not measured under load")
-    shares, notes, ratios = _shares(links, ends, share_min)
+    shares, notes, ratios = _shares(links, ends, share_min) if load["spread"] else ({}, {}, {})
     named = _merge(shares, _errors(links, ends, error_max), _concentrated(links, ends, "marks", expect["pyramid_link_marks_min"]),
                    _concentrated(links, ends, "discards", expect["pyramid_link_marks_min"]))
     named_links = [dict(links[index], why="; ".join(why for _cause, why in reasons)) for index, reasons in sorted(named.items())]
-    out = {}
+    out = dict(off_path)
     for switch in switches:
         mine = [index for index in sorted(named) if switch in (links[index]["leaf"], links[index]["spine"])]
         own_notes = [note for leaf, note in sorted(notes.items())
@@ -244,8 +267,38 @@ def links_under_load(facts, expect):
         out[switch] = _switch_verdict(switch, (links, ends, ratios), named, mine, (unread[switch], reads[switch][1], own_notes),
                                       expected, seconds)
     for node in nodes:
-        out[node] = _node_verdict(expect, named_links, unread, [note for _leaf, note in sorted(notes.items())])
+        out[node] = _node_verdict(expect, named_links, {switch: unread[switch] for switch in switches},
+                                  [note for _leaf, note in sorted(notes.items())], load)
     return out
+
+
+# A link a pair's flow took carries its run; one it did not carries only the fabric's own trickle (LLDP, BGP
+# keepalives: a few MB over a window where the run moves hundreds of GB). Taken: at least this share of the most any
+# link of the paths carried, counted alike (octets with octets, a SONiC port's packets with packets).
+TAKEN_SHARE = 0.01
+
+
+def _taken(links, ends, switches, expected):
+    """(the links that carried the load or whose figures were not read, their ends, {switch: not-applicable verdict}
+    for each switch holding none of them)."""
+    most = {}
+    for pair in ends:
+        for end in pair:
+            if isinstance(end["bytes"], int):
+                kind = isinstance(end["bytes"], Packets)
+                most[kind] = max(most.get(kind, 0), end["bytes"])
+
+    def carried(value):  # not read (never off the paths), or a share of the busiest
+        if isinstance(value, str):
+            return True
+        return isinstance(value, int) and 0 < value and value >= TAKEN_SHARE * most[isinstance(value, Packets)]
+
+    kept = [index for index, pair in enumerate(ends) if any(carried(end["bytes"]) for end in pair)]
+    holding = {links[index][role] for index in kept for role in ("leaf", "spine")}
+    off_path = {switch: verdict(SKIP, expected, "not applicable: no flow of the re-run took %s's links on the paths "
+                                "(each flow hashed onto one uplink per rail)" % switch, not_applicable=True)
+                for switch in switches if switch not in holding}
+    return [links[index] for index in kept], [ends[index] for index in kept], off_path
 
 
 def _switch_verdict(switch, paths, named, mine, unread_failed_notes, expected, seconds):
@@ -307,11 +360,12 @@ def _figures(switch, links, ends, seconds):
         counted(len(said), "link"), seconds, _summary(said, 4), errors, marks, discards)
 
 
-def _node_verdict(expect, named_links, unread, notes):
-    expected = "the pod all-to-all's miss placed on a fabric link of its paths, or on the spine layer when none shows it"
+def _node_verdict(expect, named_links, unread, notes, load):
+    expected = ("the pod all-to-all's miss placed on a fabric link of its paths, or on the spine layer when none shows it"
+                if load["spread"] else "%s's miss placed on a fabric link its flows took, or on the path when none shows it" % load["what"])
     if named_links:
-        return verdict(PASS, expected, "the all-to-all's miss is traced to link%s %s (%s)" % (
-            "s" if len(named_links) > 1 else "", ", ".join(link_name(link) for link in named_links), expect["missed"]),
+        return verdict(PASS, expected, "%s's miss is traced to link%s %s (%s)" % (
+            load["what"], "s" if len(named_links) > 1 else "", ", ".join(link_name(link) for link in named_links), expect["missed"]),
             detail={"links": named_links, "blocks_hosts": False})
     failing = sorted(switch for switch, whys in unread.items() if whys)
     if failing:
@@ -319,15 +373,20 @@ def _node_verdict(expect, named_links, unread, notes):
                        "there may be the one)" % (expect["missed"], ", ".join(failing)),
                        cause="Switches on the load's paths were not measured under it (a failed read, counters cleared, "
                              "or no traffic through their links): a link there may be the one; run the hunt again")
-    said = "%s; none of the %d links on its paths shows the loss (each carried its share, no errors rose, no port holds the " \
-           "marks or discards)" % (expect["missed"], len(expect["links"]))
-    return verdict(FAIL, expected, said + "".join("; " + note for note in notes), cause_key="spine")
+    if load["spread"]:
+        said = "%s; none of the %d links on its paths shows the loss (each carried its share, no errors rose, no port " \
+               "holds the marks or discards)" % (expect["missed"], len(expect["links"]))
+    else:
+        said = "%s; none of the links its flows took shows the loss (no errors rose, no port holds the marks or " \
+               "discards)" % expect["missed"]
+    return verdict(FAIL, expected, said + "".join("; " + note for note in notes), cause_key=load["unplaced"])
 
 
-def _no_traffic(expect, switches, nodes, reads, unread, expected, counted, seconds):
+def _no_traffic(expect, switches, nodes, reads, unread, expected, counted, seconds, load=None):
     """ERROR for everyone: no byte went over the paths (or none was read), so nothing was measured."""
     if counted:
-        actual = "no traffic at all on the %d path ports read over %ds: the all-to-all did not run over them" % (counted, seconds)
+        actual = "no traffic at all on the %d path ports read over %ds: %s did not run over them" % (
+            counted, seconds, (load or SPREAD)["what"])
     else:
         actual = "no traffic counter of the paths read"
     cause = "The load did not run while the counters were read (or its traffic did not cross these links): nothing measured"
@@ -337,6 +396,6 @@ def _no_traffic(expect, switches, nodes, reads, unread, expected, counted, secon
         out[switch] = verdict(ERROR, expected, actual + ("; not read: %s" % _summary(unread[switch], 3) if unread[switch] else ""),
                               cause=cause, command=commands)
     for node in nodes:
-        out[node] = verdict(ERROR, "the pod all-to-all's miss placed on a fabric link of its paths",
-                            "%s; %s" % (expect["missed"], actual), cause=cause)
+        out[node] = verdict(ERROR, "%s's miss placed on a fabric link of its paths" % (
+            "the pod all-to-all" if (load or SPREAD)["spread"] else load["what"]), "%s; %s" % (expect["missed"], actual), cause=cause)
     return out

@@ -47,7 +47,7 @@ def run(step, catalog, layer, run_dir, hosts, launcher, references, check_mode=F
         verdicts.update(_decide.left_out(docs, verdicts, check, layer))
         _fabric_runs.record(run_dir, verdicts, check, catalog, expect, counts)
         docs = _load(run_dir, hosts)  # this check's records: the next check's left-out nodes name them
-        nodes = [node for node in nodes if verdicts.get(node, {}).get("status") == PASS]
+        nodes = [node for node in nodes if _decide.climbs_on(verdicts.get(node, {}))]
         latency = latency or (_scale.pod_latency(verdicts) if check["round"] == _rounds.FITS_LATENCY else None)
     return {"counts": counts, "runs": log.count, "msg": "layer %d fabric checks: %s (%d runs from %s; logs in %s)" % (
         layer, ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items())), log.count, launcher or "no launcher", log.directory)}

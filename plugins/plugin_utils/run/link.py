@@ -21,7 +21,7 @@ import os
 import time
 
 from ..core import catalog as _catalog, results as _results
-from ..core.model import PASS, SourceFailure
+from ..core.model import SourceFailure
 from ..judging import JUDGES, unjudged as _unjudged
 from . import background as _background, check_mode as _check_mode, engine as _engine, fabric_runs as _fabric_runs
 
@@ -81,15 +81,17 @@ class LinkPhases:
     """The phases of a link run; ``checks`` empty where the layer has none (every phase then does nothing)."""
 
     NAMES = ("plan", "read", "load", "judge")
-    ARGS = frozenset(("phase", "layer", "run_dir", "hosts", "switches", "label"))
+    ARGS = frozenset(("phase", "layer", "run_dir", "hosts", "switches", "label", "check"))
 
     def __init__(self, step, catalog, args):
         self._step, self._catalog, self._layer = step, catalog, int(args.get("layer", 5))
-        self.checks = path_checks(catalog, self._layer)
+        # a round's phases (``check``: the role runs one check's read, load, read and judge at a time, so that a read's
+        # window holds that check's load alone); the plan, every check of the layer
+        self.checks = [check for check in path_checks(catalog, self._layer) if args.get("check") in (None, check["id"])]
         self._by_id = {check["id"]: check for check in catalog["checks"]}
 
     def idle(self, result):
-        return None if self.checks else dict(result, readers=[], msg="layer %d has no check that retraces a miss" % self._layer)
+        return None if self.checks else dict(result, readers=[], rounds=[], msg="layer %d has no check that retraces a miss" % self._layer)
 
     def _retraced(self, check):
         return self._by_id[check["retraces"]["check"]]
@@ -101,7 +103,7 @@ class LinkPhases:
         switches = list(args.get("switches") or [])
         plans = {switch: self._step.expectations(switch, self._catalog, [], extra=("pyramid_switch_ports",))["pyramid_switch_ports"]
                  for switch in switches}
-        readers, said = set(), []
+        readers, said, rounds = set(), [], []
         for check in self.checks:
             nodes, missed = missed_nodes(docs, self._retraced(check), check["retraces"].get("cause_keys", []))
             groups = missed_groups(docs, self._retraced(check), nodes)
@@ -114,13 +116,15 @@ class LinkPhases:
             _results.record_each(run_dir, [self._off_path(switch, check, nodes) for switch in switches if switch not in on_paths])
             said.append("%s: %s" % (check["id"], "%d nodes, %d switches on their paths" % (len(nodes), len(on_paths))
                                     if on_paths else "no miss to retrace"))
-        return dict(result, readers=sorted(readers), msg="; ".join(said))
+            if on_paths:
+                rounds.append({"check": check["id"], "readers": on_paths})
+        return dict(result, readers=sorted(readers), rounds=rounds, msg="; ".join(said))
 
     def check_mode(self, result, phase, args):
         """--check: the plan as in a full run (a switch on no path of a miss: not applicable), but the load is never run
         again: a switch a miss would have read (a miss taken over by -e pyramid_resume) reads "not run: check mode"."""
         if phase != "plan":
-            return dict(result, readers=[], msg="%s: %s" % (phase, _check_mode.NOT_RUN))
+            return dict(result, readers=[], rounds=[], msg="%s: %s" % (phase, _check_mode.NOT_RUN))
         planned = self.plan(result, args)
         records = []
         for check in self.checks:
@@ -131,7 +135,7 @@ class LinkPhases:
                     "%s: the link run would run %s's load again" % (_check_mode.NOT_RUN, check["retraces"]["check"])), command="(none)"))
             files(args["run_dir"], check).save_plan(dict(plan, readers=[]))
         _results.record_each(args["run_dir"], records)
-        return dict(planned, readers=[])
+        return dict(planned, readers=[], rounds=[])
 
     def _off_path(self, switch, check, nodes):
         retraced = self._retraced(check)
@@ -185,8 +189,7 @@ class LinkPhases:
             actual = outcomes[0]["actual"] if len(groups) == 1 else "; ".join(
                 "%s: %s" % (" + ".join(group), outcome["actual"]) for group, outcome in zip(groups, outcomes))
             statuses = [outcome["status"] for outcome in outcomes]
-            run_files.save(0, "load", "outcome", {"started": started, "ended": time.time(), "actual": actual,
-                                                  "status": next((s for s in statuses if s != PASS), PASS), "statuses": statuses,
+            run_files.save(0, "load", "outcome", {"started": started, "ended": time.time(), "actual": actual, "statuses": statuses,
                                                   "raw": raws[0] if len(groups) == 1 else raws})
             said.append("%s: %s again across %s: %s" % (check["id"], retraced["id"], " and ".join(
                 "%d nodes" % len(group) for group in groups), ", ".join(statuses)))
@@ -223,6 +226,8 @@ class LinkPhases:
                                     outcome["actual"], cause=outcome.get("cause") or own.get("causes", {}).get(outcome.get("cause_key")),
                                     command=outcome.get("command") or ("(see %s)" % check["id"] if own is retraced else None),
                                     detail=outcome.get("detail"))
+            if outcome.get("not_applicable"):  # a switch none of the re-run's flows crossed: neither for nor against GO
+                record["not_applicable"] = True
             if own is retraced:
                 record["retraced_by"] = check["id"]
             records.append(record)
