@@ -22,10 +22,11 @@ description:
   - V(read) (each switch of the play) - the check's sources on this switch at O(label) (V(before) or V(after)), kept in
     C(run_dir/link/<check>/).
   - V(load) (once, delegated to the launcher) - the retraced check's load across the same nodes, as the straggler hunt
-    runs it (each missed pair its own run, all at once); its output and its judge's account kept.
+    runs it (each missed pair its own run, one after the other); its output and its judge's account kept.
   - V(judge) (once, on the controller) - each source a window of the two reads per switch; the check's judge gets them
-    with the paths and returns a verdict per device, recorded - a switch's under the check, a node's under the
-    retraced check (a miss the judge places on a link is not the node's).
+    with the paths of each run and returns a verdict per device, recorded - a switch's under the check (one for all
+    the runs whose paths it is on), a node's under the retraced check (a miss the judge places on a link is not the
+    node's).
 options:
   layer:
     description: The layer whose checks of a kind read on paths (the link kind) run.
@@ -52,10 +53,15 @@ options:
     default: []
   check:
     description:
-      - With V(read), V(load) and V(judge), the one check of the kind this task runs (a round of the role - one
-        check's reads around its own load, so that a read's window holds that load alone).
+      - With V(read) and V(load), the one check of the kind this task runs (with O(run), a round of the role - one
+        run's reads around its own load, so that a read's window holds that load alone).
       - Without it, every check of the layer.
     type: str
+  run:
+    description:
+      - With V(read) and V(load), which of the check's planned runs (its index in the plan's C(rounds)); without it,
+        every run of the check.
+    type: int
 notes:
   - Runs after the layer's fabric checks (the miss it follows must be recorded). In check mode the retraced check was not
     run, so there is no miss and nothing runs.
@@ -79,6 +85,7 @@ EXAMPLES = r"""
   gpufabric.pyramid.link:
     phase: read
     check: fabric_link_under_load
+    run: 0
     label: before
     run_dir: "{{ hostvars['localhost']['pyramid_run_dir'] }}"
   when: inventory_hostname in link_plan.readers
@@ -91,7 +98,7 @@ readers:
   type: list
   elements: str
 rounds:
-  description: From V(plan), one per check with a miss to retrace - C(check) and C(readers), the switches on its paths.
+  description: From V(plan), one per run to make again - C(check), C(run) (its index) and C(readers), the switches on its paths.
   returned: phase plan
   type: list
   elements: dict

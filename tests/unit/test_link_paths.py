@@ -187,28 +187,61 @@ class _Launcher(_Step):
         return None, "no route to host"
 
 
-def test_each_missed_run_is_made_again_at_once_and_each_outcome_kept(tmp_path):
-    """The load phase makes every planned run at once from the launcher (their nodes are disjoint), each across its
-    own nodes; a launcher that cannot be reached is each run's ERROR, in the outcome the judge is handed."""
+def test_each_missed_run_is_planned_a_round_of_its_own_and_its_load_made_alone(tmp_path):
+    """The plan makes each missed pair a round of its own (its nodes, its switches, its miss in its own words); a load
+    task for one round runs that pair's run alone from the launcher; a launcher that cannot be reached is that run's
+    ERROR, kept for the judge."""
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results  # pylint: disable=import-outside-toplevel
     catalog = _catalog.load_catalog()
     step = _Launcher(PLANS)
     phases = _link.LinkPhases(step, catalog, {"layer": 5})
-    check = phases.checks[0]
-    groups = [["node-001", "node-009"], ["node-017", "node-025"]]
-    _link.files(str(tmp_path), check).save_plan({"check": check["id"], "nodes": [n for g in groups for n in g], "groups": groups,
-                                                 "missed": "busbw 20 GB/s", "readers": ["leaf-01"], "links": []})
-    said = phases.load({}, {"run_dir": str(tmp_path)})["msg"]
-    ((planned, parallel),) = step.asked
-    assert parallel == len(planned) == 2
-    assert [item["id"] for item in planned] == ["%s[0]" % catalog_first_source(catalog, check),
-                                                "%s[1]" % catalog_first_source(catalog, check)]
-    assert "-H node-001:8,node-009:8 " in " ".join(planned[0]["ways"][0]["run"])
-    assert "-H node-017:8,node-025:8 " in " ".join(planned[1]["ways"][0]["run"])
-    outcome = _link.files(str(tmp_path), check).load(0, "load", "outcome")
-    assert outcome["statuses"] == ["ERROR", "ERROR"]
-    assert outcome["actual"].startswith("node-001 + node-009: ") and "; node-017 + node-025: " in outcome["actual"]
-    assert said.endswith("again across 2 nodes and 2 nodes: ERROR, ERROR")
+    check = next(c for c in phases.checks if c["retraces"]["check"] == "nccl_pairs")
+    retraced = next(c for c in catalog["checks"] if c["id"] == "nccl_pairs")
+    path = retraced["causes"]["path"]
+    for node, partner, said in (("node-001", "node-009", "with node-009: busbw 80"), ("node-009", "node-001", "with node-001: busbw 80"),
+                                ("node-017", "node-025", "with node-025: busbw 90"), ("node-025", "node-017", "x")):
+        doc = {"host": node, "results": [{"check": "nccl_pairs", "layer": 5, "status": "FAIL", "cause": path, "actual": said,
+                                          "detail": {"ran_across": sorted([node, partner])}}]}
+        _results.save(str(tmp_path), doc)
+    plans = dict(PLANS, **{"leaf-03": PLANS["leaf-03"] + [{"port": "Ethernet2", "peer": "node-025", "role": "host"}]})
+    step.plans = plans
+    planned = phases.plan({}, {"run_dir": str(tmp_path), "hosts": ["node-001", "node-009", "node-017", "node-025"],
+                               "switches": sorted(plans)})
+    rounds = [r for r in planned["rounds"] if r["check"] == check["id"]]
+    assert [(r["run"], r["readers"]) for r in rounds] == [(0, ["leaf-01", "leaf-02", "spine-01", "spine-02"]),
+                                                          (1, ["leaf-03", "spine-01"])]
+    runs = _link.files(str(tmp_path), check).load_plan()["runs"]
+    assert [(run["nodes"], run["missed"]) for run in runs] == [(["node-001", "node-009"], "with node-009: busbw 80"),
+                                                               (["node-017", "node-025"], "with node-025: busbw 90")]
+    said = phases.load({}, {"run_dir": str(tmp_path), "check": check["id"], "run": "1"})["msg"]
+    ((asked, parallel),) = step.asked
+    assert parallel == 1 and "-H node-017:8,node-025:8 " in " ".join(asked[0]["ways"][0]["run"])
+    assert said == "pair_link_under_load: nccl_pairs again across node-017 + node-025: ERROR"
+    outcome = _link.files(str(tmp_path), check).load(1, "load", "outcome")
+    assert outcome["status"] == "ERROR" and "launcher unreachable" in outcome["actual"]
+    assert _link.files(str(tmp_path), check).load(0, "load", "outcome") is None  # the other run: not yet
+
+
+def test_a_switch_on_the_paths_of_several_runs_keeps_the_verdict_that_says_most():
+    """judging/link.py merged: a node keeps its run's verdict; a switch crossed by two runs FAILs with every link named
+    where either named one, else ERRORs where either could not measure it, else PASSes."""
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import link as _judge  # pylint: disable=import-outside-toplevel
+
+    def said(status, actual, links=()):
+        out = {"status": status, "expected": "e", "actual": actual}
+        if links:
+            out["detail"] = {"links": [{"leaf": "leaf-01", "leaf_port": port} for port in links], "ports": list(links),
+                             "blocks_hosts": False}
+        return out
+    merged = _judge.merged([
+        {"leaf-01": said("FAIL", "first", ["E1"]), "spine-01": said("PASS", "ok"), "node-001": said("PASS", "traced")},
+        {"leaf-01": said("FAIL", "second", ["E2"]), "spine-01": said("ERROR", "not read"), "node-017": said("FAIL", "path")},
+        {"leaf-01": said("PASS", "fine"), "spine-02": said("SKIP", "not applicable")}])
+    assert merged["leaf-01"]["status"] == "FAIL" and merged["leaf-01"]["actual"] == "first; second"
+    assert merged["leaf-01"]["detail"]["ports"] == ["E1", "E2"] and len(merged["leaf-01"]["detail"]["links"]) == 2
+    assert merged["spine-01"]["status"] == "ERROR" and merged["spine-02"]["status"] == "SKIP"
+    assert merged["node-001"]["actual"] == "traced" and merged["node-017"]["status"] == "FAIL"
 
 
 def catalog_first_source(catalog, check):

@@ -278,6 +278,32 @@ def _judged(facts, expect, load):
 TAKEN_SHARE = 0.01
 
 
+def merged(runs):
+    """One verdict per device of a check whose misses were made again in several runs, each judged on its own window
+    (each missed pair its own run, one after the other): a node is in one run and keeps its verdict; a switch on the
+    paths of several keeps the one that says most: a link named (FAIL, every link it named), else a link not measured
+    (ERROR), else its figures (PASS), else not applicable."""
+    said = {}
+    for verdicts in runs:
+        for device, outcome in verdicts.items():
+            said.setdefault(device, []).append(outcome)
+    return {device: _most(outcomes) for device, outcomes in said.items()}
+
+
+def _most(outcomes):
+    for status in (FAIL, ERROR, PASS, SKIP):
+        found = [outcome for outcome in outcomes if outcome["status"] == status]
+        if not found:
+            continue
+        if status != FAIL or len(found) == 1:
+            return found[0]
+        links = [link for outcome in found for link in outcome["detail"]["links"]]
+        return dict(found[0], actual="; ".join(outcome["actual"] for outcome in found),
+                    detail=dict(found[0]["detail"], links=links,
+                                ports=sorted({port for outcome in found for port in outcome["detail"]["ports"]})))
+    return outcomes[0]
+
+
 def _taken(links, ends, switches, expected):
     """(the links that carried the load or whose figures were not read, their ends, {switch: not-applicable verdict}
     for each switch holding none of them)."""

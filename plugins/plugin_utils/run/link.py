@@ -3,16 +3,18 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The link kind (catalog/kinds.yml, ``reads_on: paths``): a missed load run again while the switches on its paths are
 read, and the link whose counters show the loss named (judging/link.py). One phase per task (the action
-gpufabric.pyramid.link, the role link): plan, read (each switch, before), load (the launcher), read (each switch,
-after), judge. Any later kind declared with ``reads_on: paths`` runs here too.
+gpufabric.pyramid.link, the role link): plan; then, for each run to make again (the pod's all-to-all; each missed
+pair, one after the other, so that a window holds one run's traffic), read (each switch, before), load (the
+launcher), read (each switch, after); then judge. Any later kind declared with ``reads_on: paths`` runs here too.
 
 What each check of such a kind says, the runner does, and nothing else: its ``retraces`` names the check whose miss it
 follows and the causes of that miss (the nodes whose record of that check holds one of them); that check's first
 source is the load, run across those nodes from the launcher as the fabric hunt runs it; the check's own ``sources``
 are read on the rail leaves of those nodes and on those leaves' fabric peers (their plans, pyramid_switch_ports), each a
-window of the two reads. Its judge (judging/, registered under the kind) gets the windows per switch and the paths
-({"links", "nodes", "missed", "rerun"}) and returns a verdict per device; the runner records them: a switch's under
-the check, a node's under the check it retraced (a verdict the judge moved off the node replaces the node's).
+window of the two reads. Its judge (judging/, registered under the kind) gets, per run, the windows per switch and the
+paths ({"links", "nodes", "missed", "rerun"}) and returns a verdict per device; the runner records them (a switch on
+the paths of several runs: judging/link.py merged says its one verdict): a switch's under the check, a node's under
+the check it retraced (a verdict the judge moved off the node replaces the node's).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import time
 
 from ..core import catalog as _catalog, results as _results
 from ..core.model import SourceFailure
-from ..judging import JUDGES, unjudged as _unjudged
+from ..judging import JUDGES, link as _link_judging, unjudged as _unjudged
 from . import background as _background, check_mode as _check_mode, engine as _engine, fabric_runs as _fabric_runs
 
 
@@ -81,12 +83,12 @@ class LinkPhases:
     """The phases of a link run; ``checks`` empty where the layer has none (every phase then does nothing)."""
 
     NAMES = ("plan", "read", "load", "judge")
-    ARGS = frozenset(("phase", "layer", "run_dir", "hosts", "switches", "label", "check"))
+    ARGS = frozenset(("phase", "layer", "run_dir", "hosts", "switches", "label", "check", "run"))
 
     def __init__(self, step, catalog, args):
         self._step, self._catalog, self._layer = step, catalog, int(args.get("layer", 5))
-        # a round's phases (``check``: the role runs one check's read, load, read and judge at a time, so that a read's
-        # window holds that check's load alone); the plan, every check of the layer
+        # a round's phases (``check`` and ``run``: the role reads, loads and reads again for one run at a time, so that
+        # a read's window holds that run's load alone); the plan and the judge, every check of the layer
         self.checks = [check for check in path_checks(catalog, self._layer) if args.get("check") in (None, check["id"])]
         self._by_id = {check["id"]: check for check in catalog["checks"]}
 
@@ -105,19 +107,25 @@ class LinkPhases:
                  for switch in switches}
         readers, said, rounds = set(), [], []
         for check in self.checks:
-            nodes, missed = missed_nodes(docs, self._retraced(check), check["retraces"].get("cause_keys", []))
-            groups = missed_groups(docs, self._retraced(check), nodes)
-            nodes = [node for group in groups for node in group]  # a node whose run has no other node to make it with: none
-            on_paths, links = paths(plans, nodes) if nodes else ([], [])
-            plan = {"check": check["id"], "nodes": nodes, "groups": groups, "missed": missed, "readers": on_paths, "links": links}
-            files(run_dir, check).save_plan(plan)
+            retraced = self._retraced(check)
+            nodes, missed = missed_nodes(docs, retraced, check["retraces"].get("cause_keys", []))
+            runs = []
+            for group in missed_groups(docs, retraced, nodes):
+                on_paths, links = paths(plans, group)
+                if on_paths:
+                    runs.append({"nodes": group, "missed": missed_nodes({node: docs[node] for node in group}, retraced,
+                                                                        check["retraces"].get("cause_keys", []))[1],
+                                 "readers": on_paths, "links": links})
+            on_paths = sorted({switch for run in runs for switch in run["readers"]})
+            nodes = [node for run in runs for node in run["nodes"]]  # a node whose run has no other node to make it with: none
+            files(run_dir, check).save_plan({"check": check["id"], "nodes": nodes, "missed": missed, "readers": on_paths, "runs": runs})
             readers.update(on_paths)
             # a switch on no path of a miss has nothing to prove here: neither for nor against GO
             _results.record_each(run_dir, [self._off_path(switch, check, nodes) for switch in switches if switch not in on_paths])
-            said.append("%s: %s" % (check["id"], "%d nodes, %d switches on their paths" % (len(nodes), len(on_paths))
-                                    if on_paths else "no miss to retrace"))
-            if on_paths:
-                rounds.append({"check": check["id"], "readers": on_paths})
+            said.append("%s: %s" % (check["id"], "%d run(s) across %d nodes, %d switches on their paths" % (
+                len(runs), len(nodes), len(on_paths)) if runs else "no miss to retrace"))
+            # one round per run made again: its switches read around its load alone
+            rounds.extend({"check": check["id"], "run": index, "readers": run["readers"]} for index, run in enumerate(runs))
         return dict(result, readers=sorted(readers), rounds=rounds, msg="; ".join(said))
 
     def check_mode(self, result, phase, args):
@@ -133,7 +141,7 @@ class LinkPhases:
                 records.append(_engine.record_of(switch, check, self._catalog, {}, _unjudged.not_run(
                     "a miss of %s retraced" % check["retraces"]["check"],
                     "%s: the link run would run %s's load again" % (_check_mode.NOT_RUN, check["retraces"]["check"])), command="(none)"))
-            files(args["run_dir"], check).save_plan(dict(plan, readers=[]))
+            files(args["run_dir"], check).save_plan(dict(plan, readers=[], runs=[]))
         _results.record_each(args["run_dir"], records)
         return dict(planned, readers=[], rounds=[])
 
@@ -149,50 +157,44 @@ class LinkPhases:
         """This switch's reads of every check that planned it, at ``label`` (before or after the load)."""
         switch, kept = self._step.host, []
         for check in self.checks:
-            plan = files(args["run_dir"], check).load_plan() or {}
-            if switch not in plan.get("readers", []):
-                continue
-            expect = self._step.expectations(switch, self._catalog, [check])
-            planned = _engine.reads(check["sources"], self._catalog, expect)
-            raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
-            files(args["run_dir"], check).save(0, switch, args["label"], {"at": time.time(), "raw": raw or {}, "unreachable": unreachable})
-            kept.append(check["id"])
+            for index, run in self._runs(args, check):
+                if switch not in run["readers"]:
+                    continue
+                expect = self._step.expectations(switch, self._catalog, [check])
+                planned = _engine.reads(check["sources"], self._catalog, expect)
+                raw, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
+                read = {"at": time.time(), "raw": raw or {}, "unreachable": unreachable}
+                files(args["run_dir"], check).save(index, switch, args["label"], read)
+                kept.append(check["id"])
         return dict(result, msg="%s: %s" % (switch, ("read for %s (%s)" % (", ".join(kept), args["label"])) if kept else "not on a path"))
 
+    def _runs(self, args, check):
+        """(index, run) of the check's planned runs: the task's ``run`` alone where it names one (a round of the role)."""
+        runs = enumerate((files(args["run_dir"], check).load_plan() or {}).get("runs") or [])
+        wanted = None if args.get("run") is None else int(args["run"])
+        return [(index, run) for index, run in runs if wanted in (None, index)]
+
     def load(self, result, args):
-        """Each planned check's missed load again, each of its runs across the same nodes as the miss (at once: their
-        nodes are disjoint), from the launcher (the task's host); their outcomes as the retraced check's own judge
-        reads them."""
+        """Each planned run's missed load again across the same nodes as the miss, from the launcher (the task's host),
+        its outcome as the retraced check's own judge reads it."""
         said = []
         for check in self.checks:
-            run_files = files(args["run_dir"], check)
-            plan = run_files.load_plan() or {}
-            if not plan.get("readers"):
-                continue
             retraced = self._retraced(check)
-            groups = plan.get("groups") or [plan["nodes"]]
-            expect = self._step.expectations(groups[0][0], self._catalog, [retraced])
-            name = retraced["sources"][0]
-            planned = [dict(item, id="%s[%d]" % (name, index)) for index, group in enumerate(groups)
-                       for item in _engine.reads([name], self._catalog, expect,
-                                                 group=_fabric_runs.group_context(group, expect["pyramid_gpus_per_node"]))]
-            started = time.time()
-            collected, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"], parallel=len(planned))
-            outcomes, raws = [], []
-            for index, group in enumerate(groups):
-                raw = None if unreachable else (collected or {}).get("%s[%d]" % (name, index))
+            for index, run in self._runs(args, check):
+                nodes = run["nodes"]
+                expect = self._step.expectations(nodes[0], self._catalog, [retraced])
+                name = retraced["sources"][0]
+                planned = _engine.reads([name], self._catalog, expect, group=_fabric_runs.group_context(nodes, expect["pyramid_gpus_per_node"]))
+                started = time.time()
+                collected, unreachable = self._step.collect(planned, expect["pyramid_command_timeout"])
+                raw = None if unreachable else (collected or {}).get(name)
                 facts = (SourceFailure("ssh %s" % self._step.host, "launcher unreachable: %s" % unreachable) if unreachable
                          else _engine.parse_one(raw))
-                outcomes.append(_engine.run_judge(retraced, JUDGES[retraced["scope"]][retraced["judge"]],
-                                                  _fabric_runs.judged_facts(facts, group, self._catalog), _engine.declared(retraced, expect)))
-                raws.append(raw)
-            actual = outcomes[0]["actual"] if len(groups) == 1 else "; ".join(
-                "%s: %s" % (" + ".join(group), outcome["actual"]) for group, outcome in zip(groups, outcomes))
-            statuses = [outcome["status"] for outcome in outcomes]
-            run_files.save(0, "load", "outcome", {"started": started, "ended": time.time(), "actual": actual, "statuses": statuses,
-                                                  "raw": raws[0] if len(groups) == 1 else raws})
-            said.append("%s: %s again across %s: %s" % (check["id"], retraced["id"], " and ".join(
-                "%d nodes" % len(group) for group in groups), ", ".join(statuses)))
+                outcome = _engine.run_judge(retraced, JUDGES[retraced["scope"]][retraced["judge"]],
+                                            _fabric_runs.judged_facts(facts, nodes, self._catalog), _engine.declared(retraced, expect))
+                files(args["run_dir"], check).save(index, "load", "outcome", {"started": started, "ended": time.time(),
+                                                                              "status": outcome["status"], "actual": outcome["actual"], "raw": raw})
+                said.append("%s: %s again across %s: %s" % (check["id"], retraced["id"], " + ".join(nodes), outcome["status"]))
         return dict(result, msg="; ".join(said) or "no miss to retrace")
 
     def judge(self, result, args):
@@ -200,21 +202,20 @@ class LinkPhases:
         a node's under the check it retraced."""
         run_dir, counts = args["run_dir"], {}
         for check in self.checks:
-            run_files = files(run_dir, check)
-            plan = run_files.load_plan() or {}
-            if not plan.get("readers"):
-                continue
-            facts, expects = {}, {}
-            for switch in plan["readers"]:
-                expects[switch] = self._step.expectations(switch, self._catalog, [check])
-                facts[switch] = _windows(check, self._catalog, expects[switch], run_files.load(0, switch, "before"),
-                                         run_files.load(0, switch, "after"))
-            load = run_files.load(0, "load", "outcome") or {}
-            expect = dict(_engine.declared(check, expects[plan["readers"][0]]), links=plan["links"], nodes=plan["nodes"],
-                          missed=plan["missed"], rerun=load.get("actual") or "the load did not run")
-            verdicts = _engine.run_judge(check, JUDGES[check["scope"]][check["judge"]], facts, expect,
-                                         hosts=plan["readers"] + plan["nodes"])
-            self._record(run_dir, check, verdicts, expects, counts)
+            run_files, judged, expects = files(run_dir, check), [], {}
+            for index, run in self._runs(dict(args, run=None), check):
+                facts = {}
+                for switch in run["readers"]:
+                    expects[switch] = self._step.expectations(switch, self._catalog, [check])
+                    facts[switch] = _windows(check, self._catalog, expects[switch], run_files.load(index, switch, "before"),
+                                             run_files.load(index, switch, "after"))
+                load = run_files.load(index, "load", "outcome") or {}
+                expect = dict(_engine.declared(check, expects[run["readers"][0]]), links=run["links"], nodes=run["nodes"],
+                              missed=run["missed"], rerun=load.get("actual") or "the load did not run")
+                judged.append(_engine.run_judge(check, JUDGES[check["scope"]][check["judge"]], facts, expect,
+                                                hosts=run["readers"] + run["nodes"]))
+            if judged:  # a switch on the paths of several runs: judging/link.py says its one verdict
+                self._record(run_dir, check, _link_judging.merged(judged), expects, counts)
         return dict(result, counts=counts, msg=", ".join("%s %d" % item for item in sorted(counts.items())) or "no miss to retrace")
 
     def _record(self, run_dir, check, verdicts, expects, counts):
