@@ -231,14 +231,15 @@ def test_a_switch_on_the_paths_of_several_runs_keeps_the_verdict_that_says_most(
     def said(status, actual, links=()):
         out = {"status": status, "expected": "e", "actual": actual}
         if links:
-            out["detail"] = {"links": [{"leaf": "leaf-01", "leaf_port": port} for port in links], "ports": list(links),
-                             "blocks_hosts": False}
+            out["detail"] = {"links": [{"leaf": "leaf-01", "leaf_port": port, "spine": "spine-01", "spine_port": "E9"}
+                                       for port in links], "ports": list(links), "blocks_hosts": False}
         return out
     merged = _judge.merged([
         {"leaf-01": said("FAIL", "first", ["E1"]), "spine-01": said("PASS", "ok"), "node-001": said("PASS", "traced")},
-        {"leaf-01": said("FAIL", "second", ["E2"]), "spine-01": said("ERROR", "not read"), "node-017": said("FAIL", "path")},
+        {"leaf-01": said("FAIL", "second", ["E2", "E1"]), "spine-01": said("ERROR", "not read"), "node-017": said("FAIL", "path")},
         {"leaf-01": said("PASS", "fine"), "spine-02": said("SKIP", "not applicable")}])
     assert merged["leaf-01"]["status"] == "FAIL" and merged["leaf-01"]["actual"] == "first; second"
+    # a link two runs named is named once
     assert merged["leaf-01"]["detail"]["ports"] == ["E1", "E2"] and len(merged["leaf-01"]["detail"]["links"]) == 2
     assert merged["spine-01"]["status"] == "ERROR" and merged["spine-02"]["status"] == "SKIP"
     assert merged["node-001"]["actual"] == "traced" and merged["node-017"]["status"] == "FAIL"

@@ -28,6 +28,12 @@ The rules, and why each is sound:
   than its share. It needs two links at least (with one, every mark is on it) and every path port read (an unread
   port may hold more). Marks and discards are the RoCE priority's (the first of pyramid_pfc_priorities, where the
   check lists it; EOS's discards and NVUE's marks are per port), else every queue's.
+A pair (links_of_a_pair_under_load: a round-2 pair placed on "the path", its run made again): its few flows hash onto
+one uplink per rail, so its paths are the links that carried the run (at least TAKEN_SHARE of the busiest link's
+bytes; the rest carried the fabric's own trickle and are off its paths, a switch holding none of them not applicable),
+and shares are not compared (the ring's rails move in lockstep: a slow link carries its bytes late, its queue shows
+it); errors and concentration as above; with no link named, its nodes stay on "the path". Several pairs are several
+runs, each on its own window; a switch on the paths of several keeps the verdict that says most (merged).
 A switch whose links on the paths carried nothing either way was not measured under the load: ERROR, never a PASS.
 A link named by any rule FAILs its leaf and its spine, naming it and its figures (its nodes are not blocked: the
 link is the fabric's, detail "blocks_hosts": false); the other switches on the paths PASS with their figures. Each
@@ -297,8 +303,8 @@ def _most(outcomes):
             continue
         if status != FAIL or len(found) == 1:
             return found[0]
-        links = [link for outcome in found for link in outcome["detail"]["links"]]
-        return dict(found[0], actual="; ".join(outcome["actual"] for outcome in found),
+        links = list({link_name(link): link for outcome in found for link in outcome["detail"]["links"]}.values())
+        return dict(found[0], actual="; ".join(dict.fromkeys(outcome["actual"] for outcome in found)),
                     detail=dict(found[0]["detail"], links=links,
                                 ports=sorted({port for outcome in found for port in outcome["detail"]["ports"]})))
     return outcomes[0]
@@ -408,11 +414,10 @@ def _node_verdict(expect, named_links, unread, notes, load):
     return verdict(FAIL, expected, said + "".join("; " + note for note in notes), cause_key=load["unplaced"])
 
 
-def _no_traffic(expect, switches, nodes, reads, unread, expected, counted, seconds, load=None):
+def _no_traffic(expect, switches, nodes, reads, unread, expected, counted, seconds, load):
     """ERROR for everyone: no byte went over the paths (or none was read), so nothing was measured."""
     if counted:
-        actual = "no traffic at all on the %d path ports read over %ds: %s did not run over them" % (
-            counted, seconds, (load or SPREAD)["what"])
+        actual = "no traffic at all on the %d path ports read over %ds: %s did not run over them" % (counted, seconds, load["what"])
     else:
         actual = "no traffic counter of the paths read"
     cause = "The load did not run while the counters were read (or its traffic did not cross these links): nothing measured"
@@ -423,5 +428,5 @@ def _no_traffic(expect, switches, nodes, reads, unread, expected, counted, secon
                               cause=cause, command=commands)
     for node in nodes:
         out[node] = verdict(ERROR, "%s's miss placed on a fabric link of its paths" % (
-            "the pod all-to-all" if (load or SPREAD)["spread"] else load["what"]), "%s; %s" % (expect["missed"], actual), cause=cause)
+            "the pod all-to-all" if load["spread"] else load["what"]), "%s; %s" % (expect["missed"], actual), cause=cause)
     return out
