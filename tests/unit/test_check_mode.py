@@ -5,6 +5,7 @@ own checks (run/layer.py), its pod checks (run/pod.py), the straggler hunt and t
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, results as _results
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging.registry import ALONE
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.report import go_no_go
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import ansible_step, check_mode, layer as _layer
 from ansible_collections.gpufabric.pyramid.tests.unit.test_layer import CATALOG, Collector, _doc, _expect, _no_wait
@@ -109,7 +110,7 @@ def test_a_phased_run_that_loads_runs_no_round_and_records_its_checks_as_not_run
 
 def test_on_a_lone_gpu_box_a_run_across_nodes_reads_not_applicable_as_in_the_full_run(tmp_path):
     """Issue 66: the only GPU node of a run, none outside it named: its rail mesh and its runs across nodes do not apply
-    (the full run's words, rail_mesh.lone and judging/fabric_rounds.lone_node), never "not run: check mode"; a pod with a partner
+    (the full run's words, each kind's own: judging/registry.py ALONE), never "not run: check mode"; a pod with a partner
     named (references) is still not run."""
     run_dir = str(tmp_path)
     phases = _Phases({"rdma_write_bw", "rdma_gpudirect_bw"})
@@ -127,6 +128,13 @@ def test_on_a_lone_gpu_box_a_run_across_nodes_reads_not_applicable_as_in_the_ful
     check_mode.record_not_run(run_dir, ["gpu-host"], fabric, CATALOG, lambda host: _expect(), references=["node-100"])
     records = {r["check"]: r for r in _results.load(run_dir, "gpu-host")["results"]}
     assert records["nccl_pairs"]["actual"].startswith("not run: check mode") and not records["nccl_pairs"].get("not_applicable")
+
+
+def test_only_kinds_that_run_across_nodes_say_what_a_lone_box_gets():
+    """The table check mode reads for a lone box (judging/registry.py ALONE) holds kinds of the catalog that run across
+    nodes (catalog/kinds.yml across_nodes): no kind named in run/check_mode.py."""
+    assert set(ALONE) == {"rail_mesh", "fabric"}
+    assert all(_catalog.kinds()[scope]["across_nodes"] for scope in ALONE)
 
 
 def test_a_phased_run_that_only_reads_runs_in_check_mode():

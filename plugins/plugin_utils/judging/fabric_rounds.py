@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ..core.model import ERROR, FAIL, PASS, SKIP, verdict
 from ..core.results import NOT_PASSING
+from . import registry as _registry
 
 
 def pair_up(nodes):
@@ -312,6 +313,12 @@ def lone_node(hosts, references):
     outcome = verdict(SKIP, "a run across nodes", why, cause_key=None)
     outcome["not_applicable"] = True
     return {hosts[0]: outcome}
+
+
+@_registry.alone("fabric")
+def on_a_lone_box(_check, node):
+    """A fabric check on a lone GPU box: not applicable, in lone_node's words (its record runs no command)."""
+    return dict(lone_node([node], None)[node], command="(none)")
 
 
 def climbs_on(outcome):

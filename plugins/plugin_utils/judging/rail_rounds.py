@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..core.model import ERROR, FAIL, PASS, verdict
 from ..core.results import NOT_PASSING
-from . import unjudged
+from . import registry as _registry, unjudged
 
 
 def _worst(statuses):
@@ -246,6 +246,12 @@ def left_below(results, check):
     else:
         why = "not run: no results below layer %d" % layer
     return unjudged.not_run("a node that passed every layer below %d" % layer, why)
+
+
+@_registry.alone("rail_mesh")
+def on_a_lone_box(check, node):
+    """A mesh check on a lone GPU box: not applicable (no_partner's words, as the mesh's run says it)."""
+    return no_partner(check, node, True)
 
 
 def no_partner(check, node, alone):

@@ -16,6 +16,9 @@ from ..core.catalog import SCOPES
 # scope -> judge name -> function. A check's `judge` is looked up in its own scope's table (the catalog's scope:
 # host, pod, fabric, rail_mesh, incast, link), so two scopes may not confuse one judge for another.
 JUDGES = {scope: {} for scope in SCOPES}
+# scope -> the verdict a check of that kind gets on a lone GPU box (the run's only GPU node, none outside it named):
+# what the kind's runner says there, so that check mode says it in the same words without naming the kind
+ALONE = {}
 
 
 def judge(name, scope="host"):
@@ -27,6 +30,19 @@ def judge(name, scope="host"):
         if name in JUDGES[scope]:
             raise ValueError("judge %s: registered twice in scope %s" % (name, scope))
         JUDGES[scope][name] = function
+        return function
+    return register
+
+
+def alone(scope):
+    """Register the verdict of a check of ``scope``'s kind on a lone GPU box: function(check, node) -> verdict."""
+    if scope not in JUDGES:
+        raise ValueError("alone: unknown scope %r (one of %s)" % (scope, ", ".join(SCOPES)))
+
+    def register(function):
+        if scope in ALONE:
+            raise ValueError("alone: registered twice in scope %s" % scope)
+        ALONE[scope] = function
         return function
     return register
 

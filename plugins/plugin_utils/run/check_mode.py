@@ -10,8 +10,9 @@ checks of the straggler hunt and the phased runs (run/ansible_step.py)."""
 from __future__ import annotations
 
 from ..core import catalog as _catalog, results as _results
-from ..judging import fabric_rounds as _fabric_rounds, unjudged as _unjudged
-from . import engine as _engine, rail_mesh as _mesh
+from ..judging import unjudged as _unjudged
+from ..judging.registry import ALONE
+from . import engine as _engine
 
 NOT_RUN = "not run: check mode"
 
@@ -37,15 +38,11 @@ def split(host, checks, catalog, expect):
 
 
 def _lone_box(host, record, catalog, expect):
-    """A loading check's record on a lone GPU box: a mesh or fabric check not applicable as the full run says it
-    (rail_mesh.lone, judging/fabric_rounds.lone_node); any other kept."""
+    """A loading check's record on a lone GPU box: not applicable in its kind's words where its kind says what a lone
+    box gets (judging/registry.py ALONE: the rail mesh, the straggler hunt), as the full run says it; any other kept."""
     check = next(check for check in catalog["checks"] if check["id"] == record["check"] and check["layer"] == record["layer"])
-    if check["scope"] == "rail_mesh":
-        return _mesh.lone(check, catalog, host, expect, alone=True)
-    if check["scope"] == "fabric":
-        outcome = dict(_fabric_rounds.lone_node([host], None)[host], not_applicable=True)
-        return _engine.record_of(host, check, catalog, expect, outcome, command="(none)")
-    return record
+    said = ALONE.get(check["scope"])
+    return _engine.record_of(host, check, catalog, expect, said(check, host)) if said else record
 
 
 def loads(checks, catalog, expect):
