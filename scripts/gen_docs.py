@@ -32,7 +32,8 @@ PLATFORMS = {"eos": "Arista EOS (network_cli)", "nxos": "Cisco NX-OS (network_cl
 
 def _switch_commands(catalog):
     """Per platform, which command is parsed by what, for every switch source."""
-    names = _engine_sources(catalog, "switch")
+    # a source read on one host for the pod (read_on: the InfiniBand subnet's switches) has no switch platform's way
+    names = [name for name in _engine_sources(catalog, "switch") if "read_on" not in catalog["sources"][name]]
     out = ["## Switch commands by platform", "",
            "Every switch source runs its platform's commands (`pyramid_switch_os`) in the order shown, the next one only "
            "where the device refuses the one before (\"else\"; JSON first where the platform speaks it), and each parser "
@@ -92,6 +93,8 @@ def render(catalog):
                 extra.append("optional")
             if source.get("launched"):
                 extra.append("on the launcher host, across a group of nodes")
+            if source.get("read_on"):
+                extra.append("read once for the pod, on the reader of `%s`" % source["read_on"])
             if source.get("counters"):
                 extra.append("counters: read at the snapshot and again here, judged on the difference")
             if source.get("load"):

@@ -27,6 +27,12 @@ description:
     with the paths of each run and returns a verdict per device, recorded - a switch's under the check (one for all
     the runs whose paths it is on), a node's under the retraced check (a miss the judge places on a link is not the
     node's).
+  - On InfiniBand (a check whose C(leaves_from) names the subnet's read - C(ib_fabric_link_under_load),
+    C(ib_pair_link_under_load)) no switch is a host of the run - V(plan) makes the subnet's reader (the first host of
+    C(ib_fabric_hosts), as Layers 1-3 read it) the one reader, and the links those of the leaves each rail lands on in
+    the reader's C(iblinkinfo) kept at Layer 3; V(read) runs C(ibqueryerrors) there; V(judge) records each switch the
+    judge names under its name in the subnet, a device of the report found in the read (C(found_devices.json)).
+  - A check of another fabric (its C(only_if) against the GPU nodes' expectations) is not applicable on every switch.
 options:
   layer:
     description: The layer whose checks of a kind read on paths (the link kind) run.

@@ -185,7 +185,7 @@ def test_every_parser_is_reached_by_a_way_of_the_catalog_or_read_inside_another(
 @pytest.mark.parametrize("old, new, words", [
     ("    read_on: ib_fabric_hosts\n", "    read_on: ''\n", "source ib_link_info: read_on names the inventory group"),
     ("  - id: ib_links\n    layer: 1\n    row: links\n    scope: pod\n", "  - id: ib_links\n    layer: 1\n    row: links\n",
-     "check ib_links: a source read on one host for the pod (read_on) is read by pod and incast checks only"),
+     "check ib_links: a source read on one host for the pod (read_on) is read by pod and incast and link checks only"),
     ("only_if: {pyramid_rdma_link_layer: infiniband}\n    title: \"Every rail's",
      "only_if: {pyramid_rdma_link_layr: infiniband}\n    title: \"Every rail's", "check ib_links: only_if maps expectations"),
 ])

@@ -123,4 +123,4 @@ def test_a_source_several_areas_read_belongs_to_the_first_of_them(tmp_path):
     the incast's file it is named, with the first area reading it and every area that does."""
     moved = _moved(tmp_path, "sources", "ibstat", "host", "incast")
     assert misplaced(moved) == ["source ibstat is declared in incast.yml: it belongs in host.yml, the first of the areas "
-                                "reading it (host, infiniband, incast)"]
+                                "reading it (host, infiniband, incast, link)"]

@@ -270,3 +270,22 @@ def test_a_lone_node_without_switches_reads_the_pod_all_to_all_row_not_applicabl
     row = next(row for row in report["checklist"] if row["row"] == "alltoall_pod")
     assert row["status"] == "not_covered" and "no switch" not in row["why_not"], row
     assert "alltoall_pod" not in {unchecked["row"] for unchecked in report["unchecked_rows"]}, report["unchecked_rows"]
+
+
+def test_a_switch_found_in_the_subnets_read_is_a_device_judged_on_its_own_records(tmp_path):
+    """Issue 69: an InfiniBand switch the link kind named (core/results.add_found) is a device of the report, judged on
+    the records it holds (the catalog's other switch checks never ran on it: no inventory host), by any name its fabric
+    gives it: a node description's ';', ':' and '/' stay in its name, its file's name keeps what a file name can."""
+    run_dir = str(tmp_path)
+    _write(run_dir, "node-001", {}, link_layer="infiniband")
+    check = next(c for c in CATALOG["checks"] if c["id"] == "ib_fabric_link_under_load")
+    named = "MF0;sw-ib01:MQM9700/U1"
+    _results.record_each(run_dir, [dict(_record(named, check, "FAIL"), layer=5), dict(_record("spine-02", check, "PASS"), layer=5)])
+    _results.add_found(run_dir, [named, "spine-02"], "the subnet read on node-001")
+    assert _results.found_devices(run_dir) == {named: "the subnet read on node-001", "spine-02": "the subnet read on node-001"}
+    assert _results.load(run_dir, named)["host"] == named and "/" not in _results.host_path(run_dir, named).rsplit("devices/", 1)[1]
+    report = _report.build(CATALOG, run_dir, {"gpu_node": ["node-001"]})
+    assert report["hosts"][named]["device"] == "switch" and report["hosts"][named]["verdict"] == "NO-GO"
+    assert [r["check"] for r in report["hosts"][named]["checks"]] == ["ib_fabric_link_under_load"]
+    assert report["hosts"]["spine-02"]["verdict"] == "GO"  # its one record passed: nothing else was its to run
+    assert report["verdict"] == "NO-GO"

@@ -109,9 +109,14 @@ def test_a_pod_whose_all_to_all_held_plans_no_read_and_no_load(tmp_path):
     assert phases.checks and phases.idle({}) is None
     planned = phases.plan({}, {"run_dir": str(tmp_path), "hosts": ["node-001", "node-009"], "switches": sorted(PLANS)})
     assert planned["readers"] == [] and "no miss to retrace" in planned["msg"]
-    assert [check["id"] for check in phases.checks] == ["fabric_link_under_load", "pair_link_under_load"]
+    assert [check["id"] for check in phases.checks] == ["fabric_link_under_load", "ib_fabric_link_under_load",
+                                                        "ib_pair_link_under_load", "pair_link_under_load"]
     for switch in PLANS:  # nothing to prove on them: neither for nor against GO, and said why
         records = _results.load(str(tmp_path), switch)["results"]
+        subnet = [record for record in records if record["check"].startswith("ib_")]
+        assert len(subnet) == 2 and all(record["not_applicable"] and "pyramid_rdma_link_layer" in record["actual"]
+                                        for record in subnet), subnet
+        records = [record for record in records if record not in subnet]  # InfiniBand's: another fabric's check
         assert [record["check"] for record in records] == ["fabric_link_under_load", "pair_link_under_load"]
         assert all(record["status"] == "SKIP" and record["not_applicable"] for record in records), records
         assert [record["actual"] for record in records] == [
@@ -196,7 +201,7 @@ def test_each_missed_run_is_planned_a_round_of_its_own_and_its_load_made_alone(t
     catalog = _catalog.load_catalog()
     step = _Launcher(PLANS)
     phases = _link.LinkPhases(step, catalog, {"layer": 5})
-    check = next(c for c in phases.checks if c["retraces"]["check"] == "nccl_pairs")
+    check = next(c for c in phases.checks if c["retraces"]["check"] == "nccl_pairs" and "only_if" not in c)  # RoCE's
     retraced = next(c for c in catalog["checks"] if c["id"] == "nccl_pairs")
     path = retraced["causes"]["path"]
     for node, partner, said in (("node-001", "node-009", "with node-009: busbw 80"), ("node-009", "node-001", "with node-001: busbw 80"),
@@ -247,3 +252,32 @@ def test_a_switch_on_the_paths_of_several_runs_keeps_the_verdict_that_says_most(
 
 def catalog_first_source(catalog, check):
     return next(c for c in catalog["checks"] if c["id"] == check["retraces"]["check"])["sources"][0]
+
+
+class _SubnetStep:
+    """An InfiniBand pod's task: no switch host, the link layer InfiniBand, four rails a node."""
+    host = "localhost"
+    groups = {"gpu_nodes": ["node-001", "node-002"]}
+
+    def expectations(self, host, catalog, checks, extra=()):  # pylint: disable=unused-argument
+        return {"pyramid_rdma_link_layer": "infiniband", "pyramid_rails": ["mlx5_0"], "pyramid_command_timeout": 10}
+
+
+def test_on_infiniband_a_miss_whose_subnet_read_was_not_kept_is_not_made_again_and_says_why(tmp_path):
+    """Issue 69: the InfiniBand checks find the paths in the subnet's read kept at Layer 3 (the reader's iblinkinfo, the
+    nodes' ibstat); a run that did not keep it (--tags layer5) makes no run again, says so in the plan, and leaves the
+    nodes' miss where the hunt put it (the spine layer), never a PASS; RoCE's checks plan nothing without a switch."""
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog  # pylint: disable=import-outside-toplevel
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results  # pylint: disable=import-outside-toplevel
+    catalog = _catalog.load_catalog()
+    spine = next(check for check in catalog["checks"] if check["id"] == "nccl_alltoall_pod")["causes"]["spine"]
+    for node in ("node-001", "node-002"):
+        _results.save(str(tmp_path), dict(_doc("FAIL", spine), host=node))
+    phases = _link.LinkPhases(_SubnetStep(), catalog, {"layer": 5})
+    planned = phases.plan({}, {"run_dir": str(tmp_path), "hosts": ["node-001", "node-002"], "switches": []})
+    assert planned["rounds"] == [] and planned["readers"] == []
+    assert ("ib_fabric_link_under_load: no run made again; no ib_link_info kept on node-001 below layer 5 (the paths are "
+            "found in it: run Layer 3 with it)") in planned["msg"], planned["msg"]
+    assert "fabric_link_under_load: no miss to retrace" in planned["msg"]  # RoCE's: no switch on any path
+    record = _results.load(str(tmp_path), "node-001")["results"][0]
+    assert record["status"] == "FAIL" and record["cause"] == spine and "retraced_by" not in record

@@ -142,7 +142,8 @@ def test_a_run_that_follows_a_miss_is_planned_from_its_retraces_with_the_switche
     that check missed: the plan says so from the catalog's `retraces`, in the rounds (counted in the total, before
     Layer 6) and on each switch that would read it; with no switch to read, or one node, nothing of it is planned."""
     nodes = ["node-%03d" % i for i in range(1, 9)]
-    follows = [check for check in CATALOG["checks"] if _catalog.kind_of(check).get("reads_on") == "paths"]
+    follows = [check for check in CATALOG["checks"] if _catalog.kind_of(check).get("reads_on") == "paths"
+               and "infiniband" not in str(check.get("only_if"))]  # a RoCE pod: InfiniBand's is another fabric's
     assert follows, "the catalog has no check that follows a miss"
     plan = _plan.build({"gpu_node": nodes, "switch": ["leaf1-r0"]}, _expect_of(pyramid_switch_os="eos"), CATALOG,
                        {"gpu_nodes": nodes}, 16)
@@ -162,6 +163,16 @@ def test_a_run_that_follows_a_miss_is_planned_from_its_retraces_with_the_switche
     assert not [entry for entry in _build(nodes)["fabric"]["rounds"] if entry.get("check")]  # no switch in the run
     lone = _plan.build({"gpu_node": nodes[:1], "switch": ["leaf1-r0"]}, _expect_of(), CATALOG, {"gpu_nodes": nodes[:1]}, 16)
     assert not [entry for entry in lone["fabric"]["rounds"] if entry.get("check")]
+
+
+def test_on_infiniband_a_miss_is_retraced_on_the_subnets_reader_without_any_switch_in_the_run():
+    """Issue 69: the InfiniBand checks of the link kind read the subnet on its reader, so the plan names their runs on
+    a pod with no switch host; RoCE's, which read the inventory's switches, are not planned there."""
+    nodes = ["node-%03d" % i for i in range(1, 5)]
+    rounds = [entry for entry in _build(nodes, pyramid_rdma_link_layer="infiniband")["fabric"]["rounds"] if entry.get("check")]
+    assert [entry["check"] for entry in rounds] == ["ib_fabric_link_under_load", "ib_pair_link_under_load"]
+    assert all("while the subnet's counters on its reader are read before and after it" in entry["what"] for entry in rounds)
+    assert not [entry for entry in _build(nodes)["fabric"]["rounds"] if entry.get("check")]  # RoCE without switches
 
 
 def test_the_all_to_alls_units_alone_count_in_the_total_where_the_pod_has_several():

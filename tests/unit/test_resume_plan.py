@@ -127,3 +127,41 @@ def test_a_directory_that_is_not_a_run_is_said(tmp_path):
     found, problem = resume.from_variables({"pyramid_resume": str(tmp_path)}, ["node-001"], lambda host: EXPECT, CATALOG, NOW)
     assert problem is None and found["layers"] == [] and "not a run directory" in found["said"]
     assert os.path.isdir(str(tmp_path))
+
+
+def _found_run(tmp_path, status):
+    """A run whose nodes passed every layer here, Layer 5 with its all-to-all traced to an InfiniBand link, and that
+    link's switch, found in the subnet's read, with ``status`` at Layer 5."""
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results  # pylint: disable=import-outside-toplevel
+    old = tmp_path / OLD
+    (old / "devices").mkdir(parents=True)
+    (old / "devices" / "node-001.json").write_text(json.dumps({"host": "node-001", "expect": EXPECT, "facts": {},
+                                                               "results": HEALTHY_LOW + [_record(5, "nccl_node_busbw")]}))
+    _results.record_each(str(old), [dict(_record(5, "ib_fabric_link_under_load", status), host="leaf2-r0")])
+    _results.add_found(str(old), ["leaf2-r0"], "the subnet read on node-001")
+    return old
+
+
+def test_a_layer_a_switch_found_in_a_read_failed_is_not_taken_over(tmp_path):
+    """Issue 69: an InfiniBand switch the link run named is no inventory host, yet its FAIL at Layer 5 keeps that layer
+    from being taken over (the nodes passed it, their miss traced to its link: taken over alone, the pod would be GO);
+    the layers it holds no record of are not its to stop."""
+    found = resume.plan(str(_found_run(tmp_path, "FAIL")), ["node-001"], lambda host: EXPECT, CATALOG, NOW, 240)
+    assert found["layers"] == [0, 1, 2] and "node-001 did not pass layer 3 there: no record" in found["said"]
+    assert found["found_devices"] == {}  # nothing of it taken over
+
+
+def test_a_switch_found_in_a_read_comes_with_the_layer_taken_over(tmp_path):
+    from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results  # pylint: disable=import-outside-toplevel
+    catalog = {"checks": [check for check in CATALOG["checks"] if check["layer"] in (0, 5)]
+               + [{"id": "ib_fabric_link_under_load", "layer": 5, "expect": []}]}
+    old = _found_run(tmp_path, "PASS")
+    (old / "devices" / "node-001.json").write_text(json.dumps({"host": "node-001", "expect": EXPECT, "facts": {}, "results": [
+        _record(0, "iommu"), _record(0, "rails_active")] + [_record(layer, "x") for layer in (1, 2, 3, 4)] + [_record(5, "nccl_node_busbw")]}))
+    found = resume.plan(str(old), ["node-001"], lambda host: EXPECT, catalog, NOW, 240)
+    assert found["layers"] == [0, 1, 2, 3, 4, 5] and found["found_devices"] == {"leaf2-r0": "the subnet read on node-001"}
+    new = tmp_path / "new"
+    (new / "devices").mkdir(parents=True)
+    resume.open_docs(str(new), {"node-001": EXPECT}, found)
+    assert _results.found_devices(str(new)) == {"leaf2-r0": "the subnet read on node-001"}
+    assert [r["check"] for r in _results.load(str(new), "leaf2-r0")["results"]] == ["ib_fabric_link_under_load"]

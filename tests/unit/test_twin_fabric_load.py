@@ -399,3 +399,75 @@ def test_every_platform_shows_a_marginal_cable_and_a_slow_link_only_under_load(t
 def test_a_link_fault_the_fabric_does_not_have_is_refused(tmp_path, fault, message):
     with pytest.raises(model.ScenarioError, match=message.replace("(", r"\(")):
         _states(_scenario(tmp_path, fault))
+
+
+def _ib_pod(tmp_path, *faults, nodes=4):
+    path = tmp_path / "ib.yml"
+    path.write_text(yaml.safe_dump({"pod": {"nodes": nodes, "rails": 2, "ib_stack": "ibsim",
+                                            "node_defaults": {"link_layer": "InfiniBand", "rate": 200},
+                                            "ib_fabric": {"nodes_per_leaf": 2, "uplink_faults": list(faults)}}, "faults": []}))
+    scenario = model.load_scenario(str(path))
+    return [model.node_state(scenario, name) for name in model.node_names(scenario)]
+
+
+def test_an_infiniband_pod_of_two_units_counts_the_all_to_all_on_its_uplinks_a_slow_one_short_and_waiting(tmp_path):
+    """pod.ib_fabric: the subnet's units follow nodes_per_leaf (two leaves per rail, uplinks on ports 33 and 34), an
+    all-to-all across them records its event as on RoCE, and subnet_loads gives each leaf-spine port its share in the
+    PMA's 4-octet units: the slow uplink a quarter of its peer's, its leaf port waiting for credits (PortXmitWait)."""
+    from pyramid_twin import formats_infiniband  # pylint: disable=import-outside-toplevel
+    states = _ib_pod(tmp_path, {"kind": "uplink_slow", "leaf": "leaf2-r0", "spine": "spine-01", "factor": 0.25})
+    switches, _cas = formats_infiniband.subnet(states)
+    ports = {name: {number: port["remote"]["name"] for number, port in numbered.items() if port.get("remote")}
+             for _guid, name, _lid, numbered in switches}
+    assert ports["leaf2-r0"] == {1: "node-003 mlx5_0", 2: "node-004 mlx5_0", 33: "spine-01", 34: "spine-02"}
+    assert ports["spine-01"] == {1: "leaf1-r0", 2: "leaf1-r1", 3: "leaf2-r0", 4: "leaf2-r1"}
+    assert fabric_load.uplink_pace(states) == pytest.approx(0.375)  # 0.25 over the 2/3 of its traffic that crosses
+    item = fabric_load.event(states, 8, (1 << 20, 1 << 30, 2), 0.0, 0.0)
+    loads = fabric_load.subnet_loads([item], switches, states[0]["switch_fabric"], now=1.0)
+    slow, peer = loads[("leaf2-r0", 33)], loads[("leaf2-r0", 34)]
+    assert slow["PortXmitData"] == pytest.approx(peer["PortXmitData"] / 4, rel=1e-6)  # a quarter of its peer's
+    assert slow["PortXmitWait"] > 0 and "PortXmitWait" not in peer
+    assert loads[("spine-01", 3)]["PortRcvData"] == slow["PortXmitData"]  # the spine's end of the same link
+    assert loads[("leaf1-r0", 33)]["PortXmitData"] == loads[("leaf1-r0", 34)]["PortXmitData"]  # a healthy leaf: even
+    # a pair's run: on each rail, only the spine its flow hashed onto
+    pair = {"kind": "pair", "nodes": ["node-001", "node-003"], "lane_bytes": 4 * 10 ** 9, "spines": {"0": "spine-02", "1": "spine-01"},
+            "rails": 2, "nodes_per_leaf": 2, "start": 0.0, "duration": 0.0}
+    taken = fabric_load.subnet_loads([pair], switches, states[0]["switch_fabric"], now=1.0)
+    assert taken[("leaf1-r0", 34)]["PortXmitData"] == 10 ** 9 and taken[("leaf1-r0", 33)]["PortXmitData"] == 0
+
+
+def test_a_marginal_infiniband_uplink_errs_at_both_ends_only_with_traffic(tmp_path):
+    from pyramid_twin import formats_infiniband  # pylint: disable=import-outside-toplevel
+    states = _ib_pod(tmp_path, {"kind": "uplink_marginal", "leaf": "leaf1-r1", "spine": "spine-02"})
+    switches, _cas = formats_infiniband.subnet(states)
+    assert fabric_load.subnet_loads([], switches, states[0]["switch_fabric"], since=5.0)[("leaf1-r1", 34)] == {
+        "PortXmitData": 1250000, "PortRcvData": 1250000}  # the subnet's own trickle, no error
+    item = fabric_load.event(states, 8, (1 << 20, 1 << 30, 2), 0.0, 0.0)
+    loads = fabric_load.subnet_loads([item], switches, states[0]["switch_fabric"], now=1.0)
+    assert loads[("leaf1-r1", 34)]["SymbolErrorCounter"] > 0 and loads[("spine-02", 2)]["PortRcvErrors"] > 0
+    assert "SymbolErrorCounter" not in loads[("leaf1-r1", 33)]
+
+
+@pytest.mark.parametrize("fabric, said", [
+    ({"nodes_per_leaf": 0}, "nodes_per_leaf: the nodes of a scalable unit, 1 to 32"),
+    ({"uplink_faults": [{"kind": "uplink_slow", "leaf": "leaf9-r0", "spine": "spine-01"}]}, "pod.ib_fabric.uplink_faults"),
+    ({"uplink_faults": [{"kind": "uplink_marginal", "leaf": "leaf1-r0", "spine": "spine-01", "factor": 0.5}]},
+     "pod.ib_fabric.uplink_faults"),
+    ({"spines": 4}, "pod.ib_fabric takes nodes_per_leaf and uplink_faults"),
+])
+def test_a_wrong_ib_fabric_is_refused_by_name(tmp_path, fabric, said):
+    path = tmp_path / "ib.yml"
+    path.write_text(yaml.safe_dump({"pod": {"nodes": 4, "rails": 2, "ib_stack": "ibsim", "ib_fabric": fabric,
+                                            "node_defaults": {"link_layer": "InfiniBand", "rate": 200}}, "faults": []}))
+    with pytest.raises(model.ScenarioError, match=said):
+        model.load_scenario(str(path))
+
+
+def test_uplink_faults_on_infiniband_need_the_real_stack(tmp_path):
+    path = tmp_path / "ib.yml"
+    path.write_text(yaml.safe_dump({"pod": {"nodes": 4, "node_defaults": {"link_layer": "InfiniBand"},
+                                            "ib_fabric": {"nodes_per_leaf": 2, "uplink_faults": [
+                                                {"kind": "uplink_marginal", "leaf": "leaf1-r0", "spine": "spine-01"}]}},
+                                    "faults": []}))
+    with pytest.raises(model.ScenarioError, match="need pod.ib_stack ibsim"):
+        model.load_scenario(str(path))

@@ -9,6 +9,7 @@ import pytest
 from pyramid_twin import formats, formats_infiniband, model
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.parsing import parse
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.parsing._registry import ParseError
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers", "linux_iblinkinfo")
 
@@ -249,3 +250,17 @@ def test_one_spine_as_the_sms_only_root_funnels_every_leaf_onto_it(tmp_path):
 def test_sm_roots_must_be_the_pods_spines(tmp_path):
     with pytest.raises(model.ScenarioError, match="pod.ib_sm.roots"):
         _pod(tmp_path, 2, ib_sm="{roots: [spine-07]}")
+
+
+def test_the_data_counters_read_is_known_from_an_errors_read_and_never_both_in_one():
+    """linux_ibqueryerrors: --counters ("Data Counters for") lists every port, said by "data"; an errors read lists the
+    ports with a count; a text holding blocks of both is no one run's output (refused)."""
+    fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "parsers", "linux_ibqueryerrors")
+    with open(os.path.join(fixtures, "ibsim_counters_loaded.raw"), encoding="utf-8") as handle:
+        data = handle.read()
+    with open(os.path.join(fixtures, "ibsim_sdr_xmit_wait.raw"), encoding="utf-8") as handle:
+        errors = handle.read()
+    assert parse("linux_ibqueryerrors", data)["data"] is True and "data" not in parse("linux_ibqueryerrors", errors)
+    mixed = errors.split("\n## Summary")[0] + "\n" + data
+    with pytest.raises(ParseError, match="error and data counter blocks in one read"):
+        parse("linux_ibqueryerrors", mixed)

@@ -176,8 +176,9 @@ class InventoryModule(BaseInventoryPlugin):
 
 def _ib_plan(state):
     """An InfiniBand node's cabling plan (pyramid_ib_ports) in the twin's layout (formats_infiniband): rail r on leaf
-    <u>-r<r>, port ((i - 1) % 32) + 1. The plan, not the cables: a fault (ib_cable_swap) moves cables, never the plan."""
-    from pyramid_twin.formats_infiniband import NODES_PER_LEAF  # pylint: disable=import-outside-toplevel
-    unit, port = divmod(state["index"] - 1, NODES_PER_LEAF)
+    <u>-r<r>, port ((i - 1) % n) + 1 (n: pod.ib_fabric.nodes_per_leaf, 32 by default). The plan, not the cables: a
+    fault (ib_cable_swap) moves cables, never the plan."""
+    from pyramid_twin.formats_infiniband import nodes_per_leaf  # pylint: disable=import-outside-toplevel
+    unit, port = divmod(state["index"] - 1, nodes_per_leaf([state]))
     return [{"rail": rail["device"], "switch": "leaf%d-r%d" % (unit + 1, number), "port": port + 1}
             for number, rail in enumerate(state["rails"]) if rail["link_layer"] == "InfiniBand"]

@@ -270,3 +270,84 @@ def _apply_pair(snapshot, leaf, item, done):
             far = _leaf_of(peer)
             if "load" in port and far and far[0] in units and item["spines"].get(str(far[1])) == snapshot["hostname"]:
                 _add(port, lane, lane)
+
+
+# --- the InfiniBand subnet's side: what the loads put through each leaf-spine link (the real stack's counters) ------
+
+# One InfiniBand packet at the MTU of 4096, as PortXmitData counts it: the payload, LRH 8, BTH 12, ICRC 4, VCRC 2
+IB_PACKET_BYTES = 4122
+# What a faulty uplink (pod.ib_fabric.uplink_faults) costs per packet it carries: a slow link's leaf egress port has
+# data and no credit for it (PortXmitWait, in ticks) while the spine's buffer drains at the link's pace, in proportion
+# to what it falls short by (1 - factor); a marginal cable garbles a packet in 100,000 at each end's receiver
+# (SymbolErrorCounter and PortRcvErrors, as switch_model's MARGINAL_ERRORS_PER_PACKET)
+IB_XMIT_WAIT_PER_PACKET = 40
+IB_ERRORS_PER_PACKET = 1e-5
+# The subnet's own traffic on every switch-to-switch port (the SM's sweeps, PerfMgt polls): 4-octet units a second,
+# so that a counter never reads lower than the last time the real stack counted its own MADs on top of it
+IB_TRICKLE_UNITS_PER_S = 250000
+
+
+def subnet_loads(events, switches, view, now=None, since=0.0):
+    """{(switch, port): {counter: value}} every leaf-spine port of the subnet counts now, from the loads recorded so far
+    (``events``: all-to-alls over every uplink by its share, a pair's run on the one spine its flow hashed onto per
+    rail) and the view's faulty uplinks (model._ib_view): PortXmitData and PortRcvData (in 4-octet units, as the
+    counters count), their packets, PortXmitWait and the receive errors. ``switches``: formats_infiniband.subnet's;
+    ``since``: seconds the subnet's trickle has run."""
+    now = time.time() if now is None else now
+    ports = {name: numbered for _guid, name, _lid, numbered in switches}
+    faults = {(item["leaf"], item["spine"]): item for item in view.get("uplink_faults") or []}
+    counts = {}
+    for name, numbered in ports.items():  # the trickle: on every port facing another switch
+        for number, port in numbered.items():
+            if (port.get("remote") or {}).get("name") in ports:
+                counts[(name, number)] = {"PortXmitData": int(IB_TRICKLE_UNITS_PER_S * since),
+                                          "PortRcvData": int(IB_TRICKLE_UNITS_PER_S * since)}
+    for item in events:
+        done = _done(item, now)
+        for leaf, spine, octets in (_ib_flows(item, view) if done else ()):
+            _ib_link_add(counts, ports, faults.get((leaf, spine)), (leaf, spine), octets * done)
+    return counts
+
+
+def _ib_flows(item, view):
+    """[(leaf, spine, octets each way)] of one recorded run across units."""
+    per_leaf = item["nodes_per_leaf"]
+    if item.get("kind") == "pair":
+        units = sorted({unit_of(node, per_leaf) for node in item["nodes"]})
+        return [("leaf%d-r%s" % (su, rail), spine, item["lane_bytes"]) for rail, spine in sorted(item["spines"].items())
+                for su in units] if len(units) > 1 else []
+    weights = {}
+    for fault in view.get("uplink_faults") or []:
+        if fault["kind"] == "uplink_slow":
+            weights[(fault["leaf"], fault["spine"])] = fault["factor"]
+    flows = []
+    for su in sorted({unit_of(node, per_leaf) for node in item["nodes"]}):
+        cross = _crossing(item, su)[0]
+        for rail in range(item["rails"]):
+            leaf = "leaf%d-r%d" % (su, rail)
+            total = sum(weights.get((leaf, spine), 1.0) for spine in view["spines"])
+            flows += [(leaf, spine, cross * weights.get((leaf, spine), 1.0) / total) for spine in view["spines"]]
+    return flows
+
+
+def _ib_link_add(counts, ports, fault, link, octets):
+    """One link's traffic each way: out of the leaf's port and into the spine's, and back."""
+    leaf, spine = link
+    ends = []
+    for near, far in ((leaf, spine), (spine, leaf)):
+        number = next((n for n, port in ports.get(near, {}).items() if (port.get("remote") or {}).get("name") == far), None)
+        if number is None:
+            return  # a link the subnet does not have (a unit of the run outside this pod's leaves)
+        ends.append(counts.setdefault((near, number), {"PortXmitData": 0, "PortRcvData": 0}))
+    packets = int(octets // IB_PACKET_BYTES)
+    for end in ends:
+        end["PortXmitData"] += int(octets // 4)
+        end["PortRcvData"] += int(octets // 4)
+        end["PortXmitPkts"] = end.get("PortXmitPkts", 0) + packets
+        end["PortRcvPkts"] = end.get("PortRcvPkts", 0) + packets
+    if fault and fault["kind"] == "uplink_slow":
+        ends[0]["PortXmitWait"] = ends[0].get("PortXmitWait", 0) + int(packets * IB_XMIT_WAIT_PER_PACKET * (1 - fault["factor"]))
+    elif fault:
+        for end in ends:
+            for counter in ("SymbolErrorCounter", "PortRcvErrors"):
+                end[counter] = end.get(counter, 0) + int(packets * IB_ERRORS_PER_PACKET)

@@ -6,8 +6,9 @@ of the switch listed (an unused one Down/Polling), and a "CA: <node description>
 with the port GUID; a link shows "( <width> <speed> Gbps <state>/<physical state>)" and the far end's LID, port and
 node description, then what both ends could do beyond it ("(Could be 4X )", "( Could be 106.25 Gbps)", else "( )").
 
-The subnet follows the scenario's nodes: rail r of node i on leaf "leaf<u>-r<r>" port ((i - 1) % 32) + 1 (u the
-scalable unit of 32 nodes), each leaf's ports 33 and 34 up to spine-01 and spine-02; 64-port switches (Quantum-2). A
+The subnet follows the scenario's nodes: rail r of node i on leaf "leaf<u>-r<r>" port ((i - 1) % n) + 1 (u the
+scalable unit of n nodes: pod.ib_fabric.nodes_per_leaf, 32 by default), each leaf's ports 33 and 34 up to spine-01 and
+spine-02; 64-port switches (Quantum-2). A
 node's fault `ib_cable_swap` {rails: [a, b]} crosses its two rails' cables at the leaves; a rail's `ib_width` or
 `ib_speed_gbps` (the `ib_link` fault) is what that link trained at, seen from both ends.
 """
@@ -65,10 +66,18 @@ def _pod(load_node):
         index += 1
 
 
+def nodes_per_leaf(nodes):
+    """The nodes of a scalable unit (pod.ib_fabric.nodes_per_leaf, as every node's multi-node runs see it): 32 by
+    default, a leaf's host ports. The uplinks stay on ports 33 and 34 whatever the unit's size."""
+    view = (nodes[0].get("switch_fabric") if nodes else None) or {}
+    return view.get("nodes_per_leaf") or NODES_PER_LEAF
+
+
 def subnet(nodes):
     """The switches and CAs of the pod's InfiniBand rails (render's arguments)."""
     rails = [r for r in nodes[0]["rails"] if r["link_layer"] == "InfiniBand"] if nodes else []
-    units = (len(nodes) + NODES_PER_LEAF - 1) // NODES_PER_LEAF
+    per_leaf = nodes_per_leaf(nodes)
+    units = (len(nodes) + per_leaf - 1) // per_leaf
     leaves = [(unit, rail) for unit in range(1, units + 1) for rail in range(len(rails))]
     lids = {}
     for name in ["leaf%d-r%d" % leaf for leaf in leaves] + list(SPINES):
@@ -84,8 +93,8 @@ def subnet(nodes):
                 continue
             lid = len(lids) + 1
             lids["%s %s" % (state["hostname"], rail["device"])] = lid
-            leaf = "leaf%d-r%d" % ((state["index"] - 1) // NODES_PER_LEAF + 1, swapped.get(number, number))
-            port_number = (state["index"] - 1) % NODES_PER_LEAF + 1
+            leaf = "leaf%d-r%d" % ((state["index"] - 1) // per_leaf + 1, swapped.get(number, number))
+            port_number = (state["index"] - 1) % per_leaf + 1
             top = rail.get("ib_top_gbps") or LANE_GBPS.get(rail["rate"], 106.25)  # what both ends can do (the ib_link fault keeps it)
             link = {"width": rail.get("ib_width", "4X"), "speed": rail.get("ib_speed_gbps", top), "max_speed": top,
                     "state": "Active" if rail["state"] == "Active" else "Initialize"}
@@ -477,6 +486,31 @@ def _real_read(pod, tool, args, state, subnet_, load_node, reader, node_dir):  #
             guids = {name: guid for guid, name, _lid, _ports in switches}
             settings = [('"%s"[1]' % ibsim.ca_id(port_guid), counts) for _description, port_guid, counts in by_ca]
             settings += [('"%s"[%d]' % (ibsim.node_id("S", guids[name]), port), counts)
-                         for name, ports in sorted(by_switch.items()) for port, counts in sorted(ports.items())]
+                         for name, ports in sorted(_with_loads(by_switch, state, switches).items())
+                         for port, counts in sorted(ports.items())]
             pod.set_counters(settings)
         return pod.run(tool, args, ibsim.ca_id(reader["port_guid"]), argv0=os.path.join(node_dir, "bin", tool))
+
+
+def _with_loads(by_switch, state, switches):
+    """The scenario's error counts per switch port, with what the loads recorded so far put through the leaf-spine
+    links of a pod whose subnet the runs see (pod.ib_fabric: fabric_load.subnet_loads): the data counters (64-bit,
+    PortCountersExtended), and a faulty uplink's PortXmitWait and receive errors on top of the scenario's own."""
+    view = state.get("switch_fabric") or {}
+    if not view.get("infiniband"):
+        return by_switch
+    from pyramid_twin import fabric_load  # pylint: disable=import-outside-toplevel
+    from pyramid_twin.fake_tool import pod_clock  # pylint: disable=import-outside-toplevel
+    event_dir = fabric_load.tool_events_dir()
+    loads = fabric_load.subnet_loads(fabric_load.load(event_dir) if event_dir else [], switches, view,
+                                     since=pod_clock("subnet-trickle"))
+    merged = {name: {port: dict(counts) for port, counts in ports.items()} for name, ports in by_switch.items()}
+    widths = dict(COUNTERS)
+    for (name, port), counts in loads.items():
+        here = merged.setdefault(name, {}).setdefault(port, {})
+        for counter, value in counts.items():
+            if counter in widths:  # an error or wait counter: PortCounters, stopped at its width's maximum
+                here[counter] = min(here.get(counter, 0) + value, 2 ** widths[counter] - 1)
+            else:
+                here["PortCountersExtended." + counter] = value
+    return merged

@@ -310,8 +310,9 @@ class Pod:
 
     def set_counters(self, settings):
         """[('"<node id>"[port]', {counter: value})] set on ibsim's ports (its console's PerformanceSet), each
-        acknowledged in its log before the read that follows."""
-        commands = ["PerformanceSet %s PortCounters.%s=%d" % (port, counter, value)
+        acknowledged in its log before the read that follows. A counter is PortCounters' unless it names its attribute
+        ("PortCountersExtended.PortXmitData": the 64-bit data counters)."""
+        commands = ["PerformanceSet %s %s=%d" % (port, counter if "." in counter else "PortCounters." + counter, value)
                     for port, counts in settings for counter, value in sorted(counts.items())]
         if not commands:
             return

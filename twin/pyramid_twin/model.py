@@ -104,7 +104,7 @@ class ScenarioError(ValueError):
 
 def _switch_fabric(scenario):
     if scenario.get("switches") is None:
-        return None
+        return _ib_view(scenario)
     # imported here: switch_model imports this module
     from pyramid_twin import switch_model  # pylint: disable=import-outside-toplevel
     return switch_model.node_view(scenario)
@@ -140,6 +140,7 @@ def load_scenario(path=None):
                             "(0 < factor <= 1: the all-to-all across units runs at it)" % path)
     pod["ib_sm"] = _ib_sm(path, pod.get("ib_sm"), node_names(data))
     _ib_stack(path, data)
+    _ib_fabric(path, data)
     sharp = pod.get("sharp")
     if sharp is not None and (not isinstance(sharp, dict) or set(sharp) != {"state"} or sharp["state"] not in ("up", "no_job")):
         raise ScenarioError("%s: pod.sharp takes state: up (the fabric runs SHARP, every node has the NCCL RDMA/SHARP "
@@ -221,6 +222,63 @@ def _ib_stack(path, data):
     pod["ib_sm"]["sm_host"] = host
     if not stray:
         pod["ib_sm"].update(host)
+
+
+IB_LINK_FAULTS = ("uplink_slow", "uplink_marginal")
+
+
+def _ib_fabric(path, data):
+    """pod.ib_fabric: {nodes_per_leaf (32 by default: one scalable unit to a leaf of each rail), uplink_faults}: the
+    InfiniBand subnet's units and the faults of its leaf-spine links (formats_infiniband.subnet), which show only under
+    load, as the RoCE fabric's uplink_slow and uplink_marginal do (switch_model.py): the real stack (pod.ib_stack
+    ibsim) is given the counters a load puts through them (formats_infiniband._real_read)."""
+    from pyramid_twin.formats_infiniband import SPINES  # pylint: disable=import-outside-toplevel
+    pod = data["pod"]
+    fabric = pod.get("ib_fabric")
+    if fabric is None:
+        return
+    if not isinstance(fabric, dict) or set(fabric) - {"nodes_per_leaf", "uplink_faults"}:
+        raise ScenarioError("%s: pod.ib_fabric takes nodes_per_leaf and uplink_faults" % path)
+    per_leaf = fabric.setdefault("nodes_per_leaf", 32)
+    if isinstance(per_leaf, bool) or not isinstance(per_leaf, int) or not 1 <= per_leaf <= 32:
+        raise ScenarioError("%s: pod.ib_fabric.nodes_per_leaf: the nodes of a scalable unit, 1 to 32 (a leaf's 32 host "
+                            "ports)" % path)
+    units = (pod["nodes"] + per_leaf - 1) // per_leaf
+    leaves = ["leaf%d-r%d" % (unit, rail) for unit in range(1, units + 1) for rail in range(pod["rails"])]
+    faults = fabric.setdefault("uplink_faults", [])
+    for item in faults if isinstance(faults, list) else [None]:
+        factor = (item or {}).get("factor", 0.25)
+        if (not isinstance(item, dict) or item.get("kind") not in IB_LINK_FAULTS or item.get("leaf") not in leaves
+                or item.get("spine") not in SPINES or set(item) - {"kind", "leaf", "spine", "factor"}
+                or ("factor" in item and item["kind"] != "uplink_slow")
+                or isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor < 1):
+            raise ScenarioError("%s: pod.ib_fabric.uplink_faults: each {kind: %s, leaf (one of %s), spine (%s), and for "
+                                "uplink_slow its factor, above 0 and below 1}: %r" % (
+                                    path, " or ".join(IB_LINK_FAULTS), ", ".join(leaves[:4]) + (", ..." if len(leaves) > 4 else ""),
+                                    ", ".join(SPINES), item))
+    if faults and pod.get("ib_stack") != "ibsim":
+        raise ScenarioError("%s: pod.ib_fabric.uplink_faults need pod.ib_stack ibsim: the real stack's counters show what "
+                            "a load put through a link" % path)
+    if pod.get("ib_stack") == "ibsim" and len(leaves) + len(SPINES) > 16:
+        raise ScenarioError("%s: pod.ib_stack ibsim: %d leaves and %d spines; the switches take LIDs 1-16" % (
+            path, len(leaves), len(SPINES)))
+
+
+def _ib_view(scenario):
+    """What every node's multi-node runs know of the InfiniBand subnet's units and faulty uplinks (pod.ib_fabric), in
+    switch_model.node_view's shape (fabric_load.py records and paces by it); None without pod.ib_fabric."""
+    from pyramid_twin.formats_infiniband import SPINES  # pylint: disable=import-outside-toplevel
+    from pyramid_twin.switch_model import MARGINAL_PACE  # pylint: disable=import-outside-toplevel
+    fabric = scenario["pod"].get("ib_fabric")
+    if fabric is None:
+        return None
+    faults = []
+    for item in fabric["uplink_faults"]:
+        unit, _dash, rail = item["leaf"][len("leaf"):].partition("-r")
+        faults.append({"kind": item["kind"], "leaf": item["leaf"], "spine": item["spine"], "su": int(unit), "rail": int(rail),
+                       "factor": float(item.get("factor", 0.25)) if item["kind"] == "uplink_slow" else None,
+                       "pace": float(item.get("factor", 0.25)) if item["kind"] == "uplink_slow" else MARGINAL_PACE})
+    return {"nodes_per_leaf": fabric["nodes_per_leaf"], "spines": list(SPINES), "uplink_faults": faults, "infiniband": True}
 
 
 def _ib_sm(path, ib_sm, names):

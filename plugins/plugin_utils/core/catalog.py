@@ -264,7 +264,8 @@ def _check(catalog, declared=None):
         if "platforms" in check and (check.get("device") != "switch" or not wanted_os or set(wanted_os) - set(SWITCH_OSES)):
             problems.append("check %s: platforms is a non-empty list of %s, for switch checks" % (cid, ", ".join(SWITCH_OSES)))
         if check.get("device") == "switch":
-            for source in check.get("sources", []):
+            # a source read on one host for the pod (read_on: an InfiniBand subnet's switches) is no switch's own read
+            for source in [name for name in check.get("sources", []) if "read_on" not in catalog["sources"].get(name, {})]:
                 platforms = [way.get("platform") for way in catalog["sources"].get(source, {}).get("ways", [])]
                 lacking = [os_name for os_name in wanted_os if os_name not in platforms]
                 if lacking:

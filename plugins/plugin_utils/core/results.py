@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 
 from .model import BLOCKED, ERROR, FAIL, SKIP, count_statuses
@@ -16,7 +17,33 @@ NOT_PASSING = (FAIL, ERROR, BLOCKED)  # BLOCKED: a switch in the host's path fai
 
 
 def host_path(run_dir, host):
-    return os.path.join(run_dir, "devices", "%s.json" % host)
+    # a device found in a read rather than the inventory may bear any name its fabric gives it (an InfiniBand switch's
+    # node description: "MF0;sw-ib01:MQM9700/U1"): its file's name keeps what a file name can hold
+    return os.path.join(run_dir, "devices", "%s.json" % re.sub(r"[^A-Za-z0-9_.:@+=-]", "_", host))
+
+
+FOUND = "found_devices.json"  # the devices of the run found in a read, not the inventory: {name: where it was found}
+
+
+def add_found(run_dir, names, where):
+    """Remember ``names`` as devices of the run found in a read (``where``, in words: "the InfiniBand subnet read on
+    node-001"), which the report judges on the records they hold (report/go_no_go.py build)."""
+    found = found_devices(run_dir)
+    found.update({name: found.get(name, where) for name in names})
+    path = os.path.join(run_dir, FOUND)
+    handle, tmp = tempfile.mkstemp(dir=run_dir, suffix=".tmp")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        json.dump(found, out, indent=1, sort_keys=True)
+    os.replace(tmp, path)
+
+
+def found_devices(run_dir):
+    """{name: where it was found} of the run's devices found in a read (add_found); {} where none was."""
+    try:
+        with open(os.path.join(run_dir, FOUND), encoding="utf-8") as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        return {}
 
 
 def load(run_dir, host):

@@ -52,6 +52,8 @@ from .switch import _UNREAD, _deltas, _window
 
 SOURCES = ("sw_port_traffic", "sw_errors", "sw_ecn", "sw_discards")
 ERROR_COUNTERS = ("crc", "in_errors")  # the receive side: what a failing cable or optic raises at the far end of it
+# What each figure is called where it is read: a RoCE switch's counters (an InfiniBand subnet's: judging/link_infiniband.py)
+ROCE = {"errors": ERROR_COUNTERS, "errors_said": "CRC/input errors", "marks": "ECN marks", "discards": "discards"}
 # a switch FAILing for several links: the cause that most surely is the link's own first
 CAUSE_ORDER = ("errors_under_load", "slow_link", "marks_concentrated", "discards_concentrated")
 _FAILED = "(its read failed)"  # a figure whose source failed as a whole on the switch
@@ -120,11 +122,11 @@ def _queue(deltas, priority):
     return next((deltas[key] for key in (str(priority), "all") if key in deltas), None)
 
 
-def _end(tables, port, priority):
+def _end(tables, port, priority, words):
     """One end's figures: {"bytes": out octets, "errors": {counter: rise}, "marks", "discards"}; a text where unread."""
     return {
         "bytes": _carried(tables, port),
-        "errors": _figure(tables, "sw_errors", port, lambda each: {name: each.get(name, _UNREAD) for name in ERROR_COUNTERS},
+        "errors": _figure(tables, "sw_errors", port, lambda each: {name: each.get(name, _UNREAD) for name in words["errors"]},
                           lambda deltas: deltas or None),
         "marks": _figure(tables, "sw_ecn", port, dict, lambda deltas: _queue(deltas, priority)),
         "discards": _figure(tables, "sw_discards", port, dict, lambda deltas: _queue(deltas, priority)),
@@ -181,7 +183,7 @@ def _errors(links, ends, limit):
     return found
 
 
-def _concentrated(links, ends, what, least):
+def _concentrated(links, ends, what, least, words):
     """{link index: [(cause, why)]} of the link whose end holds over half of the paths' marks (or discards)."""
     counts = [ends[index][side][what] for index in range(len(links)) for side in (0, 1)]
     if len(links) < 2 or not all(isinstance(count, int) for count in counts):
@@ -191,7 +193,7 @@ def _concentrated(links, ends, what, least):
         for side, (switch, port) in enumerate(((link["leaf"], link["leaf_port"]), (link["spine"], link["spine_port"]))):
             count = ends[index][side][what]
             if count * 2 > total and count >= least:
-                label = "ECN marks" if what == "marks" else "discards"
+                label = words[what]
                 found.setdefault(index, []).append(("%s_concentrated" % what, "%d of the %d %s on the paths (%s) at %s %s" % (
                     count, total, label, percent(count / total), switch, port)))
     return found
@@ -220,17 +222,21 @@ HASHED = {"what": "the pair", "unplaced": "path", "spread": False}
 @judge("links_under_load", scope="link")
 def links_under_load(facts, expect):
     """{device: verdict} for every switch holding a link on the paths and every node of the missed all-to-all."""
-    return _judged(facts, expect, SPREAD)
+    return judged_on(facts, expect, SPREAD)
 
 
 @judge("links_of_a_pair_under_load", scope="link")
 def links_of_a_pair_under_load(facts, expect):
     """{device: verdict} for every switch on the paths and every node of the missed pairs: the links their flows took
     (those that carried the re-run) judged; a switch none of its flows crossed is not applicable."""
-    return _judged(facts, expect, HASHED)
+    return judged_on(facts, expect, HASHED)
 
 
-def _judged(facts, expect, load):
+def judged_on(facts, expect, load, words=None):
+    """{device: verdict} of the switches holding the links on the paths and the nodes of the missed run (``load``:
+    SPREAD or HASHED), ``facts`` {switch: {sw source: window}}; ``words``: what each figure is called where it was
+    read (ROCE when left out)."""
+    words = words or ROCE
     links, nodes = expect["links"], expect["nodes"]
     share_min, error_max = expect.get("pyramid_link_share_min"), expect["pyramid_link_error_max"]  # shares: spread loads
     priority = (expect.get("pyramid_pfc_priorities") or [None])[0]
@@ -238,7 +244,7 @@ def _judged(facts, expect, load):
     ports = {switch: {link[role + "_port"] for link in links for role in ("leaf", "spine") if link[role] == switch}
              for switch in switches}
     reads = {switch: _reads(facts, switch, ports[switch]) for switch in switches}
-    ends = [[_end(reads[link[role]][0], link[role + "_port"], priority) for role in ("leaf", "spine")] for link in links]
+    ends = [[_end(reads[link[role]][0], link[role + "_port"], priority, words) for role in ("leaf", "spine")] for link in links]
     unread = {switch: [why for _command, why in reads[switch][1]] for switch in switches}
     for index, link in enumerate(links):
         for side, role in enumerate(("leaf", "spine")):
@@ -247,8 +253,8 @@ def _judged(facts, expect, load):
     seconds = max([tables["sw_port_traffic"][2] for tables, _failed in reads.values() if "sw_port_traffic" in tables] or [0])
     expected = ("each link on %s's paths carries at least %s of the median bytes of its leaf's other uplinks, " % (load["what"], percent(share_min))
                 if load["spread"] else "each link a flow of %s took (the links that carried it): " % load["what"]) + (
-        "no CRC/input errors above %d rising at either end, no port holding over half of the paths' ECN marks or discards "
-        "(and at least %d)" % (error_max, expect["pyramid_link_marks_min"]))
+        "no %s above %d rising at either end, no port holding over half of the paths' %s or %s (and at least %d)" % (
+            words["errors_said"], error_max, words["marks"], words["discards"], expect["pyramid_link_marks_min"]))
     carried = [end["bytes"] for pair in ends for end in pair if isinstance(end["bytes"], int)]
     if not sum(carried):
         return _no_traffic(expect, switches, nodes, reads, unread, expected, len(carried), seconds, load)
@@ -262,15 +268,16 @@ def _judged(facts, expect, load):
         if not any(idle) and not any(isinstance(value, str) for value in idle):
             unread[switch].append("no traffic through its links on the paths during the load: not measured under load")
     shares, notes, ratios = _shares(links, ends, share_min) if load["spread"] else ({}, {}, {})
-    named = _merge(shares, _errors(links, ends, error_max), _concentrated(links, ends, "marks", expect["pyramid_link_marks_min"]),
-                   _concentrated(links, ends, "discards", expect["pyramid_link_marks_min"]))
+    named = _merge(shares, _errors(links, ends, error_max),
+                   _concentrated(links, ends, "marks", expect["pyramid_link_marks_min"], words),
+                   _concentrated(links, ends, "discards", expect["pyramid_link_marks_min"], words))
     named_links = [dict(links[index], why="; ".join(why for _cause, why in reasons)) for index, reasons in sorted(named.items())]
     out = dict(off_path)
     for switch in switches:
         mine = [index for index in sorted(named) if switch in (links[index]["leaf"], links[index]["spine"])]
         own_notes = [note for leaf, note in sorted(notes.items())
                      if any(link["leaf"] == leaf and switch in (leaf, link["spine"]) for link in links)]
-        out[switch] = _switch_verdict(switch, (links, ends, ratios), named, mine, (unread[switch], reads[switch][1], own_notes),
+        out[switch] = _switch_verdict(switch, (links, ends, ratios, words), named, mine, (unread[switch], reads[switch][1], own_notes),
                                       expected, seconds)
     for node in nodes:
         out[node] = _node_verdict(expect, named_links, {switch: unread[switch] for switch in switches},
@@ -334,14 +341,15 @@ def _taken(links, ends, switches, expected):
 
 
 def _switch_verdict(switch, paths, named, mine, unread_failed_notes, expected, seconds):
-    """paths: (links, ends, ratios); unread_failed_notes: (what was not read, [(command, why)] of failed reads, notes)."""
-    links, ends, ratios = paths
+    """paths: (links, ends, ratios, words); unread_failed_notes: (what was not read, [(command, why)] of failed reads,
+    notes)."""
+    links, ends, ratios, words = paths
     unread, failed, own_notes = unread_failed_notes
     commands = "; ".join(sorted({command for command, _why in failed if command})) or None
     if mine:
         causes = {cause for index in mine for cause, _why in named[index]}
         said = ["%s: %s; its figures: %s" % (link_name(links[index]), "; ".join(why for _cause, why in named[index]),
-                                             _link_figures(ends[index], ratios, index)) for index in mine]
+                                             _link_figures(ends[index], ratios, index, words)) for index in mine]
         return verdict(FAIL, expected, _summary(said + (["not read: " + _summary(unread, 3)] if unread else []) + own_notes),
                        cause_key=next(cause for cause in CAUSE_ORDER if cause in causes),
                        # its own ports of the named links: a failure confined to them (gate/blocking.py), the switch
@@ -354,17 +362,17 @@ def _switch_verdict(switch, paths, named, mine, unread_failed_notes, expected, s
         return verdict(ERROR, expected, "%s: not read: %s" % (switch, _summary(unread, 3)), command=commands,
                        cause="The switch's links on the load's paths were not measured under the load (a failed read, "
                              "counters cleared during it, or no traffic through them): they are not judged")
-    return verdict(PASS, expected, _figures(switch, links, ends, seconds) + "".join("; " + note for note in own_notes))
+    return verdict(PASS, expected, _figures(switch, links, ends, seconds, words) + "".join("; " + note for note in own_notes))
 
 
-def _link_figures(pair, ratios, index):
+def _link_figures(pair, ratios, index, words):
     """A named link's figures, both ends: its bytes each way (and their share of its peers' median), errors, marks."""
     said = []
     for side, label in ((0, "leaf to spine"), (1, "spine to leaf")):
         carried = pair[side]["bytes"]
         said.append("%s %s%s" % (label, _size(carried) if isinstance(carried, int) else "not read",
                                  " (%s of its peers' median)" % percent(ratios[(index, side)]) if (index, side) in ratios else ""))
-    for what, label in (("errors", "errors"), ("marks", "ECN marks"), ("discards", "discards")):
+    for what, label in (("errors", "errors"), ("marks", words["marks"]), ("discards", words["discards"])):
         said.append("%s %s at the leaf, %s at the spine" % (label, *[_count(pair[side][what]) for side in (0, 1)]))
     return ", ".join(said)
 
@@ -376,7 +384,7 @@ def _count(value):
     return "%d" % value if isinstance(value, int) else "not read"
 
 
-def _figures(switch, links, ends, seconds):
+def _figures(switch, links, ends, seconds, words):
     """A passing switch's figures: its links' bytes each way, and the errors, marks and discards at its ends."""
     said, errors, marks, discards = [], 0, 0, 0
     for index, link in enumerate(links):
@@ -388,8 +396,8 @@ def _figures(switch, links, ends, seconds):
                                           if isinstance(ends[index][1 - side]["bytes"], int) else "not read"))
         errors += max(ends[index][side]["errors"].values(), default=0)  # CRC errors are input errors too: counted once
         marks, discards = marks + ends[index][side]["marks"], discards + ends[index][side]["discards"]
-    return "%s on the paths over %ds: %s; errors +%d, ECN marks %d, discards %d" % (
-        counted(len(said), "link"), seconds, _summary(said, 4), errors, marks, discards)
+    return "%s on the paths over %ds: %s; errors +%d, %s %d, %s %d" % (
+        counted(len(said), "link"), seconds, _summary(said, 4), errors, words["marks"], marks, words["discards"], discards)
 
 
 def _node_verdict(expect, named_links, unread, notes, load):

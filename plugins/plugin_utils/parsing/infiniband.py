@@ -152,14 +152,15 @@ def _ranges(numbers):
     return ", ".join(str(n) for n in numbers[:6]) + (", ..." if len(numbers) > 6 else "")
 
 
-# ibqueryerrors.c (infiniband-diags 44): "Errors for <GUID> "<name>"" (a CA's header has its name only), then one line
+# ibqueryerrors.c (infiniband-diags 44): "Errors for <GUID> "<name>"" (a CA's header has its name only; "Data Counters
+# for" with --counters, which lists every port's data counters instead), then one line
 # per port whose error counters are not zero ("port ALL" a switch's sum of its ports), each counter as "[Name == N]"
 # ("[Name == N (2.332MB)]" for a data counter), and a closing summary: how many nodes and ports were checked, the
 # thresholds a port had to pass to be listed, and the counters left out (-s, -c). Captures: tests/unit/parsers/
 # linux_ibqueryerrors (ibsim 0.10 with OpenSM 3.3.23).
 # GUIDs are printed as "0x%" PRIx64, without leading zeros (a GUID of OUI 0c:42:a1 reads 0xc42a1..., ibsim's default
 # 0x200000): read as numbers and keyed with 16 digits, as iblinkinfo and ibstat print them.
-_ERRORS_FOR = re.compile(r"^Errors for (?:(0x[0-9a-fA-F]{1,16}) )?\"(.*)\"$")
+_ERRORS_FOR = re.compile(r"^(Errors|Data Counters) for (?:(0x[0-9a-fA-F]{1,16}) )?\"(.*)\"$")
 _ERROR_PORT = re.compile(r"^\s+GUID (0x[0-9a-fA-F]{1,16}) port (\d+|ALL):((?:\s*\[\w+ == \d+(?: \([^)]*\))?\])+)\s*$")
 _COUNTER = re.compile(r"\[(\w+) == (\d+)(?: \([^)]*\))?\]")
 _SUMMARY_NODES = re.compile(r"^## Summary: (\d+) nodes checked, (\d+) bad nodes found$")
@@ -174,13 +175,17 @@ _THRESHOLD = re.compile(r"\[(\w+) = (\d+)\]")
         kind="text")
 def ibqueryerrors(text):
     """{"ports": {"<GUID>:<port>": {counter: n}}, "names": {GUID: node name}, "checked": {"nodes", "ports"},
-    "thresholds": {counter: n}, "suppressed": [counter]}.
+    "thresholds": {counter: n}, "suppressed": [counter]}, and "data": true for a read of the data counters.
+
+    ``--counters`` ("Data Counters for" blocks) lists every port of every node with its data
+    counters (PortXmitData and PortRcvData in 4-octet units, as the PMA counts them; 64-bit where the port has the
+    extended counters): there a port not listed was not read.
 
     A port not listed had every counter at zero (or under its threshold: ``thresholds``, or left out: ``suppressed``).
     That absence is a reading only because the summary closes the read: without its four lines, or with a line that
     is no header, port or summary line, the text is not a complete read."""
     _map_read(text)
-    ports, names, guid, name, closing = {}, {}, None, None, []
+    ports, names, guid, name, closing, listing = {}, {}, None, None, [], set()
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -191,8 +196,9 @@ def ibqueryerrors(text):
             raise ValueError("line %d follows the summary: %r" % (number, line[:120]))
         header = _ERRORS_FOR.match(line)
         if header:
-            guid = "0x%016x" % int(header.group(1), 16) if header.group(1) else None
-            name = header.group(2)
+            guid = "0x%016x" % int(header.group(2), 16) if header.group(2) else None
+            name = header.group(3)
+            listing.add(header.group(1))
             continue
         match = _ERROR_PORT.match(line)
         if not match or name is None:  # a port line before any header: the header was lost
@@ -207,7 +213,13 @@ def ibqueryerrors(text):
         if key in ports:
             raise ValueError("line %d: %s listed twice" % (number, key))
         ports[key] = {counter: int(value) for counter, value in _COUNTER.findall(match.group(3))}
-    return dict(_summary(closing), ports=ports, names=names)
+    if len(listing) > 1:
+        raise ValueError("error and data counter blocks in one read: not one ibqueryerrors run's")
+    # --counters: every port of every node is listed, its data counters (a port missing is not read, not zero)
+    found = dict(_summary(closing), ports=ports, names=names)
+    if listing == {"Data Counters"}:
+        found["data"] = True
+    return found
 
 
 def _summary(lines):

@@ -24,14 +24,20 @@ import time
 
 from ..core import catalog as _catalog, results as _results
 from ..core.model import SourceFailure
-from ..judging import JUDGES, link as _link_judging, unjudged as _unjudged
-from . import background as _background, check_mode as _check_mode, engine as _engine, fabric_runs as _fabric_runs
+from ..judging import JUDGES, link as _link_judging, link_infiniband as _subnet, unjudged as _unjudged
+from . import background as _background, check_mode as _check_mode, engine as _engine, fabric_runs as _fabric_runs, pod as _pod
 
 
 def path_checks(catalog, layer):
     """The checks of ``layer`` whose kind reads the switches on a missed load's paths, in catalog order."""
     return [check for check in catalog["checks"]
             if check["layer"] == layer and _catalog.kind_of(check).get("reads_on") == "paths"]
+
+
+def reads_subnet(check):
+    """Whether the check reads the switches' counters whole on one host (its ``leaves_from``: InfiniBand, whose
+    switches are no hosts of the run, named as the subnet names them) rather than on each switch on the paths."""
+    return "leaves_from" in check
 
 
 def files(run_dir, check):
@@ -108,10 +114,24 @@ class LinkPhases:
         readers, said, rounds = set(), [], []
         for check in self.checks:
             retraced = self._retraced(check)
+            # its only_if (the fabric it reads: RoCE's switches, InfiniBand's subnet), as the pod's nodes say it
+            probe = (list(docs) or switches or [None])[0]
+            where = _catalog.not_applicable({"id": check["id"], "only_if": check["only_if"]}, self._step.expectations(
+                probe, self._catalog, [], extra=tuple(check["only_if"]))) if probe and check.get("only_if") else None
+            if where:  # another fabric's check (its only_if): neither for nor against GO on any switch
+                _results.record_each(run_dir, [_engine.record_of(switch, check, self._catalog, {}, _unjudged.not_applicable(
+                    "; ".join("%s %s" % item for item in sorted(check.get("only_if", {}).items())), where), command="(none)")
+                    for switch in switches])
+                said.append("%s: %s" % (check["id"], where))
+                continue
             nodes, missed = missed_nodes(docs, retraced, check["retraces"].get("cause_keys", []))
-            runs = []
+            runs, unplaced = [], []
             for group in missed_groups(docs, retraced, nodes):
-                on_paths, links = paths(plans, group)
+                if reads_subnet(check):
+                    on_paths, links, why = self._subnet_paths(check, docs, args, group)
+                    unplaced += [why] if why else []
+                else:
+                    on_paths, links = paths(plans, group)
                 if on_paths:
                     runs.append({"nodes": group, "missed": missed_nodes({node: docs[node] for node in group}, retraced,
                                                                         check["retraces"].get("cause_keys", []))[1],
@@ -122,11 +142,32 @@ class LinkPhases:
             readers.update(on_paths)
             # a switch on no path of a miss has nothing to prove here: neither for nor against GO
             _results.record_each(run_dir, [self._off_path(switch, check, nodes) for switch in switches if switch not in on_paths])
-            said.append("%s: %s" % (check["id"], "%d run(s) across %d nodes, %d switches on their paths" % (
-                len(runs), len(nodes), len(on_paths)) if runs else "no miss to retrace"))
+            said.append("%s: %s%s" % (check["id"], "%d run(s) across %d nodes, %d switches on their paths" % (
+                len(runs), len(nodes), len(on_paths)) if runs else "no miss to retrace" if not unplaced else "no run made again",
+                "".join("; %s" % why for why in unplaced)))
             # one round per run made again: its switches read around its load alone
             rounds.extend({"check": check["id"], "run": index, "readers": run["readers"]} for index, run in enumerate(runs))
         return dict(result, readers=sorted(readers), rounds=rounds, msg="; ".join(said))
+
+    def _subnet_paths(self, check, docs, args, nodes):
+        """([the subnet's reader], its fabric links on the nodes' paths, why a rail or the run was not placed, or None)
+        for a check that reads the subnet whole on one host (its sources' ``read_on``: InfiniBand), the leaves found as
+        its ``leaves_from`` says (the nodes' own reads and the reader's, kept at the layers below). Not placed, the
+        run is not made again: its nodes keep the miss where the hunt put it, never a PASS."""
+        group = self._catalog["sources"][check["sources"][0]]["read_on"]
+        reader = _pod.reader(group, self._step.groups, args["run_dir"], self._layer, list(args.get("hosts") or []))
+        if reader is None:
+            return [], [], "no host of %s (or of gpu_nodes) in the run reads the subnet" % group
+        kept = {node: _kept(docs[node], check["leaves_from"]["node"], self._layer) for node in nodes}
+        subnet = _kept(docs.get(reader) or _results.load(args["run_dir"], reader), check["leaves_from"]["subnet"], self._layer,
+                       pod_read=True)
+        if not isinstance(subnet, dict) or "switches" not in subnet:
+            return [], [], "no %s kept on %s below layer %d (the paths are found in it: run Layer 3 with it)" % (
+                check["leaves_from"]["subnet"], reader, self._layer)
+        rails = {node: self._step.expectations(node, self._catalog, [check])["pyramid_rails"] for node in nodes}
+        links, unseen = _subnet.subnet_paths(kept, subnet, rails)
+        why = ("rails not placed on their leaves: %s" % "; ".join(unseen[:3])) if unseen else None
+        return ([reader] if links else []), links, why if links or why else "no fabric link on the paths of %s" % ", ".join(nodes)
 
     def check_mode(self, result, phase, args):
         """--check: the plan as in a full run (a switch on no path of a miss: not applicable), but the load is never run
@@ -137,7 +178,7 @@ class LinkPhases:
         records = []
         for check in self.checks:
             plan = files(args["run_dir"], check).load_plan() or {}
-            for switch in plan.get("readers", []):
+            for switch in [] if reads_subnet(check) else plan.get("readers", []):  # a subnet's reader is no switch
                 records.append(_engine.record_of(switch, check, self._catalog, {}, _unjudged.not_run(
                     "a miss of %s retraced" % check["retraces"]["check"],
                     "%s: the link run would run %s's load again" % (_check_mode.NOT_RUN, check["retraces"]["check"])), command="(none)"))
@@ -202,8 +243,10 @@ class LinkPhases:
         a node's under the check it retraced."""
         run_dir, counts = args["run_dir"], {}
         for check in self.checks:
-            run_files, judged, expects = files(run_dir, check), [], {}
+            run_files, judged, expects, nodes, readers = files(run_dir, check), [], {}, set(), set()
             for index, run in self._runs(dict(args, run=None), check):
+                nodes.update(run["nodes"])
+                readers.update(run["readers"])
                 facts = {}
                 for switch in run["readers"]:
                     expects[switch] = self._step.expectations(switch, self._catalog, [check])
@@ -212,19 +255,26 @@ class LinkPhases:
                 load = run_files.load(index, "load", "outcome") or {}
                 expect = dict(_engine.declared(check, expects[run["readers"][0]]), links=run["links"], nodes=run["nodes"],
                               missed=run["missed"], rerun=load.get("actual") or "the load did not run")
+                # a subnet's reader reads for the nodes and is judged as none of the switches it read
                 judged.append(_engine.run_judge(check, JUDGES[check["scope"]][check["judge"]], facts, expect,
-                                                hosts=run["readers"] + run["nodes"]))
+                                                hosts=([] if reads_subnet(check) else run["readers"]) + run["nodes"]))
             if judged:  # a switch on the paths of several runs: judging/link.py says its one verdict
-                self._record(run_dir, check, _link_judging.merged(judged), expects, counts)
+                verdicts = _link_judging.merged(judged)
+                self._record(run_dir, check, verdicts, (expects, nodes), counts)
+                if reads_subnet(check):  # its switches are the subnet's, found in the read: devices of the run from now on
+                    _results.add_found(run_dir, sorted(set(verdicts) - nodes), "the subnet read on %s" % ", ".join(sorted(readers)))
         return dict(result, counts=counts, msg=", ".join("%s %d" % item for item in sorted(counts.items())) or "no miss to retrace")
 
-    def _record(self, run_dir, check, verdicts, expects, counts):
-        """The judge's verdicts as records: a switch's under the check, a node's under the check it retraced."""
-        retraced, records = self._retraced(check), []
+    def _record(self, run_dir, check, verdicts, expects_nodes, counts):
+        """The judge's verdicts as records: a switch's under the check, a node's under the check it retraced (its cause
+        the retraced check's words, or the link check's where the judge placed the miss on a link: InfiniBand's)."""
+        (expects, nodes), retraced, records = expects_nodes, self._retraced(check), []
         for device, outcome in verdicts.items():
-            own = check if device in expects else retraced
+            own = retraced if device in nodes else check
+            key = outcome.get("cause_key")
             record = _engine.result(device, own, self._catalog, expects.get(device) or {}, outcome["status"], outcome["expected"],
-                                    outcome["actual"], cause=outcome.get("cause") or own.get("causes", {}).get(outcome.get("cause_key")),
+                                    outcome["actual"], cause=outcome.get("cause") or own.get("causes", {}).get(key)
+                                    or check.get("causes", {}).get(key),
                                     command=outcome.get("command") or ("(see %s)" % check["id"] if own is retraced else None),
                                     detail=outcome.get("detail"))
             if outcome.get("not_applicable"):  # a switch none of the re-run's flows crossed: neither for nor against GO
@@ -232,9 +282,19 @@ class LinkPhases:
             if own is retraced:
                 record["retraced_by"] = check["id"]
             records.append(record)
-            key = "%s=%s" % (own["id"], outcome["status"])
-            counts[key] = counts.get(key, 0) + 1
+            tally = "%s=%s" % (own["id"], outcome["status"])
+            counts[tally] = counts.get(tally, 0) + 1
         _results.record_each(run_dir, records)
+
+
+def _kept(doc, source, layer, pod_read=False):
+    """The facts a device kept, at the newest layer below ``layer`` that read ``source`` ({source: facts, and the
+    rails' sysfs GUIDs beside a node's ibstat}); ``pod_read``: what it read for the pod (run/pod.py read_in)."""
+    for below in range(layer - 1, -1, -1):
+        facts = _pod.read_in(doc, below)[0] if pod_read else _engine.restore_facts((doc.get("facts") or {}).get("layer%d" % below) or {})
+        if isinstance(facts, dict) and source in facts:
+            return facts[source] if pod_read else facts
+    return None
 
 
 def _windows(check, catalog, expect, before, after):

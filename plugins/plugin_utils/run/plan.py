@@ -19,6 +19,7 @@ from . import engine as _engine
 from . import fabric_rounds as _fabric_rounds
 from . import incast_plan as _incast_plan
 from . import incast_reads as _incast_reads
+from . import link as _link
 from . import rail_mesh as _mesh
 from . import rail_rounds as _rail_rounds
 from . import tiers as _tiers
@@ -87,16 +88,26 @@ def retraced_loads(check, catalog):
         check["retraces"]["check"], " or ".join(check["retraces"].get("cause_keys", [])))]
 
 
-def retraced_rounds(nodes, switches, catalog, alone=None):
+def retraced_rounds(nodes, switches, catalog, alone=None, expect_of=None):
     """The runs that follow a miss (a kind declared ``reads_on: paths``: catalog/kinds.yml), each from its check's
-    ``retraces``: the missed load once more across the same nodes while the switches on their paths are read. None
-    without two GPU nodes or a switch in the run to read (the run itself then plans nothing)."""
-    if alone or len(nodes) < 2 or not switches:
+    ``retraces``: the missed load once more across the same nodes while the switches on their paths are read (on
+    InfiniBand, the subnet's counters on its reader: run/link.py reads_subnet). None without two GPU nodes, for a check
+    of another fabric (its only_if, on the first node's expectations), or without a switch in the run to read where the
+    check reads the inventory's switches (the run itself then plans nothing)."""
+    if alone or len(nodes) < 2:
         return []
-    return [{"round": "%s (layer %d)" % (check["scope"], check["layer"]), "runs": 1, "check": check["id"],
-             "what": "%s, while the switches on their paths are read before and after it (%s)" % (
-                 retraced_loads(check, catalog)[0], check["id"])}
-            for check in catalog["checks"] if _catalog.kind_of(check).get("reads_on") == "paths"]
+    first = expect_of(nodes[0]) if expect_of else {}
+    rounds = []
+    for check in catalog["checks"]:
+        if _catalog.kind_of(check).get("reads_on") != "paths" or (not _link.reads_subnet(check) and not switches):
+            continue
+        if expect_of and _catalog.not_applicable({key: value for key, value in check.items() if key != "platforms"}, first):
+            continue
+        rounds.append({"round": "%s (layer %d)" % (check["scope"], check["layer"]), "runs": 1, "check": check["id"],
+                       "what": "%s, while %s are read before and after it (%s)" % (
+                           retraced_loads(check, catalog)[0], "the subnet's counters on its reader" if _link.reads_subnet(check)
+                           else "the switches on their paths", check["id"])})
+    return rounds
 
 
 def mesh(layer, nodes, expect_of, catalog):
@@ -234,7 +245,7 @@ def build(devices, expect_of, catalog, groups, forks):
     # after the layer's own rounds (Layer 5's hunt), before the next layer's (the training step, "L6")
     rounds = plan["fabric"]["rounds"]
     before = next((index for index, entry in enumerate(rounds) if entry["round"] == "L6"), len(rounds))
-    plan["fabric"]["rounds"] = rounds[:before] + retraced_rounds(nodes, switches, catalog, alone) + rounds[before:]
+    plan["fabric"]["rounds"] = rounds[:before] + retraced_rounds(nodes, switches, catalog, alone, expect_of) + rounds[before:]
     plan["total"] = total(plan, expect_of(nodes[0]) if nodes else None)
     plan["outside"] = outside_partners(nodes, order)
     return plan

@@ -71,11 +71,18 @@ def plan(old_dir, hosts, expect_of, catalog, now, max_age_minutes):
     if missing:
         return dict(found, said="nothing reused: %s has no results of %s" % (old_dir, ", ".join(missing[:5])))
     then = _expectations_then(old_dir)
-    olds = {host: dict(_results.load(old_dir, host)) for host in hosts}
+    # the devices that run found in a read (an InfiniBand subnet's switches the link run named): a layer one of them
+    # did not pass is not taken over either, and those taken over come with their records
+    seen = {name: where for name, where in _results.found_devices(old_dir).items() if name not in hosts}
+    olds = {host: dict(_results.load(old_dir, host)) for host in list(hosts) + sorted(seen)}
     for host, doc in olds.items():
         doc["expect_then"] = then.get(host) or doc.get("expect") or {}
+
+    def expect_now(host):  # a device found in a read has no inventory variables to compare
+        return {} if host in seen else expect_of(host)
+
     for layer in range(TOP_REUSED + 1):
-        why = _not_reusable(layer, olds, expect_of, judged_by(catalog, layer))
+        why = _not_reusable(layer, olds, expect_now, judged_by(catalog, layer), seen)
         if why:
             break
         found["layers"].append(layer)
@@ -85,16 +92,20 @@ def plan(old_dir, hosts, expect_of, catalog, now, max_age_minutes):
                                 results=[dict(r, reused_from=os.path.basename(os.path.normpath(old_dir)))
                                          for r in doc["results"] if r["layer"] in found["layers"]])
                      for host, doc in olds.items()}
+    found["found_devices"] = {name: where for name, where in seen.items() if found["docs"][name]["results"]}
     return dict(found, said="layers %s taken over from %s (%.0f minutes old: every device passed them there, nothing "
                 "they judge has changed); layer %s and above run again%s" % (
                     _span(found["layers"]), os.path.basename(os.path.normpath(old_dir)), age,
                     found["layers"][-1] + 1, " (%s)" % why if why else ""))
 
 
-def _not_reusable(layer, olds, expect_of, names):
-    """Why ``layer`` cannot be taken over (the first device that stops it), or None."""
+def _not_reusable(layer, olds, expect_of, names, seen=()):
+    """Why ``layer`` cannot be taken over (the first device that stops it), or None. A device found in a read
+    (``seen``) holds records of the layer that found it alone: it stops no other layer."""
     for host, doc in olds.items():
         records = [r for r in doc["results"] if r["layer"] == layer]
+        if host in seen and not records:
+            continue
         if not passed_layer(records):
             bad = sorted({"%s %s" % (r["check"], r["status"]) for r in records if r["status"] != PASS})
             return "%s did not pass layer %d there%s" % (host, layer, ": " + ", ".join(bad[:3]) if bad else ": no record")
@@ -118,7 +129,10 @@ def open_docs(run_dir, typed, found=None):
     with open(os.path.join(run_dir, EXPECTATIONS), "w", encoding="utf-8") as out:
         json.dump({host: mask_values(dict(expect)) for host, expect in typed.items()}, out, sort_keys=True, default=str)
     for doc in found["docs"].values():
-        _results.save(run_dir, doc)
+        if doc["host"] not in found.get("found_devices", {}) or doc["results"]:
+            _results.save(run_dir, doc)
+    for name, where in (found.get("found_devices") or {}).items():
+        _results.add_found(run_dir, [name], where)
     if found.get("said"):
         with open(os.path.join(run_dir, MARKER), "w", encoding="utf-8") as out:
             json.dump({key: found.get(key) for key in ("from", "layers", "age_minutes", "said")}, out, indent=2, sort_keys=True)
