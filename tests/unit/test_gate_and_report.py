@@ -284,6 +284,8 @@ def test_a_switch_found_in_the_subnets_read_is_a_device_judged_on_its_own_record
     _results.add_found(run_dir, [named, "spine-02"], "the subnet read on node-001")
     assert _results.found_devices(run_dir) == {named: "the subnet read on node-001", "spine-02": "the subnet read on node-001"}
     assert _results.load(run_dir, named)["host"] == named and "/" not in _results.host_path(run_dir, named).rsplit("devices/", 1)[1]
+    assert _results.host_path(run_dir, "sw ib01") != _results.host_path(run_dir, "sw;ib01")  # not one file for two
+    assert _results.host_path(run_dir, "node-001").endswith("/devices/node-001.json")  # an inventory name as it is
     report = _report.build(CATALOG, run_dir, {"gpu_node": ["node-001"]})
     assert report["hosts"][named]["device"] == "switch" and report["hosts"][named]["verdict"] == "NO-GO"
     assert [r["check"] for r in report["hosts"][named]["checks"]] == ["ib_fabric_link_under_load"]

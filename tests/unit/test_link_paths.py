@@ -94,7 +94,7 @@ class _Step:
         self.plans = plans
 
     def expectations(self, host, catalog, checks, extra=()):  # pylint: disable=unused-argument
-        return {"pyramid_switch_ports": self.plans.get(host, []), "pyramid_command_timeout": 10}
+        return {"pyramid_switch_ports": self.plans.get(host, []), "pyramid_command_timeout": 10, "pyramid_rdma_link_layer": "roce"}
 
     def collect(self, planned, timeout, parallel=1):
         raise AssertionError("nothing to retrace reads nothing")
@@ -201,7 +201,7 @@ def test_each_missed_run_is_planned_a_round_of_its_own_and_its_load_made_alone(t
     catalog = _catalog.load_catalog()
     step = _Launcher(PLANS)
     phases = _link.LinkPhases(step, catalog, {"layer": 5})
-    check = next(c for c in phases.checks if c["retraces"]["check"] == "nccl_pairs" and "only_if" not in c)  # RoCE's
+    check = next(c for c in phases.checks if c["retraces"]["check"] == "nccl_pairs" and c["only_if"]["pyramid_rdma_link_layer"] == "roce")
     retraced = next(c for c in catalog["checks"] if c["id"] == "nccl_pairs")
     path = retraced["causes"]["path"]
     for node, partner, said in (("node-001", "node-009", "with node-009: busbw 80"), ("node-009", "node-001", "with node-001: busbw 80"),
@@ -278,6 +278,6 @@ def test_on_infiniband_a_miss_whose_subnet_read_was_not_kept_is_not_made_again_a
     assert planned["rounds"] == [] and planned["readers"] == []
     assert ("ib_fabric_link_under_load: no run made again; no ib_link_info kept on node-001 below layer 5 (the paths are "
             "found in it: run Layer 3 with it)") in planned["msg"], planned["msg"]
-    assert "fabric_link_under_load: no miss to retrace" in planned["msg"]  # RoCE's: no switch on any path
+    assert "fabric_link_under_load: not applicable: pyramid_rdma_link_layer is infiniband" in planned["msg"]  # RoCE's
     record = _results.load(str(tmp_path), "node-001")["results"][0]
     assert record["status"] == "FAIL" and record["cause"] == spine and "retraced_by" not in record

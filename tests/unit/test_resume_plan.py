@@ -135,8 +135,8 @@ def _found_run(tmp_path, status):
     from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import results as _results  # pylint: disable=import-outside-toplevel
     old = tmp_path / OLD
     (old / "devices").mkdir(parents=True)
-    (old / "devices" / "node-001.json").write_text(json.dumps({"host": "node-001", "expect": EXPECT, "facts": {},
-                                                               "results": HEALTHY_LOW + [_record(5, "nccl_node_busbw")]}))
+    (old / "devices" / "node-001.json").write_text(json.dumps({"host": "node-001", "expect": EXPECT, "facts": {}, "results": [
+        _record(0, "iommu"), _record(0, "rails_active")] + [_record(layer, "x") for layer in (1, 2, 3, 4)] + [_record(5, "nccl_node_busbw")]}))
     _results.record_each(str(old), [dict(_record(5, "ib_fabric_link_under_load", status), host="leaf2-r0")])
     _results.add_found(str(old), ["leaf2-r0"], "the subnet read on node-001")
     return old
@@ -147,8 +147,8 @@ def test_a_layer_a_switch_found_in_a_read_failed_is_not_taken_over(tmp_path):
     from being taken over (the nodes passed it, their miss traced to its link: taken over alone, the pod would be GO);
     the layers it holds no record of are not its to stop."""
     found = resume.plan(str(_found_run(tmp_path, "FAIL")), ["node-001"], lambda host: EXPECT, CATALOG, NOW, 240)
-    assert found["layers"] == [0, 1, 2] and "node-001 did not pass layer 3 there: no record" in found["said"]
-    assert found["found_devices"] == {}  # nothing of it taken over
+    assert found["layers"] == [0, 1, 2, 3, 4] and "leaf2-r0 did not pass layer 5 there: ib_fabric_link_under_load FAIL" in found["said"]
+    assert found["found_devices"] == {}  # nothing of it taken over (its only records are Layer 5's)
 
 
 def test_a_switch_found_in_a_read_comes_with_the_layer_taken_over(tmp_path):
@@ -156,8 +156,6 @@ def test_a_switch_found_in_a_read_comes_with_the_layer_taken_over(tmp_path):
     catalog = {"checks": [check for check in CATALOG["checks"] if check["layer"] in (0, 5)]
                + [{"id": "ib_fabric_link_under_load", "layer": 5, "expect": []}]}
     old = _found_run(tmp_path, "PASS")
-    (old / "devices" / "node-001.json").write_text(json.dumps({"host": "node-001", "expect": EXPECT, "facts": {}, "results": [
-        _record(0, "iommu"), _record(0, "rails_active")] + [_record(layer, "x") for layer in (1, 2, 3, 4)] + [_record(5, "nccl_node_busbw")]}))
     found = resume.plan(str(old), ["node-001"], lambda host: EXPECT, catalog, NOW, 240)
     assert found["layers"] == [0, 1, 2, 3, 4, 5] and found["found_devices"] == {"leaf2-r0": "the subnet read on node-001"}
     new = tmp_path / "new"

@@ -441,7 +441,7 @@ def test_a_marginal_infiniband_uplink_errs_at_both_ends_only_with_traffic(tmp_pa
     states = _ib_pod(tmp_path, {"kind": "uplink_marginal", "leaf": "leaf1-r1", "spine": "spine-02"})
     switches, _cas = formats_infiniband.subnet(states)
     assert fabric_load.subnet_loads([], switches, states[0]["switch_fabric"], since=5.0)[("leaf1-r1", 34)] == {
-        "PortXmitData": 1250000, "PortRcvData": 1250000}  # the subnet's own trickle, no error
+        "PortXmitData": 1250000, "PortRcvData": 1250000, "PortXmitPkts": 20000, "PortRcvPkts": 20000}  # the subnet's trickle
     item = fabric_load.event(states, 8, (1 << 20, 1 << 30, 2), 0.0, 0.0)
     loads = fabric_load.subnet_loads([item], switches, states[0]["switch_fabric"], now=1.0)
     assert loads[("leaf1-r1", 34)]["SymbolErrorCounter"] > 0 and loads[("spine-02", 2)]["PortRcvErrors"] > 0

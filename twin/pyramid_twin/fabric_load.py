@@ -285,6 +285,7 @@ IB_ERRORS_PER_PACKET = 1e-5
 # The subnet's own traffic on every switch-to-switch port (the SM's sweeps, PerfMgt polls): 4-octet units a second,
 # so that a counter never reads lower than the last time the real stack counted its own MADs on top of it
 IB_TRICKLE_UNITS_PER_S = 250000
+IB_TRICKLE_PACKETS_PER_S = 4000  # the same MADs counted in packets (a few hundred a read reach a port)
 
 
 def subnet_loads(events, switches, view, now=None, since=0.0):
@@ -300,8 +301,8 @@ def subnet_loads(events, switches, view, now=None, since=0.0):
     for name, numbered in ports.items():  # the trickle: on every port facing another switch
         for number, port in numbered.items():
             if (port.get("remote") or {}).get("name") in ports:
-                counts[(name, number)] = {"PortXmitData": int(IB_TRICKLE_UNITS_PER_S * since),
-                                          "PortRcvData": int(IB_TRICKLE_UNITS_PER_S * since)}
+                units, packets = int(IB_TRICKLE_UNITS_PER_S * since), int(IB_TRICKLE_PACKETS_PER_S * since)
+                counts[(name, number)] = {"PortXmitData": units, "PortRcvData": units, "PortXmitPkts": packets, "PortRcvPkts": packets}
     for item in events:
         done = _done(item, now)
         for leaf, spine, octets in (_ib_flows(item, view) if done else ()):
@@ -338,13 +339,13 @@ def _ib_link_add(counts, ports, fault, link, octets):
         number = next((n for n, port in ports.get(near, {}).items() if (port.get("remote") or {}).get("name") == far), None)
         if number is None:
             return  # a link the subnet does not have (a unit of the run outside this pod's leaves)
-        ends.append(counts.setdefault((near, number), {"PortXmitData": 0, "PortRcvData": 0}))
+        ends.append(counts.setdefault((near, number), {"PortXmitData": 0, "PortRcvData": 0, "PortXmitPkts": 0, "PortRcvPkts": 0}))
     packets = int(octets // IB_PACKET_BYTES)
     for end in ends:
         end["PortXmitData"] += int(octets // 4)
         end["PortRcvData"] += int(octets // 4)
-        end["PortXmitPkts"] = end.get("PortXmitPkts", 0) + packets
-        end["PortRcvPkts"] = end.get("PortRcvPkts", 0) + packets
+        end["PortXmitPkts"] += packets
+        end["PortRcvPkts"] += packets
     if fault and fault["kind"] == "uplink_slow":
         ends[0]["PortXmitWait"] = ends[0].get("PortXmitWait", 0) + int(packets * IB_XMIT_WAIT_PER_PACKET * (1 - fault["factor"]))
     elif fault:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -19,7 +20,10 @@ NOT_PASSING = (FAIL, ERROR, BLOCKED)  # BLOCKED: a switch in the host's path fai
 def host_path(run_dir, host):
     # a device found in a read rather than the inventory may bear any name its fabric gives it (an InfiniBand switch's
     # node description: "MF0;sw-ib01:MQM9700/U1"): its file's name keeps what a file name can hold
-    return os.path.join(run_dir, "devices", "%s.json" % re.sub(r"[^A-Za-z0-9_.:@+=-]", "_", host))
+    safe = re.sub(r"[^A-Za-z0-9_.:@+=-]", "_", host)
+    if safe != host:  # two names that differ only where a file name cannot (";" and " ") keep two files
+        safe += "-" + hashlib.sha256(host.encode("utf-8")).hexdigest()[:8]
+    return os.path.join(run_dir, "devices", "%s.json" % safe)
 
 
 FOUND = "found_devices.json"  # the devices of the run found in a read, not the inventory: {name: where it was found}

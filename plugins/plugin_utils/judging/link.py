@@ -245,7 +245,7 @@ def judged_on(facts, expect, load, words=None):
              for switch in switches}
     reads = {switch: _reads(facts, switch, ports[switch]) for switch in switches}
     ends = [[_end(reads[link[role]][0], link[role + "_port"], priority, words) for role in ("leaf", "spine")] for link in links]
-    unread = {switch: [why for _command, why in reads[switch][1]] for switch in switches}
+    unread = {switch: list(dict.fromkeys(why for _command, why in reads[switch][1])) for switch in switches}  # a read several sources share: once
     for index, link in enumerate(links):
         for side, role in enumerate(("leaf", "spine")):
             unread[link[role]].extend(why for why in sorted(map(_said, ends[index][side].values()), key=str)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..core.model import SourceFailure
 from . import link as _link
-from .infiniband import leaf_end
+from .infiniband import COUNTER_BITS, leaf_end, not_counted, port_counts, reader_tool, stuck
 from .rail_guids import SOURCE as RAIL_GUIDS, with_rail_guid
 from .registry import judge
 
@@ -53,7 +53,11 @@ def subnet_paths(node_facts, subnet, rails):
     links = []
     for guid, name in leaves.items():
         for number, port in sorted(subnet["switches"][guid]["ports"].items(), key=lambda item: int(item[0])):
-            far = (port.get("remote") or {}).get("guid")
+            remote = port.get("remote") or {}
+            far = remote.get("guid")
+            if remote and far is None:  # a far end with no block of its own (linux_iblinkinfo): a switch maybe
+                unseen.append("%s port %s: its far end %s (LID %s) has no block in the read" % (
+                    name, number, remote.get("name"), remote.get("lid")))
             if far in subnet["switches"] and far not in leaves:  # an uplink: a switch that no rail of the run lands on
                 links.append({"leaf": name, "leaf_guid": guid, "leaf_port": int(number),
                               "spine": subnet["switches"][far].get("name") or far, "spine_guid": far,
@@ -63,21 +67,32 @@ def subnet_paths(node_facts, subnet, rails):
 
 def by_switch(facts, links):
     """judging/link.py's facts ({switch: {sw source: window}}) from the reader's windows of the subnet's reads, each
-    switch's ports on the paths in the RoCE reads' shape: traffic (octets: 4-octet units times 4, and packets), error
-    counters (a port ibqueryerrors did not list counted zero: its summary proved the read whole), waits and discards."""
+    switch's ports on the paths in the RoCE per-port reads' shape ({port: facts, or the SourceFailure that says why
+    that port's figures prove nothing}): traffic (octets: 4-octet units times 4, and packets), error counters, waits
+    and discards. A port counts as unread where the read does not show it (the data counters list every port; an
+    error read that lists the ports it read, ibdiagnet's, did not list it), where it does not keep a counter read
+    here, or where a counter sits at its width's maximum in either read (it no longer counts); an error read that
+    lists only ports with a count (ibqueryerrors, its summary proving the read whole) shows the others at zero."""
     reader = next(iter(facts.values()), {}) if facts else {}
+    errors = COUNTED["errors"]
     out = {}
     for role in ("leaf", "spine"):
         for link in links:
             name, guid = link[role], link[role + "_guid"]
             ports = sorted({other[side + "_port"] for other in links for side in ("leaf", "spine") if other[side + "_guid"] == guid})
             out[name] = {
-                "sw_port_traffic": _window(reader.get(DATA), guid, ports, _traffic, listed=True),
-                "sw_errors": _window(reader.get(ERRORS), guid, ports, lambda c: {n: c.get(n, 0) for n in COUNTED["errors"]}),
-                "sw_ecn": _window(reader.get(ERRORS), guid, ports, lambda c: {"all": c.get(COUNTED["marks"], 0)}),
-                "sw_discards": _window(reader.get(ERRORS), guid, ports, lambda c: {"all": c.get(COUNTED["discards"], 0)}),
+                "sw_port_traffic": _window(reader.get(DATA), guid, ports, DATA_COUNTERS, _traffic),
+                "sw_errors": _window(reader.get(ERRORS), guid, ports, errors, lambda c: {n: c.get(n, 0) for n in errors}),
+                "sw_ecn": _window(reader.get(ERRORS), guid, ports, (COUNTED["marks"],), lambda c: {"all": c.get(COUNTED["marks"], 0)}),
+                "sw_discards": _window(reader.get(ERRORS), guid, ports, (COUNTED["discards"],),
+                                       lambda c: {"all": c.get(COUNTED["discards"], 0)}),
             }
     return out
+
+
+DATA_COUNTERS = ("PortXmitData", "PortRcvData")
+# a data counter's width where the port has no extended counters (PortCounters' 32 bits): at its maximum it has stopped
+DATA_BITS = 32
 
 
 def _traffic(counters):
@@ -85,17 +100,40 @@ def _traffic(counters):
             "out_packets": counters.get("PortXmitPkts"), "in_packets": counters.get("PortRcvPkts")}
 
 
-def _window(value, guid, ports, fields, listed=False):
-    """One switch's window of a subnet read: {"before", "after", "seconds"} with its path ports' fields, or the
-    read's failure. ``listed``: a read that lists every port (the data counters), where a port missing was not read."""
+def _window(value, guid, ports, counters, fields):
+    """One switch's window of a subnet read: {"before", "after", "seconds"}, each side {port: {"ports": {port: the
+    port's fields}} or the SourceFailure saying why its ``counters`` prove nothing}, or the read's failure."""
     if isinstance(value, SourceFailure) or not isinstance(value, dict):
         return value if isinstance(value, SourceFailure) else SourceFailure("(subnet read)", "not read before and after the load")
+    tool = reader_tool(value)
     out = {"seconds": value["seconds"]}
     for side in ("before", "after"):
-        read = value[side]["ports"]
-        out[side] = {"ports": {port: fields(read.get("%s:%d" % (guid, port), {}))
-                               for port in ports if not listed or "%s:%d" % (guid, port) in read}}
+        read, out[side] = value[side], {}
+        for port in ports:
+            key = "%s:%d" % (guid, port)
+            why = _unusable(read, key, counters)
+            out[side][port] = SourceFailure(tool, "%s port %d: %s" % (guid, port, why)) if why else {
+                "ports": {port: fields(port_counts(read, key) or {})}}
     return out
+
+
+def _unusable(read, key, counters):
+    """Why a port's ``counters`` in one read prove nothing, or None."""
+    counts = port_counts(read, key)
+    if read.get("data") and key not in read["ports"]:
+        counts = None  # --counters lists every port it read
+    if counts is None:
+        return "not in the read"
+    missing = not_counted(read, key, counters) + [name for name in counters if read.get("data") and name not in counts]
+    if missing:
+        return "%s not counted there" % ", ".join(missing)
+    for name in counters:
+        value = counts.get(name, 0)
+        said = (stuck(read, key, name, value) if name in COUNTER_BITS else
+                "%d, its %d-bit maximum: it no longer counts" % (value, DATA_BITS) if value == 2 ** DATA_BITS - 1 else None)
+        if said:
+            return "%s %s" % (name, said)
+    return None
 
 
 @judge("ib_links_under_load", scope="link")

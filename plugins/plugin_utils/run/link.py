@@ -166,8 +166,9 @@ class LinkPhases:
                 check["leaves_from"]["subnet"], reader, self._layer)
         rails = {node: self._step.expectations(node, self._catalog, [check])["pyramid_rails"] for node in nodes}
         links, unseen = _subnet.subnet_paths(kept, subnet, rails)
-        why = ("rails not placed on their leaves: %s" % "; ".join(unseen[:3])) if unseen else None
-        return ([reader] if links else []), links, why if links or why else "no fabric link on the paths of %s" % ", ".join(nodes)
+        if unseen:  # a path left out may hold the link: judged without it, "no link shows the loss" would not be true
+            return [], [], "%s not made again: not placed in the subnet's read: %s" % (" + ".join(nodes), "; ".join(unseen[:3]))
+        return ([reader], links, None) if links else ([], [], "no fabric link on the paths of %s" % ", ".join(nodes))
 
     def check_mode(self, result, phase, args):
         """--check: the plan as in a full run (a switch on no path of a miss: not applicable), but the load is never run

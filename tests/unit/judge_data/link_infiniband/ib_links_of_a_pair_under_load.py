@@ -29,7 +29,7 @@ SPECS = [
      "load": THROUGH_SPINE_02, "errors": {("spine-01", 2): {"SymbolErrorCounter": 40}},
      "status": {"*": "PASS", "spine-01": "SKIP", "node-001": "FAIL", "node-003": "FAIL"}},
     {"name": "pair: the error counters' read failed before the load: the switches on its paths and the nodes ERROR",
-     "load": THROUGH_SPINE_02, "errors_before": _spread.REFUSED,
+     "load": THROUGH_SPINE_02, "errors_failed": _spread.REFUSED,
      "status": {"*": "ERROR", "spine-01": "SKIP"},
      "contains": {"leaf1-r0": ["can't open UMAD port"]}},
 ]
@@ -40,8 +40,8 @@ def _generic(spec):
     row.update(check="ib_pair_link_under_load", group=dict(row["group"], nodes=NODES, missed=MISSED),
                status={device: spec["status"].get(device, spec["status"]["*"]) for device in sorted(_spread.GUIDS) + NODES})
     row["expect"].pop("pyramid_link_share_min")
-    if "errors_before" in spec:
-        row["facts"]["node-001"]["ib_port_counters"] = spec["errors_before"]
+    if "errors_failed" in spec:
+        row["facts"]["node-001"]["ib_port_counters"] = spec["errors_failed"]
     return row
 
 

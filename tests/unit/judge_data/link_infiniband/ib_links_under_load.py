@@ -56,6 +56,15 @@ SPECS = [
      "data_after": REFUSED,
      "status": {"*": "ERROR"},
      "contains": {"leaf1-r0": ["can't open UMAD port"], "node-002": [MISSED]}},
+    {"name": "a 16-bit SymbolErrorCounter at its maximum on a path port: it no longer counts, that switch not measured",
+     "errors": {("spine-01", 2): {"SymbolErrorCounter": 65535}}, "errors_before": {("spine-01", 2): {"SymbolErrorCounter": 65535}},
+     "status": {"*": "PASS", "spine-01": "ERROR", "node-001": "ERROR", "node-002": "ERROR", "node-003": "ERROR", "node-004": "ERROR"},
+     "contains": {"spine-01": ["port 2: SymbolErrorCounter 65535, its 16-bit maximum: it no longer counts"],
+                  "node-001": [MISSED, "the links of spine-01 were not measured"]}},
+    {"name": "an ibdiagnet read that did not list a path port (its PM_INFO lists every port it read): not measured",
+     "listed": {"leaf1-r0": [33, 34], "leaf2-r0": [33, 34], "spine-02": [1, 2], "spine-01": [1]},
+     "status": {"*": "PASS", "spine-01": "ERROR", "node-001": "ERROR", "node-002": "ERROR", "node-003": "ERROR", "node-004": "ERROR"},
+     "contains": {"spine-01": ["port 2: not in the read"]}},
     {"name": "no traffic at all on the paths: the load did not run, ERROR for everyone",
      "load": {"*": 0},
      "status": {"*": "ERROR"},
@@ -63,11 +72,15 @@ SPECS = [
 ]
 
 
-def _read(ports, data):
+def _read(ports, data, listed=None):
+    """linux_ibqueryerrors' facts (``data``: its --counters read), or with ``listed`` ({switch: ports}) the shape of
+    linux_ibdiagnet2_db_csv's: every port it read listed, "reader" ibdiagnet."""
     facts = {"ports": ports, "names": {guid: name for name, guid in GUIDS.items()}, "checked": {"nodes": 8, "ports": 262},
              "thresholds": {}, "suppressed": []}
     if data:
         facts["data"] = True
+    if listed is not None:
+        facts.update(listed={GUIDS[name]: numbers for name, numbers in listed.items()}, widths={}, unsupported={}, reader="ibdiagnet")
     return facts
 
 
@@ -90,11 +103,13 @@ def _data(load):
 
 def _facts(spec):
     before, after = _data(spec.get("load", {}))
-    errors = {"%s:%d" % (GUIDS[switch], port): counts for (switch, port), counts in spec.get("errors", {}).items()}
+    errors, errors_before = ({"%s:%d" % (GUIDS[switch], port): counts for (switch, port), counts in spec.get(key, {}).items()}
+                             for key in ("errors", "errors_before"))
     data_after = spec.get("data_after", after)
     return {"node-001": {
         "ib_port_data": data_after if isinstance(data_after, SourceFailure) else {"before": before, "after": data_after, "seconds": SECONDS},
-        "ib_port_counters": {"before": _read({}, False), "after": _read(errors, False), "seconds": SECONDS},
+        "ib_port_counters": {"before": _read(errors_before, False, spec.get("listed")), "after": _read(errors, False, spec.get("listed")),
+                             "seconds": SECONDS},
     }}
 
 
