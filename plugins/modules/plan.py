@@ -18,7 +18,9 @@ description:
     and how long each layer's load lasts (the soak, C(ib_write_bw)'s and the incast's durations) or at most (NCCL's
     and training's timeouts).
   - The rounds come from the planners the run itself uses, so a real run's rounds can only be smaller (a device that
-    fails a layer drops out of the rounds above).
+    fails a layer drops out of the rounds above). Each kind of run that runs across nodes is planned by the planner
+    its declaration names (C(catalog/kinds.yml) C(planned_by)); C(plan.json) keeps each kind's sections under C(runs),
+    layer by layer, each with its C(kind).
   - Writes C(plan.json) (everything) and C(plan.md) (grouped, readable) into O(run_dir); returns summary lines.
   - Run it after M(gpufabric.pyramid.preflight), which validates every expectation first (C(playbooks/plan.yml)).
 options:

@@ -93,7 +93,7 @@ def test_the_plan_lists_what_the_lone_node_runs_and_the_tools_it_tries(validate,
     with open(os.path.join(run.run_dirs[-1], "plan.md"), encoding="utf-8") as handle:
         markdown = handle.read()
     assert "mpirun" not in markdown and "srun" not in markdown
-    assert "## Layers 5 and 6 on the node alone" in markdown and "round 2" not in markdown
+    assert "## Layer 5 on the node alone" in markdown and "## Layer 6 on the node alone" in markdown and "round 2" not in markdown
     assert "| nccl_loaded | all_reduce_perf -b 8 -e 4G -f 2 -g 1 \\|\\| torchrun --standalone --nproc_per_node=1" in markdown
     assert "gpu_p2p (not applicable: gpu_p2p needs pyramid_gpus_per_node at least 2, and it is 1 here" in markdown
     assert "nccl_pairs (not applicable: node-001 is the only GPU node of this run" in markdown

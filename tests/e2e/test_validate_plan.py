@@ -36,6 +36,12 @@ def _scenario(tmp_path, name):
     return str(path), ran
 
 
+def _section(plan, kind, layer=None):
+    """One kind's section of the plan (its own planner's, catalog/kinds.yml planned_by), of one layer where given."""
+    (section,) = [section for section in plan["runs"] if section["kind"] == kind and layer in (None, section["layer"])]
+    return section
+
+
 def _plan(run):
     with open(os.path.join(run.run_dirs[-1], "plan.json"), encoding="utf-8") as handle:
         plan = json.load(handle)
@@ -53,14 +59,16 @@ def test_the_plan_names_every_round_and_layer_and_runs_nothing(validate, tmp_pat
     assert plan["devices"]["gpu_node"] == NODES and len(plan["devices"]["switch"]) == 12
     # the meshes' pairs are the run's own planner's, every pair both ways on every rail
     expected = [[list(pair) for pair in pairs] for pairs in rail_rounds.plan_rounds(NODES)]
-    for key in ("layer 2", "layer 4"):
-        assert plan["mesh"][key]["rounds"] == expected and plan["mesh"][key]["runs"] == 4 * 2 * 8, plan["mesh"][key]
-    layer4 = plan["mesh"]["layer 4"]["seconds"]["about"]
+    for layer in (2, 4):
+        mesh = _section(plan, "rail_mesh", layer)
+        assert [entry["pairs"] for entry in mesh["rounds"]] == expected and mesh["runs"] == 4 * 2 * 8, mesh
+    layer4 = _section(plan, "rail_mesh", 4)["seconds"]["about"]
     assert "| 4 | ib_write_bw at line rate on every rail" in markdown and "| about %d s |" % layer4 in markdown
-    rounds = {str(entry["round"]): entry for entry in plan["fabric"]["rounds"]}
+    rounds = {str(entry["round"]): entry for entry in _section(plan, "fabric", 5)["rounds"]}
     assert rounds["2"]["pairs"] == [["node-001", "node-003"], ["node-002", "node-004"]] and rounds["3"]["sizes"] == [2, 4]
     # the incast: one target, three senders, the target's port on each of the 8 leaves
-    (group,) = [group for groups in plan["incast"]["rounds"] for group in groups]
+    incast = _section(plan, "incast")
+    (group,) = [group for entry in incast["rounds"] for group in entry["groups"]]
     assert group["target"] == "node-001" and sorted(group["senders"]) == NODES[1:] and len(group["ports"]) == 8, group
     assert "3 senders x 150 Gb/s into one port per leaf" in markdown
     # each device's checks with their commands, and those that do not apply with why
@@ -73,9 +81,11 @@ def test_the_plan_names_every_round_and_layer_and_runs_nothing(validate, tmp_pat
     assert "plan: 4 GPU nodes, 12 switches; nothing run" in run.stdout
     # the load said first, and the total (issue 71): the incast's window counted with the soak and the meshes
     assert markdown.index("**The pod must be idle.**") < markdown.index("## Load and duration by layer")
-    assert plan["total"]["timed_seconds"] >= layer4 + plan["incast"]["seconds"]["about"], plan["total"]
+    assert plan["total"]["timed_seconds"] >= layer4 + incast["seconds"]["about"], plan["total"]
     shown = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", run.stdout).split())  # the play's lines, their colours and wraps out
-    assert "Total time: the timed loads (the soak, the ping mesh, the ib_write_bw mesh, the incast) take about" in shown, shown[-3000:]
+    assert "Total time: the timed loads (the soak, the ping mesh, the incast, the ib_write_bw mesh) take about" in shown, shown[-3000:]
+    # the runs that follow a miss, planned from the link kind's declaration: the switches on the paths read
+    assert [entry["check"] for entry in _section(plan, "link")["rounds"]] == ["fabric_link_under_load", "pair_link_under_load"]
 
 
 def test_an_infiniband_plan_reads_the_subnet_on_one_node_and_chooses_the_incast_at_layer3(validate, tmp_path):
@@ -85,7 +95,8 @@ def test_an_infiniband_plan_reads_the_subnet_on_one_node_and_chooses_the_incast_
     assert not os.path.isdir(ran) or not os.listdir(ran), os.listdir(ran)
     plan, markdown = _plan(run)
     # the leaves are the subnet's: nothing reads it before Layer 3, so the plan says so rather than guess the rounds
-    assert plan["incast"]["at_layer3"] and plan["incast"]["rounds"] == [] and "off" not in plan["incast"]
+    incast = _section(plan, "incast")
+    assert incast["at_layer3"] and incast["rounds"] == [] and "off" not in incast
     assert "incast: 3 senders x 150 Gb/s into one port per leaf of the subnet, its rounds chosen at Layer 3" in markdown
     assert "chosen at Layer 3 from the subnet's read" in markdown
     layer1 = {entry["check"]: entry for entry in next(layer for layer in plan["layers"] if layer["layer"] == 1)["devices"]["node-003"]}

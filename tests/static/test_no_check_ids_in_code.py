@@ -58,3 +58,37 @@ def test_no_check_id_or_source_name_in_the_runners_or_the_report():
                         found.append("%s:%d %r" % (where, line, literal))
     assert not found, "check ids or source names written in code (a key of the check in the catalog instead): %s" % found
     assert used == set(EXCEPTIONS), "exceptions no longer needed: %s" % sorted(set(EXCEPTIONS) - used)
+
+
+# The plan is drawn from each kind's declaration (catalog/kinds.yml planned_by): the parts that make and print it
+PLAN_FILES = ("plugins/plugin_utils/run/plan.py", "plugins/plugin_utils/report/plan_markdown.py")
+
+
+def test_the_plan_names_no_kind_and_imports_no_kinds_planner():
+    """No kind's name as a string and no kind's planner imported in the plan's own code: a kind is planned by its
+    declaration's planned_by, so a new kind with a planner is planned without touching these files."""
+    kinds = _catalog.kinds()
+    planners = {kind["planned_by"] for kind in kinds.values() if kind.get("planned_by")}
+    assert planners, "no kind declares its planner"
+    for path in PLAN_FILES:
+        with open(os.path.join(ROOT, path), encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        assert not named_in(ast.unparse(tree), set(kinds)), "%s names a kind: %s" % (path, named_in(ast.unparse(tree), set(kinds)))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
+        assert not imported & planners, "%s imports a kind's planner: %s" % (path, sorted(imported & planners))
+
+
+def test_no_runner_looks_a_judge_up_by_a_kinds_name():
+    """A runner asks for a check's judge by the check (judging/registry.py judge_of: its own kind's table), never
+    ``JUDGES["<kind>"]``: the kind is the check's ``scope``, said once in the catalog."""
+    found = []
+    for folder in FOLDERS:
+        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+            if not name.endswith(".py"):
+                continue
+            with open(os.path.join(ROOT, folder, name), encoding="utf-8") as handle:
+                tree = ast.parse(handle.read())
+            found += ["%s/%s:%d" % (os.path.basename(folder), name, node.lineno) for node in ast.walk(tree)
+                      if isinstance(node, ast.Subscript) and getattr(node.value, "attr", getattr(node.value, "id", None)) == "JUDGES"
+                      and isinstance(node.slice, ast.Constant)]
+    assert not found, "a judge looked up by a kind's name (judge_of(check) instead): %s" % found

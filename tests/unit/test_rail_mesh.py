@@ -1,9 +1,9 @@
-"""run/rail_mesh.py: the rail mesh's addresses, commands and ports per round, raw outputs and records."""
+"""run/rail_addresses.py and run/rail_mesh.py: the rail mesh's addresses, commands and ports per round, raw outputs and records."""
 
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_addresses as _addresses, rail_mesh as _mesh
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import rail_rounds as _blame
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
@@ -18,22 +18,22 @@ def _expect(**overrides):
 
 
 def test_the_seed_plan_gives_each_node_one_address_per_rail():
-    addresses, problem = _mesh.rail_addresses("node-032", _expect())
+    addresses, problem = _addresses.rail_addresses("node-032", _expect())
     assert problem is None and addresses == ["10.5%d.0.32" % rail for rail in range(8)]
-    assert _mesh.rail_addresses("gpu300", _expect())[0][0] == "10.50.1.44"  # 300 = 1 * 256 + 44
+    assert _addresses.rail_addresses("gpu300", _expect())[0][0] == "10.50.1.44"  # 300 = 1 * 256 + 44
 
 
 @pytest.mark.parametrize("node, number", [("node-047", 47), ("gpu12-r3n5", 5), ("dgx-a100-0112", 112), ("login", None)])
 def test_the_plan_reads_the_number_that_ends_the_nodes_name_not_its_place(node, number):
     # issue 71: a node taken out of gpu_nodes renumbered every node after it
-    assert _mesh.node_number(node) == number
+    assert _addresses.node_number(node) == number
 
 
 def test_a_node_whose_name_ends_without_a_number_gives_its_own_addresses():
-    addresses, problem = _mesh.rail_addresses("login", _expect())
+    addresses, problem = _addresses.rail_addresses("login", _expect())
     assert addresses is None and "no number ends the name 'login'" in problem and "pyramid_rail_addresses" in problem
-    assert _mesh.address_plan_problems(["login", "node-002"], ["login", "node-002"], lambda node: _expect())[0].startswith("login: ")
-    assert _mesh.address_plan_problems(["gpu-host"], ["gpu-host"], lambda node: _expect()) == []  # one node: no mesh
+    assert _addresses.address_plan_problems(["login", "node-002"], ["login", "node-002"], lambda node: _expect())[0].startswith("login: ")
+    assert _addresses.address_plan_problems(["gpu-host"], ["gpu-host"], lambda node: _expect()) == []  # one node: no mesh
 
 
 @pytest.mark.parametrize("overrides, words", [
@@ -42,7 +42,7 @@ def test_a_node_whose_name_ends_without_a_number_gives_its_own_addresses():
     ({"pyramid_rail_address_plan": "10.5{rail}.0.{node}00"}, "is not an IP address"),
 ])
 def test_a_plan_that_gives_no_address_is_refused_by_name(overrides, words):
-    addresses, problem = _mesh.rail_addresses("node-007", _expect(**overrides))
+    addresses, problem = _addresses.rail_addresses("node-007", _expect(**overrides))
     assert addresses is None and words in problem
 
 
@@ -60,26 +60,26 @@ NODES = ["node-001", "node-002", "node-003"]
 def test_preflight_refuses_a_rail_address_plan_that_gives_no_address_or_one_twice(own, words):
     expects = {node: _expect() for node in NODES}
     expects["node-002"]["pyramid_rail_addresses"] = own
-    assert words in " | ".join(_mesh.address_plan_problems(NODES, NODES, expects.get))
+    assert words in " | ".join(_addresses.address_plan_problems(NODES, NODES, expects.get))
 
 
 def test_preflight_passes_the_seed_plan_and_skips_a_node_without_a_mesh():
     expects = {node: _expect() for node in NODES}
-    assert _mesh.address_plan_problems(NODES, NODES, expects.get) == []
-    assert _mesh.address_plan_problems(NODES, NODES, lambda node: {}) == []
+    assert _addresses.address_plan_problems(NODES, NODES, expects.get) == []
+    assert _addresses.address_plan_problems(NODES, NODES, lambda node: {}) == []
     # a plan with no {node}: every node would get the same addresses
     same = {node: _expect(pyramid_rail_address_plan="10.5{rail}.0.9") for node in NODES}
-    assert len(_mesh.address_plan_problems(NODES, NODES, same.get)) == 16
+    assert len(_addresses.address_plan_problems(NODES, NODES, same.get)) == 16
 
 
 def test_a_node_may_give_its_own_addresses():
     own = ["192.0.2.%d" % rail for rail in range(8)]
-    assert _mesh.rail_addresses("node-003", _expect(pyramid_rail_addresses=own)) == (own, None)
+    assert _addresses.rail_addresses("node-003", _expect(pyramid_rail_addresses=own)) == (own, None)
 
 
 def _plan(nodes, check="rdma_write_bw", **overrides):
     expect = _expect(**overrides)
-    addresses = {node: _mesh.rail_addresses(node, expect)[0] for node in nodes}
+    addresses = {node: _addresses.rail_addresses(node, expect)[0] for node in nodes}
     layer = CHECKS[check]["layer"]
     return _mesh.make_plan(layer, CHECKS[check], nodes, expect["pyramid_rails"], addresses, expect), expect
 

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_mesh as _mesh
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import rail_addresses as _addresses, rail_mesh as _mesh
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import rail_rounds as _blame
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
@@ -26,7 +26,7 @@ def _expect(**overrides):
 
 def _plan(nodes, gpus_of=None, **overrides):
     expect = _expect(**overrides)
-    addresses = {node: _mesh.rail_addresses(node, expect)[0] for node in nodes}
+    addresses = {node: _addresses.rail_addresses(node, expect)[0] for node in nodes}
     gpus = {node: (gpus_of or {}).get(node, _mesh.gpus_of(expect, expect["pyramid_rails"])) for node in nodes}
     return _mesh.make_plan(4, HOST, nodes, expect["pyramid_rails"], addresses, expect, gpus=gpus, companion=GDR), expect
 

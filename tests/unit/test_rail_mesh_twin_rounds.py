@@ -14,7 +14,7 @@ import time
 from pyramid_twin import model, formats_perftest
 
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.core import catalog as _catalog, expectations as _expectations
-from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, rail_mesh as _mesh
+from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.run import engine as _engine, rail_addresses as _addresses, rail_mesh as _mesh
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import rail_rounds as _blame
 from ansible_collections.gpufabric.pyramid.plugins.plugin_utils.judging import JUDGES
 
@@ -93,7 +93,7 @@ def _layer4(tmp_path, nodes, faults="[]"):
     names = sorted(states)
     expect, errors = _expectations.resolve(CATALOG, {"pyramid_rdma_port_base": PORT_BASE, "pyramid_rdma_duration": 1})
     assert not errors
-    addresses = {name: _mesh.rail_addresses(name, expect)[0] for name in names}
+    addresses = {name: _addresses.rail_addresses(name, expect)[0] for name in names}
     gpus = {name: _mesh.gpus_of(expect, expect["pyramid_rails"]) for name in names}
     plan = _mesh.make_plan(4, HOST, names, expect["pyramid_rails"], addresses, expect, gpus=gpus, companion=GDR)
     run_dir = str(tmp_path / "run")

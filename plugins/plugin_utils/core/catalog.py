@@ -373,6 +373,16 @@ def load_of(check, catalog, expect):
     return loads
 
 
+def retraced_load(check):
+    """What a check that follows another's miss (its ``retraces``) loads: none of its own sources, but that check's run
+    once more where it missed, across the same nodes; [] for any other check. Said so (the plan's Load column of every
+    switch that would read it, and the link kind's own plan), so that nobody reads such a switch as never loaded."""
+    if not check.get("retraces"):
+        return []
+    return ["only where %s misses (%s): its run once more across the same nodes" % (
+        check["retraces"]["check"], " or ".join(check["retraces"].get("cause_keys", [])))]
+
+
 def checks_for(catalog, device="gpu_node"):
     return [c for c in catalog["checks"] if c["device"] == device]
 

@@ -54,3 +54,9 @@ def percent(fraction):
 def counted(number, noun, plural=None):
     """'1 GPU', '8 GPUs': a count with its noun in the right number."""
     return "%d %s" % (number, noun if number == 1 else plural or noun + "s")
+
+
+def named(items, limit=8):
+    """'a, b and 3 more': at most ``limit`` names of a line (a plan's hosts, pairs or ports; its JSON has every one)."""
+    items = list(items)
+    return ", ".join(items[:limit]) + (" and %d more" % (len(items) - limit) if len(items) > limit else "")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .registry import JUDGES  # noqa: F401
+from .registry import JUDGES, judge_of  # noqa: F401
 
 # Every module of this package registers its judges with @judge as it is imported: all are imported here, so a new
 # judging module needs no line anywhere else.

@@ -34,6 +34,11 @@ def judge(name, scope="host"):
     return register
 
 
+def judge_of(check):
+    """The judge of a catalog check, from its own kind's table: a runner asks for it by the check, never by a kind's name."""
+    return JUDGES[check.get("scope", "host")][check["judge"]]
+
+
 def alone(scope):
     """Register the verdict of a check of ``scope``'s kind on a lone GPU box: function(check, node) -> verdict."""
     if scope not in JUDGES:

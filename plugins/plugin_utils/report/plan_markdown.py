@@ -8,16 +8,9 @@ from __future__ import annotations
 import json
 import os
 
-SHOWN = 8  # hosts, pairs or addresses named in a line; plan.json has every one
+from ..core.model import named
 
-
-def names(items, limit=SHOWN):
-    items = list(items)
-    return ", ".join(items[:limit]) + (" and %d more" % (len(items) - limit) if len(items) > limit else "")
-
-
-def _pairs(pairs, limit=SHOWN):
-    return names(["%s <-> %s" % tuple(pair) for pair in pairs], limit)
+SHOWN = 8  # hosts or addresses named in a line; plan.json has every one
 
 
 def _seconds(seconds):
@@ -31,37 +24,22 @@ def _seconds(seconds):
 
 
 def layer_rows(plan):
-    """(layer, what loads the fabric or the GPUs, how long) for each layer."""
-    loads = {}
+    """(layer, what loads the fabric or the GPUs, how long) for each layer: each kind's sections of the layer say their
+    load and duration (run/plan.py runs), else the layer's checks name their loads; the soak is Layer 1's."""
+    rows = []
     for layer in plan["layers"]:
-        found = []
+        number = layer["layer"]
+        sections = [section for section in plan["runs"] if section["layer"] == number]
+        loads = []
         for entries in layer["devices"].values():
             for entry in entries:
-                for load in entry.get("loads") or []:
-                    if load not in found:
-                        found.append(load)
-        loads[layer["layer"]] = found
-    mesh2, mesh4, fabric, incast = plan["mesh"]["layer 2"], plan["mesh"]["layer 4"], plan["fabric"], plan["incast"]
-    soak = plan["soak"]["seconds"]
-    if incast.get("off"):
-        incast_text = "incast not run: %s" % incast["off"]
-    elif incast.get("at_layer3"):  # InfiniBand: the rounds follow from the subnet's read at Layer 3
-        incast_text = "incast: %s, its rounds chosen at Layer 3" % incast["load"]
-    else:
-        incast_text = "incast: %s, %d round(s)" % (incast["load"], len(incast["rounds"]))
-    # a mesh without a round (one GPU node) says why, not "0 runs"
-    rows = [
-        (0, "; ".join(loads[0]) or "none: reads only", "-"),
-        (1, "none: counters read twice, the soak apart", "the soak: %s s" % soak),
-        (2, "pings: %s" % mesh2["how"] if mesh2.get("rounds") else "none: %s" % mesh2.get("note", "no pair"),
-         _seconds(mesh2.get("seconds")) if mesh2.get("rounds") else "-"),
-        (3, incast_text, _seconds(incast.get("seconds")) if not incast.get("off") else "-"),
-        (4, "; ".join(loads[4]) + (": %d runs in %d round(s)" % (mesh4.get("runs", 0), len(mesh4["rounds"])))
-         if mesh4.get("rounds") else "none: %s" % mesh4.get("note", "no pair"), _seconds(mesh4.get("seconds")) if mesh4.get("rounds") else "-"),
-        (5, "; ".join(loads[5]) or "none", _seconds((fabric.get("seconds") or {}).get(5))),
-        (6, "; ".join(loads[6]) or "none", _seconds((fabric.get("seconds") or {}).get(6))),
-        (7, "none: Prometheus queries from the controller", "-"),
-    ]
+                loads += [load for load in entry.get("loads") or [] if load not in loads]
+        said = [section["load"] for section in sections if section.get("load")]
+        seconds = next((section["seconds"] for section in sections if section.get("seconds")), None)
+        if number == 1 and not said and not loads:  # the soak: counters read twice, that long apart
+            rows.append((number, "none: counters read twice, the soak apart", "the soak: %s s" % plan["soak"]["seconds"]))
+            continue
+        rows.append((number, "; ".join(said or loads) or "none: reads only", _seconds(seconds)))
     return rows
 
 
@@ -94,7 +72,9 @@ def markdown(plan):
     lines += ["## Load and duration by layer", "", "| Layer | Load on the fabric or the GPUs | How long |", "|---|---|---|"]
     lines += ["| %d | %s | %s |" % (layer, _cell(load), _cell(how)) for layer, load, how in layer_rows(plan)]
     lines += [""]
-    lines += _mesh_lines(plan) + _fabric_lines(plan) + _tier_lines(plan) + _incast_lines(plan)
+    for section in plan["runs"]:
+        lines += section_lines(section)
+    lines += _tier_lines(plan)
     lines += ["## Checks by layer and device", "",
               "`a || b`: the node runs b where a is not on it or fails (nccl-tests' binary, else the built-in benchmark; lsmod, "
               "else /proc/modules): the results name the one that answered.", ""]
@@ -102,7 +82,7 @@ def markdown(plan):
         lines += ["### Layer %d" % layer["layer"], ""]
         for hosts, entries in groups_of(layer):
             run = [e for e in entries if "not_applicable" not in e]
-            lines += ["%s: %d check(s)" % (names(hosts), len(run)), ""]
+            lines += ["%s: %d check(s)" % (named(hosts, SHOWN), len(run)), ""]
             if run:
                 lines += ["| Check | Commands | Load |", "|---|---|---|"]
                 for entry in run:
@@ -123,33 +103,22 @@ def markdown(plan):
     return "\n".join(lines)
 
 
-def _mesh_lines(plan):
-    lines = []
-    for key in ("layer 2", "layer 4"):
-        mesh = plan["mesh"][key]
-        lines += ["## The rail mesh, %s (%s)" % (key, mesh["check"]), ""]
-        if mesh.get("note"):
-            lines += [mesh["note"], ""]
-        for index, pairs in enumerate(mesh["rounds"], 1):
-            lines.append("- round %d: %d pairs: %s" % (index, len(pairs), _pairs(pairs)))
-        if mesh.get("how") and mesh["rounds"]:
-            lines += ["", "%s. %d runs on %d rails." % (mesh["how"][0].upper() + mesh["how"][1:], mesh["runs"], len(mesh["rails"]))]
-        lines.append("")
+def section_lines(section):
+    """One kind's section of the plan, as its planner said it (run/plan.py runs): its title, why it does not run or
+    what it notes, its rounds, how they run, and its notes."""
+    lines = ["## %s" % section["title"], ""]
+    if section.get("off"):
+        return lines + ["Not run: %s." % section["off"], ""]
+    if section.get("note"):
+        lines += [section["note"] + ".", ""]
+    rounds = ["- round %s: %s" % (entry["round"], entry["what"]) for entry in section.get("rounds") or []]
+    if rounds:
+        lines += rounds + [""]
+    if section.get("how") and section.get("rounds"):
+        lines += [section["how"], ""]
+    if section.get("notes"):
+        lines += ["- %s" % note for note in section["notes"]] + [""]
     return lines
-
-
-def _fabric_lines(plan):
-    fabric = plan["fabric"]
-    if fabric.get("note") and fabric["rounds"]:  # a lone node: what it runs by itself, and why nothing runs across nodes
-        lines = ["## Layers 5 and 6 on the node alone", "", fabric["note"] + ".", ""]
-    else:
-        lines = ["## Layers 5 and 6 across nodes (launcher: %s)" % fabric.get("launcher"), ""]
-    for entry in fabric["rounds"]:
-        extra = ": " + _pairs(entry["pairs"]) if entry.get("pairs") else ": sizes %s" % entry["sizes"] if entry.get("sizes") else ""
-        if entry.get("units_alone"):
-            extra += "; where it misses, its %d scalable units alone, side by side (one step more)" % entry["units_alone"]
-        lines.append("- round %s: %s, %d run(s)%s" % (entry["round"], entry["what"], entry["runs"], extra))
-    return lines + [""]
 
 
 def _tier_lines(plan):
@@ -164,18 +133,6 @@ def _tier_lines(plan):
                         "larger node count is reported, not judged, unless the pod's own pair runs give a latency model. Keep "
                         "the GO run's `baseline.yml` in the inventory: it becomes the pod's own table by node count "
                         "(docs/nccl-tests.md, \"Calibration first\").", ""]
-
-
-def _incast_lines(plan):
-    incast = plan["incast"]
-    lines = ["## The incast (layer 3 under load)", ""]
-    if incast.get("off"):
-        return lines + ["Not run: %s." % incast["off"], ""]
-    for index, groups in enumerate(incast["rounds"], 1):
-        lines.append("- round %d: %s" % (index, "; ".join(
-            "%s <- %s (%s)" % (group["target"], names(group["senders"], 4), ", ".join(group["ports"])) for group in groups)))
-    lines += ["- %s" % note for note in incast.get("notes") or []]
-    return lines + [""]
 
 
 def _minutes(seconds):
@@ -206,11 +163,11 @@ def outside_lines(plan):
     outside = plan.get("outside")
     if not outside:
         return []
-    named = ", ".join(outside["nodes"]) + (" (then the next of gpu_nodes, %d more)" % outside["more"] if outside["more"] else "")
+    shown = ", ".join(outside["nodes"]) + (" (then the next of gpu_nodes, %d more)" % outside["more"] if outside["more"] else "")
     when = ("every run across nodes pairs this run's one node with it" if outside["needed"] else
             "a miss that this run's own nodes cannot place is retested with it")
     return ["**Outside this run (--limit):** %s of gpu_nodes may be loaded as partners at Layers 2, 4 and 5 (%s): keep "
-            "them idle too, or run the whole pod." % (named, when), ""]
+            "them idle too, or run the whole pod." % (shown, when), ""]
 
 
 def summary(plan):

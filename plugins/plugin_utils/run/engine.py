@@ -342,7 +342,7 @@ def judge_host(host, check, catalog, facts, expect, collected=None):
     inputs, failures = check_inputs(check, catalog, facts, expect)
     if failures:
         return error_result(host, check, catalog, expect, failures)
-    outcome = run_judge(check, _judges.JUDGES["host"][check["judge"]], inputs, declared(check, expect))
+    outcome = run_judge(check, _judges.judge_of(check), inputs, declared(check, expect))
     cause = outcome.get("cause") or check.get("causes", {}).get(outcome.get("cause_key"))
     record = result(host, check, catalog, expect, outcome["status"], outcome["expected"], outcome["actual"],
                     cause=cause, command=outcome.get("command") or commands_of(check, catalog, expect, collected),
@@ -367,7 +367,7 @@ def judge_pod(check, catalog, facts_by_host, expect_by_host, ran_by_host=None):
         else:
             judged[host] = inputs
     if judged:
-        outcomes = run_judge(check, _judges.JUDGES["pod"][check["judge"]], judged, {h: declared(check, expect_by_host[h]) for h in judged},
+        outcomes = run_judge(check, _judges.judge_of(check), judged, {h: declared(check, expect_by_host[h]) for h in judged},
                              hosts=judged)
         for host, outcome in outcomes.items():
             ran = commands_of(check, catalog, expect_by_host[host], (ran_by_host or {}).get(host))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..core import catalog as _catalog, results as _results
 from ..core.model import PASS, SourceFailure
-from ..judging import JUDGES, fabric_rounds as _decide
+from ..judging import judge_of, fabric_rounds as _decide
 from . import check_mode as _check_mode
 from . import engine as _engine, fabric_rounds as _rounds, fabric_runs as _fabric_runs
 from ..judging import scale as _scale
@@ -59,7 +59,7 @@ def _load(run_dir, hosts):
 
 def _group_runner(step, check, catalog, expect, launcher, log):
     """run(groups) for the rounds: each group's run started at once from the launcher, one outcome per group."""
-    name, judge = check["sources"][0], JUDGES["fabric"][check["judge"]]
+    name, judge = check["sources"][0], judge_of(check)
 
     def run_groups(groups):
         planned = []

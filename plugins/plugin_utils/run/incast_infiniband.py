@@ -14,7 +14,7 @@ read) before the senders fire, after they end and once more after that: one read
 from __future__ import annotations
 
 from ..core import results as _results
-from ..judging import JUDGES, incast_infiniband as _judge
+from ..judging import judge_of, incast_infiniband as _judge
 from ..judging.infiniband import leaf_end
 from ..judging.rail_guids import SOURCE as RAIL_GUIDS, with_rail_guid
 from . import engine as _engine, incast_plan as _plan, incast_reads as _run, pod as _pod
@@ -126,4 +126,4 @@ def outcome(files, plan, index, group, catalog, check, expect, reader_expect):
     if len(times) == len(LABELS):
         reads["seconds"] = {"load": times["after"] - times["before"], "settle": times["settled"] - times["after"]}
     facts = {"group": group, "reads": reads, "failed": _run.run_failures(files, index, group)}
-    return JUDGES["incast"][check["judge"]](facts, expect)
+    return judge_of(check)(facts, expect)

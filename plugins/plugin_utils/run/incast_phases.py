@@ -18,9 +18,9 @@ import time
 
 from ..core import catalog as _catalog, model as _model, results as _results
 from ..gate import blocking as _blocking
-from ..judging import JUDGES, incast as _judge, incast_infiniband as _ib_judge, incast_rounds as _rounds
+from ..judging import judge_of, incast as _judge, incast_infiniband as _ib_judge, incast_rounds as _rounds
 from . import background as _background, engine as _engine, incast_infiniband as _ib, incast_plan as _plan, incast_reads as _run
-from . import rail_mesh as _mesh
+from . import rail_addresses as _addresses, rail_mesh as _mesh
 from .ansible_step import RunError
 
 UNTIL = ("tail", "end")
@@ -51,7 +51,7 @@ class IncastPhases:
 
     def _own(self, expect):
         """The incast check of this node's fabric: RoCE's ECN/DCQCN/PFC, or InfiniBand's credits."""
-        return self._ib_check if expect["pyramid_rdma_link_layer"] == "infiniband" else self._check
+        return self._ib_check if _run.on_infiniband(expect) else self._check
 
     def _switch_expect(self, switch):
         return self._step.expectations(switch, self._catalog, _catalog.checks_at(self._catalog, 3, "switch"))
@@ -65,16 +65,17 @@ class IncastPhases:
             return dict(result, rounds=[], leaves=[], msg="incast not run: no node")
         expects = {host: self._expect(host) for host in hosts}
         reference = expects[hosts[0]]  # the run's settings are the first node's (keep them in group_vars/gpu_nodes)
-        if not reference["pyramid_incast"]:
-            _run.files(run_dir).save_plan({"off": "pyramid_incast is false", "rounds": []})
-            return dict(result, rounds=[], leaves=[], fabric_readers=[], msg="incast not run: pyramid_incast is false")
-        infiniband = reference["pyramid_rdma_link_layer"] == "infiniband"
+        off = _run.switched_off(reference)  # the plan's own words (run/incast_reads.py plan_sections)
+        if off:
+            _run.files(run_dir).save_plan({"off": off, "rounds": []})
+            return dict(result, rounds=[], leaves=[], fabric_readers=[], msg="incast not run: %s" % off)
+        infiniband = _run.on_infiniband(reference)
         docs = {host: _results.load(run_dir, host) for host in hosts}
         gated = all(expects[host]["pyramid_enforce_gate"] for host in hosts)
         nodes = _mesh.climbing(docs, 3, self._own(reference)["id"]) if gated else hosts
         addresses = {}
         for node in nodes:
-            found, problem = _mesh.rail_addresses(node, expects[node])
+            found, problem = _addresses.rail_addresses(node, expects[node])
             if problem and len(nodes) > 1:  # a lone node has no sender: its addresses are never used
                 return dict(result, failed=True, msg="rail address plan: %s: %s" % (node, problem))
             addresses[node] = found or []
@@ -377,4 +378,4 @@ class IncastPhases:
             nic[node] = {rail: {"before": per_label["before"][rail], "after": per_label["after"][rail]} for rail in per_label["before"]}
         facts = {"group": group, "switch": switch, "nic": nic, "seconds": plan["duration"], "tail": tail,
                  "failed": _run.run_failures(_run.files(run_dir), index, group)}
-        return JUDGES["incast"][self._check["judge"]](facts, expect)
+        return judge_of(self._check)(facts, expect)

@@ -13,7 +13,7 @@ import os
 import re
 
 from . import engine as _engine
-from ..core.model import SourceFailure
+from ..core.model import SourceFailure, named
 from . import background as _background, incast_plan as _plan
 
 # The incast's checks, the sources they read and the names their judges take them by are the catalog's
@@ -147,6 +147,60 @@ def make_plan(nodes, switch_ports, expect, addresses, catalog, expects):
     # each of them was proven by an incast that passed (run/incast_phases.py)
     planned["node_leaves"] = {node: sorted(leaf for leaf, attached in leaves.items() if node in attached) for node in nodes}
     return planned
+
+
+def switched_off(reference):
+    """Why the incast does not run at all with these settings (the run's, the first node's), or None: said the same by
+    the runner (run/incast_phases.py plan) and the plan (plan_sections)."""
+    return None if reference["pyramid_incast"] else "pyramid_incast is false"
+
+
+def on_infiniband(reference):
+    """The incast of an InfiniBand pod: its leaves are the subnet's, found in its read at Layer 3
+    (run/incast_infiniband.py); nothing reads that before the run."""
+    return reference["pyramid_rdma_link_layer"] == "infiniband"
+
+
+def plan_sections(pod):
+    """The plan's section of the incast (catalog/kinds.yml planned_by; run/plan.py): its rounds (targets, senders, the
+    leaf port each target proves) from make_plan, the planner the run uses, or why it does not run; on InfiniBand the
+    planner's own refusals and how many senders load each leaf, its rounds chosen at Layer 3."""
+    layer = min(check["layer"] for check in pod.checks)
+    section = {"layer": layer, "title": "The incast (layer %d under load)" % layer, "rounds": []}
+    if not pod.nodes:
+        return [dict(section, off="no GPU node", load="incast not run: no GPU node")]
+    reference = pod.first
+    off = switched_off(reference)
+    if off:
+        off += ": the row under load is not checked (NO-GO unless waived)"
+        return [dict(section, off=off, load="incast not run: %s" % off)]
+    rate, seconds = reference["pyramid_incast_rate_gbps"], reference["pyramid_incast_duration"]
+    if on_infiniband(reference):
+        try:  # the planner's own refusals (two nodes at least, a load that congests the port), before any leaf is known
+            checked = _plan.plan(pod.nodes, {}, senders=reference["pyramid_incast_senders"], rate_gbps=rate,
+                                 port_gbps=reference["pyramid_rail_rate_gbps"])
+        except _plan.IncastPlanError as exc:
+            return [dict(section, off=str(exc), error=True, load="incast not run: %s" % exc)]
+        load = "%d senders x %g Gb/s into one port per leaf of the subnet" % (checked["senders"], rate)
+        return [dict(section, at_layer3=True, senders=checked["senders"], timed="the incast",
+                     load="incast: %s, its rounds chosen at Layer %d" % (load, layer), seconds={"about_per_round": seconds},
+                     notes=checked["notes"] + [
+                         "InfiniBand: one target per leaf, chosen at Layer %d from the subnet's read (iblinkinfo on the fabric "
+                         "host, ib_fabric_hosts); the subnet is not read before, so the rounds are not known here" % layer])]
+    switch_ports = {switch: pod.expect_of(switch).get("pyramid_switch_ports") or [] for switch in pod.switches}
+    planned = make_plan(pod.nodes, switch_ports, reference, pod.addresses, pod.catalog, {node: pod.expect_of(node) for node in pod.nodes})
+    if planned.get("error"):
+        return [dict(section, off=planned["error"], error=True, load="incast not run: %s" % planned["error"])]
+    rounds = [{"round": index, "groups": [
+        {"target": group["target"], "senders": group["senders"],
+         "ports": ["%s %s (rail %s)" % (port["leaf"], port["port"], port["rail"]) for port in group["ports"]]} for group in groups]}
+        for index, groups in enumerate(planned["rounds"], 1)]
+    for entry in rounds:
+        entry["what"] = "; ".join("%s <- %s (%s)" % (group["target"], named(group["senders"], 4), ", ".join(group["ports"]))
+                                  for group in entry["groups"])
+    load = "%d senders x %g Gb/s into one port per leaf" % (planned["senders"], rate)
+    return [dict(section, rounds=rounds, senders=planned["senders"], notes=planned.get("notes") or [], timed="the incast",
+                 load="incast: %s, %d round(s)" % (load, len(rounds)), seconds={"about": len(rounds) * seconds})]
 
 
 def as_input(value, per_port=False):

@@ -24,7 +24,7 @@ import time
 
 from ..core import catalog as _catalog, results as _results
 from ..core.model import SourceFailure
-from ..judging import JUDGES, link as _link_judging, link_infiniband as _subnet, unjudged as _unjudged
+from ..judging import judge_of, link as _link_judging, link_infiniband as _subnet, unjudged as _unjudged
 from . import background as _background, check_mode as _check_mode, engine as _engine, fabric_runs as _fabric_runs, pod as _pod
 
 
@@ -232,7 +232,7 @@ class LinkPhases:
                 raw = None if unreachable else (collected or {}).get(name)
                 facts = (SourceFailure("ssh %s" % self._step.host, "launcher unreachable: %s" % unreachable) if unreachable
                          else _engine.parse_one(raw))
-                outcome = _engine.run_judge(retraced, JUDGES[retraced["scope"]][retraced["judge"]],
+                outcome = _engine.run_judge(retraced, judge_of(retraced),
                                             _fabric_runs.judged_facts(facts, nodes, self._catalog), _engine.declared(retraced, expect))
                 files(args["run_dir"], check).save(index, "load", "outcome", {"started": started, "ended": time.time(),
                                                                               "status": outcome["status"], "actual": outcome["actual"], "raw": raw})
@@ -257,7 +257,7 @@ class LinkPhases:
                 expect = dict(_engine.declared(check, expects[run["readers"][0]]), links=run["links"], nodes=run["nodes"],
                               missed=run["missed"], rerun=load.get("actual") or "the load did not run")
                 # a subnet's reader reads for the nodes and is judged as none of the switches it read
-                judged.append(_engine.run_judge(check, JUDGES[check["scope"]][check["judge"]], facts, expect,
+                judged.append(_engine.run_judge(check, judge_of(check), facts, expect,
                                                 hosts=([] if reads_subnet(check) else run["readers"]) + run["nodes"]))
             if judged:  # a switch on the paths of several runs: judging/link.py says its one verdict
                 verdicts = _link_judging.merged(judged)
@@ -318,3 +318,27 @@ def _windows(check, catalog, expect, before, after):
         else:
             out[name] = {"before": first, "after": last, "seconds": int(round(after["at"] - before["at"]))}
     return out
+
+
+def plan_sections(pod):
+    """The plan's sections of the runs that follow a miss (catalog/kinds.yml planned_by; run/plan.py), each check's from
+    its ``retraces``: the missed load once more across the same nodes while the switches on their paths are read (on
+    InfiniBand, the subnet's counters on its reader: reads_subnet), one NCCL step each at most. Nothing without two GPU
+    nodes, for a check of another fabric (its only_if, on the first node's expectations), or without a switch in the
+    run to read where the check reads the inventory's switches (the run itself then makes nothing)."""
+    if pod.alone or len(pod.nodes) < 2:
+        return []
+    by_layer = {}
+    for check in pod.checks:
+        if not reads_subnet(check) and not pod.switches:
+            continue
+        if _catalog.not_applicable({key: value for key, value in check.items() if key != "platforms"}, pod.first):
+            continue
+        rounds = by_layer.setdefault(check["layer"], [])
+        rounds.append({
+            "round": len(rounds) + 1, "runs": 1, "check": check["id"],
+            "what": "%s, while %s are read before and after it (%s), 1 run(s)" % (
+                _catalog.retraced_load(check)[0], "the subnet's counters on its reader" if reads_subnet(check)
+                else "the switches on their paths", check["id"])})
+    return [{"layer": layer, "title": "After a miss at layer %d: the link named" % layer, "rounds": rounds,
+             "steps": {"nccl": len(rounds)}} for layer, rounds in sorted(by_layer.items())]

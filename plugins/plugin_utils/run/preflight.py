@@ -7,7 +7,7 @@ rail addresses - found at once, each named (core/inventory.py says each rule).""
 
 from __future__ import annotations
 
-from . import privilege as _privilege, rail_mesh as _mesh
+from . import privilege as _privilege, rail_addresses as _addresses
 from ..core import fabric_plan as _fabric_plan, inventory as _inventory
 from ..core.task_vars import host_expectations
 
@@ -42,7 +42,7 @@ def inspect(templar, task_vars, extra_vars, hosts, catalog, check_mode):
     problems += _inventory.unknown_variables({host: _pyramid_variables(vars_of(host)) for host in hosts}, catalog)
     if not problems:  # the rail addresses and the fabric plan as a whole now, not at Layers 1 and 2
         nodes = devices.get("gpu_node", [])
-        problems = _mesh.address_plan_problems(nodes, groups.get("gpu_nodes") or nodes, typed.get)
+        problems = _addresses.address_plan_problems(nodes, groups.get("gpu_nodes") or nodes, typed.get)
         problems += _fabric_plan.problems(devices.get("switch", []), nodes, typed.get, list(inventory_groups.get("all") or []),
                                           set(groups.get("rail_leaves") or []) <= set(hosts), set(groups.get("rail_leaves") or []))
         problems += _first_run_traps(nodes, groups, vars_of, typed, run_tags, skip_tags, check_mode)

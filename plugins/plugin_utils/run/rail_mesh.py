@@ -13,16 +13,11 @@ from __future__ import annotations
 
 import os
 
-from . import background as _background, engine as _engine
-from ..core import results as _results
-from ..core.model import ERROR, PASS, SourceFailure
-from ..judging import rail_rounds as _judged
+from . import background as _background, engine as _engine, tiers as _tiers
+from ..core import catalog as _catalog, results as _results
+from ..core.model import ERROR, PASS, SourceFailure, named
+from ..judging import judge_of, rail_rounds as _judged
 from . import rail_rounds as _rounds
-
-try:
-    import netaddr
-except ImportError:  # a controller dependency (requirements.txt): said when the plan is made
-    netaddr = None
 
 
 def mesh_dir(run_dir, layer):
@@ -60,74 +55,6 @@ def climbing(docs, layer, check_id):
     """Nodes that passed every layer below ``layer``, and this layer so far (a switch in their path that
     failed it blocks them), in inventory order: the gate of every run across devices (core/results.climbs)."""
     return [host for host, doc in docs.items() if _results.climbs(doc["results"], layer, {check_id})]
-
-
-def node_number(node):
-    """The number that ends a node's inventory name (node-047: 47; gpu12-r3n5: 5), or None: the rail plan's {node}.
-    Its name, not its place in gpu_nodes: taking a node out of the inventory renumbers no other (issue 71)."""
-    digits = ""
-    for char in reversed(str(node)):
-        if not char.isdigit():
-            break
-        digits = char + digits
-    return int(digits) if digits else None
-
-
-def rail_addresses(node, expect):
-    """A node's address on every rail: its own list (pyramid_rail_addresses), or the plan filled for the number that
-    ends its name (node_number).
-
-    (addresses, problem or None); every address is checked with netaddr.
-    """
-    rails = expect["pyramid_rails"]
-    own = expect.get("pyramid_rail_addresses") or []
-    if own:
-        addresses = list(own)
-        if len(addresses) != len(rails):
-            return None, "pyramid_rail_addresses lists %d addresses for %d rails" % (len(addresses), len(rails))
-    else:
-        template, number = expect["pyramid_rail_address_plan"], node_number(node)
-        if number is None:
-            return None, ("no number ends the name %r, which pyramid_rail_address_plan's {node} reads: give the node its "
-                          "own pyramid_rail_addresses" % str(node))
-        try:
-            addresses = [template.format(rail=rail, node=number, node_hi=number // 256, node_lo=number % 256)
-                         for rail in range(len(rails))]
-        except (KeyError, IndexError, ValueError) as exc:
-            return None, "pyramid_rail_address_plan %r: %s (placeholders: rail, node, node_hi, node_lo)" % (template, exc)
-    if netaddr is None:
-        return None, "the netaddr Python package is not installed on the controller"
-    for address in addresses:
-        try:
-            netaddr.IPAddress(address, flags=netaddr.INET_PTON)
-        except (netaddr.AddrFormatError, ValueError, TypeError):
-            return None, "rail address %r is not an IP address (pyramid_rail_address_plan / pyramid_rail_addresses)" % address
-    return addresses, None
-
-
-def address_plan_problems(nodes, order, expect_of):
-    """Pre-flight's check of the rail address plan, before any host is touched: every node's address on every
-    rail (rail_addresses, by the number that ends its name), each an IP address and none given to two rails.
-    ``expect_of(node)`` is the node's typed expectations; a node without the plan's expectations (no rail mesh among
-    its checks) has none to check, nor has a pod of one node (``order``, the gpu_nodes group: no partner to ping).
-    One "node: problem" per fault."""
-    problems, owner = [], {}
-    if len(order) < 2 and len(nodes) < 2:
-        return problems
-    for node in nodes:
-        expect = expect_of(node)
-        if "pyramid_rail_address_plan" not in expect or "pyramid_rails" not in expect:
-            continue
-        found, problem = rail_addresses(node, expect)
-        if problem:
-            problems.append("%s: %s" % (node, problem))
-            continue
-        for rail, address in zip(expect["pyramid_rails"], found):
-            first = owner.setdefault(address, (node, rail))
-            if first != (node, rail):
-                problems.append("%s: rail %s address %s is also %s's rail %s (pyramid_rail_address_plan / "
-                                "pyramid_rail_addresses)" % (node, rail, address, first[0], first[1]))
-    return problems
 
 
 # The settings every run of a round shares (client and server must agree): the first planned node's.
@@ -195,6 +122,13 @@ def run_id(run):
 def host_memory_twin(run):
     """The host-memory run a GPUDirect run follows on its rail."""
     return {key: value for key, value in run.items() if key != "gpudirect"}
+
+
+def choose(checks):
+    """The check of a layer's mesh that plans the rounds, and a companion judged against its runs (a judge with a
+    `baseline`: Layer 4's GPUDirect run against the host-memory run), which runs rounds of its own."""
+    primary = [c for c in checks if not getattr(judge_of(c), "baseline", None)] or checks
+    return primary[0], next((c for c in checks if c is not primary[0]), None)
 
 
 def source_of(check, side):
@@ -310,3 +244,49 @@ def lone(check, catalog, node, expect, alone):
     """The record of the only node that reached the check's layer: no partner to run with (judging/rail_rounds.py
     no_partner: not applicable on a lone GPU box, else a gap, never a PASS)."""
     return _engine.record_of(node, check, catalog, expect, _judged.no_partner(check, node, alone))
+
+
+def plan_sections(pod):
+    """The plan's sections of the rail mesh (catalog/kinds.yml planned_by; run/plan.py): one per layer it runs at
+    (2: pings, 4: ib_write_bw), its pairs by round from the run's own planner (rail_rounds.plan_rounds), how the rounds
+    run and for how long. A layer's pairs are its primary check's, as the runner chooses it (choose: Layer 4's GPUDirect
+    companion runs the same pairs, after the host memory's)."""
+    layers = sorted({check["layer"] for check in pod.checks})
+    sections = [_layer_plan(pod, *choose([check for check in pod.checks if check["layer"] == layer])) for layer in layers]
+    if sections and sections[0]["rounds"] and not pod.alone:  # the same pairs at every layer: their tiers said once
+        pairs = [pair for entry in sections[0]["rounds"] for pair in entry["pairs"]]
+        sections[0]["tiers"] = {"layers %s (rail mesh)" % " and ".join(map(str, layers)): _tiers.crossed(pod.units, pairs)["text"]}
+    return sections
+
+
+def _layer_plan(pod, check, companion):
+    section = {"layer": check["layer"], "title": "The rail mesh, layer %d (%s)" % (check["layer"], check["id"]),
+               "check": check["id"], "rounds": []}
+    if not pod.nodes:
+        return dict(section, note="no GPU node", load="none: no GPU node")
+    first = pod.first
+    rails = list(first.get("pyramid_rails") or [])
+    rounds = [[list(pair) for pair in pairs] for pairs in _rounds.plan_rounds(pod.nodes)]
+    if len(pod.nodes) < 2:
+        note = "one GPU node: no partner in this run (a mesh needs two nodes)"
+        return dict(section, rails=rails, runs=0, note=note, load="none: %s" % note)
+    runs = sum(len(pairs) for pairs in rounds) * 2 * len(rails)
+    section.update(rails=rails, runs=runs, rounds=[
+        {"round": index, "what": "%d pairs: %s" % (len(pairs), named(["%s <-> %s" % tuple(pair) for pair in pairs])), "pairs": pairs}
+        for index, pairs in enumerate(rounds, 1)])
+    loads = [load for layer_check in pod.checks if layer_check["layer"] == check["layer"]
+             for load in _catalog.load_of(layer_check, pod.catalog, first)]
+    if source_of(check, "server") is None:  # pings: every node at once, no server, no load
+        how = ("every node pings both partners on every rail at once (%d pings each): one module run per node, no "
+               "load" % first["pyramid_ping_count"])
+        return dict(section, how="%s. %d runs on %d rails." % (how[0].upper() + how[1:], runs, len(rails)), load="pings: %s" % how,
+                    seconds={"about": first["pyramid_ping_count"]}, timed="the ping mesh")
+    # a companion (GPUDirect) runs each pair again where the run's settings let it, as the runner plans it
+    in_turn = 2 if companion and first.get("pyramid_rdma_gpudirect") and any(gpu is not None for gpu in gpus_of(first, rails)) else 1
+    duration = first["pyramid_rdma_duration"]
+    how = ("round after round; in a round every pair runs both ways on every rail at once, %d s each run%s; a miss that two "
+           "partners cannot place is retested with a known-good partner (at most 4 more rounds)" % (
+               duration, ", then again in GPU memory (GPUDirect)" if in_turn == 2 else ""))
+    return dict(section, how="%s. %d runs on %d rails." % (how[0].upper() + how[1:], runs, len(rails)),
+                load="%s: %d runs in %d round(s)" % ("; ".join(dict.fromkeys(loads)), runs, len(rounds)),
+                seconds={"about": len(rounds) * in_turn * duration}, timed="the ib_write_bw mesh")

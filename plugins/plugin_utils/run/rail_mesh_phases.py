@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..core import catalog as _catalog, results as _results
 from ..core.model import PASS, count_statuses
-from ..judging import JUDGES, rail_rounds as _judged
-from . import background as _background, engine as _engine, rail_mesh as _mesh, rail_rounds as _rounds
+from ..judging import judge_of, rail_rounds as _judged
+from . import background as _background, engine as _engine, rail_addresses as _addresses, rail_mesh as _mesh, rail_rounds as _rounds
 from .ansible_step import RunError
 
 
@@ -25,18 +25,11 @@ class RailMeshPhases:
     def __init__(self, step, catalog, args):
         self._step, self._catalog, self._layer = step, catalog, int(args.get("layer", 4))
         self.checks = _catalog.checks_at(catalog, self._layer, scopes=("rail_mesh",))
-        self._check, self._companion = self.choose(self.checks) if self.checks else (None, None)
+        self._check, self._companion = _mesh.choose(self.checks) if self.checks else (None, None)
 
     def idle(self, result):
         """Every phase's result where the layer has no mesh check."""
         return None if self.checks else dict(result, rounds=[], retest_rounds=[], msg="layer %d has no mesh checks" % self._layer)
-
-    @staticmethod
-    def choose(checks):
-        """The check that plans the rounds, and a companion judged against its runs (a judge with a
-        `baseline`: Layer 4's GPUDirect run against the host-memory run), which runs rounds of its own."""
-        primary = [c for c in checks if not getattr(JUDGES["rail_mesh"].get(c["judge"]), "baseline", None)] or checks
-        return primary[0], next((c for c in checks if c is not primary[0]), None)
 
     def _expect(self, host):
         return self._step.expectations(host, self._catalog, [self._check] + ([self._companion] if self._companion else []))
@@ -54,7 +47,7 @@ class RailMeshPhases:
             expects[partner] = self._expect(partner)
         addresses, problems = {}, []
         for node in nodes + ([partner] if partner else []):
-            found, problem = _mesh.rail_addresses(node, expects[node])
+            found, problem = _addresses.rail_addresses(node, expects[node])
             if problem and len(nodes) + bool(partner) > 1:  # a lone node pairs with nobody: its addresses are never used
                 problems.append("%s: %s" % (node, problem))
             addresses[node] = found or []
@@ -188,13 +181,13 @@ class RailMeshPhases:
             host, len(clients[0]) if clients else 0, len(raw))] + said))
 
     def _measured(self, plan, args):
-        return _mesh.measured(args["run_dir"], plan, self._check, JUDGES["rail_mesh"][self._check["judge"]], self._expect)
+        return _mesh.measured(args["run_dir"], plan, self._check, judge_of(self._check), self._expect)
 
     def _gpudirect(self, plan, args, host_runs):
         """The companion's records (GPUDirect against host memory), one per planned node: placed as the
         host-memory misses are (judging/rail_rounds.py blame), or SKIP not applicable where it did not run."""
         companion = self._companion
-        runs = _mesh.measured_gpudirect(args["run_dir"], plan, companion, JUDGES["rail_mesh"][companion["judge"]],
+        runs = _mesh.measured_gpudirect(args["run_dir"], plan, companion, judge_of(companion),
                                         self._expect, host_runs)
         records = _mesh.records(companion, self._catalog, plan, _judged.blame(runs), self._expect, runs)
         for node in plan["nodes"]:
