@@ -145,8 +145,14 @@ def test_every_fork_asking_at_once_reads_the_same_reader_written_once(tmp_path):
     """run_layer runs per host in Ansible's forks, in parallel: the first to ask chooses, every process reads it."""
     run_dir = str(tmp_path)
     _results.save(run_dir, {"host": "node-001", "results": [{"layer": 0, "check": "iommu", "status": "FAIL"}], "facts": {}})
-    with multiprocessing.get_context("fork").Pool(8) as pool:
+    # closed and joined, never terminated (the with block's exit): terminating kills workers idle in the task queue's
+    # get(), one of them holding its shared read lock, and a worker left waiting on that lock hangs the join for ever
+    pool = multiprocessing.get_context("fork").Pool(8)
+    try:
         answers = pool.map(_ask, [run_dir] * 32)
+    finally:
+        pool.close()
+        pool.join()
     assert set(answers) == {"node-002"}, answers
     with open(os.path.join(run_dir, _pod.READERS_FILE), encoding="utf-8") as handle:
         assert json.load(handle) == {GROUP: [{"host": "node-002", "layer": 1}]}
